@@ -1,0 +1,7 @@
+export type {
+  ComplianceTreeNode,
+  ComplianceViewStatus,
+  ContractComplianceView,
+  MarketplaceInstanceView,
+  MarketplaceReadModel,
+} from './marketplace-views';
