@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import { jsonPath } from './problem';
+
+const CONFIG_ERROR = Symbol.for('dcg.http-kit.ConfigError');
+
+/** Start-up configuration that cannot be used; the message names every bad key. */
+export class ConfigError extends Error {
+  readonly code = 'INVALID_CONFIG';
+  readonly [CONFIG_ERROR] = true;
+  readonly problems: Array<{ key: string; message: string }>;
+
+  constructor(
+    message: string,
+    problems: Array<{ key: string; message: string }> = [],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+
+  static is(value: unknown): value is ConfigError {
+    return typeof value === 'object' && value !== null && CONFIG_ERROR in value;
+  }
+}
+
+function keyOf(path: ReadonlyArray<PropertyKey>): string {
+  return jsonPath(path).replace(/^\$\.?/, '') || '(root)';
+}
+
+/**
+ * Validates a configuration object; an unknown or invalid key throws a `ConfigError` naming it.
+ * Use strict object schemas so that unknown keys are reported.
+ *
+ * @example
+ * const config = parseConfig(ConfigSchema, { port: 8080 }, 'config.yaml');
+ */
+export function parseConfig<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  origin = 'configuration',
+): z.output<S> {
+  const result = schema.safeParse(raw ?? {});
+  if (result.success) return result.data;
+  const problems: Array<{ key: string; message: string }> = [];
+  for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys)
+        problems.push({ key: keyOf([...issue.path, key]), message: 'unknown key' });
+    } else {
+      problems.push({ key: keyOf(issue.path), message: issue.message });
+    }
+  }
+  const lines = problems.map((p) => `  - ${p.key}: ${p.message}`).join('\n');
+  throw new ConfigError(`Invalid ${origin}:\n${lines}`, problems);
+}
+
+/**
+ * Reads the configuration file (YAML or JSON; default path from `DCG_CONFIG`) and validates it.
+ * No file configured means an empty object, so the schema's defaults apply.
+ *
+ * @example
+ * const config = loadConfig(ConfigSchema);
+ */
+export function loadConfig<S extends z.ZodType>(
+  schema: S,
+  options: { path?: string | undefined } = {},
+): z.output<S> {
+  const path = options.path ?? process.env.DCG_CONFIG;
+  if (!path) return parseConfig(schema, {}, 'configuration (defaults)');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (cause) {
+    throw new ConfigError(
+      `Cannot read the configuration file ${path}: ${(cause as Error).message}`,
+      [],
+      { cause },
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (cause) {
+    throw new ConfigError(
+      `The configuration file ${path} is not valid YAML or JSON: ${(cause as Error).message}`,
+      [],
+      {
+        cause,
+      },
+    );
+  }
+  return parseConfig(schema, raw, `configuration file ${path}`);
+}

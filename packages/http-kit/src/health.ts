@@ -1,0 +1,32 @@
+import { Hono } from 'hono';
+
+/** What a readiness check reports: `ready` decides the status code, the rest is shown as is. */
+export interface ReadinessReport {
+  ready: boolean;
+  [detail: string]: unknown;
+}
+
+/**
+ * `GET /health` (the process answers) and `GET /ready` (its dependencies answer: 200 or 503).
+ *
+ * @example
+ * app.route('/', healthRoutes({ ready: async () => ({ ready: await db.ping() }) }));
+ */
+export function healthRoutes(options: {
+  ready: () => Promise<ReadinessReport> | ReadinessReport;
+}): Hono {
+  const app = new Hono();
+  app.get('/health', (c) => c.json({ status: 'ok' }));
+  app.get('/ready', async (c) => {
+    try {
+      const report = await options.ready();
+      return c.json(
+        { status: report.ready ? 'ready' : 'not ready', ...report },
+        report.ready ? 200 : 503,
+      );
+    } catch (error) {
+      return c.json({ status: 'not ready', ready: false, error: (error as Error).message }, 503);
+    }
+  });
+  return app;
+}

@@ -1,0 +1,23 @@
+export { apiReference } from './api-reference';
+export type { ApiKey, AuthVariables, Principal } from './bearer-auth';
+export { bearerAuth, constantTimeEqual, requireRole } from './bearer-auth';
+export { ConfigError, loadConfig, parseConfig } from './config';
+export { installErrorHandling } from './error-handling';
+export type { ReadinessReport } from './health';
+export { healthRoutes } from './health';
+export type { Logger, LogLevel } from './logger';
+export { createLogger } from './logger';
+export type { Problem, ProblemFieldError } from './problem';
+export {
+  fieldErrorsFromZod,
+  jsonPath,
+  ProblemError,
+  ProblemFieldErrorSchema,
+  ProblemSchema,
+  problemResponse,
+} from './problem';
+export type { RequestContextVariables } from './request-context';
+export { requestContext } from './request-context';
+export type { RunningServer } from './server';
+export { startHttpServer } from './server';
+export { zodValidationHook } from './zod-validation-hook';
