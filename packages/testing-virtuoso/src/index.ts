@@ -1,0 +1,11 @@
+export type { VirtuosoAvailability } from './availability';
+export { findExecutable, isVirtuosoAvailable, virtuosoDefaults } from './availability';
+export type { VirtuosoErrorCode } from './errors';
+export { VirtuosoError } from './errors';
+export { freeLoopbackPorts } from './free-ports';
+export type { IniOverrides } from './ini-file';
+export { getIniValue, setIniValue } from './ini-file';
+export type { IsqlTarget } from './isql';
+export { runIsql, sqlString } from './isql';
+export type { RunningVirtuoso, StartVirtuosoOptions } from './start-virtuoso';
+export { startVirtuoso } from './start-virtuoso';
