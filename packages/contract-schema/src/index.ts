@@ -1,1 +1,129 @@
-export const CONTRACT_SCHEMA_PLACEHOLDER = true;
+export {
+  type ComplianceCounts,
+  type ComplianceState,
+  type ComplianceStatus,
+  type ComplianceTreeNode,
+  type ComplianceTreeTarget,
+  complianceStatus,
+  UNPROCESSABLE_MESSAGE,
+} from './compliance-status';
+export { ContractSchemaError, type ContractSchemaErrorCode } from './contract-schema-error';
+export {
+  type ComponentDescriptor,
+  ComponentDescriptorSchema,
+  type ComponentProvisioningDescriptor,
+  ComponentProvisioningDescriptorSchema,
+  type DataContractGuardianSpec,
+  DataContractGuardianSpecSchema,
+  type DescriptorInfo,
+  DescriptorInfoSchema,
+  type GuardEntry,
+  GuardEntrySchema,
+  type GuardianPrivateInfo,
+  GuardianPrivateInfoSchema,
+  type SystemDescriptor,
+  SystemDescriptorSchema,
+} from './descriptor';
+export { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
+export {
+  type EvaluationOutcome,
+  EvaluationOutcomeSchema,
+  type EvaluationResource,
+  EvaluationResourceSchema,
+  type EvaluationResult,
+  EvaluationResultSchema,
+  type EvaluationResultSubmission,
+  EvaluationResultSubmissionSchema,
+  SUBMISSION_LENGTH_MESSAGE,
+} from './evaluation-result';
+export {
+  type DataContractGuardian,
+  DataContractGuardianSchema,
+  type GuardianPolicyCreateSpec,
+  GuardianPolicyCreateSpecSchema,
+  type GuardianPolicyEntry,
+  GuardianPolicyEntrySchema,
+  type GuardianPolicyReferenceSpec,
+  GuardianPolicyReferenceSpecSchema,
+  type GuardianPolicySpec,
+  GuardianPolicySpecSchema,
+} from './guardian-policy';
+export {
+  type InfrastructureTemplate,
+  InfrastructureTemplateSchema,
+  type TemplateProperties,
+  TemplatePropertiesSchema,
+} from './infrastructure-template';
+export { toJsonPath } from './json-path';
+export {
+  isJsonSchemaName,
+  JSON_SCHEMA_NAMES,
+  type JsonSchemaName,
+  toDraft07JsonSchema,
+} from './json-schemas';
+export {
+  explainProvisioningInfoViolation,
+  GUARDIAN_POLICY_ID_PATH,
+  getGuardianPolicyId,
+  isValidProvisioningInfo,
+  mergeProvisioningInfo,
+  withGuardianPolicyId,
+} from './provisioning-info';
+export {
+  type DescriptorKind,
+  DescriptorKindSchema,
+  type ProvisionInfo,
+  ProvisionInfoSchema,
+  type ProvisioningRequest,
+  ProvisioningRequestSchema,
+  type UpdateAclRequest,
+  UpdateAclRequestSchema,
+} from './provisioning-request';
+export {
+  type ProvisioningInfo,
+  ProvisioningInfoSchema,
+  type ProvisioningLog,
+  ProvisioningLogSchema,
+  type ProvisioningStatus,
+  ProvisioningStatusSchema,
+} from './provisioning-status';
+export {
+  type ErrorSummary,
+  ErrorSummarySchema,
+  EXACTLY_ONE_MESSAGE_BOTH,
+  EXACTLY_ONE_MESSAGE_NEITHER,
+  ISSUES_WITHOUT_COMPLIANT_MESSAGE,
+  type ResultDetails,
+  ResultDetailsSchema,
+  type ValidationRecord,
+  ValidationRecordSchema,
+} from './result-details';
+export {
+  type ContractTarget,
+  type SelectContractTargetsOptions,
+  selectContractTargets,
+} from './target-selection';
+export {
+  type ErrorMoreInfo,
+  ErrorMoreInfoSchema,
+  type TechAdapterError,
+  TechAdapterErrorSchema,
+  type TechAdapterSystemError,
+  TechAdapterSystemErrorSchema,
+} from './tech-adapter-error';
+export {
+  toValidationIssues,
+  type Validation,
+  type ValidationIssue,
+  validateDescriptor,
+  validateDetails,
+  validateSubmission,
+  validateTemplate,
+  validateWith,
+} from './validation';
+export {
+  type ValidationResult,
+  ValidationResultSchema,
+  type ValidationStatus,
+  ValidationStatusSchema,
+} from './validation-result';

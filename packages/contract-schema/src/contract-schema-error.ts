@@ -1,0 +1,35 @@
+const MARKER = Symbol.for('dcg.contract-schema.error');
+
+/** Machine-readable reasons a contract-schema operation can fail. */
+export type ContractSchemaErrorCode =
+  | 'INVALID_YAML'
+  | 'INVALID_JSON'
+  | 'INVALID_INPUT'
+  | 'UNKNOWN_SCHEMA';
+
+/**
+ * The one error class of `@dcg/contract-schema`. Recognisable across copies of the library
+ * (two installed versions) through {@link ContractSchemaError.isInstance}.
+ *
+ * @example
+ * try {
+ *   parseDescriptorYaml('a: [');
+ * } catch (error) {
+ *   if (ContractSchemaError.isInstance(error)) console.error(error.code, error.message);
+ * }
+ */
+export class ContractSchemaError extends Error {
+  readonly code: ContractSchemaErrorCode;
+  readonly [MARKER] = true;
+
+  constructor(code: ContractSchemaErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ContractSchemaError';
+    this.code = code;
+  }
+
+  /** True for a `ContractSchemaError` from any copy of this library. */
+  static isInstance(value: unknown): value is ContractSchemaError {
+    return typeof value === 'object' && value !== null && MARKER in value;
+  }
+}

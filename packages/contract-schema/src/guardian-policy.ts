@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/**
+ * Creation form of a guardian policy spec: the service creates a passive policy with this name.
+ *
+ * @example
+ * GuardianPolicyCreateSpecSchema.parse({ name: 'DC quality', description: 'Monitors contracts' });
+ */
+export const GuardianPolicyCreateSpecSchema = z
+  .looseObject({
+    name: z.string().min(1),
+    description: z.string(),
+    // `never` keeps the two forms exclusive in zod and in the JSON Schema (`not: {}`).
+    id: z.never().optional(),
+  })
+  .meta({ title: 'GuardianPolicyCreateSpec' });
+
+/**
+ * Reference form of a guardian policy spec: the id of an existing passive policy.
+ *
+ * @example
+ * GuardianPolicyReferenceSpecSchema.parse({ id: 'policy-42' });
+ */
+export const GuardianPolicyReferenceSpecSchema = z
+  .looseObject({
+    id: z.string().min(1),
+    name: z.never().optional(),
+    description: z.never().optional(),
+  })
+  .meta({ title: 'GuardianPolicyReferenceSpec' });
+
+/**
+ * `spec` of a guardian policy entry (A1): either `{ name, description }` or `{ id }`.
+ *
+ * @example
+ * GuardianPolicySpecSchema.parse({ id: 'policy-42' });
+ */
+export const GuardianPolicySpecSchema = z.xor(
+  [GuardianPolicyCreateSpecSchema, GuardianPolicyReferenceSpecSchema],
+  {
+    error: (issue) => {
+      const input = issue.input;
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+        return 'spec must be an object: { name, description } or { id }';
+      }
+      if ('id' in input && ('name' in input || 'description' in input)) {
+        return 'spec must be either { name, description } (create) or { id } (reference), not both';
+      }
+      return 'spec must be either { name: string, description: string } (create) or { id: string } (reference)';
+    },
+  },
+);
+export type GuardianPolicySpec = z.infer<typeof GuardianPolicySpecSchema>;
+export type GuardianPolicyCreateSpec = z.infer<typeof GuardianPolicyCreateSpecSchema>;
+export type GuardianPolicyReferenceSpec = z.infer<typeof GuardianPolicyReferenceSpecSchema>;
+
+/**
+ * One element of `properties.dataContractGuardian.policies` (A1).
+ *
+ * @example
+ * GuardianPolicyEntrySchema.parse({ resourceType: 'dataproduct', spec: { id: 'policy-42' } });
+ */
+export const GuardianPolicyEntrySchema = z
+  .looseObject({
+    resourceType: z.string().min(1),
+    spec: GuardianPolicySpecSchema,
+  })
+  .meta({ title: 'GuardianPolicyEntry' });
+export type GuardianPolicyEntry = z.infer<typeof GuardianPolicyEntrySchema>;
+
+/**
+ * `properties.dataContractGuardian` of a guardian template (A1). At most one policy per resource
+ * type; a duplicate is reported on its `resourceType` with the type named. Draft-07 cannot
+ * compare fields across array items, so this rule lives in zod only.
+ *
+ * @example
+ * DataContractGuardianSchema.parse({
+ *   policies: [{ resourceType: 'dataproduct', spec: { name: 'DC', description: 'quality' } }],
+ * });
+ */
+export const DataContractGuardianSchema = z
+  .looseObject({
+    policies: z.array(GuardianPolicyEntrySchema),
+  })
+  .check((ctx) => {
+    const seen = new Map<string, number>();
+    ctx.value.policies.forEach((policy, index) => {
+      const first = seen.get(policy.resourceType);
+      if (first === undefined) {
+        seen.set(policy.resourceType, index);
+        return;
+      }
+      ctx.issues.push({
+        code: 'custom',
+        input: policy.resourceType,
+        path: ['policies', index, 'resourceType'],
+        message: `duplicate resourceType "${policy.resourceType}": at most one policy per resource type (first at policies[${first}])`,
+      });
+    });
+  })
+  .meta({ title: 'DataContractGuardian' });
+export type DataContractGuardian = z.infer<typeof DataContractGuardianSchema>;

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/** One validation record of A4: a requirement (`compliant`) or a section (`children`). */
+export interface ValidationRecord {
+  key: string;
+  name?: string | undefined;
+  description?: string | undefined;
+  compliant?: boolean | undefined;
+  issues?: string[] | undefined;
+  children?: ValidationRecord[] | undefined;
+  [field: string]: unknown;
+}
+
+/** Rule 1 of A4, as the message zod reports. */
+export const EXACTLY_ONE_MESSAGE_BOTH =
+  'a validation record has exactly one of `compliant` and `children`: it has both';
+/** Rule 1 of A4, as the message zod reports. */
+export const EXACTLY_ONE_MESSAGE_NEITHER =
+  'a validation record has exactly one of `compliant` and `children`: it has neither';
+/** Rule 2 of A4, as the message zod reports. */
+export const ISSUES_WITHOUT_COMPLIANT_MESSAGE =
+  '`issues` is allowed only together with `compliant`';
+
+/**
+ * A validation record (A4), recursive through `children`. Rules 1 and 2 are checked by zod and,
+ * through `oneOf`/`dependencies` in the metadata, stated in the generated draft-07 JSON Schema
+ * too (a single object with a cheap presence check parses about twice as fast as a union).
+ *
+ * @example
+ * ValidationRecordSchema.parse({
+ *   key: 'quality',
+ *   children: [{ key: 'id_unique', compliant: false, issues: ['3 duplicated ids'] }],
+ * });
+ */
+export const ValidationRecordSchema: z.ZodType<ValidationRecord> = z
+  .looseObject({
+    key: z.string(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    compliant: z.boolean().optional(),
+    issues: z.array(z.string()).optional(),
+    get children() {
+      return z.array(ValidationRecordSchema).optional();
+    },
+  })
+  .check((ctx) => {
+    const record = ctx.value;
+    const hasCompliant = record.compliant !== undefined;
+    const hasChildren = record.children !== undefined;
+    if (hasCompliant === hasChildren) {
+      ctx.issues.push({
+        code: 'custom',
+        input: record,
+        message: hasCompliant ? EXACTLY_ONE_MESSAGE_BOTH : EXACTLY_ONE_MESSAGE_NEITHER,
+      });
+    } else if (record.issues !== undefined && !hasCompliant) {
+      ctx.issues.push({
+        code: 'custom',
+        input: record.issues,
+        path: ['issues'],
+        message: ISSUES_WITHOUT_COMPLIANT_MESSAGE,
+      });
+    }
+  })
+  .meta({
+    id: 'ValidationRecord',
+    title: 'ValidationRecord',
+    // Rules 1 and 2 of A4 in draft-07 terms, so that any JSON Schema validator enforces them.
+    oneOf: [{ required: ['compliant'] }, { required: ['children'] }],
+    dependencies: { issues: ['compliant'] },
+  });
+
+/**
+ * `notes.errorSummary` of the details: a display message that summarises the issues.
+ *
+ * @example
+ * ErrorSummarySchema.parse({ message: 'One or more data contract violations detected' });
+ */
+export const ErrorSummarySchema = z
+  .looseObject({ message: z.string().optional() })
+  .meta({ title: 'ErrorSummary' });
+export type ErrorSummary = z.infer<typeof ErrorSummarySchema>;
+
+/**
+ * `result.details` of an evaluation result (A4): validation records per target key (`root` or a
+ * subcomponent URN) and optional notes.
+ *
+ * @example
+ * ResultDetailsSchema.parse({
+ *   results: { root: [{ key: 'schema', compliant: true }] },
+ *   notes: { errorSummary: { message: 'All good' } },
+ * });
+ */
+export const ResultDetailsSchema = z
+  .looseObject({
+    results: z.record(z.string(), z.array(ValidationRecordSchema)),
+    notes: z.looseObject({ errorSummary: ErrorSummarySchema.optional() }).optional(),
+  })
+  .meta({ title: 'ResultDetails' });
+export type ResultDetails = z.infer<typeof ResultDetailsSchema>;

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/**
+ * `moreInfo` of a tech adapter error: the problems found and what the user can do.
+ *
+ * @example
+ * ErrorMoreInfoSchema.parse({ problems: ['no policy id'], solutions: ['register the template'] });
+ */
+export const ErrorMoreInfoSchema = z
+  .looseObject({ problems: z.array(z.string()), solutions: z.array(z.string()) })
+  .meta({ title: 'ErrorMoreInfo' });
+export type ErrorMoreInfo = z.infer<typeof ErrorMoreInfoSchema>;
+
+/**
+ * 400 answer of a tech adapter (`RequestValidationError`).
+ *
+ * @example
+ * TechAdapterErrorSchema.parse({ errors: ['missing passive policy'], userMessage: 'Missing policy' });
+ */
+export const TechAdapterErrorSchema = z
+  .looseObject({
+    errors: z.array(z.string()),
+    userMessage: z.string().optional(),
+    input: z.string().optional(),
+    inputErrorField: z.string().optional(),
+    moreInfo: ErrorMoreInfoSchema.optional(),
+  })
+  .meta({ title: 'TechAdapterError' });
+export type TechAdapterError = z.infer<typeof TechAdapterErrorSchema>;
+
+/**
+ * 500 answer of a tech adapter (`SystemError`).
+ *
+ * @example
+ * TechAdapterSystemErrorSchema.parse({ error: 'database unreachable' });
+ */
+export const TechAdapterSystemErrorSchema = z
+  .looseObject({
+    error: z.string(),
+    userMessage: z.string().optional(),
+    input: z.string().optional(),
+    inputErrorField: z.string().optional(),
+    moreInfo: ErrorMoreInfoSchema.optional(),
+  })
+  .meta({ title: 'TechAdapterSystemError' });
+export type TechAdapterSystemError = z.infer<typeof TechAdapterSystemErrorSchema>;

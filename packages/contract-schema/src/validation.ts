@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import { type SystemDescriptor, SystemDescriptorSchema } from './descriptor';
+import {
+  type EvaluationResultSubmission,
+  EvaluationResultSubmissionSchema,
+} from './evaluation-result';
+import {
+  type InfrastructureTemplate,
+  InfrastructureTemplateSchema,
+} from './infrastructure-template';
+import { toJsonPath } from './json-path';
+import { type ResultDetails, ResultDetailsSchema } from './result-details';
+
+/** One problem of a document, located by a JSONPath such as `$.results.root[0].children[1]`. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+/** Outcome of a validation: the parsed data, or every issue found. */
+export type Validation<T> =
+  | { success: true; data: T }
+  | { success: false; issues: ValidationIssue[] };
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/** Rewrites zod's terse messages into ones that read well in a CI log. */
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    if (issue.input === undefined) return `is required (expected ${issue.expected})`;
+    if (issue.expected === 'never') return 'is not allowed here';
+    return `expected ${issue.expected}, received ${describe(issue.input)}`;
+  }
+  return issue.message;
+}
+
+/**
+ * Converts zod issues into `{ path, message }` pairs with JSONPath locations.
+ *
+ * @example
+ * const result = ResultDetailsSchema.safeParse({ results: { root: [{ key: 'a' }] } });
+ * if (!result.success) toValidationIssues(result.error.issues);
+ * // [{ path: '$.results.root[0]', message: 'a validation record has exactly one of …' }]
+ */
+export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>): ValidationIssue[] {
+  return issues.map((issue) => ({ path: toJsonPath(issue.path), message: messageOf(issue) }));
+}
+
+/**
+ * Validates any value against any zod schema of this package, in the `{ success }` style.
+ *
+ * @example
+ * validateWith(SystemDescriptorSchema, { id: 'urn:dmb:dp:a:b:0', kind: 'dataproduct' });
+ */
+export function validateWith<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): Validation<z.output<S>> {
+  const result = schema.safeParse(value);
+  if (result.success) return { success: true, data: result.data };
+  return { success: false, issues: toValidationIssues(result.error.issues) };
+}
+
+/**
+ * Validates `result.details` of an evaluation result against A4.
+ *
+ * @example
+ * const result = validateDetails({ results: { root: [{ key: 'id', compliant: true }] } });
+ * if (!result.success) console.log(result.issues);
+ */
+export function validateDetails(value: unknown): Validation<ResultDetails> {
+  return validateWith(ResultDetailsSchema, value);
+}
+
+/**
+ * Validates an evaluation result submission body against A3 (an array of exactly one result).
+ *
+ * @example
+ * validateSubmission([{ resource: { id: 'urn:dmb:cmp:a:b:0:p', descriptor: '' },
+ *   result: { satisfiesPolicy: true, details: { results: { root: [] } } } }]);
+ */
+export function validateSubmission(value: unknown): Validation<EvaluationResultSubmission> {
+  return validateWith(EvaluationResultSubmissionSchema, value);
+}
+
+/**
+ * Validates an infrastructure template registration body, including `properties.dataContractGuardian` (A1).
+ *
+ * @example
+ * validateTemplate({ id: 'urn:dmb:itm:g:1', name: 'Guardian', url: 'http://127.0.0.1:8093' });
+ */
+export function validateTemplate(value: unknown): Validation<InfrastructureTemplate> {
+  return validateWith(InfrastructureTemplateSchema, value);
+}
+
+/**
+ * Validates a system (data product) descriptor against A2.
+ *
+ * @example
+ * validateDescriptor({ id: 'urn:dmb:dp:a:b:0', kind: 'dataproduct', components: [] });
+ */
+export function validateDescriptor(value: unknown): Validation<SystemDescriptor> {
+  return validateWith(SystemDescriptorSchema, value);
+}
