@@ -1,0 +1,45 @@
+export { KnowledgeGraphError, type KnowledgeGraphErrorCode } from './errors';
+export { type GraphPersistence, MemoryGraphPersistence } from './graph-persistence';
+export { type GraphInfo, KnowledgeBase, type KnowledgeBaseOptions } from './knowledge-base';
+export {
+  type ParseRdfOptions,
+  type ParseRdfResult,
+  parseRdf,
+  type RdfSyntaxIssue,
+} from './parse-rdf';
+export {
+  type PassthroughOptions,
+  passthroughEndpoints,
+  passthroughSearch,
+  passthroughSparql,
+} from './passthrough';
+export {
+  mediaTypeOfRdfFormat,
+  RDF_MEDIA_TYPES,
+  type RdfFormat,
+  rdfFormatFromFileName,
+  rdfFormatFromMediaType,
+} from './rdf-format';
+export { DocRegistry } from './search/doc-registry';
+export { boundedEditDistance } from './search/edit-distance';
+export { foldText, tokenize } from './search/fold-text';
+export { SearchIndex, type SearchPage } from './search/search-index';
+export { type SearchPredicate, SourceSearchIndex } from './search/source-search-index';
+export {
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_TERM_LENGTH,
+  type SearchQuery,
+  SearchQuerySchema,
+  type SearchResponse,
+  SearchResponseSchema,
+  type SparqlResults,
+  SparqlResultsSchema,
+} from './search-response';
+export {
+  DEFAULT_SEARCH_PREDICATES,
+  type SearchConfig,
+  SearchConfigSchema,
+  type SourceConfig,
+  SourceConfigSchema,
+  SourcesConfigSchema,
+} from './source-config';

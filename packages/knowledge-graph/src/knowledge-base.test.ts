@@ -1,0 +1,119 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KnowledgeBase } from './knowledge-base';
+import { FileGraphPersistence } from './node/file-graph-persistence';
+import { parseRdf } from './parse-rdf';
+import { SearchConfigSchema, type SourceConfig } from './source-config';
+
+const skos = 'http://www.w3.org/2004/02/skos/core#';
+const search = SearchConfigSchema.parse({});
+
+function source(id: string): SourceConfig {
+  return {
+    id,
+    name: id,
+    modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
+  };
+}
+
+async function quads(turtle: string) {
+  const parsed = await parseRdf(`@prefix skos: <${skos}> .\n${turtle}`, 'turtle');
+  if (!parsed.success) throw new Error(parsed.issues[0]?.message);
+  return parsed.data;
+}
+
+describe('KnowledgeBase with FileGraphPersistence', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kb-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('persists graphs and finds them again after a restart', async () => {
+    const kb = await KnowledgeBase.open({
+      sources: [source('a')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+    });
+    const info = await kb.replaceGraph('a', await quads('<urn:x> skos:prefLabel "Wetland" .'));
+    expect(info.triples).toBe(1);
+    const reopened = await KnowledgeBase.open({
+      sources: [source('a')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+    });
+    expect(reopened.search('wetland', { offset: 0, limit: 10 }).results).toEqual(['urn:x']);
+    expect(reopened.graphInfo('a').triples).toBe(1);
+  });
+
+  it('swaps the store of a source at once, keeping other sources', async () => {
+    const kb = await KnowledgeBase.open({
+      sources: [source('a'), source('b')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+    });
+    await kb.replaceGraph('a', await quads('<urn:x> skos:prefLabel "Old" .'));
+    await kb.replaceGraph('b', await quads('<urn:y> skos:prefLabel "Other" .'));
+    const before = kb.stores();
+    await kb.replaceGraph(
+      'a',
+      await quads('<urn:x> skos:prefLabel "New" . <urn:z> skos:prefLabel "Newer" .'),
+    );
+    const after = kb.stores();
+    // A reader holding the old array still sees the old graph whole.
+    expect(before.reduce((n, s) => n + s.size, 0)).toBe(2);
+    expect(after.reduce((n, s) => n + s.size, 0)).toBe(3);
+    expect(kb.search('old', { offset: 0, limit: 10 }).totalResults).toBe(0);
+    expect(kb.search('new', { offset: 0, limit: 10 }).results[0]).toBe('urn:x');
+  });
+
+  it('removes a graph durably', async () => {
+    const kb = await KnowledgeBase.open({
+      sources: [source('a')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+    });
+    await kb.replaceGraph('a', await quads('<urn:x> skos:prefLabel "Marsh" .'));
+    await kb.removeGraph('a');
+    expect(kb.search('marsh', { offset: 0, limit: 10 }).totalResults).toBe(0);
+    const reopened = await KnowledgeBase.open({
+      sources: [source('a')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+    });
+    expect(reopened.size).toBe(0);
+  });
+
+  it('removes the triples of a source no longer configured, and stale temporary files', async () => {
+    const kb = await KnowledgeBase.open({
+      sources: [source('a'), source('gone')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+    });
+    await kb.replaceGraph('gone', await quads('<urn:x> skos:prefLabel "Bog" .'));
+    await writeFile(join(dir, 'graphs', 'a.nt.123.456.tmp'), '<urn:half> <urn:written');
+    const removed: string[] = [];
+    const reopened = await KnowledgeBase.open({
+      sources: [source('a')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+      onRemovedOrphan: (id) => removed.push(id),
+    });
+    expect(removed).toEqual(['gone']);
+    expect(reopened.size).toBe(0);
+    expect(await readdir(join(dir, 'graphs'))).toEqual([]);
+  });
+
+  it('rejects unknown sources with UNKNOWN_SOURCE', async () => {
+    const kb = await KnowledgeBase.open({
+      sources: [source('a')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+    });
+    expect(() => kb.replaceGraph('nope', [])).toThrowError(/no source "nope"/);
+  });
+});

@@ -1,0 +1,158 @@
+import { type Quad, Store } from 'n3';
+import { KnowledgeGraphError } from './errors';
+import type { GraphPersistence } from './graph-persistence';
+import { SearchIndex, type SearchPage } from './search/search-index';
+import type { SearchConfig, SourceConfig } from './source-config';
+
+/** What is known about one source's ingested graph. */
+export interface GraphInfo {
+  sourceId: string;
+  triples: number;
+  searchableDocuments: number;
+  updatedAt: string | undefined;
+}
+
+/** Options of {@link KnowledgeBase.open}. */
+export interface KnowledgeBaseOptions {
+  sources: readonly SourceConfig[];
+  search: SearchConfig;
+  persistence: GraphPersistence;
+  /** Told about graphs removed at start-up because their source is no longer configured. */
+  onRemovedOrphan?: (sourceId: string) => void;
+}
+
+interface Snapshot {
+  store: Store;
+  updatedAt: string | undefined;
+}
+
+/**
+ * The ingested knowledge: one n3 Store and one search index per source, persisted through a
+ * {@link GraphPersistence}. Replacing a source's graph builds the new store and index aside,
+ * persists durably, then swaps both in one synchronous step, so readers see the old graph or
+ * the new one, never a mix. Writes to one source are serialised.
+ *
+ * @example
+ * const kb = await KnowledgeBase.open({ sources, search: { predicates }, persistence });
+ * await kb.replaceGraph('demo', quads);
+ * kb.search('water', { offset: 0, limit: 10 });
+ * kb.stores(); // pass to @dcg/sparql-subset's evaluate
+ */
+export class KnowledgeBase {
+  readonly #sources: Map<string, SourceConfig>;
+  readonly #persistence: GraphPersistence;
+  readonly #index: SearchIndex;
+  readonly #graphs = new Map<string, Snapshot>();
+  readonly #queues = new Map<string, Promise<unknown>>();
+  #storesCache: Store[] | undefined;
+
+  private constructor(options: KnowledgeBaseOptions) {
+    this.#sources = new Map(options.sources.map((s) => [s.id, s]));
+    this.#persistence = options.persistence;
+    this.#index = new SearchIndex(options.search.predicates);
+  }
+
+  /**
+   * Opens a knowledge base: loads every persisted graph of a configured source, and deletes the
+   * graphs of sources that are no longer configured (removing a source removes its triples).
+   */
+  static async open(options: KnowledgeBaseOptions): Promise<KnowledgeBase> {
+    const kb = new KnowledgeBase(options);
+    for (const sourceId of await options.persistence.list()) {
+      if (!kb.#sources.has(sourceId)) {
+        await options.persistence.remove(sourceId);
+        options.onRemovedOrphan?.(sourceId);
+        continue;
+      }
+      const quads = await options.persistence.load(sourceId);
+      kb.#install(sourceId, quads, undefined);
+    }
+    return kb;
+  }
+
+  /** Configured sources, in configuration order. */
+  sources(): SourceConfig[] {
+    return [...this.#sources.values()];
+  }
+
+  /** A configured source, or a `UNKNOWN_SOURCE` error. */
+  source(sourceId: string): SourceConfig {
+    const source = this.#sources.get(sourceId);
+    if (!source)
+      throw new KnowledgeGraphError('UNKNOWN_SOURCE', `no source "${sourceId}" is configured`);
+    return source;
+  }
+
+  /** The current n3 Store of every source that has a graph (their union is the default graph). */
+  stores(): Store[] {
+    this.#storesCache ??= [...this.#graphs.values()].map((g) => g.store);
+    return this.#storesCache;
+  }
+
+  /** Total number of triples over all sources. */
+  get size(): number {
+    let n = 0;
+    for (const g of this.#graphs.values()) n += g.store.size;
+    return n;
+  }
+
+  /** Facts about a source's graph (zero triples when nothing was ingested). */
+  graphInfo(sourceId: string): GraphInfo {
+    this.source(sourceId);
+    const graph = this.#graphs.get(sourceId);
+    return {
+      sourceId,
+      triples: graph?.store.size ?? 0,
+      searchableDocuments: this.#index.stats()[sourceId] ?? 0,
+      updatedAt: graph?.updatedAt,
+    };
+  }
+
+  /** Replaces a source's whole graph with `quads`, durably and atomically. */
+  replaceGraph(sourceId: string, quads: readonly Quad[]): Promise<GraphInfo> {
+    this.source(sourceId);
+    return this.#serialise(sourceId, async () => {
+      await this.#persistence.save(sourceId, quads);
+      this.#install(sourceId, quads, new Date().toISOString());
+      return this.graphInfo(sourceId);
+    });
+  }
+
+  /** Removes a source's graph (its triples leave search and SPARQL at once). */
+  removeGraph(sourceId: string): Promise<GraphInfo> {
+    this.source(sourceId);
+    return this.#serialise(sourceId, async () => {
+      await this.#persistence.remove(sourceId);
+      this.#graphs.delete(sourceId);
+      this.#storesCache = undefined;
+      this.#index.removeSource(sourceId);
+      return this.graphInfo(sourceId);
+    });
+  }
+
+  /** Ranked search over the configured literal predicates of every ingested graph. */
+  search(term: string, page: { offset: number; limit: number }): SearchPage {
+    return this.#index.search(term, page);
+  }
+
+  #install(sourceId: string, quads: readonly Quad[], updatedAt: string | undefined): void {
+    const store = new Store();
+    store.addQuads(quads as Quad[]);
+    const index = this.#index.buildSource(quads);
+    // The swap: both references change in the same synchronous step.
+    this.#graphs.set(sourceId, { store, updatedAt });
+    this.#storesCache = undefined;
+    this.#index.swapSource(sourceId, index);
+  }
+
+  #serialise<T>(sourceId: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(sourceId) ?? Promise.resolve();
+    const next = previous.then(task, task);
+    const settled = next.catch(() => undefined);
+    this.#queues.set(sourceId, settled);
+    void settled.then(() => {
+      if (this.#queues.get(sourceId) === settled) this.#queues.delete(sourceId);
+    });
+    return next;
+  }
+}

@@ -1,0 +1,1 @@
+export { FileGraphPersistence } from './file-graph-persistence';

@@ -1,0 +1,187 @@
+import { JsonLdParser } from 'jsonld-streaming-parser';
+import { DataFactory, Parser, type Quad } from 'n3';
+import type { RdfFormat } from './rdf-format';
+
+/** A syntax error in an RDF document, located by 1-based line and column. */
+export interface RdfSyntaxIssue {
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** Result of {@link parseRdf}. */
+export type ParseRdfResult =
+  | { success: true; data: Quad[] }
+  | { success: false; issues: RdfSyntaxIssue[] };
+
+/** Options of {@link parseRdf}. */
+export interface ParseRdfOptions {
+  /** Base IRI for relative IRIs. */
+  baseIri?: string;
+  /** Called with the number of characters consumed so far (for progress bars). */
+  onProgress?: (consumed: number) => void;
+}
+
+const n3Formats = {
+  turtle: 'Turtle',
+  'n-triples': 'N-Triples',
+  'n-quads': 'N-Quads',
+  trig: 'TriG',
+} as const;
+
+/**
+ * Parses an RDF document in full. Every quad is moved to the default graph: a source's knowledge
+ * is one graph, whatever graphs the document names. A syntax error yields its line and column,
+ * and no quads.
+ *
+ * @example
+ * const parsed = await parseRdf('<urn:a> <urn:b> "c" .', 'n-triples');
+ * if (!parsed.success) console.log(parsed.issues[0]); // { message, line, column }
+ */
+export async function parseRdf(
+  text: string,
+  format: RdfFormat,
+  options: ParseRdfOptions = {},
+): Promise<ParseRdfResult> {
+  return format === 'json-ld' ? parseJsonLd(text, options) : parseN3(text, format, options);
+}
+
+// Large documents are fed to the parser in chunks, yielding between them, so that a big upload
+// neither blocks the event loop for seconds nor builds one token array for the whole text.
+const CHUNK = 1 << 20;
+
+async function parseN3(
+  text: string,
+  format: Exclude<RdfFormat, 'json-ld'>,
+  options: ParseRdfOptions,
+): Promise<ParseRdfResult> {
+  const quads: Quad[] = [];
+  const graph = DataFactory.defaultGraph();
+  const handlers = new Map<string, (value?: unknown) => void>();
+  const input = {
+    on(event: string, handler: (value?: unknown) => void) {
+      handlers.set(event, handler);
+      return input;
+    },
+  };
+  const failure = await new Promise<unknown>((resolve) => {
+    let settled = false;
+    newN3Parser(format, options).parse(input as never, (error, quad) => {
+      if (settled) return;
+      if (error) {
+        settled = true;
+        resolve(error);
+      } else if (quad) {
+        quads.push(
+          quad.graph.termType === 'DefaultGraph'
+            ? quad
+            : DataFactory.quad(quad.subject, quad.predicate, quad.object, graph),
+        );
+      } else {
+        settled = true;
+        resolve(undefined);
+      }
+    });
+    void (async () => {
+      for (let offset = 0; offset < text.length && !settled; offset += CHUNK) {
+        handlers.get('data')?.(text.slice(offset, offset + CHUNK));
+        options.onProgress?.(Math.min(offset + CHUNK, text.length));
+        if (offset + CHUNK < text.length) await new Promise((r) => setTimeout(r, 0));
+      }
+      if (!settled) handlers.get('end')?.();
+    })();
+  });
+  if (failure === undefined) return { success: true, data: quads };
+  // Columns reported by a chunked parse are relative to the chunk: locate the error exactly by
+  // parsing the text again in one piece (only on the error path).
+  try {
+    newN3Parser(format, options).parse(text);
+  } catch (error) {
+    return { success: false, issues: [locateN3Error(error, text)] };
+  }
+  return { success: false, issues: [locateN3Error(failure, text)] };
+}
+
+function newN3Parser(format: Exclude<RdfFormat, 'json-ld'>, options: ParseRdfOptions): Parser {
+  return new Parser({
+    format: n3Formats[format],
+    ...(options.baseIri ? { baseIRI: options.baseIri } : {}),
+  });
+}
+
+interface N3Token {
+  line: number;
+  start: number;
+  end: number;
+}
+
+function locateN3Error(error: unknown, text: string): RdfSyntaxIssue {
+  const err = error as Error & {
+    context?: { line?: number; token?: N3Token; previousToken?: N3Token };
+  };
+  const message = (err.message ?? String(error)).replace(/ on line \d+\.$/, '');
+  const line = err.context?.line ?? 1;
+  if (err.context?.token) return { message, line, column: err.context.token.start + 1 };
+  // Lexer errors carry no column: find the offending text after the previous token.
+  const lineText = text.split(/\r?\n/, line)[line - 1] ?? '';
+  const previous = err.context?.previousToken;
+  const from = previous && previous.line === line ? previous.end : 0;
+  const issue = /^Unexpected "(.*)"$/s.exec(message)?.[1] ?? '';
+  const found = issue ? lineText.indexOf(issue, from) : -1;
+  const column =
+    found >= 0 ? found + 1 : from + 1 + (/^\s*/.exec(lineText.slice(from))?.[0].length ?? 0);
+  return { message, line, column };
+}
+
+async function parseJsonLd(text: string, options: ParseRdfOptions): Promise<ParseRdfResult> {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = Number(/position (\d+)/.exec(message)?.[1] ?? text.length);
+    return { success: false, issues: [{ message, ...lineAndColumn(text, position) }] };
+  }
+  const graph = DataFactory.defaultGraph();
+  const parser = new JsonLdParser({
+    dataFactory: DataFactory,
+    ...(options.baseIri ? { baseIRI: options.baseIri } : {}),
+    // No remote contexts: nothing is fetched from URLs found in uploaded documents.
+    documentLoader: {
+      load: async (url: string) => {
+        throw new Error(`remote JSON-LD context ${url} is not loaded; inline the context`);
+      },
+    },
+  });
+  const quads: Quad[] = [];
+  return new Promise<ParseRdfResult>((resolve) => {
+    parser.on('data', (quad: Quad) => {
+      quads.push(
+        quad.graph.termType === 'DefaultGraph'
+          ? quad
+          : DataFactory.quad(quad.subject, quad.predicate, quad.object, graph),
+      );
+    });
+    parser.on('error', (error: Error) => {
+      resolve({ success: false, issues: [{ message: error.message, line: 1, column: 1 }] });
+    });
+    parser.on('end', () => {
+      options.onProgress?.(text.length);
+      resolve({ success: true, data: quads });
+    });
+    parser.write(text);
+    parser.end();
+  });
+}
+
+function lineAndColumn(text: string, position: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(position, text.length);
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: end - lineStart + 1 };
+}

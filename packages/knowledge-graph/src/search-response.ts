@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/** Largest page size of search. */
+export const MAX_SEARCH_LIMIT = 100;
+/** Longest search term. */
+export const MAX_SEARCH_TERM_LENGTH = 256;
+
+/**
+ * Query parameters of `GET /v1/search/query` (internal and passthrough): `term` required, at
+ * most 256 characters; `offset` ≥ 0 (default 0); `limit` 1–100 (default 10).
+ *
+ * @example
+ * SearchQuerySchema.parse({ term: 'water' }); // { term: 'water', offset: 0, limit: 10 }
+ */
+export const SearchQuerySchema = z.object({
+  term: z
+    .string({ error: 'term is required' })
+    .min(1, 'term must not be empty')
+    .max(MAX_SEARCH_TERM_LENGTH, `term must be at most ${MAX_SEARCH_TERM_LENGTH} characters`),
+  offset: z.coerce
+    .number()
+    .int('offset must be an integer')
+    .min(0, 'offset must be between 0 and 1000000')
+    .max(1_000_000, 'offset must be between 0 and 1000000')
+    .default(0),
+  limit: z.coerce
+    .number()
+    .int('limit must be an integer')
+    .min(1, `limit must be between 1 and ${MAX_SEARCH_LIMIT}`)
+    .max(MAX_SEARCH_LIMIT, `limit must be between 1 and ${MAX_SEARCH_LIMIT}`)
+    .default(10),
+});
+
+/** Parsed search query. */
+export type SearchQuery = z.infer<typeof SearchQuerySchema>;
+
+/**
+ * The search response (spec C1): full IRIs, best first.
+ *
+ * @example
+ * SearchResponseSchema.parse({ results: ['https://ex.org/c1'], totalResults: 1, offset: 0, limit: 10 });
+ */
+export const SearchResponseSchema = z.object({
+  results: z.array(z.string().min(1)),
+  totalResults: z.number().int().min(0),
+  offset: z.number().int().min(0),
+  limit: z.number().int().min(0),
+  hasNextPage: z.boolean().optional(),
+});
+
+/** The search response. */
+export type SearchResponse = z.infer<typeof SearchResponseSchema>;
+
+const rdfTerm = z.object({
+  type: z.enum(['uri', 'literal', 'bnode', 'typed-literal', 'triple']),
+  value: z.unknown(),
+  'xml:lang': z.string().optional(),
+  datatype: z.string().optional(),
+});
+
+/**
+ * W3C SPARQL 1.1 Query Results JSON (spec C2): `head` plus either `results.bindings` or
+ * `boolean`. Used to check what an upstream answers before passing it on.
+ *
+ * @example
+ * SparqlResultsSchema.safeParse({ head: { vars: ['s'] }, results: { bindings: [] } }).success; // true
+ */
+export const SparqlResultsSchema = z
+  .object({
+    head: z.object({ vars: z.array(z.string()).optional(), link: z.array(z.string()).optional() }),
+    results: z.object({ bindings: z.array(z.record(z.string(), rdfTerm)) }).optional(),
+    boolean: z.boolean().optional(),
+  })
+  .refine((r) => r.results !== undefined || r.boolean !== undefined, {
+    message: 'neither results nor boolean',
+  });
+
+/** SPARQL JSON results. */
+export type SparqlResults = z.infer<typeof SparqlResultsSchema>;

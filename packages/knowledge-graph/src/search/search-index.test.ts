@@ -1,0 +1,142 @@
+import { DataFactory, type Quad } from 'n3';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SEARCH_PREDICATES } from '../source-config';
+import { foldText } from './fold-text';
+import { SearchIndex } from './search-index';
+
+const { quad, namedNode, literal } = DataFactory;
+const skos = 'http://www.w3.org/2004/02/skos/core#';
+const ex = 'https://ex.org/';
+
+function concepts(entries: Array<[string, string, string]>): Quad[] {
+  return entries.map(([s, p, o]) => quad(namedNode(ex + s), namedNode(p), literal(o, 'en')));
+}
+
+function build(entries: Array<[string, string, string]>, sourceId = 'src'): SearchIndex {
+  const index = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+  index.replaceSource(sourceId, concepts(entries));
+  return index;
+}
+
+const page = { offset: 0, limit: 10 };
+
+describe('foldText', () => {
+  it('folds case, diacritics and punctuation', () => {
+    expect(foldText('Crème-Brûlée, SÃO   Paulo!')).toBe('creme brulee sao paulo');
+  });
+});
+
+describe('SearchIndex', () => {
+  it('ranks a label match above a definition match', () => {
+    const index = build([
+      ['def', `${skos}definition`, 'A river carries water to the sea'],
+      ['lab', `${skos}prefLabel`, 'River'],
+    ]);
+    expect(index.search('river', page).results).toEqual([`${ex}lab`, `${ex}def`]);
+  });
+
+  it('ranks an exact label above a longer label, a prefix match and a typo', () => {
+    const index = build([
+      ['typo', `${skos}prefLabel`, 'Rivet'],
+      ['prefix', `${skos}prefLabel`, 'Riverbank'],
+      ['longer', `${skos}prefLabel`, 'River basin district'],
+      ['exact', `${skos}prefLabel`, 'River'],
+    ]);
+    expect(index.search('river', page).results).toEqual([
+      `${ex}exact`,
+      `${ex}longer`,
+      `${ex}prefix`,
+    ]);
+    // The typo matches only when nothing matches as written.
+    expect(index.search('rivey', page).results).toContain(`${ex}exact`);
+    expect(index.search('rivey', page).results).toContain(`${ex}typo`);
+  });
+
+  it('counts every query word', () => {
+    const index = build([
+      ['one', `${skos}prefLabel`, 'Water'],
+      ['both', `${skos}prefLabel`, 'Water quality'],
+      ['other', `${skos}prefLabel`, 'Air quality'],
+    ]);
+    const { results, totalResults } = index.search('water quality', page);
+    expect(results[0]).toBe(`${ex}both`);
+    expect(totalResults).toBe(3);
+  });
+
+  it('matches the last word as a prefix while typing', () => {
+    const index = build([
+      ['wq', `${skos}prefLabel`, 'Water quality'],
+      ['wt', `${skos}prefLabel`, 'Water temperature'],
+    ]);
+    expect(index.search('water qu', page).results[0]).toBe(`${ex}wq`);
+    expect(index.search('wat', page).totalResults).toBe(2);
+  });
+
+  it('folds case, diacritics and punctuation in queries and literals', () => {
+    const index = build([['cafe', `${skos}prefLabel`, 'Café-Crème']]);
+    expect(index.search('CAFE creme', page).results).toEqual([`${ex}cafe`]);
+    expect(index.search('café, crème!', page).results).toEqual([`${ex}cafe`]);
+  });
+
+  it('does not search predicates that are not configured', () => {
+    const index = build([
+      ['note', `${skos}note`, 'Groundwater'],
+      ['label', `${skos}altLabel`, 'Aquifer'],
+    ]);
+    expect(index.search('groundwater', page).totalResults).toBe(0);
+    expect(index.search('aquifer', page).results).toEqual([`${ex}label`]);
+  });
+
+  it('honours configured weights', () => {
+    const index = new SearchIndex([
+      { iri: `${skos}prefLabel`, weight: 1 },
+      { iri: `${skos}definition`, weight: 10 },
+    ]);
+    index.replaceSource(
+      's',
+      concepts([
+        ['lab', `${skos}prefLabel`, 'Lake'],
+        ['def', `${skos}definition`, 'Lake'],
+      ]),
+    );
+    expect(index.search('lake', page).results).toEqual([`${ex}def`, `${ex}lab`]);
+  });
+
+  it('pages results and reports the total', () => {
+    const entries: Array<[string, string, string]> = [];
+    for (let i = 0; i < 25; i++) entries.push([`c${i}`, `${skos}prefLabel`, `Soil sample ${i}`]);
+    const index = build(entries);
+    const first = index.search('soil', { offset: 0, limit: 10 });
+    const third = index.search('soil', { offset: 20, limit: 10 });
+    expect(first.totalResults).toBe(25);
+    expect(first.results).toHaveLength(10);
+    expect(third.results).toHaveLength(5);
+    const all = index.search('soil', { offset: 0, limit: 100 }).results;
+    expect(new Set(all).size).toBe(25);
+    expect([
+      ...first.results,
+      ...index.search('soil', { offset: 10, limit: 10 }).results,
+      ...third.results,
+    ]).toEqual(all);
+  });
+
+  it('follows one source without touching another, and forgets removed sources', () => {
+    const index = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+    index.replaceSource('a', concepts([['a1', `${skos}prefLabel`, 'Forest']]));
+    index.replaceSource('b', concepts([['b1', `${skos}prefLabel`, 'Forest fire']]));
+    expect(index.search('forest', page).totalResults).toBe(2);
+    index.replaceSource('a', concepts([['a2', `${skos}prefLabel`, 'Meadow']]));
+    expect(index.search('forest', page).results).toEqual([`${ex}b1`]);
+    expect(index.search('meadow', page).results).toEqual([`${ex}a2`]);
+    index.removeSource('b');
+    expect(index.search('forest', page).totalResults).toBe(0);
+  });
+
+  it('answers only IRIs, never blank nodes', () => {
+    const index = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+    index.replaceSource('s', [
+      quad(DataFactory.blankNode('b'), namedNode(`${skos}prefLabel`), literal('Glacier')),
+    ]);
+    expect(index.search('glacier', page).totalResults).toBe(0);
+  });
+});
