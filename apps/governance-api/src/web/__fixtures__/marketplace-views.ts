@@ -1,0 +1,165 @@
+import type {
+  ContractComplianceView,
+  MarketplaceInstanceView,
+  MarketplaceReadModel,
+} from '@dcg/governance';
+
+export const ORDERS_PORT = 'urn:dmb:cmp:finance:orders:0:orders-port';
+export const INVOICES_PORT = 'urn:dmb:cmp:finance:orders:0:invoices-port';
+export const BROKEN_PORT = 'urn:dmb:cmp:finance:orders:0:broken-port';
+
+export const violatedView: ContractComplianceView = {
+  contractId: ORDERS_PORT,
+  environment: 'production',
+  status: 'violated',
+  evaluatedAt: '2026-11-22T10:05:09.000Z',
+  policyId: 'policy-dataproduct-guardian',
+  summary: 'One or more data contract violations detected',
+  counts: { compliant: 2, failing: 1 },
+  tree: [
+    {
+      key: 'dataContract',
+      name: 'Data Contract',
+      description: 'Checks of the data contract',
+      target: 'root',
+      children: [
+        {
+          key: 'quality',
+          name: 'Quality',
+          children: [
+            { key: 'amount_not_null', compliant: false, issues: ['12 rows have a null amount'] },
+            { key: 'id_unique', compliant: true },
+          ],
+        },
+        {
+          key: 'sla',
+          name: 'SLA',
+          children: [{ key: 'freshness', name: 'Freshness', compliant: true }],
+        },
+      ],
+    },
+  ],
+};
+
+export const compliantView: ContractComplianceView = {
+  contractId: INVOICES_PORT,
+  environment: 'production',
+  status: 'compliant',
+  evaluatedAt: '2026-11-22T10:06:00.000Z',
+  policyId: 'policy-dataproduct-guardian',
+  summary: null,
+  counts: { compliant: 2, failing: 0 },
+  tree: [
+    {
+      key: 'schema',
+      name: 'Schema',
+      children: [
+        { key: 'columns', name: 'Columns present', compliant: true },
+        { key: 'types', name: 'Column types', compliant: true },
+      ],
+    },
+  ],
+};
+
+export const unprocessableView: ContractComplianceView = {
+  contractId: BROKEN_PORT,
+  environment: 'production',
+  status: 'unprocessable',
+  evaluatedAt: '2026-11-22T10:07:00.000Z',
+  policyId: 'policy-dataproduct-guardian',
+  summary: null,
+  counts: { compliant: 0, failing: 0 },
+  tree: [],
+  message: 'The monitoring results cannot be processed',
+  schemaErrors: [
+    { path: '/results/root/0', message: 'must have exactly one of compliant and children' },
+    { path: '/results/root/1/issues', message: 'issues is allowed only together with compliant' },
+  ],
+};
+
+export const ordersInstance: MarketplaceInstanceView = {
+  systemId: 'urn:dmb:dp:finance:orders:0',
+  name: 'Orders',
+  kind: 'dataproduct',
+  environment: 'production',
+  version: '0.3.1',
+  deployedAt: '2026-11-22T09:00:00.000Z',
+  components: [
+    {
+      id: ORDERS_PORT,
+      name: 'Orders port',
+      kind: 'outputport',
+      dataContract: true,
+      compliance: { status: 'violated', evaluatedAt: violatedView.evaluatedAt },
+    },
+    {
+      id: INVOICES_PORT,
+      name: 'Invoices port',
+      kind: 'outputport',
+      dataContract: true,
+      compliance: { status: 'compliant', evaluatedAt: compliantView.evaluatedAt },
+    },
+    {
+      id: BROKEN_PORT,
+      name: 'Broken port',
+      kind: 'outputport',
+      dataContract: true,
+      compliance: { status: 'unprocessable', evaluatedAt: unprocessableView.evaluatedAt },
+    },
+    {
+      id: 'urn:dmb:cmp:finance:orders:0:guardian',
+      name: 'Guardian',
+      kind: 'workload',
+      dataContract: false,
+    },
+  ],
+};
+
+export const stagingInstance: MarketplaceInstanceView = {
+  ...ordersInstance,
+  environment: 'staging',
+  components: ordersInstance.components.map(({ compliance: _omit, ...component }) => component),
+};
+
+/**
+ * A read model over fixed arrays, for render-level tests of the routes (the browser tests run the
+ * real app with its real read model).
+ */
+export function arrayReadModel(
+  instances: MarketplaceInstanceView[],
+  views: ContractComplianceView[],
+): MarketplaceReadModel {
+  return {
+    async listInstances(filter) {
+      return instances.filter(
+        (instance) =>
+          filter.environment === undefined || instance.environment === filter.environment,
+      );
+    },
+    async getInstance(systemId, environment) {
+      return (
+        instances.find(
+          (instance) =>
+            instance.systemId === systemId &&
+            (environment === undefined || instance.environment === environment),
+        ) ?? null
+      );
+    },
+    async getContractCompliance(contractId, environment) {
+      return (
+        views.find(
+          (view) => view.contractId === contractId && view.environment === environment,
+        ) ?? {
+          contractId,
+          environment,
+          status: 'unknown',
+          evaluatedAt: null,
+          policyId: null,
+          summary: null,
+          counts: { compliant: 0, failing: 0 },
+          tree: [],
+        }
+      );
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { complianceTree, tallyRequirements } from './compliance-tree';
+
+describe('complianceTree', () => {
+  it('opens sections with a failing requirement and lists its issues beside it', () => {
+    const out = String(
+      complianceTree([
+        {
+          key: 'quality',
+          name: 'Quality',
+          children: [
+            { key: 'amount_not_null', compliant: false, issues: ['12 rows have a null amount'] },
+            { key: 'id_unique', compliant: true },
+          ],
+        },
+      ]),
+    );
+    expect(out).toMatch(/<li class="section section-failing" data-key="quality"><details open>/);
+    expect(out).toContain('1 of 2 requirements failing');
+    const failing = out.slice(out.indexOf('data-key="amount_not_null"'));
+    expect(failing).toMatch(
+      /^data-key="amount_not_null"><span class="verdict"><span aria-hidden="true">✗<\/span> Failing<\/span><div><span class="node-name">amount_not_null<\/span><\/div><ul class="issues" aria-label="Issues of amount_not_null"><li>12 rows have a null amount<\/li><\/ul><\/li>/,
+    );
+    expect(out).toMatch(
+      /requirement-compliant" data-key="id_unique"><span class="verdict"><span aria-hidden="true">✓<\/span> Met/,
+    );
+  });
+
+  it('collapses sections where every requirement is met, nested ones too', () => {
+    const out = String(
+      complianceTree([
+        {
+          key: 'contract',
+          children: [
+            { key: 'schema', children: [{ key: 'columns', compliant: true }] },
+            { key: 'sla', children: [{ key: 'freshness', compliant: false }] },
+          ],
+        },
+      ]),
+    );
+    expect(out).toContain('data-key="contract"><details open>');
+    expect(out).toContain('data-key="schema"><details><summary>');
+    expect(out).toContain('the requirement is met');
+    expect(out).toContain('data-key="sla"><details open>');
+    expect(out).toContain('No issue was reported for this requirement.');
+  });
+
+  it('escapes names, keys, descriptions and issues', () => {
+    const out = String(
+      complianceTree([
+        {
+          key: '<k>',
+          name: '<script>alert(1)</script>',
+          description: 'a & b "quoted"',
+          children: [
+            {
+              key: "x' onmouseover='y",
+              compliant: false,
+              issues: ['<img src=x onerror=alert(1)>'],
+            },
+          ],
+        },
+      ]),
+    );
+    expect(out).not.toContain('<script>');
+    expect(out).not.toContain('<img');
+    expect(out).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(out).toContain('a &amp; b &quot;quoted&quot;');
+    expect(out).toContain('data-key="x&#39; onmouseover=&#39;y"');
+    expect(out).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('shows the key beside a display name and the target of a top-level group', () => {
+    const out = String(
+      complianceTree([
+        {
+          key: 'dataContract',
+          name: 'Data Contract',
+          target: 'urn:dmb:cmp:a:b:0:sub',
+          children: [],
+        },
+      ]),
+    );
+    expect(out).toContain(
+      '<span class="node-name">Data Contract</span> <code class="node-key">dataContract</code>',
+    );
+    expect(out).toContain('(target <code>urn:dmb:cmp:a:b:0:sub</code>)');
+    expect(out).toContain('no requirements');
+  });
+});
+
+describe('tallyRequirements', () => {
+  it('counts leaves by verdict at any depth', () => {
+    expect(
+      tallyRequirements({
+        key: 'a',
+        children: [
+          { key: 'b', compliant: true },
+          { key: 'c', children: [{ key: 'd', compliant: false }, { key: 'e' }] },
+        ],
+      }),
+    ).toEqual({ compliant: 1, failing: 1, unreported: 1 });
+  });
+});

@@ -1,0 +1,103 @@
+import type { ComplianceTreeNode } from '@dcg/governance';
+import { type Markup, markup, trusted } from './markup';
+
+/** Requirements below a node (leaves), split by their verdict. */
+export interface RequirementTally {
+  compliant: number;
+  failing: number;
+  unreported: number;
+}
+
+/**
+ * Counts the requirements (records without children) in and below `node`.
+ *
+ * @example
+ * tallyRequirements({ key: 'q', children: [{ key: 'a', compliant: false }] }); // { compliant: 0, failing: 1, unreported: 0 }
+ */
+export function tallyRequirements(node: ComplianceTreeNode): RequirementTally {
+  if (node.children === undefined) {
+    if (node.compliant === true) return { compliant: 1, failing: 0, unreported: 0 };
+    if (node.compliant === false) return { compliant: 0, failing: 1, unreported: 0 };
+    return { compliant: 0, failing: 0, unreported: 1 };
+  }
+  const total: RequirementTally = { compliant: 0, failing: 0, unreported: 0 };
+  for (const child of node.children) {
+    const sub = tallyRequirements(child);
+    total.compliant += sub.compliant;
+    total.failing += sub.failing;
+    total.unreported += sub.unreported;
+  }
+  return total;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function sectionState(tally: RequirementTally): string {
+  const total = tally.compliant + tally.failing + tally.unreported;
+  if (total === 0) return 'no requirements';
+  if (tally.failing > 0) return `${tally.failing} of ${plural(total, 'requirement')} failing`;
+  if (tally.unreported > 0)
+    return `${tally.unreported} of ${plural(total, 'requirement')} not reported`;
+  return total === 1 ? 'the requirement is met' : `all ${total} requirements met`;
+}
+
+function nodeLabel(node: ComplianceTreeNode): Markup {
+  const name = node.name ?? node.key;
+  const key =
+    node.name !== undefined && node.name !== node.key
+      ? markup` <code class="node-key">${node.key}</code>`
+      : '';
+  const target =
+    node.target !== undefined && node.target !== node.key
+      ? markup` <span class="node-key">(target <code>${node.target}</code>)</span>`
+      : '';
+  return markup`<span class="node-name">${name}</span>${key}${target}`;
+}
+
+function description(node: ComplianceTreeNode): Markup | string {
+  return node.description ? markup`<p class="node-description">${node.description}</p>` : '';
+}
+
+function renderSection(node: ComplianceTreeNode, children: ComplianceTreeNode[]): Markup {
+  const tally = tallyRequirements(node);
+  // Sections stay collapsed while all is well and open where something fails or is missing.
+  const open = tally.failing > 0 || tally.unreported > 0;
+  const state = tally.failing > 0 ? 'failing' : 'compliant';
+  return markup`<li class="section section-${state}" data-key="${node.key}"><details${open ? trusted(' open') : ''}><summary>${nodeLabel(node)}<span class="section-state">${sectionState(tally)}</span></summary>${description(node)}${
+    children.length > 0 ? markup`<ul>${children.map(renderNode)}</ul>` : ''
+  }</details></li>`;
+}
+
+function renderRequirement(node: ComplianceTreeNode): Markup {
+  const name = node.name ?? node.key;
+  if (node.compliant === true) {
+    return markup`<li class="requirement requirement-compliant" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">✓</span> Met</span><div>${nodeLabel(node)}${description(node)}</div></li>`;
+  }
+  if (node.compliant === false) {
+    const issues = node.issues ?? [];
+    const list =
+      issues.length > 0
+        ? markup`<ul class="issues" aria-label="Issues of ${name}">${issues.map((issue) => markup`<li>${issue}</li>`)}</ul>`
+        : markup`<p class="issues">No issue was reported for this requirement.</p>`;
+    return markup`<li class="requirement requirement-failing" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">✗</span> Failing</span><div>${nodeLabel(node)}${description(node)}</div>${list}</li>`;
+  }
+  return markup`<li class="requirement requirement-unreported" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">?</span> Not reported</span><div>${nodeLabel(node)}${description(node)}</div></li>`;
+}
+
+function renderNode(node: ComplianceTreeNode): Markup {
+  return node.children === undefined ? renderRequirement(node) : renderSection(node, node.children);
+}
+
+/**
+ * The validation records of a result as a nested list: sections are `<details>` (open only where a
+ * requirement fails), requirements show their verdict and, when failing, their issues beside them.
+ * Works without JavaScript.
+ *
+ * @example
+ * const tree = complianceTree([{ key: 'quality', children: [{ key: 'amount_not_null', compliant: false, issues: ['12 null rows'] }] }]);
+ */
+export function complianceTree(nodes: ComplianceTreeNode[], label = 'Validation records'): Markup {
+  return markup`<ul class="tree" aria-label="${label}">${nodes.map(renderNode)}</ul>`;
+}

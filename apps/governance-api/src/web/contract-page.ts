@@ -1,0 +1,106 @@
+import type { ContractComplianceView, MarketplaceInstanceView } from '@dcg/governance';
+import { complianceTree } from './compliance-tree';
+import { formatTimestamp } from './format-timestamp';
+import { contractHref, marketplaceHref } from './marketplace-links';
+import { type Markup, markup } from './markup';
+import { pageLayout } from './page-layout';
+import { statusBadge } from './status-badge';
+
+/** The spec's wording when the details of the latest result do not conform to the A4 schema. */
+export const UNPROCESSABLE_MESSAGE = 'The monitoring results cannot be processed';
+
+/** Where the contract is deployed, when the marketplace knows it (shown as name and back link). */
+export interface ContractPlacement {
+  instance: Pick<MarketplaceInstanceView, 'systemId' | 'name' | 'kind'>;
+  component: { id: string; name?: string; kind?: string };
+}
+
+function statusSection(view: ContractComplianceView): Markup {
+  switch (view.status) {
+    case 'unprocessable': {
+      const errors = view.schemaErrors ?? [];
+      return markup`<section class="alert" role="alert" aria-labelledby="unprocessable-heading">
+<h2 id="unprocessable-heading">${UNPROCESSABLE_MESSAGE}</h2>
+${view.message && view.message !== UNPROCESSABLE_MESSAGE ? markup`<p>${view.message}</p>` : ''}
+<p>The details of the latest evaluation result do not conform to the result details schema, so the compliance status cannot be shown. The guardian that sent it must send a corrected result.</p>
+${
+  errors.length > 0
+    ? markup`<h3 id="schema-errors-heading">Schema errors</h3>
+<ul class="schema-errors" aria-labelledby="schema-errors-heading">${errors.map(
+        (error) =>
+          markup`<li><code>${error.path === '' ? '/' : error.path}</code> ${error.message}</li>`,
+      )}</ul>`
+    : ''
+}
+</section>`;
+    }
+    case 'unknown':
+      return markup`<section aria-labelledby="no-results-heading">
+<h2 id="no-results-heading">No monitoring results yet</h2>
+<p>No guardian has submitted an evaluation result for this data contract in the environment <strong>${view.environment}</strong>. The status appears here once one arrives.</p>
+</section>`;
+    default: {
+      const summary =
+        view.status === 'violated'
+          ? markup`<section aria-labelledby="summary-heading">
+<h2 id="summary-heading">Error summary</h2>
+${
+  view.summary
+    ? markup`<p class="summary">${view.summary}</p>`
+    : markup`<p class="summary">The guardian reported a violation without a summary; the failing requirements are listed below.</p>`
+}
+</section>`
+          : view.summary
+            ? markup`<section aria-labelledby="summary-heading"><h2 id="summary-heading">Notes</h2><p>${view.summary}</p></section>`
+            : '';
+      return markup`${summary}
+<section aria-labelledby="records-heading">
+<h2 id="records-heading">Records</h2>
+${
+  view.tree.length > 0
+    ? complianceTree(view.tree)
+    : markup`<p class="muted">The latest result carries no validation records.</p>`
+}
+</section>`;
+    }
+  }
+}
+
+/**
+ * The page of one data contract: status badge, facts, and by status the error summary and the
+ * records tree, the "cannot be processed" alert with schema errors, or a note that no result arrived.
+ *
+ * @example
+ * const page = contractPage(view, { instance, component });
+ */
+export function contractPage(view: ContractComplianceView, placement?: ContractPlacement): Markup {
+  const title = placement?.component.name ?? view.contractId;
+  const facts = markup`<dl class="facts">
+<dt>Data contract</dt><dd><code>${view.contractId}</code></dd>
+${
+  placement
+    ? markup`<dt>System</dt><dd><a href="${marketplaceHref(view.environment)}#${encodeURIComponent(placement.instance.systemId)}">${placement.instance.name}</a> <span class="muted">(${placement.instance.kind})</span></dd>`
+    : ''
+}
+<dt>Environment</dt><dd>${view.environment}</dd>
+<dt>Policy</dt><dd>${view.policyId === null ? markup`<span class="muted">none yet</span>` : markup`<code>${view.policyId}</code>`}</dd>
+<dt>Last evaluated</dt><dd>${view.evaluatedAt === null ? markup`<span class="muted">never</span>` : formatTimestamp(view.evaluatedAt)}</dd>
+${
+  view.status === 'compliant' || view.status === 'violated'
+    ? markup`<dt>Requirements</dt><dd>${view.counts.compliant} met, ${view.counts.failing} failing</dd>`
+    : ''
+}
+</dl>`;
+  const main = markup`<h1>Data contract ${title}</h1>
+<p>${statusBadge(view.status, { large: true })}</p>
+${facts}
+${statusSection(view)}`;
+  return pageLayout({
+    title: `${title} (${view.environment})`,
+    breadcrumbs: [
+      { label: 'Marketplace', href: marketplaceHref(view.environment) },
+      { label: title, href: contractHref(view.contractId, view.environment) },
+    ],
+    main,
+  });
+}

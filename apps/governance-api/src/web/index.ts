@@ -1,0 +1,1 @@
+export { marketplacePages } from './marketplace-pages';

@@ -1,0 +1,24 @@
+/**
+ * URL of the list page, optionally filtered by environment.
+ *
+ * @example
+ * marketplaceHref('production'); // '/marketplace?environment=production'
+ */
+export function marketplaceHref(environment?: string): string {
+  return environment === undefined
+    ? '/marketplace'
+    : `/marketplace?environment=${encodeURIComponent(environment)}`;
+}
+
+/**
+ * URL of the page of one data contract in one environment.
+ *
+ * @example
+ * contractHref('urn:dmb:cmp:finance:orders:0:port', 'production');
+ */
+export function contractHref(contractId: string, environment?: string): string {
+  const base = `/marketplace/data-contracts/${encodeURIComponent(contractId)}`;
+  return environment === undefined
+    ? base
+    : `${base}?environment=${encodeURIComponent(environment)}`;
+}

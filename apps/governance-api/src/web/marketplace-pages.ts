@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { MarketplaceReadModel } from '@dcg/governance';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { contractHelpPage } from './contract-help-page';
+import { findContractLocations } from './contract-locations';
+import { contractPage } from './contract-page';
+import { instancesPage } from './instances-page';
+import { MARKETPLACE_STYLES } from './styles';
+
+// The pages load nothing and run no script: the policy allows exactly the one inline stylesheet.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(MARKETPLACE_STYLES).digest('base64')}'`,
+  "img-src 'self' data:",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** An absent or blank query parameter counts as not given. */
+function queryValue(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+/**
+ * The server-rendered marketplace pages: `GET /marketplace` (instances with their contracts'
+ * status, `?environment=` filter) and `GET /marketplace/data-contracts/:contractId?environment=`
+ * (status badge, error summary, records tree). Mount it on the app with `app.route('/', ...)`.
+ *
+ * @example
+ * app.route('/', marketplacePages(readModel));
+ */
+export function marketplacePages(readModel: MarketplaceReadModel): Hono {
+  const pages = new Hono();
+
+  const securityHeaders: MiddlewareHandler = async (c, next) => {
+    await next();
+    c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'same-origin');
+    // Statuses change with every submitted result: always revalidate.
+    c.header('Cache-Control', 'no-cache');
+  };
+  pages.use('/marketplace', securityHeaders);
+  pages.use('/marketplace/*', securityHeaders);
+
+  pages.get('/marketplace', async (c) => {
+    const environment = queryValue(c.req.query('environment'));
+    const all = await readModel.listInstances({});
+    const environments = [...new Set(all.map((instance) => instance.environment))].sort();
+    const instances =
+      environment === undefined ? all : await readModel.listInstances({ environment });
+    const page = instancesPage({
+      instances,
+      environments,
+      ...(environment === undefined ? {} : { environment }),
+    });
+    const unknownEnvironment =
+      environment !== undefined && instances.length === 0 && !environments.includes(environment);
+    return c.html(page, unknownEnvironment ? 404 : 200);
+  });
+
+  pages.get('/marketplace/data-contracts/:contractId', async (c) => {
+    const contractId = c.req.param('contractId');
+    const environment = queryValue(c.req.query('environment'));
+    if (environment === undefined) {
+      const locations = findContractLocations(await readModel.listInstances({}), contractId);
+      return c.html(contractHelpPage(contractId, { kind: 'environment-required' }, locations), 400);
+    }
+    const [view, instances] = await Promise.all([
+      readModel.getContractCompliance(contractId, environment),
+      readModel.listInstances({ environment }),
+    ]);
+    const placement = findContractLocations(instances, contractId)[0];
+    if (placement === undefined && view.status === 'unknown') {
+      const locations = findContractLocations(await readModel.listInstances({}), contractId);
+      return c.html(
+        contractHelpPage(contractId, { kind: 'not-found', environment }, locations),
+        404,
+      );
+    }
+    return c.html(contractPage(view, placement));
+  });
+
+  return pages;
+}
