@@ -1,0 +1,154 @@
+import type { Page } from './page';
+import type { Policy, PolicyFilter } from './policy';
+import type { ProvisioningPlan } from './provisioning-plan';
+
+/**
+ * A registered infrastructure template as stored: the registration body, kept whole (unknown
+ * properties included).
+ *
+ * @example
+ * const record: TemplateRecord = { id: 'urn:dmb:itm:x', document: { id: 'urn:dmb:itm:x', name: 'X', url: 'http://a' },
+ *   registeredAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
+ */
+export interface TemplateRecord {
+  id: string;
+  document: Record<string, unknown>;
+  registeredAt: string;
+  updatedAt: string;
+}
+
+/**
+ * A policy that a guardian template creates: identified by template and resource type, so
+ * re-registering the template updates it instead of adding a second one.
+ *
+ * @example
+ * const draft: TemplatePolicyDraft = { resourceType: 'dataproduct', name: 'Contract', description: '' };
+ */
+export interface TemplatePolicyDraft {
+  resourceType: string;
+  name: string;
+  description: string;
+}
+
+/** Templates and the policies their guardian part creates. */
+export interface TemplateRepository {
+  getTemplate(id: string): Promise<TemplateRecord | null>;
+  /**
+   * Stores the template and, atomically with it, creates or updates one passive policy per draft
+   * (keyed by template id and resource type). Returns the policies, in draft order.
+   */
+  saveTemplate(
+    document: Record<string, unknown> & { id: string },
+    drafts: TemplatePolicyDraft[],
+    now: string,
+  ): Promise<{ template: TemplateRecord; created: Policy[]; updated: Policy[] }>;
+}
+
+/** Computational governance policies. */
+export interface PolicyRepository {
+  getPolicy(id: string): Promise<Policy | null>;
+  getPolicies(ids: readonly string[]): Promise<Policy[]>;
+  /** Inserts a policy; a policy with the same id gives a GovernanceError `conflict`. */
+  createPolicy(policy: Policy): Promise<Policy>;
+  listPolicies(filter: PolicyFilter): Promise<Page<Policy>>;
+}
+
+/** Provisioning plans. */
+export interface PlanRepository {
+  createPlan(plan: ProvisioningPlan): Promise<void>;
+  updatePlan(plan: ProvisioningPlan): Promise<void>;
+  getPlan(id: string): Promise<ProvisioningPlan | null>;
+  /** Plans still `running` (after a restart they were interrupted). */
+  listRunningPlans(): Promise<ProvisioningPlan[]>;
+}
+
+/**
+ * A deployed system in one environment: its descriptor as deployed, with the `info` each tech
+ * adapter returned stored on its component.
+ *
+ * @example
+ * const record: InstanceRecord = { systemId: 'urn:dmb:dp:a:b:0', environment: 'production',
+ *   descriptor: { id: 'urn:dmb:dp:a:b:0', kind: 'dataproduct', components: [] },
+ *   deployedAt: '2026-01-01T00:00:00.000Z', planId: 'p1' };
+ */
+export interface InstanceRecord {
+  systemId: string;
+  environment: string;
+  descriptor: Record<string, unknown>;
+  deployedAt: string;
+  planId: string;
+}
+
+/** Marketplace instances (deployed systems per environment). */
+export interface InstanceRepository {
+  putInstance(instance: InstanceRecord): Promise<void>;
+  /** Removes the instance; true when one was there. */
+  deleteInstance(systemId: string, environment: string): Promise<boolean>;
+  getInstance(systemId: string, environment: string): Promise<InstanceRecord | null>;
+  /** Instances of a system in every environment, or of every system in one environment. */
+  listInstances(filter: { environment?: string; systemId?: string }): Promise<InstanceRecord[]>;
+}
+
+/**
+ * An evaluation result as stored. `seq` orders results: the highest one per contract, policy and
+ * environment is the current one.
+ *
+ * @example
+ * const latest = history.data[0]?.seq;
+ */
+export interface StoredEvaluationResult {
+  seq: number;
+  contractId: string;
+  policyId: string;
+  environment: string;
+  receivedAt: string;
+  /** The submitted object (the single element of the submitted array). */
+  submission: Record<string, unknown>;
+  /** False when `result.details` did not conform to the details schema. */
+  detailsConform: boolean;
+}
+
+/** A new result before storage assigns its sequence number. */
+export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'>;
+
+/** Evaluation results: history plus the current result per contract, policy and environment. */
+export interface EvaluationResultRepository {
+  /**
+   * Appends to the history and makes the result current for its contract, policy and environment,
+   * in one durable transaction. Resolves once the result is on disk.
+   */
+  appendResult(result: NewEvaluationResult): Promise<StoredEvaluationResult>;
+  /** The current result for the contract in the environment; with several policies, the latest. */
+  getCurrentResult(
+    contractId: string,
+    environment: string,
+    policyId?: string,
+  ): Promise<StoredEvaluationResult | null>;
+  /** History of a contract, newest first. */
+  listResultHistory(
+    contractId: string,
+    filter: { environment?: string; policyId?: string; limit: number; offset: number },
+  ): Promise<Page<StoredEvaluationResult>>;
+}
+
+/**
+ * All governance storage behind one handle: SQLite (`@dcg/governance/sqlite`) or PostgreSQL
+ * (`@dcg/governance/postgres`). Both pass the same conformance suite.
+ *
+ * @example
+ * const store = await openSqliteStore({ file: './governance.db' });
+ * const policy = await store.getPolicy('p1');
+ * await store.close();
+ */
+export interface GovernanceStore
+  extends TemplateRepository,
+    PolicyRepository,
+    PlanRepository,
+    InstanceRepository,
+    EvaluationResultRepository {
+  /** `sqlite` or `postgres`. */
+  readonly kind: string;
+  /** Succeeds when the database answers (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,1 @@
+export { openPostgresStore, type PostgresStoreOptions } from './postgres-store';

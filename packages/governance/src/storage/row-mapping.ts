@@ -1,0 +1,77 @@
+import { GovernanceError } from '../errors';
+import type { Policy } from '../policy';
+
+/** A policy row as both SQL stores read it (column names are the same in both). */
+export interface PolicyRow {
+  id: string;
+  name: string;
+  description: string;
+  resource_type: string;
+  trigger: string;
+  status: string;
+  environment: string | null;
+  template_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * Maps a policy row to the domain shape. The columns are constrained by CHECK clauses, so the casts
+ * only restate what the database guarantees.
+ *
+ * @example
+ * const policy = policyFromRow(row);
+ */
+export function policyFromRow(row: PolicyRow): Policy {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    resourceType: row.resource_type,
+    trigger: row.trigger as Policy['trigger'],
+    status: row.status as Policy['status'],
+    environment: row.environment,
+    templateId: row.template_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * Clamps paging input to sane bounds (limit 1..1000, offset >= 0).
+ *
+ * @example
+ * const { limit, offset } = clampPaging(50, 0);
+ */
+export function clampPaging(limit: number, offset: number): { limit: number; offset: number } {
+  const l = Number.isFinite(limit) ? Math.min(Math.max(Math.trunc(limit), 1), 1000) : 50;
+  const o = Number.isFinite(offset) ? Math.max(Math.trunc(offset), 0) : 0;
+  return { limit: l, offset: o };
+}
+
+/**
+ * A new id for records the store creates itself (guardian template policies).
+ *
+ * @example
+ * const id = newId();
+ */
+export function newId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/**
+ * Refuses text that PostgreSQL cannot store (the NUL character), the same way in every store, so
+ * a store switch never changes what is accepted. JSON documents are exempt: they carry NUL escaped.
+ *
+ * @example
+ * assertStorableText({ id: policy.id, name: policy.name });
+ */
+export function assertStorableText(fields: Record<string, string | null | undefined>): void {
+  for (const [field, value] of Object.entries(fields)) {
+    if (typeof value === 'string' && value.includes('\u0000')) {
+      throw new GovernanceError('invalid_input', `${field} must not contain the NUL character`, {
+        issues: [{ path: `$.${field}`, message: 'must not contain the NUL character' }],
+      });
+    }
+  }
+}

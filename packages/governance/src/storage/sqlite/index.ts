@@ -1,0 +1,1 @@
+export { openSqliteStore, type SqliteStoreOptions } from './sqlite-store';

@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GovernanceError } from '../../errors';
+import { describeStoreConformance } from '../store-conformance';
+import { openSqliteStore } from './sqlite-store';
+
+const dir = mkdtempSync(join(tmpdir(), 'governance-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describeStoreConformance('sqlite', () => openSqliteStore({ file: join(dir, 'conformance.db') }));
+
+describe('SQLite store specifics', () => {
+  it('reopens a file with its data and does not re-run migrations', async () => {
+    const file = join(dir, 'reopen.db');
+    const first = await openSqliteStore({ file });
+    await first.appendResult({
+      contractId: 'c',
+      policyId: 'p',
+      environment: 'e',
+      receivedAt: new Date().toISOString(),
+      submission: { a: 1 },
+      detailsConform: false,
+    });
+    await first.close();
+    const second = await openSqliteStore({ file });
+    const current = await second.getCurrentResult('c', 'e');
+    expect(current?.submission).toEqual({ a: 1 });
+    expect(current?.detailsConform).toBe(false);
+    await second.close();
+  });
+
+  it('reports a file it cannot open as a storage failure naming the file', async () => {
+    await expect(openSqliteStore({ file: join(dir, 'missing', 'dir', 'x.db') })).rejects.toSatisfy(
+      (e) => GovernanceError.is(e) && e.code === 'storage_failure' && e.message.includes('x.db'),
+    );
+  });
+
+  it('refuses work after close', async () => {
+    const store = await openSqliteStore({ file: ':memory:' });
+    await store.close();
+    await expect(store.ping()).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,582 @@
+import Database from 'better-sqlite3';
+import { GovernanceError } from '../../errors';
+import type { Page } from '../../page';
+import type { Policy, PolicyFilter } from '../../policy';
+import type { ProvisioningPlan } from '../../provisioning-plan';
+import type {
+  GovernanceStore,
+  InstanceRecord,
+  NewEvaluationResult,
+  StoredEvaluationResult,
+  TemplatePolicyDraft,
+  TemplateRecord,
+} from '../../repositories';
+import {
+  assertStorableText,
+  clampPaging,
+  newId,
+  type PolicyRow,
+  policyFromRow,
+} from '../row-mapping';
+import { SQLITE_MIGRATIONS } from './migrations';
+
+/**
+ * Options of {@link openSqliteStore}.
+ *
+ * @example
+ * const options: SqliteStoreOptions = { file: '/var/lib/dcg/governance.db', synchronous: 'FULL' };
+ */
+export interface SqliteStoreOptions {
+  /** Path of the database file (`:memory:` for a throw-away store). */
+  file: string;
+  /**
+   * `FULL` (default) syncs the WAL to disk at every commit: acknowledged writes survive a power
+   * loss. `NORMAL` survives a crash or kill of the process but not of the machine.
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+interface ResultRow {
+  seq: number;
+  contract_id: string;
+  policy_id: string;
+  environment: string;
+  received_at: string;
+  submission: string;
+  details_conform: number;
+}
+
+const resultFromRow = (row: ResultRow): StoredEvaluationResult => ({
+  seq: row.seq,
+  contractId: row.contract_id,
+  policyId: row.policy_id,
+  environment: row.environment,
+  receivedAt: row.received_at,
+  submission: JSON.parse(row.submission) as Record<string, unknown>,
+  detailsConform: row.details_conform === 1,
+});
+
+interface PendingAppend {
+  result: NewEvaluationResult;
+  resolve: (stored: StoredEvaluationResult) => void;
+  reject: (error: unknown) => void;
+}
+
+function migrate(db: Database.Database): void {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map(
+      (r) => r.version,
+    ),
+  );
+  for (const migration of SQLITE_MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    }).immediate();
+  }
+}
+
+/**
+ * Governance storage in one SQLite file (WAL mode). Evaluation results that arrive together are
+ * written in one transaction (group commit), so every submission is durable when acknowledged
+ * without paying one disk sync per request.
+ */
+class SqliteStore implements GovernanceStore {
+  readonly kind = 'sqlite';
+  private readonly db: Database.Database;
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
+  private closed = false;
+  private readonly stmts;
+  private readonly appendBatch: (results: NewEvaluationResult[]) => StoredEvaluationResult[];
+
+  constructor(db: Database.Database) {
+    this.db = db;
+    this.stmts = {
+      getTemplate: db.prepare('SELECT * FROM templates WHERE id = ?'),
+      upsertTemplate: db.prepare(
+        `INSERT INTO templates (id, document, registered_at, updated_at) VALUES (@id, @document, @now, @now)
+         ON CONFLICT (id) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at`,
+      ),
+      templatePolicy: db.prepare(
+        'SELECT * FROM policies WHERE template_id = ? AND resource_type = ?',
+      ),
+      updateTemplatePolicy: db.prepare(
+        'UPDATE policies SET name = ?, description = ?, updated_at = ? WHERE id = ?',
+      ),
+      insertPolicy: db.prepare(
+        `INSERT INTO policies (id, name, description, resource_type, trigger, status, environment, template_id, created_at, updated_at)
+         VALUES (@id, @name, @description, @resourceType, @trigger, @status, @environment, @templateId, @createdAt, @updatedAt)`,
+      ),
+      getPolicy: db.prepare('SELECT * FROM policies WHERE id = ?'),
+      insertPlan: db.prepare(
+        'INSERT INTO plans (id, status, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+      ),
+      updatePlan: db.prepare(
+        'UPDATE plans SET status = ?, document = ?, updated_at = ? WHERE id = ?',
+      ),
+      getPlan: db.prepare('SELECT document FROM plans WHERE id = ?'),
+      runningPlans: db.prepare(
+        "SELECT document FROM plans WHERE status = 'running' ORDER BY created_at",
+      ),
+      putInstance: db.prepare(
+        `INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (system_id, environment) DO UPDATE SET descriptor = excluded.descriptor,
+           deployed_at = excluded.deployed_at, plan_id = excluded.plan_id`,
+      ),
+      deleteInstance: db.prepare('DELETE FROM instances WHERE system_id = ? AND environment = ?'),
+      getInstance: db.prepare('SELECT * FROM instances WHERE system_id = ? AND environment = ?'),
+      insertResult: db.prepare(
+        `INSERT INTO evaluation_results (contract_id, policy_id, environment, received_at, submission, details_conform)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      upsertCurrent: db.prepare(
+        `INSERT INTO current_results (contract_id, policy_id, environment, seq) VALUES (?, ?, ?, ?)
+         ON CONFLICT (contract_id, policy_id, environment) DO UPDATE SET seq = excluded.seq
+         WHERE excluded.seq > current_results.seq`,
+      ),
+      currentAny: db.prepare(
+        `SELECT r.* FROM current_results c JOIN evaluation_results r ON r.seq = c.seq
+         WHERE c.contract_id = ? AND c.environment = ? ORDER BY c.seq DESC LIMIT 1`,
+      ),
+      currentFor: db.prepare(
+        `SELECT r.* FROM current_results c JOIN evaluation_results r ON r.seq = c.seq
+         WHERE c.contract_id = ? AND c.environment = ? AND c.policy_id = ?`,
+      ),
+    };
+    this.appendBatch = db.transaction((results: NewEvaluationResult[]) =>
+      results.map((result) => {
+        const info = this.stmts.insertResult.run(
+          result.contractId,
+          result.policyId,
+          result.environment,
+          result.receivedAt,
+          JSON.stringify(result.submission),
+          result.detailsConform ? 1 : 0,
+        );
+        const seq = Number(info.lastInsertRowid);
+        this.stmts.upsertCurrent.run(result.contractId, result.policyId, result.environment, seq);
+        return { ...result, seq };
+      }),
+    );
+  }
+
+  private guard<T>(what: string, fn: () => T): T {
+    if (this.closed) throw new GovernanceError('storage_failure', 'The store is closed');
+    try {
+      return fn();
+    } catch (error) {
+      if (GovernanceError.is(error)) throw error;
+      throw new GovernanceError('storage_failure', `SQLite failed to ${what}`, { cause: error });
+    }
+  }
+
+  async ping(): Promise<void> {
+    this.guard('answer', () => this.db.prepare('SELECT 1').get());
+  }
+
+  async getTemplate(id: string): Promise<TemplateRecord | null> {
+    return this.guard('read a template', () => {
+      const row = this.stmts.getTemplate.get(id) as
+        | { id: string; document: string; registered_at: string; updated_at: string }
+        | undefined;
+      return row
+        ? {
+            id: row.id,
+            document: JSON.parse(row.document) as Record<string, unknown>,
+            registeredAt: row.registered_at,
+            updatedAt: row.updated_at,
+          }
+        : null;
+    });
+  }
+
+  async saveTemplate(
+    document: Record<string, unknown> & { id: string },
+    drafts: TemplatePolicyDraft[],
+    now: string,
+  ): Promise<{ template: TemplateRecord; created: Policy[]; updated: Policy[] }> {
+    assertStorableText({ id: document.id });
+    for (const d of drafts)
+      assertStorableText({
+        resourceType: d.resourceType,
+        name: d.name,
+        description: d.description,
+      });
+    return this.guard('save a template', () =>
+      this.db
+        .transaction(() => {
+          this.stmts.upsertTemplate.run({
+            id: document.id,
+            document: JSON.stringify(document),
+            now,
+          });
+          const created: Policy[] = [];
+          const updated: Policy[] = [];
+          for (const draft of drafts) {
+            const existing = this.stmts.templatePolicy.get(document.id, draft.resourceType) as
+              | PolicyRow
+              | undefined;
+            if (existing) {
+              this.stmts.updateTemplatePolicy.run(draft.name, draft.description, now, existing.id);
+              updated.push({
+                ...policyFromRow(existing),
+                name: draft.name,
+                description: draft.description,
+                updatedAt: now,
+              });
+            } else {
+              const policy: Policy = {
+                id: newId(),
+                name: draft.name,
+                description: draft.description,
+                resourceType: draft.resourceType,
+                trigger: 'passive',
+                status: 'enabled',
+                environment: null,
+                templateId: document.id,
+                createdAt: now,
+                updatedAt: now,
+              };
+              this.stmts.insertPolicy.run(policy);
+              created.push(policy);
+            }
+          }
+          const row = this.stmts.getTemplate.get(document.id) as { registered_at: string };
+          return {
+            template: {
+              id: document.id,
+              document,
+              registeredAt: row.registered_at,
+              updatedAt: now,
+            },
+            created,
+            updated,
+          };
+        })
+        .immediate(),
+    );
+  }
+
+  async getPolicy(id: string): Promise<Policy | null> {
+    return this.guard('read a policy', () => {
+      const row = this.stmts.getPolicy.get(id) as PolicyRow | undefined;
+      return row ? policyFromRow(row) : null;
+    });
+  }
+
+  async getPolicies(ids: readonly string[]): Promise<Policy[]> {
+    if (ids.length === 0) return [];
+    return this.guard('read policies', () => {
+      const rows = this.db
+        .prepare(`SELECT * FROM policies WHERE id IN (${ids.map(() => '?').join(',')})`)
+        .all(...ids) as PolicyRow[];
+      return rows.map(policyFromRow);
+    });
+  }
+
+  async createPolicy(policy: Policy): Promise<Policy> {
+    assertStorableText({
+      id: policy.id,
+      name: policy.name,
+      description: policy.description,
+      resourceType: policy.resourceType,
+      environment: policy.environment,
+    });
+    return this.guard('create a policy', () => {
+      try {
+        this.stmts.insertPolicy.run(policy);
+      } catch (error) {
+        if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
+          throw new GovernanceError('conflict', `A policy with id ${policy.id} already exists`, {
+            cause: error,
+          });
+        }
+        throw error;
+      }
+      return policy;
+    });
+  }
+
+  async listPolicies(filter: PolicyFilter): Promise<Page<Policy>> {
+    return this.guard('list policies', () => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.resourceType !== undefined) {
+        where.push('resource_type = ?');
+        params.push(filter.resourceType);
+      }
+      if (filter.trigger !== undefined) {
+        where.push('trigger = ?');
+        params.push(filter.trigger);
+      }
+      if (filter.status !== undefined) {
+        where.push('status = ?');
+        params.push(filter.status);
+      }
+      if (filter.environment !== undefined) {
+        where.push('(environment IS NULL OR environment = ?)');
+        params.push(filter.environment);
+      }
+      if (filter.text !== undefined && filter.text !== '') {
+        // instr() instead of LIKE: the user's text needs no escaping of % and _.
+        where.push(
+          '(instr(lower(id), lower(?)) > 0 OR instr(lower(name), lower(?)) > 0 OR instr(lower(description), lower(?)) > 0)',
+        );
+        params.push(filter.text, filter.text, filter.text);
+      }
+      const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const { limit, offset } = clampPaging(filter.limit, filter.offset);
+      const total = (
+        this.db.prepare(`SELECT count(*) AS n FROM policies ${clause}`).get(...params) as {
+          n: number;
+        }
+      ).n;
+      const rows = this.db
+        .prepare(`SELECT * FROM policies ${clause} ORDER BY created_at, id LIMIT ? OFFSET ?`)
+        .all(...params, limit, offset) as PolicyRow[];
+      return { data: rows.map(policyFromRow), meta: { pagination: { limit, offset, total } } };
+    });
+  }
+
+  async createPlan(plan: ProvisioningPlan): Promise<void> {
+    this.guard('create a plan', () =>
+      this.stmts.insertPlan.run(
+        plan.id,
+        plan.status,
+        JSON.stringify(plan),
+        plan.createdAt,
+        plan.updatedAt,
+      ),
+    );
+  }
+
+  async updatePlan(plan: ProvisioningPlan): Promise<void> {
+    this.guard('update a plan', () => {
+      const info = this.stmts.updatePlan.run(
+        plan.status,
+        JSON.stringify(plan),
+        plan.updatedAt,
+        plan.id,
+      );
+      if (info.changes === 0) throw new GovernanceError('not_found', `No plan ${plan.id}`);
+    });
+  }
+
+  async getPlan(id: string): Promise<ProvisioningPlan | null> {
+    return this.guard('read a plan', () => {
+      const row = this.stmts.getPlan.get(id) as { document: string } | undefined;
+      return row ? (JSON.parse(row.document) as ProvisioningPlan) : null;
+    });
+  }
+
+  async listRunningPlans(): Promise<ProvisioningPlan[]> {
+    return this.guard('list running plans', () =>
+      (this.stmts.runningPlans.all() as Array<{ document: string }>).map(
+        (row) => JSON.parse(row.document) as ProvisioningPlan,
+      ),
+    );
+  }
+
+  async putInstance(instance: InstanceRecord): Promise<void> {
+    assertStorableText({ systemId: instance.systemId, environment: instance.environment });
+    this.guard('store an instance', () =>
+      this.stmts.putInstance.run(
+        instance.systemId,
+        instance.environment,
+        JSON.stringify(instance.descriptor),
+        instance.deployedAt,
+        instance.planId,
+      ),
+    );
+  }
+
+  async deleteInstance(systemId: string, environment: string): Promise<boolean> {
+    return this.guard(
+      'delete an instance',
+      () => this.stmts.deleteInstance.run(systemId, environment).changes > 0,
+    );
+  }
+
+  private instanceFromRow(row: {
+    system_id: string;
+    environment: string;
+    descriptor: string;
+    deployed_at: string;
+    plan_id: string;
+  }): InstanceRecord {
+    return {
+      systemId: row.system_id,
+      environment: row.environment,
+      descriptor: JSON.parse(row.descriptor) as Record<string, unknown>,
+      deployedAt: row.deployed_at,
+      planId: row.plan_id,
+    };
+  }
+
+  async getInstance(systemId: string, environment: string): Promise<InstanceRecord | null> {
+    return this.guard('read an instance', () => {
+      const row = this.stmts.getInstance.get(systemId, environment) as
+        | Parameters<SqliteStore['instanceFromRow']>[0]
+        | undefined;
+      return row ? this.instanceFromRow(row) : null;
+    });
+  }
+
+  async listInstances(filter: {
+    environment?: string;
+    systemId?: string;
+  }): Promise<InstanceRecord[]> {
+    return this.guard('list instances', () => {
+      const where: string[] = [];
+      const params: string[] = [];
+      if (filter.environment !== undefined) {
+        where.push('environment = ?');
+        params.push(filter.environment);
+      }
+      if (filter.systemId !== undefined) {
+        where.push('system_id = ?');
+        params.push(filter.systemId);
+      }
+      const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const rows = this.db
+        .prepare(`SELECT * FROM instances ${clause} ORDER BY system_id, environment`)
+        .all(...params) as Array<Parameters<SqliteStore['instanceFromRow']>[0]>;
+      return rows.map((row) => this.instanceFromRow(row));
+    });
+  }
+
+  appendResult(result: NewEvaluationResult): Promise<StoredEvaluationResult> {
+    if (this.closed) {
+      return Promise.reject(new GovernanceError('storage_failure', 'The store is closed'));
+    }
+    try {
+      assertStorableText({
+        contractId: result.contractId,
+        policyId: result.policyId,
+        environment: result.environment,
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      this.pending.push({ result, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        // setImmediate runs after pending I/O, so submissions that arrive together share a commit.
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    try {
+      const stored = this.appendBatch(batch.map((p) => p.result));
+      for (const [i, p] of batch.entries()) p.resolve(stored[i]!);
+    } catch {
+      // One bad row must not fail its neighbours: retry one by one, rejecting only the culprit.
+      for (const p of batch) {
+        try {
+          p.resolve(this.appendBatch([p.result])[0]!);
+        } catch (error) {
+          p.reject(
+            new GovernanceError('storage_failure', 'SQLite failed to store a result', {
+              cause: error,
+            }),
+          );
+        }
+      }
+    }
+  }
+
+  async getCurrentResult(
+    contractId: string,
+    environment: string,
+    policyId?: string,
+  ): Promise<StoredEvaluationResult | null> {
+    return this.guard('read a result', () => {
+      const row = (
+        policyId === undefined
+          ? this.stmts.currentAny.get(contractId, environment)
+          : this.stmts.currentFor.get(contractId, environment, policyId)
+      ) as ResultRow | undefined;
+      return row ? resultFromRow(row) : null;
+    });
+  }
+
+  async listResultHistory(
+    contractId: string,
+    filter: { environment?: string; policyId?: string; limit: number; offset: number },
+  ): Promise<Page<StoredEvaluationResult>> {
+    return this.guard('list results', () => {
+      const where = ['contract_id = ?'];
+      const params: unknown[] = [contractId];
+      if (filter.environment !== undefined) {
+        where.push('environment = ?');
+        params.push(filter.environment);
+      }
+      if (filter.policyId !== undefined) {
+        where.push('policy_id = ?');
+        params.push(filter.policyId);
+      }
+      const clause = `WHERE ${where.join(' AND ')}`;
+      const { limit, offset } = clampPaging(filter.limit, filter.offset);
+      const total = (
+        this.db
+          .prepare(`SELECT count(*) AS n FROM evaluation_results ${clause}`)
+          .get(...params) as {
+          n: number;
+        }
+      ).n;
+      const rows = this.db
+        .prepare(`SELECT * FROM evaluation_results ${clause} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+        .all(...params, limit, offset) as ResultRow[];
+      return { data: rows.map(resultFromRow), meta: { pagination: { limit, offset, total } } };
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Acknowledge what is queued before closing: nothing accepted may be dropped.
+    this.flush();
+    this.closed = true;
+    this.db.close();
+  }
+}
+
+/**
+ * Opens (and creates or migrates) the SQLite governance store.
+ *
+ * @example
+ * import { openSqliteStore } from '@dcg/governance/sqlite';
+ * const store = await openSqliteStore({ file: './data/governance.db' });
+ */
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<GovernanceStore> {
+  let db: Database.Database;
+  try {
+    db = new Database(options.file);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+  } catch (error) {
+    throw new GovernanceError(
+      'storage_failure',
+      `Cannot open the SQLite database ${options.file}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return new SqliteStore(db);
+}

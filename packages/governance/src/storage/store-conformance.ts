@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GovernanceError } from '../errors';
+import type { Policy } from '../policy';
+import type { ProvisioningPlan } from '../provisioning-plan';
+import type { GovernanceStore, NewEvaluationResult } from '../repositories';
+
+const now = () => new Date().toISOString();
+
+const policy = (id: string, overrides: Partial<Policy> = {}): Policy => ({
+  id,
+  name: `Policy ${id}`,
+  description: `Checks ${id}`,
+  resourceType: 'dataproduct',
+  trigger: 'passive',
+  status: 'enabled',
+  environment: null,
+  templateId: null,
+  createdAt: now(),
+  updatedAt: now(),
+  ...overrides,
+});
+
+const result = (contractId: string, n: number, overrides: Partial<NewEvaluationResult> = {}) => ({
+  contractId,
+  policyId: 'p-results',
+  environment: 'production',
+  receivedAt: now(),
+  submission: {
+    resource: { id: contractId, descriptor: '' },
+    result: { satisfiesPolicy: n % 2 === 0, details: { results: {}, n } },
+  },
+  detailsConform: true,
+  ...overrides,
+});
+
+/**
+ * The behaviour every {@link GovernanceStore} must have. Each store's test file calls this with a
+ * factory that opens a fresh, empty store.
+ *
+ * @example
+ * describeStoreConformance('sqlite', async () => openSqliteStore({ file: ':memory:' }));
+ */
+export function describeStoreConformance(
+  name: string,
+  open: () => Promise<GovernanceStore>,
+  options: { skip?: boolean } = {},
+): void {
+  describe.skipIf(options.skip ?? false)(`GovernanceStore conformance: ${name}`, () => {
+    let store: GovernanceStore;
+    beforeAll(async () => {
+      store = await open();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it('answers ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('saves a template with its policies and keeps unknown properties', async () => {
+      const doc = {
+        id: 'urn:dmb:itm:guardian:1',
+        name: 'Guardian',
+        url: 'http://a',
+        properties: { extra: [1, { b: 'c' }] },
+      };
+      const saved = await store.saveTemplate(
+        doc,
+        [{ resourceType: 'dataproduct', name: 'DP contract', description: 'd' }],
+        now(),
+      );
+      expect(saved.created).toHaveLength(1);
+      expect(saved.created[0]).toMatchObject({
+        resourceType: 'dataproduct',
+        trigger: 'passive',
+        templateId: doc.id,
+      });
+      const read = await store.getTemplate(doc.id);
+      expect(read?.document).toEqual(doc);
+      expect(await store.getPolicy(saved.created[0]!.id)).toEqual(saved.created[0]);
+    });
+
+    it('re-registering a template updates its policies instead of duplicating them', async () => {
+      const doc = { id: 'urn:dmb:itm:guardian:2', name: 'G2', url: 'http://a' };
+      const first = await store.saveTemplate(
+        doc,
+        [{ resourceType: 'biproject', name: 'A', description: '' }],
+        now(),
+      );
+      const second = await store.saveTemplate(
+        { ...doc, name: 'G2 renamed' },
+        [{ resourceType: 'biproject', name: 'B', description: 'x' }],
+        now(),
+      );
+      expect(second.created).toHaveLength(0);
+      expect(second.updated).toHaveLength(1);
+      expect(second.updated[0]!.id).toBe(first.created[0]!.id);
+      expect((await store.getPolicy(first.created[0]!.id))?.name).toBe('B');
+      expect((await store.getTemplate(doc.id))?.document.name).toBe('G2 renamed');
+      const page = await store.listPolicies({ resourceType: 'biproject', limit: 100, offset: 0 });
+      expect(page.data.filter((p) => p.templateId === doc.id)).toHaveLength(1);
+    });
+
+    it('creates policies, refuses a duplicate id, filters and pages', async () => {
+      await store.createPolicy(
+        policy('list-1', { name: 'Alpha 100%_done', resourceType: 'rt-list' }),
+      );
+      await store.createPolicy(
+        policy('list-2', { resourceType: 'rt-list', trigger: 'active', description: 'has BETA' }),
+      );
+      await store.createPolicy(policy('list-3', { resourceType: 'rt-list', status: 'draft' }));
+      await expect(store.createPolicy(policy('list-1'))).rejects.toSatisfy(
+        (e) => GovernanceError.is(e) && e.code === 'conflict',
+      );
+      const all = await store.listPolicies({ resourceType: 'rt-list', limit: 2, offset: 0 });
+      expect(all.meta.pagination).toEqual({ limit: 2, offset: 0, total: 3 });
+      expect(all.data.map((p) => p.id)).toEqual(['list-1', 'list-2']);
+      const rest = await store.listPolicies({ resourceType: 'rt-list', limit: 2, offset: 2 });
+      expect(rest.data.map((p) => p.id)).toEqual(['list-3']);
+      expect(
+        (
+          await store.listPolicies({
+            resourceType: 'rt-list',
+            trigger: 'active',
+            limit: 10,
+            offset: 0,
+          })
+        ).data.map((p) => p.id),
+      ).toEqual(['list-2']);
+      expect(
+        (await store.listPolicies({ text: 'beta', limit: 10, offset: 0 })).data.map((p) => p.id),
+      ).toEqual(['list-2']);
+      // % and _ are literal characters, not patterns.
+      expect(
+        (await store.listPolicies({ text: '100%_', limit: 10, offset: 0 })).data.map((p) => p.id),
+      ).toEqual(['list-1']);
+      expect(
+        (
+          await store.listPolicies({ text: '%', resourceType: 'rt-list', limit: 10, offset: 0 })
+        ).data.map((p) => p.id),
+      ).toEqual(['list-1']);
+      expect(
+        (
+          await store.listPolicies({
+            resourceType: 'rt-list',
+            status: 'draft',
+            limit: 10,
+            offset: 0,
+          })
+        ).data.map((p) => p.id),
+      ).toEqual(['list-3']);
+      expect(await store.getPolicies(['list-3', 'nope', 'list-1'])).toHaveLength(2);
+      expect(await store.getPolicy('nope')).toBeNull();
+    });
+
+    it('keeps odd characters in ids and documents intact', async () => {
+      const odd = 'ü\'"\\;--%_\u{1F600}\u0001';
+      await store.createPolicy(policy(`odd-${odd}`, { name: odd, description: odd }));
+      expect((await store.getPolicy(`odd-${odd}`))?.name).toBe(odd);
+      // NUL is fine inside JSON documents; every store refuses it in keys and text columns.
+      const inJson = `${odd}\u0000\ud800`;
+      const stored = await store.appendResult(
+        result(`urn:odd:${odd}`, 1, { submission: { text: inJson } }),
+      );
+      expect((await store.getCurrentResult(`urn:odd:${odd}`, 'production'))?.submission).toEqual({
+        text: inJson,
+      });
+      expect(stored.seq).toBeGreaterThan(0);
+      await expect(store.createPolicy(policy('nul\u0000id'))).rejects.toSatisfy(
+        (e) => GovernanceError.is(e) && e.code === 'invalid_input',
+      );
+      await expect(store.appendResult(result('nul\u0000', 1))).rejects.toSatisfy(
+        (e) => GovernanceError.is(e) && e.code === 'invalid_input',
+      );
+    });
+
+    it('stores, updates and lists plans', async () => {
+      const plan: ProvisioningPlan = {
+        id: 'plan-1',
+        operation: 'deploy',
+        environment: 'development',
+        systemId: 'urn:dmb:dp:a:b:0',
+        systemKind: 'dataproduct',
+        status: 'running',
+        createdAt: now(),
+        updatedAt: now(),
+        tasks: [],
+        errors: [],
+        descriptor: { id: 'urn:dmb:dp:a:b:0' },
+      };
+      await store.createPlan(plan);
+      expect((await store.listRunningPlans()).map((p) => p.id)).toContain('plan-1');
+      await store.updatePlan({ ...plan, status: 'completed', updatedAt: now() });
+      expect((await store.getPlan('plan-1'))?.status).toBe('completed');
+      expect((await store.listRunningPlans()).map((p) => p.id)).not.toContain('plan-1');
+      expect(await store.getPlan('missing')).toBeNull();
+      await expect(store.updatePlan({ ...plan, id: 'missing' })).rejects.toSatisfy(
+        (e) => GovernanceError.is(e) && e.code === 'not_found',
+      );
+    });
+
+    it('puts, replaces, lists and deletes instances per environment', async () => {
+      const base = {
+        systemId: 'urn:dmb:dp:x:y:0',
+        descriptor: { id: 'urn:dmb:dp:x:y:0', components: [] },
+        deployedAt: now(),
+        planId: 'p',
+      };
+      await store.putInstance({ ...base, environment: 'development' });
+      await store.putInstance({ ...base, environment: 'production' });
+      await store.putInstance({
+        ...base,
+        environment: 'production',
+        descriptor: { id: base.systemId, version: '2' },
+      });
+      expect((await store.getInstance(base.systemId, 'production'))?.descriptor).toEqual({
+        id: base.systemId,
+        version: '2',
+      });
+      expect(await store.listInstances({ systemId: base.systemId })).toHaveLength(2);
+      expect(
+        (await store.listInstances({ environment: 'development' })).map((i) => i.systemId),
+      ).toContain(base.systemId);
+      expect(await store.deleteInstance(base.systemId, 'development')).toBe(true);
+      expect(await store.deleteInstance(base.systemId, 'development')).toBe(false);
+      expect(await store.getInstance(base.systemId, 'development')).toBeNull();
+    });
+
+    it('keeps every result as history and the latest one current', async () => {
+      const contract = 'urn:dmb:cmp:a:b:0:port';
+      const first = await store.appendResult(result(contract, 1));
+      const second = await store.appendResult(result(contract, 2));
+      await store.appendResult(result(contract, 3, { environment: 'development' }));
+      expect(second.seq).toBeGreaterThan(first.seq);
+      const current = await store.getCurrentResult(contract, 'production');
+      expect(current?.seq).toBe(second.seq);
+      expect(current?.submission).toEqual(result(contract, 2).submission);
+      expect((await store.getCurrentResult(contract, 'production', 'p-results'))?.seq).toBe(
+        second.seq,
+      );
+      expect(await store.getCurrentResult(contract, 'production', 'other')).toBeNull();
+      const history = await store.listResultHistory(contract, {
+        environment: 'production',
+        limit: 1,
+        offset: 0,
+      });
+      expect(history.meta.pagination.total).toBe(2);
+      expect(history.data[0]?.seq).toBe(second.seq);
+      const page2 = await store.listResultHistory(contract, {
+        environment: 'production',
+        limit: 1,
+        offset: 1,
+      });
+      expect(page2.data[0]?.seq).toBe(first.seq);
+      expect(
+        (await store.listResultHistory(contract, { limit: 10, offset: 0 })).meta.pagination.total,
+      ).toBe(3);
+    });
+
+    it('the current result per policy is separate; without a policy the latest wins', async () => {
+      const contract = 'urn:dmb:cmp:multi:0:port';
+      await store.appendResult(result(contract, 1, { policyId: 'pa' }));
+      const b = await store.appendResult(result(contract, 2, { policyId: 'pb' }));
+      expect((await store.getCurrentResult(contract, 'production'))?.seq).toBe(b.seq);
+      expect((await store.getCurrentResult(contract, 'production', 'pa'))?.policyId).toBe('pa');
+    });
+
+    it('concurrent submissions leave the last stored one current and lose none', async () => {
+      const contract = 'urn:dmb:cmp:race:0:port';
+      const stored = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => store.appendResult(result(contract, i))),
+      );
+      const maxSeq = Math.max(...stored.map((s) => s.seq));
+      expect((await store.getCurrentResult(contract, 'production'))?.seq).toBe(maxSeq);
+      const history = await store.listResultHistory(contract, { limit: 100, offset: 0 });
+      expect(history.meta.pagination.total).toBe(40);
+      expect(new Set(history.data.map((h) => h.seq)).size).toBe(40);
+      expect(history.data[0]?.seq).toBe(maxSeq);
+    });
+  });
+}
