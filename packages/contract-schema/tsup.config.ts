@@ -1,9 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `cli` starts with a shebang: tsup keeps it and marks dist/cli.js executable.
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
   format: ['esm'],
-  dts: true,
+  dts: { entry: { index: 'src/index.ts' } },
   clean: true,
   sourcemap: true,
   target: 'node20',
