@@ -30,7 +30,8 @@ function describe(value: unknown): string {
 
 /** Rewrites zod's terse messages into ones that read well in a CI log. */
 function messageOf(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type') {
+  // Only zod's default wording ("Invalid input: …") is rewritten; custom messages stay.
+  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
     if (issue.input === undefined) return `is required (expected ${issue.expected})`;
     if (issue.expected === 'never') return 'is not allowed here';
     return `expected ${issue.expected}, received ${describe(issue.input)}`;
@@ -60,7 +61,8 @@ export function validateWith<S extends z.ZodType>(
   schema: S,
   value: unknown,
 ): Validation<z.output<S>> {
-  const result = schema.safeParse(value);
+  // `reportInput` lets the messages say what was received instead of only what was expected.
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return { success: true, data: result.data };
   return { success: false, issues: toValidationIssues(result.error.issues) };
 }
