@@ -1,0 +1,393 @@
+import type { Expression } from './algebra';
+import type { Row, Runtime } from './runtime';
+import {
+  FALSE_ID,
+  isBlankId,
+  isIriId,
+  isLiteralId,
+  literalParts,
+  makeLiteralId,
+  RDF_LANGSTRING,
+  TRUE_ID,
+  XSD_DECIMAL,
+  XSD_DOUBLE,
+  XSD_FLOAT,
+  XSD_INTEGER,
+  XSD_STRING,
+} from './term-ids';
+import {
+  booleanId,
+  DECIMAL,
+  DOUBLE,
+  ebv,
+  INTEGER,
+  termValue,
+  valueCompare,
+  valueEquals,
+} from './term-values';
+
+/** A compiled expression: the value's engine id, or `undefined` for an error (unbound counts as error). */
+export type CompiledExpression = (row: Row, rt: Runtime) => string | undefined;
+
+/** What an expression needs from the plan it sits in. */
+export interface ExpressionContext {
+  slot(name: string): number;
+  /** Compiles an EXISTS pattern evaluated with the current row substituted. */
+  exists(expression: Extract<Expression, { type: 'exists' }>): (row: Row, rt: Runtime) => boolean;
+}
+
+const NUMERIC_DATATYPE = [XSD_INTEGER, XSD_DECIMAL, XSD_FLOAT, XSD_DOUBLE];
+
+function formatNumber(n: number, type: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (n === Number.POSITIVE_INFINITY) return 'INF';
+  if (n === Number.NEGATIVE_INFINITY) return '-INF';
+  if (type === INTEGER) return BigInt(Math.trunc(n)).toString();
+  const text = String(n);
+  if (type === DECIMAL) {
+    if (text.includes('e')) return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '.0');
+    return text.includes('.') ? text : `${text}.0`;
+  }
+  return text.includes('e') ? text.replace('e+', 'E').replace('e', 'E') : text;
+}
+
+export function numericId(n: number, type: number): string {
+  if (type === INTEGER && !Number.isFinite(n)) return `"${formatNumber(n, DOUBLE)}"^^${XSD_DOUBLE}`;
+  return `"${formatNumber(n, type)}"^^${NUMERIC_DATATYPE[type]}`;
+}
+
+/** A string literal's lexical form and language ('' when none); undefined for anything else. */
+function stringArg(id: string | undefined): { lex: string; lang: string } | undefined {
+  if (id === undefined || !isLiteralId(id)) return undefined;
+  const parts = literalParts(id);
+  if (parts.lang || parts.datatype === XSD_STRING) return { lex: parts.lex, lang: parts.lang };
+  return undefined;
+}
+
+/** SPARQL §17.4.3.1.3 argument compatibility of two string literals. */
+function compatible(a: { lang: string }, b: { lang: string }): boolean {
+  return b.lang === '' || a.lang === b.lang;
+}
+
+function codePoints(text: string): string[] {
+  return Array.from(text);
+}
+
+function numeric(id: string | undefined): { n: number; type: number } | undefined {
+  if (id === undefined) return undefined;
+  const value = termValue(id);
+  return value.k === 'num' ? { n: value.n, type: value.type } : undefined;
+}
+
+function arithmetic(op: string, a: string | undefined, b: string | undefined): string | undefined {
+  const x = numeric(a);
+  const y = numeric(b);
+  if (!x || !y) return undefined;
+  let type = Math.max(x.type, y.type);
+  switch (op) {
+    case '+':
+      return numericId(x.n + y.n, type);
+    case '-':
+      return numericId(x.n - y.n, type);
+    case '*':
+      return numericId(x.n * y.n, type);
+    default:
+      if (type === INTEGER) type = DECIMAL;
+      if (type === DECIMAL && y.n === 0) return undefined;
+      return numericId(x.n / y.n, type);
+  }
+}
+
+function compare(op: string, a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  if (op === '=' || op === '!=') {
+    const equal = valueEquals(a, b);
+    if (equal === undefined) return undefined;
+    return booleanId(op === '=' ? equal : !equal);
+  }
+  const x = numeric(a);
+  const y = numeric(b);
+  if (x && y && (Number.isNaN(x.n) || Number.isNaN(y.n))) return FALSE_ID;
+  const order = valueCompare(a, b);
+  if (order === undefined) return undefined;
+  switch (op) {
+    case '<':
+      return booleanId(order < 0);
+    case '>':
+      return booleanId(order > 0);
+    case '<=':
+      return booleanId(order <= 0);
+    default:
+      return booleanId(order >= 0);
+  }
+}
+
+function langMatches(tag: string, range: string): boolean {
+  if (range === '*') return tag !== '';
+  const t = tag.toLowerCase();
+  const r = range.toLowerCase();
+  return t === r || t.startsWith(`${r}-`);
+}
+
+/** XPath fn:substring on code points. */
+function substring(text: string, start: number, length: number | undefined): string {
+  const chars = codePoints(text);
+  const first = Math.round(start);
+  const end = length === undefined ? Number.POSITIVE_INFINITY : first + Math.round(length);
+  if (Number.isNaN(first) || Number.isNaN(end)) return '';
+  let out = '';
+  for (let position = 1; position <= chars.length; position++)
+    if (position >= first && position < end) out += chars[position - 1];
+  return out;
+}
+
+function callBuiltin(op: string, v: (string | undefined)[]): string | undefined {
+  const [a, b] = v;
+  switch (op) {
+    case '=':
+    case '!=':
+    case '<':
+    case '>':
+    case '<=':
+    case '>=':
+      return compare(op, a, b);
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+      return arithmetic(op, a, b);
+    case 'UMINUS': {
+      const x = numeric(a);
+      return x ? numericId(-x.n, x.type) : undefined;
+    }
+    case 'UPLUS': {
+      const x = numeric(a);
+      return x ? numericId(x.n, x.type) : undefined;
+    }
+    case 'isiri':
+    case 'isuri':
+      return a === undefined ? undefined : booleanId(isIriId(a));
+    case 'isblank':
+      return a === undefined ? undefined : booleanId(isBlankId(a));
+    case 'isliteral':
+      return a === undefined ? undefined : booleanId(isLiteralId(a));
+    case 'isnumeric':
+      return a === undefined ? undefined : booleanId(numeric(a) !== undefined);
+    case 'str':
+      if (a === undefined || isBlankId(a)) return undefined;
+      return isLiteralId(a) ? makeLiteralId(literalParts(a).lex) : makeLiteralId(a);
+    case 'lang':
+      return a !== undefined && isLiteralId(a) ? makeLiteralId(literalParts(a).lang) : undefined;
+    case 'datatype':
+      return a !== undefined && isLiteralId(a) ? literalParts(a).datatype : undefined;
+    case 'langmatches': {
+      const tag = stringArg(a);
+      const range = stringArg(b);
+      if (!tag || !range || tag.lang || range.lang) return undefined;
+      return booleanId(langMatches(tag.lex, range.lex));
+    }
+    case 'sameterm':
+      return a === undefined || b === undefined ? undefined : booleanId(a === b);
+    case 'contains':
+    case 'strstarts':
+    case 'strends': {
+      const x = stringArg(a);
+      const y = stringArg(b);
+      if (!x || !y || !compatible(x, y)) return undefined;
+      if (op === 'contains') return booleanId(x.lex.includes(y.lex));
+      return booleanId(op === 'strstarts' ? x.lex.startsWith(y.lex) : x.lex.endsWith(y.lex));
+    }
+    case 'strbefore':
+    case 'strafter': {
+      const x = stringArg(a);
+      const y = stringArg(b);
+      if (!x || !y || !compatible(x, y)) return undefined;
+      const at = x.lex.indexOf(y.lex);
+      if (at < 0) return makeLiteralId('');
+      const part = op === 'strbefore' ? x.lex.slice(0, at) : x.lex.slice(at + y.lex.length);
+      // An empty match keeps the argument's type only when something was found (SPARQL §17.4.3.7).
+      if (part === '' && y.lex !== '' && x.lang === '') return makeLiteralId('');
+      return makeLiteralId(part, x.lang, a !== undefined ? literalParts(a).datatype : XSD_STRING);
+    }
+    case 'lcase':
+    case 'ucase': {
+      const x = stringArg(a);
+      if (!x || a === undefined) return undefined;
+      const lex = op === 'lcase' ? x.lex.toLowerCase() : x.lex.toUpperCase();
+      return makeLiteralId(lex, x.lang, literalParts(a).datatype);
+    }
+    case 'strlen': {
+      const x = stringArg(a);
+      return x ? `"${codePoints(x.lex).length}"^^${XSD_INTEGER}` : undefined;
+    }
+    case 'substr': {
+      const x = stringArg(a);
+      const start = numeric(b);
+      const length = v.length > 2 ? numeric(v[2]) : undefined;
+      if (!x || !start || (v.length > 2 && !length) || a === undefined) return undefined;
+      return makeLiteralId(substring(x.lex, start.n, length?.n), x.lang, literalParts(a).datatype);
+    }
+    case 'concat': {
+      let lex = '';
+      let lang: string | undefined;
+      for (const item of v) {
+        const x = stringArg(item);
+        if (!x) return undefined;
+        lex += x.lex;
+        lang = lang === undefined ? x.lang : lang === x.lang ? lang : '';
+      }
+      return makeLiteralId(lex, lang ?? '');
+    }
+    case 'strlang': {
+      const x = stringArg(a);
+      const tag = stringArg(b);
+      if (
+        !x ||
+        x.lang ||
+        !tag ||
+        tag.lang ||
+        tag.lex === '' ||
+        !/^[a-zA-Z]+(-[a-zA-Z0-9]+)*$/.test(tag.lex)
+      )
+        return undefined;
+      return makeLiteralId(x.lex, tag.lex);
+    }
+    case 'strdt': {
+      const x = stringArg(a);
+      if (!x || x.lang || b === undefined || !isIriId(b) || b === RDF_LANGSTRING) return undefined;
+      return makeLiteralId(x.lex, '', b);
+    }
+    case 'abs':
+    case 'ceil':
+    case 'floor':
+    case 'round': {
+      const x = numeric(a);
+      if (!x) return undefined;
+      const fn =
+        op === 'abs'
+          ? Math.abs
+          : op === 'ceil'
+            ? Math.ceil
+            : op === 'floor'
+              ? Math.floor
+              : Math.round;
+      return numericId(fn(x.n), x.type);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Compiles an expression into a closure over rows. Errors (including unbound variables) are
+ * `undefined`, which FILTER treats as false, as SPARQL requires.
+ *
+ * @example
+ * ```ts
+ * const fn = compileExpression({ type: 'call', op: 'bound', args: [{ type: 'var', name: 'x' }] }, context);
+ * fn(['urn:a'], runtime); // TRUE_ID
+ * ```
+ */
+export function compileExpression(
+  expression: Expression,
+  context: ExpressionContext,
+): CompiledExpression {
+  switch (expression.type) {
+    case 'const': {
+      const id = expression.id;
+      return () => id;
+    }
+    case 'var': {
+      const slot = context.slot(expression.name);
+      return (row) => row[slot];
+    }
+    case 'exists': {
+      const test = context.exists(expression);
+      const negated = expression.negated;
+      return (row, rt) => booleanId(test(row, rt) !== negated);
+    }
+    case 'in': {
+      const arg = compileExpression(expression.arg, context);
+      const list = expression.list.map((item) => compileExpression(item, context));
+      const negated = expression.negated;
+      return (row, rt) => {
+        const value = arg(row, rt);
+        if (value === undefined) return undefined;
+        let error = false;
+        for (const item of list) {
+          const candidate = item(row, rt);
+          const equal = candidate === undefined ? undefined : valueEquals(value, candidate);
+          if (equal === true) return booleanId(!negated);
+          if (equal === undefined) error = true;
+        }
+        return error ? undefined : booleanId(negated);
+      };
+    }
+    case 'call':
+      return compileCall(expression.op, expression.args, context);
+  }
+}
+
+function compileCall(
+  op: string,
+  argExpressions: Expression[],
+  context: ExpressionContext,
+): CompiledExpression {
+  const args = argExpressions.map((arg) => compileExpression(arg, context));
+  const [first, second, third] = args as [
+    CompiledExpression,
+    CompiledExpression,
+    CompiledExpression,
+  ];
+  switch (op) {
+    case '&&':
+      return (row, rt) => {
+        const x = ebv(first(row, rt));
+        if (x === false) return FALSE_ID;
+        const y = ebv(second(row, rt));
+        if (y === false) return FALSE_ID;
+        return x === true && y === true ? TRUE_ID : undefined;
+      };
+    case '||':
+      return (row, rt) => {
+        const x = ebv(first(row, rt));
+        if (x === true) return TRUE_ID;
+        const y = ebv(second(row, rt));
+        if (y === true) return TRUE_ID;
+        return x === false && y === false ? FALSE_ID : undefined;
+      };
+    case '!':
+      return (row, rt) => {
+        const x = ebv(first(row, rt));
+        return x === undefined ? undefined : booleanId(!x);
+      };
+    case 'bound': {
+      const target = argExpressions[0];
+      if (target?.type !== 'var') return () => undefined;
+      const slot = context.slot(target.name);
+      return (row) => booleanId(row[slot] !== undefined);
+    }
+    case 'if':
+      return (row, rt) => {
+        const condition = ebv(first(row, rt));
+        if (condition === undefined) return undefined;
+        return condition ? second(row, rt) : third(row, rt);
+      };
+    case 'coalesce':
+      return (row, rt) => {
+        for (const arg of args) {
+          const value = arg(row, rt);
+          if (value !== undefined) return value;
+        }
+        return undefined;
+      };
+    default:
+      if (args.length === 1) return (row, rt) => callBuiltin(op, [first(row, rt)]);
+      if (args.length === 2) return (row, rt) => callBuiltin(op, [first(row, rt), second(row, rt)]);
+      return (row, rt) =>
+        callBuiltin(
+          op,
+          args.map((arg) => arg(row, rt)),
+        );
+  }
+}

@@ -1,0 +1,160 @@
+import type { CheckedQuery } from './algebra';
+import { type Plan, planOf } from './plan';
+import { checkLimits, createRuntime, type Row, type Runtime } from './runtime';
+import { SparqlSubsetError } from './sparql-subset-error';
+import { idToJson, type SparqlJsonTerm } from './term-ids';
+import { orderCompare } from './term-values';
+import { type QuerySource, toTripleSource } from './triple-source';
+
+/** Options of {@link evaluate}. */
+export interface EvaluateOptions {
+  /** Aborts evaluation with `ABORTED`. */
+  signal?: AbortSignal;
+  /** Ends evaluation with `TIMEOUT` after this many milliseconds. */
+  timeoutMs?: number;
+  /** Ends evaluation with `ROW_LIMIT_EXCEEDED` when the answer would have more rows. */
+  maxRows?: number;
+}
+
+/** W3C SPARQL 1.1 Query Results JSON. */
+export type SparqlResults =
+  | { head: { vars: string[] }; results: { bindings: Record<string, SparqlJsonTerm>[] } }
+  | { head: Record<string, never>; boolean: boolean };
+
+/** Hands control back to the event loop so that timers and abort signals can fire. */
+const YIELD_EVERY_MS = 25;
+const breathe = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+function checkOptions(options: EvaluateOptions): void {
+  const { timeoutMs, maxRows, signal } = options;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0))
+    throw new SparqlSubsetError('INVALID_OPTIONS', 'timeoutMs must be a positive number');
+  if (maxRows !== undefined && !(Number.isInteger(maxRows) && maxRows >= 0))
+    throw new SparqlSubsetError('INVALID_OPTIONS', 'maxRows must be a non-negative integer');
+  if (signal !== undefined && typeof signal?.aborted !== 'boolean')
+    throw new SparqlSubsetError('INVALID_OPTIONS', 'signal must be an AbortSignal');
+}
+
+/**
+ * Evaluates a checked query over an n3 Store, any RDF/JS DatasetCore, or an array of them (their
+ * union is the default graph). Rows are produced lazily, so LIMIT without ORDER BY stops early.
+ *
+ * @example
+ * ```ts
+ * import { Parser, Store } from 'n3';
+ * const store = new Store(new Parser().parse('<urn:a> <urn:label> "A"@en .'));
+ * const parsed = parseQuery('SELECT ?l { <urn:a> <urn:label> ?l }');
+ * if (parsed.success) console.log(await evaluate(parsed.query, store, { timeoutMs: 1000 }));
+ * ```
+ */
+export async function evaluate(
+  query: CheckedQuery,
+  source: QuerySource,
+  options: EvaluateOptions = {},
+): Promise<SparqlResults> {
+  checkOptions(options);
+  const timeoutMs = options.timeoutMs;
+  const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+  const signal = options.signal;
+  checkLimits(deadline, signal, timeoutMs);
+  const plan = planOf(query);
+  const rt = createRuntime(toTripleSource(source), plan.width, { deadline, signal, timeoutMs });
+  let lastBreath = Date.now();
+  const maybeBreathe = async () => {
+    const now = Date.now();
+    if (now - lastBreath < YIELD_EVERY_MS) return;
+    await breathe();
+    lastBreath = Date.now();
+    checkLimits(deadline, signal, timeoutMs);
+  };
+
+  const solutions = plan.root(new Array(plan.width), rt);
+  if (query.form === 'ASK') {
+    for (const _ of solutions) return { head: {}, boolean: true };
+    return { head: {}, boolean: false };
+  }
+
+  let rows: Iterable<Row> = solutions;
+  if (plan.order.length > 0) {
+    // DISTINCT may drop sorted rows, so only a plain LIMIT bounds what the sort keeps.
+    const keep =
+      query.limit === undefined || query.distinct ? undefined : query.offset + query.limit;
+    rows = await sortRows(solutions, plan.order, keep, rt, maybeBreathe);
+  }
+
+  const vars = [...query.variables];
+  const slots = plan.projection;
+  const bindings: Record<string, SparqlJsonTerm>[] = [];
+  const seen = query.distinct ? new Set<string>() : undefined;
+  let skip = query.offset;
+  const limit = query.limit ?? Number.POSITIVE_INFINITY;
+  if (limit === 0) return { head: { vars }, results: { bindings } };
+  for (const row of rows) {
+    if (seen) {
+      const key = slots.map((slot) => row[slot] ?? '\u0001').join('\u0000');
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    if (skip > 0) {
+      skip--;
+      rt.tick();
+      continue;
+    }
+    const binding: Record<string, SparqlJsonTerm> = {};
+    for (let i = 0; i < slots.length; i++) {
+      const value = row[slots[i] as number];
+      if (value !== undefined) binding[vars[i] as string] = idToJson(value);
+    }
+    bindings.push(binding);
+    if (options.maxRows !== undefined && bindings.length > options.maxRows)
+      throw new SparqlSubsetError(
+        'ROW_LIMIT_EXCEEDED',
+        `The answer has more than ${options.maxRows} rows`,
+      );
+    if (bindings.length >= limit) break;
+    if ((bindings.length & 255) === 0) await maybeBreathe();
+  }
+  return { head: { vars }, results: { bindings } };
+}
+
+/** ORDER BY; with LIMIT only the first `keep` rows are kept (a bounded insertion sort). */
+async function sortRows(
+  solutions: Iterable<Row>,
+  order: Plan['order'],
+  keep: number | undefined,
+  rt: Runtime,
+  maybeBreathe: () => Promise<void>,
+): Promise<Row[]> {
+  type Keyed = { row: Row; keys: (string | undefined)[] };
+  const compare = (a: Keyed, b: Keyed): number => {
+    for (let i = 0; i < order.length; i++) {
+      const c = orderCompare(a.keys[i], b.keys[i]);
+      if (c !== 0) return order[i]?.descending ? -c : c;
+    }
+    return 0;
+  };
+  const keyed: Keyed[] = [];
+  const bounded = keep !== undefined && keep <= 10_000;
+  let count = 0;
+  for (const row of solutions) {
+    rt.tick();
+    const item: Keyed = { row, keys: order.map((o) => o.key(row, rt)) };
+    if (bounded) {
+      if (keep === 0) continue;
+      if (keyed.length === keep && compare(item, keyed[keyed.length - 1] as Keyed) >= 0) continue;
+      // Upper bound keeps equal keys in arrival order (a stable sort).
+      let lo = 0;
+      let hi = keyed.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compare(item, keyed[mid] as Keyed) < 0) hi = mid;
+        else lo = mid + 1;
+      }
+      keyed.splice(lo, 0, item);
+      if (keyed.length > keep) keyed.pop();
+    } else keyed.push(item);
+    if ((++count & 4095) === 0) await maybeBreathe();
+  }
+  if (!bounded) keyed.sort(compare);
+  return keyed.map((item) => item.row);
+}

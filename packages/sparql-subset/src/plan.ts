@@ -1,0 +1,505 @@
+import type { AlgebraNode, CheckedQuery, Expression, PatternTerm, TriplePattern } from './algebra';
+import {
+  type CompiledExpression,
+  compileExpression,
+  type ExpressionContext,
+} from './compile-expression';
+import type { Row, Runtime } from './runtime';
+import { ebv } from './term-values';
+import type { Triple } from './triple-source';
+
+/** An operator: the solutions of a sub-pattern joined with the incoming row. */
+export type Operator = (row: Row, rt: Runtime) => Iterable<Row>;
+
+/** A compiled query: the operator tree and where each variable lives in a row. */
+export interface Plan {
+  readonly root: Operator;
+  readonly width: number;
+  readonly projection: readonly number[];
+  readonly order: readonly { key: CompiledExpression; descending: boolean }[];
+}
+
+type VarSet = ReadonlySet<string>;
+
+function patternVars(pattern: TriplePattern): string[] {
+  const out: string[] = [];
+  for (const term of [pattern.subject, pattern.predicate, pattern.object])
+    if (term.kind === 'var') out.push(term.name);
+  return out;
+}
+
+/** Variables that may be bound by a pattern's solutions. */
+export function possibleVars(node: AlgebraNode): Set<string> {
+  switch (node.type) {
+    case 'bgp':
+      return new Set(node.patterns.flatMap(patternVars));
+    case 'join':
+    case 'leftjoin':
+    case 'union':
+      return new Set([...possibleVars(node.left), ...possibleVars(node.right)]);
+    case 'minus':
+      return possibleVars(node.left);
+    case 'filter':
+      return possibleVars(node.input);
+    case 'extend':
+      return new Set([...possibleVars(node.input), node.variable]);
+    case 'values':
+      return new Set(node.variables);
+  }
+}
+
+/** Variables bound in every solution of a pattern. */
+export function certainVars(node: AlgebraNode): Set<string> {
+  switch (node.type) {
+    case 'bgp':
+      return possibleVars(node);
+    case 'join':
+      return new Set([...certainVars(node.left), ...certainVars(node.right)]);
+    case 'leftjoin':
+    case 'minus':
+      return certainVars(node.left);
+    case 'union': {
+      const right = certainVars(node.right);
+      return new Set([...certainVars(node.left)].filter((name) => right.has(name)));
+    }
+    case 'filter':
+    case 'extend':
+      return certainVars(node.input);
+    case 'values':
+      return new Set(
+        node.variables.filter((_, i) => node.rows.every((row) => row[i] !== undefined)),
+      );
+  }
+}
+
+function expressionVars(expression: Expression, out = new Set<string>()): Set<string> {
+  switch (expression.type) {
+    case 'var':
+      out.add(expression.name);
+      break;
+    case 'call':
+      for (const arg of expression.args) expressionVars(arg, out);
+      break;
+    case 'in':
+      expressionVars(expression.arg, out);
+      for (const item of expression.list) expressionVars(item, out);
+      break;
+    case 'exists':
+      for (const name of allVars(expression.pattern)) out.add(name);
+      break;
+    case 'const':
+      break;
+  }
+  return out;
+}
+
+/** Every variable mentioned anywhere in a pattern, expressions included. */
+function allVars(node: AlgebraNode): Set<string> {
+  const out = possibleVars(node);
+  const visit = (n: AlgebraNode): void => {
+    switch (n.type) {
+      case 'join':
+      case 'union':
+        visit(n.left);
+        visit(n.right);
+        break;
+      case 'leftjoin':
+        visit(n.left);
+        visit(n.right);
+        if (n.expression) for (const name of expressionVars(n.expression)) out.add(name);
+        break;
+      case 'minus':
+        visit(n.left);
+        for (const name of allVars(n.right)) out.add(name);
+        break;
+      case 'filter':
+      case 'extend':
+        visit(n.input);
+        for (const name of expressionVars(n.expression)) out.add(name);
+        break;
+      default:
+    }
+  };
+  visit(node);
+  return out;
+}
+
+function subsetOf(names: Iterable<string>, allowed: VarSet, within: VarSet): boolean {
+  for (const name of names) if (within.has(name) && !allowed.has(name)) return false;
+  return true;
+}
+
+function compatibleMerge(left: Row, right: Row): Row | undefined {
+  const out = left.slice();
+  for (let i = 0; i < right.length; i++) {
+    const value = right[i];
+    if (value === undefined) continue;
+    const current = out[i];
+    if (current === undefined) out[i] = value;
+    else if (current !== value) return undefined;
+  }
+  return out;
+}
+
+interface CompiledPattern {
+  s: string | undefined;
+  p: string | undefined;
+  o: string | undefined;
+  sSlot: number;
+  pSlot: number;
+  oSlot: number;
+}
+
+/**
+ * Compiles the algebra into operators. Sub-patterns are evaluated with the incoming row
+ * substituted (sideways information passing: an index lookup per binding) whenever that gives the
+ * same answers as SPARQL's bottom-up semantics; where it would not (a FILTER, BIND or OPTIONAL that
+ * could see an outer variable its own group does not bind), the sub-pattern is evaluated once on its
+ * own and joined.
+ */
+class Planner implements ExpressionContext {
+  private readonly slots = new Map<string, number>();
+  private nextMemo = 0;
+
+  slot(name: string): number {
+    let index = this.slots.get(name);
+    if (index === undefined) {
+      index = this.slots.size;
+      this.slots.set(name, index);
+    }
+    return index;
+  }
+
+  get width(): number {
+    return this.slots.size;
+  }
+
+  private scope: { incoming: VarSet; substitute: boolean } = {
+    incoming: new Set(),
+    substitute: false,
+  };
+
+  exists(expression: Extract<Expression, { type: 'exists' }>): (row: Row, rt: Runtime) => boolean {
+    // EXISTS substitutes the current solution into its pattern (SPARQL §18.6).
+    const incoming = new Set([...this.scope.incoming, ...this.pendingScope]);
+    const op = this.compile(expression.pattern, incoming, true);
+    return (row, rt) => {
+      for (const _ of op(row, rt)) return true;
+      return false;
+    };
+  }
+
+  /** Variables of the pattern a filter expression is attached to (visible to its EXISTS). */
+  private pendingScope: VarSet = new Set();
+
+  expression(
+    expression: Expression,
+    incoming: VarSet,
+    substitute: boolean,
+    patternScope: VarSet,
+  ): CompiledExpression {
+    const saved = this.scope;
+    const savedPending = this.pendingScope;
+    this.scope = { incoming, substitute };
+    this.pendingScope = patternScope;
+    try {
+      return compileExpression(expression, this);
+    } finally {
+      this.scope = saved;
+      this.pendingScope = savedPending;
+    }
+  }
+
+  compile(node: AlgebraNode, incoming: VarSet, substitute: boolean): Operator {
+    if (!substitute && !this.safe(node, incoming)) return this.independent(node);
+    switch (node.type) {
+      case 'bgp':
+        return this.bgp(node.patterns, incoming);
+      case 'join': {
+        const left = this.compile(node.left, incoming, substitute);
+        const right = this.compile(
+          node.right,
+          new Set([...incoming, ...possibleVars(node.left)]),
+          substitute,
+        );
+        return function* join(row, rt) {
+          for (const r of left(row, rt)) yield* right(r, rt);
+        };
+      }
+      case 'leftjoin': {
+        const left = this.compile(node.left, incoming, substitute);
+        const leftScope = new Set([...incoming, ...possibleVars(node.left)]);
+        const right = this.compile(node.right, leftScope, substitute);
+        const scope = new Set([...leftScope, ...possibleVars(node.right)]);
+        const condition = node.expression
+          ? this.expression(node.expression, scope, substitute, scope)
+          : undefined;
+        return function* leftJoin(row, rt) {
+          for (const r of left(row, rt)) {
+            let matched = false;
+            for (const extended of right(r, rt)) {
+              rt.tick();
+              if (condition === undefined || ebv(condition(extended, rt)) === true) {
+                matched = true;
+                yield extended;
+              }
+            }
+            if (!matched) yield r;
+          }
+        };
+      }
+      case 'filter': {
+        const input = this.compile(node.input, incoming, substitute);
+        const scope = new Set([...incoming, ...possibleVars(node.input)]);
+        const condition = this.expression(node.expression, scope, substitute, scope);
+        return function* filter(row, rt) {
+          for (const r of input(row, rt)) {
+            rt.tick();
+            if (ebv(condition(r, rt)) === true) yield r;
+          }
+        };
+      }
+      case 'extend': {
+        const input = this.compile(node.input, incoming, substitute);
+        const scope = new Set([...incoming, ...possibleVars(node.input)]);
+        const value = this.expression(node.expression, scope, substitute, scope);
+        const slot = this.slot(node.variable);
+        return function* extend(row, rt) {
+          for (const r of input(row, rt)) {
+            const computed = value(r, rt);
+            if (computed === undefined) {
+              yield r;
+              continue;
+            }
+            const current = r[slot];
+            if (current === undefined) {
+              const out = r.slice();
+              out[slot] = computed;
+              yield out;
+            } else if (current === computed) yield r;
+          }
+        };
+      }
+      case 'union': {
+        const left = this.compile(node.left, incoming, substitute);
+        const right = this.compile(node.right, incoming, substitute);
+        return function* union(row, rt) {
+          yield* left(row, rt);
+          yield* right(row, rt);
+        };
+      }
+      case 'minus': {
+        const left = this.compile(node.left, incoming, substitute);
+        const right = this.independent(node.right);
+        const id = this.nextMemo++;
+        const rightSlots = [...possibleVars(node.right)].map((name) => this.slot(name));
+        return function* minus(row, rt) {
+          let removed = rt.memo.get(id);
+          if (!removed) {
+            removed = [...right(new Array(rt.width), rt)];
+            rt.memo.set(id, removed);
+          }
+          for (const r of left(row, rt)) {
+            rt.tick();
+            const excluded = (removed as Row[]).some((other) => {
+              let shared = false;
+              for (const slot of rightSlots) {
+                const a = r[slot];
+                const b = other[slot];
+                if (a === undefined || b === undefined) continue;
+                if (a !== b) return false;
+                shared = true;
+              }
+              return shared;
+            });
+            if (!excluded) yield r;
+          }
+        };
+      }
+      case 'values': {
+        const slots = node.variables.map((name) => this.slot(name));
+        const table = node.rows;
+        return function* values(row, rt) {
+          for (const tableRow of table) {
+            rt.tick();
+            let out: Row | undefined = row;
+            let copied = false;
+            for (let i = 0; i < slots.length && out; i++) {
+              const value = tableRow[i];
+              if (value === undefined) continue;
+              const slot = slots[i] as number;
+              const current = out[slot];
+              if (current === undefined) {
+                if (!copied) {
+                  out = out.slice();
+                  copied = true;
+                }
+                out[slot] = value;
+              } else if (current !== value) out = undefined;
+            }
+            if (out) yield out;
+          }
+        };
+      }
+    }
+  }
+
+  /** Whether evaluating `node` with a row that may bind `incoming` gives SPARQL's answers. */
+  private safe(node: AlgebraNode, incoming: VarSet): boolean {
+    if (incoming.size === 0) return true;
+    switch (node.type) {
+      case 'filter':
+      case 'extend':
+        return subsetOf(expressionVars(node.expression), certainVars(node.input), incoming);
+      case 'leftjoin': {
+        const certainLeft = certainVars(node.left);
+        const names = allVars(node.right);
+        if (node.expression) for (const name of expressionVars(node.expression)) names.add(name);
+        return subsetOf(names, certainLeft, incoming);
+      }
+      case 'minus':
+        return subsetOf(allVars(node.right), certainVars(node.left), incoming);
+      default:
+        return true;
+    }
+  }
+
+  /** Evaluates `node` once per evaluation, from no bindings, then joins its solutions with each row. */
+  private independent(node: AlgebraNode): Operator {
+    const op = this.compile(node, new Set(), false);
+    const id = this.nextMemo++;
+    return function* independent(row, rt) {
+      let rows = rt.memo.get(id);
+      if (!rows) {
+        rows = [...op(new Array(rt.width), rt)];
+        rt.memo.set(id, rows);
+      }
+      for (const other of rows) {
+        rt.tick();
+        const merged = compatibleMerge(row, other);
+        if (merged) yield merged;
+      }
+    };
+  }
+
+  private bgp(patterns: TriplePattern[], incoming: VarSet): Operator {
+    const ordered = orderPatterns(patterns, incoming);
+    const compiled: CompiledPattern[] = ordered.map((pattern) => {
+      const position = (term: PatternTerm) =>
+        term.kind === 'const'
+          ? { value: term.id, slot: -1 }
+          : { value: undefined, slot: this.slot(term.name) };
+      const s = position(pattern.subject);
+      const p = position(pattern.predicate);
+      const o = position(pattern.object);
+      return { s: s.value, p: p.value, o: o.value, sSlot: s.slot, pSlot: p.slot, oSlot: o.slot };
+    });
+    const n = compiled.length;
+    if (n === 0)
+      return function* empty(row) {
+        yield row;
+      };
+    const open = (i: number, row: Row, rt: Runtime): Iterator<Triple> => {
+      const pattern = compiled[i] as CompiledPattern;
+      const s = pattern.sSlot < 0 ? pattern.s : row[pattern.sSlot];
+      const p = pattern.pSlot < 0 ? pattern.p : row[pattern.pSlot];
+      const o = pattern.oSlot < 0 ? pattern.o : row[pattern.oSlot];
+      return rt.source.match(s, p, o)[Symbol.iterator]();
+    };
+    const bind = (i: number, row: Row, triple: Triple): Row | undefined => {
+      const pattern = compiled[i] as CompiledPattern;
+      let out: Row | undefined;
+      if (pattern.sSlot >= 0 && row[pattern.sSlot] === undefined) {
+        out = row.slice();
+        out[pattern.sSlot] = triple[0];
+      }
+      if (pattern.pSlot >= 0 && row[pattern.pSlot] === undefined) {
+        out ??= row.slice();
+        const current = out[pattern.pSlot];
+        if (current !== undefined && current !== triple[1]) return undefined;
+        out[pattern.pSlot] = triple[1];
+      }
+      if (pattern.oSlot >= 0 && row[pattern.oSlot] === undefined) {
+        out ??= row.slice();
+        const current = out[pattern.oSlot];
+        if (current !== undefined && current !== triple[2]) return undefined;
+        out[pattern.oSlot] = triple[2];
+      }
+      return out ?? row;
+    };
+    return function* bgp(row, rt) {
+      const iterators: Iterator<Triple>[] = new Array(n);
+      const rows: Row[] = new Array(n);
+      rows[0] = row;
+      iterators[0] = open(0, row, rt);
+      let level = 0;
+      while (level >= 0) {
+        const next = (iterators[level] as Iterator<Triple>).next();
+        if (next.done) {
+          level--;
+          continue;
+        }
+        rt.tick();
+        const bound = bind(level, rows[level] as Row, next.value);
+        if (!bound) continue;
+        if (level === n - 1) {
+          yield bound;
+          continue;
+        }
+        level++;
+        rows[level] = bound;
+        iterators[level] = open(level, bound, rt);
+      }
+    };
+  }
+}
+
+/**
+ * Greedy join order: next the pattern with the most bound positions (subject weighs most, a bound
+ * predicate alone least), preferring patterns connected to what is already bound.
+ */
+function orderPatterns(patterns: TriplePattern[], incoming: VarSet): TriplePattern[] {
+  const bound = new Set(incoming);
+  const left = [...patterns];
+  const out: TriplePattern[] = [];
+  const isBound = (term: PatternTerm) => term.kind === 'const' || bound.has(term.name);
+  while (left.length > 0) {
+    let best = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    left.forEach((pattern, index) => {
+      let score = 0;
+      if (isBound(pattern.subject)) score += 8;
+      if (isBound(pattern.object)) score += 6;
+      if (isBound(pattern.predicate)) score += 2;
+      // A pattern sharing nothing with what came before would be a cross product.
+      if (out.length > 0 && !patternVars(pattern).some((name) => bound.has(name))) score -= 20;
+      if (score > bestScore) {
+        bestScore = score;
+        best = index;
+      }
+    });
+    const [next] = left.splice(best, 1) as [TriplePattern];
+    out.push(next);
+    for (const name of patternVars(next)) bound.add(name);
+  }
+  return out;
+}
+
+const plans = new WeakMap<CheckedQuery, Plan>();
+
+/** The plan of a checked query, compiled once and cached. */
+export function planOf(query: CheckedQuery): Plan {
+  const cached = plans.get(query);
+  if (cached) return cached;
+  const planner = new Planner();
+  const projection = query.variables.map((name) => planner.slot(name));
+  const root = planner.compile(query.where, new Set(), false);
+  const scope = possibleVars(query.where);
+  const order = query.order.map((condition) => ({
+    key: planner.expression(condition.expression, scope, false, scope),
+    descending: condition.descending,
+  }));
+  const plan: Plan = { root, width: planner.width, projection, order };
+  plans.set(query, plan);
+  return plan;
+}

@@ -1,0 +1,225 @@
+import {
+  FALSE_ID,
+  isBlankId,
+  isLiteralId,
+  literalParts,
+  TRUE_ID,
+  XSD,
+  XSD_BOOLEAN,
+  XSD_DATETIME,
+  XSD_DECIMAL,
+  XSD_DOUBLE,
+  XSD_FLOAT,
+  XSD_INTEGER,
+  XSD_STRING,
+} from './term-ids';
+
+/** Numeric type ranks in SPARQL's promotion order. */
+export const INTEGER = 0;
+export const DECIMAL = 1;
+export const FLOAT = 2;
+export const DOUBLE = 3;
+
+const INTEGER_TYPES = new Set(
+  [
+    'integer',
+    'nonPositiveInteger',
+    'negativeInteger',
+    'long',
+    'int',
+    'short',
+    'byte',
+    'nonNegativeInteger',
+    'unsignedLong',
+    'unsignedInt',
+    'unsignedShort',
+    'unsignedByte',
+    'positiveInteger',
+  ].map((name) => XSD + name),
+);
+
+const INTEGER_LEX = /^[+-]?\d+$/;
+const DECIMAL_LEX = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+const DOUBLE_LEX = /^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?INF|NaN)$/;
+const DATETIME_LEX = /^-?\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?$/;
+
+/**
+ * The typed value of a term, as far as the operators of the subset need it. `other` covers IRIs,
+ * blank nodes, unknown datatypes and ill-typed literals: they only compare by identity.
+ */
+export type TermValue =
+  | { k: 'num'; type: number; n: number; dt: string }
+  | { k: 'str'; s: string }
+  | { k: 'lang'; s: string; lang: string }
+  | { k: 'bool'; b: boolean }
+  | { k: 'date'; ms: number; tz: boolean }
+  | { k: 'other' };
+
+const OTHER: TermValue = { k: 'other' };
+
+function parseDouble(lex: string): number {
+  if (lex === 'INF' || lex === '+INF') return Number.POSITIVE_INFINITY;
+  if (lex === '-INF') return Number.NEGATIVE_INFINITY;
+  return Number(lex);
+}
+
+export function numericRank(datatype: string): number {
+  if (datatype === XSD_INTEGER || INTEGER_TYPES.has(datatype)) return INTEGER;
+  if (datatype === XSD_DECIMAL) return DECIMAL;
+  if (datatype === XSD_DOUBLE) return DOUBLE;
+  if (datatype === XSD_FLOAT) return FLOAT;
+  return -1;
+}
+
+export function termValue(id: string): TermValue {
+  if (!isLiteralId(id)) return OTHER;
+  const { lex, lang, datatype } = literalParts(id);
+  if (lang) return { k: 'lang', s: lex, lang };
+  if (datatype === XSD_STRING) return { k: 'str', s: lex };
+  const rank = numericRank(datatype);
+  if (rank === INTEGER)
+    return INTEGER_LEX.test(lex) ? { k: 'num', type: rank, n: Number(lex), dt: datatype } : OTHER;
+  if (rank === DECIMAL)
+    return DECIMAL_LEX.test(lex) ? { k: 'num', type: rank, n: Number(lex), dt: datatype } : OTHER;
+  if (rank > DECIMAL)
+    return DOUBLE_LEX.test(lex)
+      ? { k: 'num', type: rank, n: parseDouble(lex), dt: datatype }
+      : OTHER;
+  if (datatype === XSD_BOOLEAN) {
+    if (lex === 'true' || lex === '1') return { k: 'bool', b: true };
+    if (lex === 'false' || lex === '0') return { k: 'bool', b: false };
+    return OTHER;
+  }
+  if (datatype === XSD_DATETIME && DATETIME_LEX.test(lex)) {
+    const tz = /(Z|[+-]\d\d:\d\d)$/.test(lex);
+    const ms = Date.parse(tz ? lex : `${lex}Z`);
+    return Number.isNaN(ms) ? OTHER : { k: 'date', ms, tz };
+  }
+  return OTHER;
+}
+
+/** Effective boolean value: true, false, or undefined for a type error. */
+export function ebv(id: string | undefined): boolean | undefined {
+  if (id === undefined) return undefined;
+  if (id === TRUE_ID) return true;
+  if (id === FALSE_ID) return false;
+  if (!isLiteralId(id)) return undefined;
+  const { lex, lang, datatype } = literalParts(id);
+  if (lang) return lex.length > 0;
+  if (datatype === XSD_STRING) return lex.length > 0;
+  if (datatype === XSD_BOOLEAN) {
+    const v = termValue(id);
+    return v.k === 'bool' ? v.b : false;
+  }
+  if (numericRank(datatype) >= 0) {
+    const v = termValue(id);
+    return v.k === 'num' ? v.n !== 0 && !Number.isNaN(v.n) : false;
+  }
+  return undefined;
+}
+
+export function booleanId(value: boolean): string {
+  return value ? TRUE_ID : FALSE_ID;
+}
+
+/** Whether a value kind belongs to a datatype this engine knows (so unequal values are `false`, not an error). */
+function known(v: TermValue): boolean {
+  return v.k !== 'other';
+}
+
+/**
+ * SPARQL `=`: true, false, or undefined (type error), following the operator mapping of SPARQL 1.1
+ * and RDFterm-equal for everything else.
+ */
+export function valueEquals(a: string, b: string): boolean | undefined {
+  const aLit = isLiteralId(a);
+  const bLit = isLiteralId(b);
+  if (!aLit || !bLit) return a === b;
+  const va = termValue(a);
+  const vb = termValue(b);
+  if (va.k === 'num' && vb.k === 'num') return va.n === vb.n;
+  if (va.k === 'str' && vb.k === 'str') return va.s === vb.s;
+  if (va.k === 'bool' && vb.k === 'bool') return va.b === vb.b;
+  if (va.k === 'date' && vb.k === 'date') {
+    if (va.tz !== vb.tz) return undefined;
+    return va.ms === vb.ms;
+  }
+  if (va.k === 'lang' && vb.k === 'lang') return va.lang === vb.lang && va.s === vb.s;
+  if (a === b) return true;
+  // Two literals of different known value spaces can never be equal.
+  if (known(va) && known(vb)) return false;
+  return undefined;
+}
+
+/** SPARQL `<` ordering of two values: negative, zero, positive, or undefined when not comparable. */
+export function valueCompare(a: string, b: string): number | undefined {
+  if (!isLiteralId(a) || !isLiteralId(b)) return undefined;
+  const va = termValue(a);
+  const vb = termValue(b);
+  if (va.k === 'num' && vb.k === 'num') {
+    if (Number.isNaN(va.n) || Number.isNaN(vb.n)) return undefined;
+    return va.n < vb.n ? -1 : va.n > vb.n ? 1 : 0;
+  }
+  if (va.k === 'str' && vb.k === 'str') return compareStrings(va.s, vb.s);
+  if (va.k === 'bool' && vb.k === 'bool') return Number(va.b) - Number(vb.b);
+  if (va.k === 'date' && vb.k === 'date' && va.tz === vb.tz) return va.ms - vb.ms;
+  return undefined;
+}
+
+/** Code point order (JS compares UTF-16 units, which differs above U+FFFF only for surrogates vs U+E000–U+FFFF). */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca !== cb) {
+      if (ca >= 0xd800 && ca <= 0xdfff && cb >= 0xe000) return 1;
+      if (cb >= 0xd800 && cb <= 0xdfff && ca >= 0xe000) return -1;
+      return ca - cb;
+    }
+  }
+  return a.length - b.length;
+}
+
+function orderKind(id: string | undefined): number {
+  if (id === undefined) return 0;
+  if (isBlankId(id)) return 1;
+  if (!isLiteralId(id)) return 2;
+  return 3;
+}
+
+const LITERAL_GROUP: Record<TermValue['k'], number> = {
+  num: 0,
+  bool: 1,
+  date: 2,
+  str: 3,
+  lang: 4,
+  other: 5,
+};
+
+/**
+ * ORDER BY comparison: unbound < blank nodes < IRIs < literals; literals by value where `<` is
+ * defined, else by a fixed order of value spaces, then lexical form, then language / datatype.
+ */
+export function orderCompare(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  const ka = orderKind(a);
+  const kb = orderKind(b);
+  if (ka !== kb) return ka - kb;
+  if (a === undefined || b === undefined) return 0;
+  if (ka !== 3) return compareStrings(a, b);
+  const byValue = valueCompare(a, b);
+  if (byValue !== undefined && byValue !== 0) return byValue;
+  const va = termValue(a);
+  const vb = termValue(b);
+  const group = LITERAL_GROUP[va.k] - LITERAL_GROUP[vb.k];
+  if (group !== 0) return group;
+  const pa = literalParts(a);
+  const pb = literalParts(b);
+  return (
+    compareStrings(pa.lex, pb.lex) ||
+    compareStrings(pa.lang, pb.lang) ||
+    compareStrings(pa.datatype, pb.datatype)
+  );
+}
