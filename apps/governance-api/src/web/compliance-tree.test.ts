@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { complianceTree, tallyRequirements } from './compliance-tree';
+import { complianceTree, isSection, tallyRequirements } from './compliance-tree';
 
 describe('complianceTree', () => {
   it('opens sections with a failing requirement and lists its issues beside it', () => {
@@ -86,6 +86,31 @@ describe('complianceTree', () => {
     );
     expect(out).toContain('(target <code>urn:dmb:cmp:a:b:0:sub</code>)');
     expect(out).toContain('no requirements');
+  });
+});
+
+describe('isSection', () => {
+  it('tells sections from requirements, also when producers fill in empty lists and flags', () => {
+    expect(isSection({ key: 'a', children: [] })).toBe(true);
+    expect(
+      isSection({ key: 'a', compliant: true, children: [{ key: 'b', compliant: true }] }),
+    ).toBe(true);
+    expect(isSection({ key: 'a', compliant: false, children: [] })).toBe(false);
+    expect(isSection({ key: 'a', compliant: true })).toBe(false);
+  });
+
+  it('renders requirements that carry an empty children list as requirements', () => {
+    const out = String(
+      complianceTree([
+        {
+          key: 'root',
+          compliant: false,
+          children: [{ key: 'amount', compliant: false, issues: ['null'], children: [] }],
+        },
+      ]),
+    );
+    expect(out).toContain('requirement requirement-failing" data-key="amount"');
+    expect(out).toContain('section section-failing" data-key="root"><details open>');
   });
 });
 

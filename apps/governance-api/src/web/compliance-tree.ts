@@ -1,6 +1,18 @@
 import type { ComplianceTreeNode } from '@dcg/governance';
 import { type Markup, markup, trusted } from './markup';
 
+/**
+ * A section groups records; a requirement carries `compliant`. Some producers also give
+ * requirements an empty `children` array, or sections an aggregated `compliant` flag, so a node
+ * is a section when it has children, or has an (empty) list and no flag of its own.
+ *
+ * @example
+ * isSection({ key: 'quality', children: [] }); // true
+ */
+export function isSection(node: ComplianceTreeNode): boolean {
+  return node.children !== undefined && (node.children.length > 0 || node.compliant === undefined);
+}
+
 /** Requirements below a node (leaves), split by their verdict. */
 export interface RequirementTally {
   compliant: number;
@@ -15,13 +27,13 @@ export interface RequirementTally {
  * tallyRequirements({ key: 'q', children: [{ key: 'a', compliant: false }] }); // { compliant: 0, failing: 1, unreported: 0 }
  */
 export function tallyRequirements(node: ComplianceTreeNode): RequirementTally {
-  if (node.children === undefined) {
+  if (!isSection(node)) {
     if (node.compliant === true) return { compliant: 1, failing: 0, unreported: 0 };
     if (node.compliant === false) return { compliant: 0, failing: 1, unreported: 0 };
     return { compliant: 0, failing: 0, unreported: 1 };
   }
   const total: RequirementTally = { compliant: 0, failing: 0, unreported: 0 };
-  for (const child of node.children) {
+  for (const child of node.children ?? []) {
     const sub = tallyRequirements(child);
     total.compliant += sub.compliant;
     total.failing += sub.failing;
@@ -87,7 +99,7 @@ function renderRequirement(node: ComplianceTreeNode): Markup {
 }
 
 function renderNode(node: ComplianceTreeNode): Markup {
-  return node.children === undefined ? renderRequirement(node) : renderSection(node, node.children);
+  return isSection(node) ? renderSection(node, node.children ?? []) : renderRequirement(node);
 }
 
 /**

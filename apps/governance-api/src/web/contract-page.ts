@@ -1,3 +1,4 @@
+import { UNPROCESSABLE_MESSAGE } from '@dcg/contract-schema';
 import type { ContractComplianceView, MarketplaceInstanceView } from '@dcg/governance';
 import { complianceTree } from './compliance-tree';
 import { formatTimestamp } from './format-timestamp';
@@ -5,9 +6,6 @@ import { contractHref, marketplaceHref } from './marketplace-links';
 import { type Markup, markup } from './markup';
 import { pageLayout } from './page-layout';
 import { statusBadge } from './status-badge';
-
-/** The spec's wording when the details of the latest result do not conform to the A4 schema. */
-export const UNPROCESSABLE_MESSAGE = 'The monitoring results cannot be processed';
 
 /** Where the contract is deployed, when the marketplace knows it (shown as name and back link). */
 export interface ContractPlacement {

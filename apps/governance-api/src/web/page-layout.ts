@@ -35,6 +35,7 @@ export function pageLayout(options: PageLayoutOptions): Markup {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${options.title} · dcg marketplace</title>
 <style>${trusted(MARKETPLACE_STYLES)}</style>
 </head>

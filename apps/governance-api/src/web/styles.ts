@@ -26,6 +26,7 @@ h2{font-size:1.25rem;margin:1.5rem 0 .5rem}
 h3{font-size:1.05rem;margin:1rem 0 .5rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;background:#eef2f7;padding:.05rem .3rem;border-radius:3px;word-break:break-all}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem 1.25rem;margin:0 0 1rem}
+.card>h2:first-child{margin-top:0}
 .badge{display:inline-flex;align-items:center;gap:.4rem;border-radius:999px;padding:.2rem .75rem;font-weight:600;font-size:.95rem;border:1px solid currentColor;white-space:nowrap}
 .badge-large{font-size:1.1rem;padding:.35rem 1rem}
 .badge-compliant{color:var(--ok-fg);background:var(--ok-bg)}
@@ -58,7 +59,9 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .filter select,.filter button{font:inherit;padding:.3rem .6rem}
 .instances{list-style:none;margin:0;padding:0}
 .instance-meta{color:var(--muted);margin:0 0 .5rem}
-table{border-collapse:collapse;width:100%}
+table{border-collapse:collapse;width:100%;table-layout:fixed}
+thead th:first-child{width:50%}
+thead th:nth-child(2){width:15%}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.9rem;color:var(--muted)}
 .visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
