@@ -8,7 +8,7 @@ const guardian = (ids: string[]): ComponentDescriptor => ({
   __dataContractGuardianSpec: { guards: ids.map((dataContractId) => ({ dataContractId })) },
 });
 
-const system = {
+const system: { id: string; kind: string; components: ComponentDescriptor[] } = {
   id: 'urn:dmb:dp:a:b:0',
   kind: 'dataproduct',
   components: [
@@ -31,7 +31,7 @@ const system = {
     },
     { id: 'urn:dmb:cmp:a:b:0:storage', kind: 'storage' },
   ],
-} satisfies { components: ComponentDescriptor[] };
+};
 
 describe('selectContractTargets', () => {
   it('mixes the scenarios in one system: distributed keys only for specified subcomponents', () => {
