@@ -1,0 +1,283 @@
+import { z } from 'zod';
+import {
+  buildDescribeQuery,
+  type ConceptDescription,
+  collectDescriptions,
+  type DescribeOptions,
+  type DescribeVariable,
+} from './describe-concepts';
+import { createTransport, type Transport } from './http-transport';
+import { issuesFromZod, KgClientError, KgResponseError } from './kg-client-error';
+import { pageSearch, type SearchAllOptions, type SearchPages } from './search-pages';
+import {
+  MAX_SEARCH_LIMIT,
+  type SearchPage,
+  SearchRequestSchema,
+  SearchResponseSchema,
+} from './search-response';
+import {
+  isSelectResults,
+  parseSparqlResults,
+  type SparqlResults,
+  type SparqlSelectResults,
+} from './sparql-results';
+
+/** Options of {@link createKgClient}. */
+export interface KgClientOptions {
+  /** Base URL of the knowledge graph API, e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
+  readonly baseUrl: string | URL;
+  /** Sent as `Authorization: Bearer <apiKey>`. */
+  readonly apiKey?: string;
+  /** Deadline of each call, retries and reading the answer included. Default 10 000 ms. */
+  readonly timeoutMs?: number;
+  /** Retries of a call that may be repeated (see the README). Default 2. */
+  readonly retries?: number;
+  /** Largest answer accepted, in bytes. Default 32 MiB. */
+  readonly maxResponseBytes?: number;
+  /** A `fetch` to use instead of the global one. */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** Options every call takes. */
+export interface CallOptions {
+  /** Aborts the call; it then rejects with a `KgAbortError`. */
+  readonly signal?: AbortSignal;
+}
+
+/** Options of `search`. */
+export interface SearchOptions extends CallOptions {
+  /** First result to return (default 0). */
+  readonly offset?: number;
+  /** Page size, 1–100 (default: the server's, 10). */
+  readonly limit?: number;
+}
+
+/** Options of `describe`. */
+export interface DescribeCallOptions extends DescribeOptions, CallOptions {}
+
+/** Search and SPARQL over one base path: the internal graph, or one passthrough source. */
+export interface KgEndpoint {
+  /** One page of IRIs matching `term`, best first. */
+  search(term: string, options?: SearchOptions): Promise<SearchPage>;
+  /** Every page of a search, requested lazily while iterating. */
+  searchAll(term: string, options?: SearchAllOptions): SearchPages;
+  /** Runs a SPARQL query; SELECT answers bindings, ASK a boolean. */
+  sparql<V extends string = string>(
+    query: string,
+    options?: CallOptions,
+  ): Promise<SparqlResults<V>>;
+  /** Runs a SELECT query; rejects with `KgResponseError` if the answer is not bindings. */
+  select<V extends string = string>(
+    query: string,
+    options?: CallOptions,
+  ): Promise<SparqlSelectResults<V>>;
+  /** Runs an ASK query; rejects with `KgResponseError` if the answer is not a boolean. */
+  ask(query: string, options?: CallOptions): Promise<boolean>;
+  /**
+   * Labels, alternative labels, definitions and broader/narrower/related IRIs of each IRI, in ONE
+   * SPARQL call per 100 IRIs; one description per distinct IRI, in the order given.
+   */
+  describe(iris: readonly string[], options?: DescribeCallOptions): Promise<ConceptDescription[]>;
+}
+
+/** The knowledge graph client: the internal graph, plus `source(id)` for passthrough. */
+export interface KgClient extends KgEndpoint {
+  readonly baseUrl: string;
+  /** The same calls, passed through to the upstream source `id` (`/passthrough/{id}/v1/…`). */
+  source(id: string): KgEndpoint;
+}
+
+const OptionsSchema = z.object({
+  baseUrl: z
+    .union([z.string(), z.instanceof(URL)])
+    .transform((value) => String(value))
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+      message: 'must be an absolute http(s) URL',
+    })
+    .refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' }),
+  apiKey: z.string().min(1, 'must not be empty').optional(),
+  timeoutMs: z.number().int().min(1).max(2_147_483_647).default(10_000),
+  retries: z.number().int().min(0).max(10).default(2),
+  maxResponseBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(32 * 1024 * 1024),
+  fetch: z.custom<typeof globalThis.fetch>((value) => typeof value === 'function').optional(),
+});
+
+const describeChunk = 100;
+
+/**
+ * Creates a typed client of the dcg knowledge graph API (spec part C), for Node and browsers.
+ * Responses are validated; failures reject with a `KgClientError` subclass.
+ *
+ * @example
+ * const kg = createKgClient({ baseUrl: 'http://127.0.0.1:8080' });
+ * const page = await kg.search('water', { limit: 5 });
+ * const [first] = await kg.describe(page.results, { lang: 'en' });
+ * console.log(first?.label?.value, first?.broader);
+ */
+export function createKgClient(options: KgClientOptions): KgClient {
+  const parsed = OptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issues = issuesFromZod(parsed.error.issues);
+    throw new KgClientError(
+      'INVALID_ARGUMENT',
+      `invalid client options: ${issues.map((issue) => `${issue.path.replace(/^\$\.?/, '')}: ${issue.message}`).join('; ')}`,
+    );
+  }
+  const settings = parsed.data;
+  const baseUrl = settings.baseUrl.replace(/\/+$/, '');
+  const transport = createTransport({
+    baseUrl,
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+    maxResponseBytes: settings.maxResponseBytes,
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    ...(settings.fetch ? { fetch: settings.fetch } : {}),
+  });
+  return {
+    baseUrl,
+    ...endpoint(transport, ''),
+    source(id: string): KgEndpoint {
+      if (typeof id !== 'string' || id === '' || id === '.' || id === '..') {
+        throw new KgClientError('INVALID_ARGUMENT', `source id ${JSON.stringify(id)} is not valid`);
+      }
+      return endpoint(transport, `passthrough/${encodeURIComponent(id)}/`);
+    },
+  };
+}
+
+function endpoint(transport: Transport, prefix: string): KgEndpoint {
+  const search = (term: string, options: SearchOptions = {}): Promise<SearchPage> => {
+    const request = SearchRequestSchema.safeParse({
+      term,
+      offset: options.offset,
+      limit: options.limit,
+    });
+    if (!request.success) return Promise.reject(invalidArgument('search', request.error));
+    const { offset, limit } = request.data;
+    return transport({
+      method: 'get',
+      path: `${prefix}v1/search/query`,
+      searchParams: {
+        term: request.data.term,
+        ...(offset === undefined ? {} : { offset }),
+        ...(limit === undefined ? {} : { limit }),
+      },
+      accept: 'application/json',
+      retry: 'idempotent',
+      signal: options.signal,
+      parse: (value) => {
+        const page = SearchResponseSchema.safeParse(value);
+        return page.success
+          ? { success: true, data: page.data }
+          : { success: false, issues: issuesFromZod(page.error.issues) };
+      },
+    });
+  };
+
+  const sparql = <V extends string = string>(
+    query: string,
+    options: CallOptions = {},
+  ): Promise<SparqlResults<V>> => {
+    if (typeof query !== 'string' || query.trim() === '') {
+      return Promise.reject(
+        new KgClientError('INVALID_ARGUMENT', 'sparql: query must be a non-empty string'),
+      );
+    }
+    return transport({
+      method: 'post',
+      path: `${prefix}v1/graph/sparql`,
+      // application/sparql-query can only carry a query (updates have their own media type), so
+      // the server can never run this as an update: that is what makes retrying it safe.
+      body: query,
+      contentType: 'application/sparql-query',
+      accept: 'application/sparql-results+json',
+      retry: 'query',
+      signal: options.signal,
+      parse: (value) => parseSparqlResults<V>(value),
+    });
+  };
+
+  const select = async <V extends string = string>(
+    query: string,
+    options: CallOptions = {},
+  ): Promise<SparqlSelectResults<V>> => {
+    const results = await sparql<V>(query, options);
+    if (!isSelectResults(results)) {
+      throw new KgResponseError(`${prefix}v1/graph/sparql`, [
+        { path: '$', message: 'expected SELECT results (bindings), got an ASK answer' },
+      ]);
+    }
+    return results;
+  };
+
+  const ask = async (query: string, options: CallOptions = {}): Promise<boolean> => {
+    const results = await sparql(query, options);
+    if (isSelectResults(results)) {
+      throw new KgResponseError(`${prefix}v1/graph/sparql`, [
+        { path: '$', message: 'expected an ASK answer (boolean), got SELECT results' },
+      ]);
+    }
+    return results.boolean;
+  };
+
+  const describe = async (
+    iris: readonly string[],
+    options: DescribeCallOptions = {},
+  ): Promise<ConceptDescription[]> => {
+    if (!Array.isArray(iris)) {
+      throw new KgClientError('INVALID_ARGUMENT', 'describe: iris must be an array of IRIs');
+    }
+    const unique = [...new Set(iris)];
+    const describeOptions: DescribeOptions =
+      options.lang === undefined ? {} : { lang: options.lang };
+    // Build every query first so a bad IRI or language tag fails before any request.
+    const chunks: { iris: string[]; query: string }[] = [];
+    for (let start = 0; start < unique.length; start += describeChunk) {
+      const chunk = unique.slice(start, start + describeChunk);
+      chunks.push({ iris: chunk, query: buildDescribeQuery(chunk, describeOptions) });
+    }
+    const descriptions: ConceptDescription[] = [];
+    for (const chunk of chunks) {
+      const results = await select<DescribeVariable>(
+        chunk.query,
+        options.signal ? { signal: options.signal } : {},
+      );
+      descriptions.push(...collectDescriptions(chunk.iris, results, describeOptions));
+    }
+    return descriptions;
+  };
+
+  const searchAll = (term: string, options: SearchAllOptions = {}): SearchPages => {
+    const pageSize = options.pageSize ?? MAX_SEARCH_LIMIT;
+    const checked = z
+      .object({
+        term: SearchRequestSchema.shape.term,
+        pageSize: z.number().int().min(1).max(MAX_SEARCH_LIMIT),
+        maxResults: z.number().int().min(1).optional(),
+      })
+      .safeParse({ term, pageSize, maxResults: options.maxResults });
+    if (!checked.success) throw invalidArgument('searchAll', checked.error);
+    return pageSearch(
+      (offset, limit) =>
+        search(term, { offset, limit, ...(options.signal ? { signal: options.signal } : {}) }),
+      {
+        pageSize,
+        ...(options.maxResults === undefined ? {} : { maxResults: options.maxResults }),
+      },
+    );
+  };
+
+  return { search, searchAll, sparql, select, ask, describe };
+}
+
+function invalidArgument(call: string, error: z.ZodError): KgClientError {
+  const issues = issuesFromZod(error.issues);
+  return new KgClientError(
+    'INVALID_ARGUMENT',
+    `${call}: ${issues.map((issue) => `${issue.path.replace(/^\$\.?/, '')}: ${issue.message}`).join('; ')}`,
+  );
+}

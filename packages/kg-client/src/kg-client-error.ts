@@ -1,0 +1,155 @@
+import type { z } from 'zod';
+import type { ProblemDetails } from './problem-details';
+
+const marker = Symbol.for('dcg.kg-client.error');
+
+/** What went wrong, as a stable string a caller can switch on. */
+export type KgClientErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'PROBLEM'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'NETWORK'
+  | 'INVALID_RESPONSE';
+
+/**
+ * Base of every error `@dcg/kg-client` throws: a `code`, a message for people and the `cause`.
+ * Recognised across copies of the package with {@link KgClientError.is}.
+ *
+ * @example
+ * try { await client.search('water'); }
+ * catch (error) { if (KgClientError.is(error) && error.code === 'TIMEOUT') retryLater(); }
+ */
+export class KgClientError extends Error {
+  readonly code: KgClientErrorCode;
+  readonly [marker] = true;
+
+  constructor(code: KgClientErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'KgClientError';
+    this.code = code;
+  }
+
+  /** True for any error of this package, also one thrown by another copy of it. */
+  static is(value: unknown): value is KgClientError {
+    return typeof value === 'object' && value !== null && marker in value;
+  }
+}
+
+/**
+ * The server answered with an error status. `problem` holds its RFC 9457 problem details (or
+ * details made from the status when the body was not a problem document).
+ *
+ * @example
+ * catch (error) { if (error instanceof KgProblemError && error.status === 403) console.log(error.problem.detail); }
+ */
+export class KgProblemError extends KgClientError {
+  readonly status: number;
+  readonly problem: ProblemDetails;
+
+  constructor(status: number, problem: ProblemDetails, options?: { cause?: unknown }) {
+    const title = problem.title ? ` ${problem.title}` : '';
+    super(
+      'PROBLEM',
+      `HTTP ${status}${title}${problem.detail ? `: ${problem.detail}` : ''}`,
+      options,
+    );
+    this.name = 'KgProblemError';
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/**
+ * The call did not finish within `timeoutMs` (all attempts and reading the answer included).
+ *
+ * @example
+ * catch (error) { if (error instanceof KgTimeoutError) console.log(`gave up after ${error.timeoutMs} ms`); }
+ */
+export class KgTimeoutError extends KgClientError {
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number, url: string, options?: { cause?: unknown }) {
+    super('TIMEOUT', `${url} did not answer within ${timeoutMs} ms`, options);
+    this.name = 'KgTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * The caller's `AbortSignal` fired; `cause` is the signal's reason.
+ *
+ * @example
+ * catch (error) { if (error instanceof KgAbortError) return; }
+ */
+export class KgAbortError extends KgClientError {
+  constructor(url: string, options?: { cause?: unknown }) {
+    super('ABORTED', `request to ${url} was aborted`, options);
+    this.name = 'KgAbortError';
+  }
+}
+
+/**
+ * The server could not be reached or the connection broke (after the retries allowed).
+ *
+ * @example
+ * catch (error) { if (error instanceof KgNetworkError) console.log('is the knowledge graph up?', error.cause); }
+ */
+export class KgNetworkError extends KgClientError {
+  constructor(url: string, options?: { cause?: unknown }) {
+    const reason = describeCause(options?.cause);
+    super('NETWORK', `cannot reach ${url}${reason ? `: ${reason}` : ''}`, options);
+    this.name = 'KgNetworkError';
+  }
+}
+
+/**
+ * The server answered 2xx with something that is not what the API promises (not JSON, wrong shape,
+ * too large). `issues` lists what is wrong, by JSON path.
+ *
+ * @example
+ * catch (error) { if (error instanceof KgResponseError) console.log(error.issues); }
+ */
+export class KgResponseError extends KgClientError {
+  readonly issues: readonly { path: string; message: string }[];
+
+  constructor(
+    url: string,
+    issues: readonly { path: string; message: string }[],
+    options?: { cause?: unknown },
+  ) {
+    const summary = issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path}: ${issue.message}`)
+      .join('; ');
+    super('INVALID_RESPONSE', `malformed answer from ${url}: ${summary}`, options);
+    this.name = 'KgResponseError';
+    this.issues = issues;
+  }
+}
+
+/** Turns zod issues into `{ path, message }` with JSON paths such as `$.results[2]`. */
+export function issuesFromZod(
+  issues: readonly z.core.$ZodIssue[],
+): { path: string; message: string }[] {
+  return issues.map((issue) => ({ path: jsonPath(issue.path), message: issue.message }));
+}
+
+function jsonPath(path: readonly PropertyKey[]): string {
+  let out = '$';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment))
+      out += `.${segment}`;
+    else out += `[${JSON.stringify(String(segment))}]`;
+  }
+  return out;
+}
+
+function describeCause(cause: unknown): string | undefined {
+  if (!(cause instanceof Error)) return undefined;
+  // undici puts the useful part (ECONNREFUSED, ECONNRESET…) on the cause of its TypeError.
+  const inner = (cause as { cause?: unknown }).cause;
+  if (inner instanceof Error) return `${cause.message} (${inner.message})`;
+  return cause.message;
+}
