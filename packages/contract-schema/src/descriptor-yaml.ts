@@ -1,5 +1,5 @@
-import { parseAllDocuments, stringify } from 'yaml';
-import { ContractSchemaError } from './contract-schema-error';
+import { stringify } from 'yaml';
+import { parseYamlText } from './yaml-text';
 
 /**
  * Parses the YAML `descriptor` string of a provisioning request (YAML 1.2; JSON is valid YAML).
@@ -10,41 +10,7 @@ import { ContractSchemaError } from './contract-schema-error';
  * const descriptor = parseDescriptorYaml('componentIdToProvision: urn:dmb:cmp:a:b:0:g\n');
  */
 export function parseDescriptorYaml(text: string): unknown {
-  if (typeof text !== 'string') {
-    throw new ContractSchemaError('INVALID_YAML', 'the descriptor must be a YAML string');
-  }
-  const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: true });
-  if (!Array.isArray(documents)) {
-    // An empty stream parses to an empty list marker: treat as an empty document.
-    return null;
-  }
-  if (documents.length > 1) {
-    throw new ContractSchemaError(
-      'INVALID_YAML',
-      `the descriptor must hold one YAML document, found ${documents.length}`,
-    );
-  }
-  const document = documents[0];
-  if (document === undefined) return null;
-  const error = document.errors[0];
-  if (error !== undefined) {
-    const where = error.linePos?.[0];
-    const at = where === undefined ? '' : ` at line ${where.line}, column ${where.col}`;
-    throw new ContractSchemaError(
-      'INVALID_YAML',
-      `the descriptor is not valid YAML${at}: ${error.message.split('\n')[0]}`,
-      { cause: error },
-    );
-  }
-  try {
-    return document.toJS({ maxAliasCount: 100 });
-  } catch (cause) {
-    throw new ContractSchemaError(
-      'INVALID_YAML',
-      `the descriptor is not valid YAML: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
-  }
+  return parseYamlText(text, 'the descriptor');
 }
 
 /**

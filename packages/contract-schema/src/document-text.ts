@@ -1,5 +1,5 @@
 import { ContractSchemaError } from './contract-schema-error';
-import { parseDescriptorYaml } from './descriptor-yaml';
+import { parseYamlText } from './yaml-text';
 
 /**
  * Parses a document given as JSON or YAML text. `.json` files are read as strict JSON (clearer
@@ -9,27 +9,14 @@ import { parseDescriptorYaml } from './descriptor-yaml';
  * parseDocumentText('results:\n  root: []\n', 'details.yaml'); // { results: { root: [] } }
  */
 export function parseDocumentText(text: string, name: string): unknown {
-  if (name.toLowerCase().endsWith('.json')) {
-    try {
-      return JSON.parse(text);
-    } catch (cause) {
-      throw new ContractSchemaError(
-        'INVALID_JSON',
-        `not valid JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
-        { cause },
-      );
-    }
-  }
+  if (!name.toLowerCase().endsWith('.json')) return parseYamlText(text, 'the document');
   try {
-    return parseDescriptorYaml(text);
-  } catch (error) {
-    if (ContractSchemaError.isInstance(error)) {
-      throw new ContractSchemaError(
-        'INVALID_YAML',
-        error.message.replace('the descriptor is', 'not'),
-        { cause: error },
-      );
-    }
-    throw error;
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ContractSchemaError(
+      'INVALID_JSON',
+      `the document is not valid JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
 }
