@@ -13,6 +13,7 @@ export {
   passthroughSearch,
   passthroughSparql,
 } from './passthrough';
+export { type PullOptions, pullSourceGraph } from './pull-graph';
 export {
   mediaTypeOfRdfFormat,
   RDF_MEDIA_TYPES,

@@ -84,3 +84,15 @@ describe('parseRdf', () => {
     expect(parsed.issues[0]?.message).toMatch(/remote JSON-LD context/);
   });
 });
+
+describe('parseRdf columns on indented lines', () => {
+  it('counts the indentation', async () => {
+    const parsed = await parseRdf(
+      '@prefix ex: <https://ex.org/> .\nex:a ex:b ex:c ;\n  ex:d ] .',
+      'turtle',
+    );
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    expect(parsed.issues[0]).toMatchObject({ line: 3, column: 8 });
+  });
+});

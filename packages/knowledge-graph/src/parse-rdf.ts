@@ -121,9 +121,16 @@ function locateN3Error(error: unknown, text: string): RdfSyntaxIssue {
   };
   const message = (err.message ?? String(error)).replace(/ on line \d+\.$/, '');
   const line = err.context?.line ?? 1;
-  if (err.context?.token) return { message, line, column: err.context.token.start + 1 };
+  if (err.context?.token) {
+    // n3 counts a token's start from after the indentation on every line but the first.
+    const indentation =
+      line > 1
+        ? (/^[ \t]*/.exec(text.split(/\r\n|\n|\r/, line)[line - 1] ?? '')?.[0].length ?? 0)
+        : 0;
+    return { message, line, column: err.context.token.start + indentation + 1 };
+  }
   // Lexer errors carry no column: find the offending text after the previous token.
-  const lineText = text.split(/\r?\n/, line)[line - 1] ?? '';
+  const lineText = text.split(/\r\n|\n|\r/, line)[line - 1] ?? '';
   const previous = err.context?.previousToken;
   const from = previous && previous.line === line ? previous.end : 0;
   const issue = /^Unexpected "(.*)"$/s.exec(message)?.[1] ?? '';

@@ -18,13 +18,13 @@ export const SearchQuerySchema = z.object({
     .min(1, 'term must not be empty')
     .max(MAX_SEARCH_TERM_LENGTH, `term must be at most ${MAX_SEARCH_TERM_LENGTH} characters`),
   offset: z.coerce
-    .number()
+    .number({ error: 'offset must be an integer between 0 and 1000000' })
     .int('offset must be an integer')
     .min(0, 'offset must be between 0 and 1000000')
     .max(1_000_000, 'offset must be between 0 and 1000000')
     .default(0),
   limit: z.coerce
-    .number()
+    .number({ error: `limit must be an integer between 1 and ${MAX_SEARCH_LIMIT}` })
     .int('limit must be an integer')
     .min(1, `limit must be between 1 and ${MAX_SEARCH_LIMIT}`)
     .max(MAX_SEARCH_LIMIT, `limit must be between 1 and ${MAX_SEARCH_LIMIT}`)

@@ -1,0 +1,91 @@
+import {
+  apiReference,
+  healthRoutes,
+  installErrorHandling,
+  type Logger,
+  requestContext,
+  zodValidationHook,
+} from '@dcg/http-kit';
+import type { KnowledgeBase } from '@dcg/knowledge-graph';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { KgEnv } from './app-env';
+import { authGuards } from './auth';
+import type { KgApiConfig, ResolvedApiKey } from './config';
+import type { IngestionService } from './ingestion-service';
+import { mountGraphRoutes } from './routes/graph-routes';
+import { mountPassthroughRoutes } from './routes/passthrough-routes';
+import { mountSearchRoutes } from './routes/search-routes';
+import { mountSparqlRoutes } from './routes/sparql-routes';
+import type { SparqlEngine } from './sparql-engine';
+
+/** Everything the kg-api Hono app is built from. */
+export interface KgAppDeps {
+  config: KgApiConfig;
+  kb: KnowledgeBase;
+  apiKeys: readonly ResolvedApiKey[];
+  ingestion: IngestionService;
+  sparql: SparqlEngine | undefined;
+  logger: Logger;
+  version?: string;
+}
+
+/**
+ * Builds the kg-api Hono app: search, SPARQL, sources and graphs, passthrough, health, the
+ * OpenAPI document (`/openapi.json`) and its reference page (`/docs`).
+ *
+ * @example
+ * const app = buildKgApp({ config, kb, apiKeys, ingestion, sparql, logger });
+ * const server = await startHttpServer(app, { port: 0 });
+ */
+export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
+  const { config, kb } = deps;
+  const app = new OpenAPIHono<KgEnv>({ defaultHook: zodValidationHook });
+  app.use(requestContext({ logger: deps.logger }));
+  installErrorHandling(app, deps.logger);
+  const guards = authGuards(deps.apiKeys, { readsRequireKey: config.auth.readsRequireKey });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key from auth.apiKeys',
+  });
+
+  mountSearchRoutes(app, { kb, guards });
+  mountSparqlRoutes(app, {
+    kb,
+    guards,
+    engine: deps.sparql,
+    timeoutMs: config.sparql.timeoutMs,
+    maxRows: config.sparql.maxRows,
+  });
+  mountGraphRoutes(app, {
+    kb,
+    guards,
+    ingestion: deps.ingestion,
+    maxUploadBytes: config.ingestion.maxUploadBytes,
+  });
+  mountPassthroughRoutes(app, {
+    kb,
+    guards,
+    timeoutMs: config.passthrough.timeoutMs,
+    maxResponseBytes: config.passthrough.maxResponseBytes,
+  });
+
+  app.route(
+    '/',
+    healthRoutes({
+      ready: () => ({ ready: true, sources: kb.sources().length, triples: kb.size }),
+    }),
+  );
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'dcg knowledge graph API',
+      version: deps.version ?? '0.1.0',
+      description:
+        'Text search that returns IRIs and a SPARQL subset over ingested knowledge, and the same two interfaces passed through to upstream sources.',
+    },
+  });
+  app.route('/docs', apiReference({ specUrl: '/openapi.json', title: 'dcg knowledge graph API' }));
+  app.get('/', (c) => c.redirect('/docs'));
+  return app;
+}

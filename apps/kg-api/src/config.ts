@@ -1,0 +1,114 @@
+import { SearchConfigSchema, SourcesConfigSchema } from '@dcg/knowledge-graph';
+import { Cron } from 'croner';
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+
+const ApiKeySchema = z
+  .object({
+    name: z.string().min(1),
+    /** The secret itself, or… */
+    key: z.string().min(16, 'API keys must have at least 16 characters').optional(),
+    /** …the name of an environment variable holding it (keeps secrets out of the file). */
+    keyFromEnv: z.string().min(1).optional(),
+    role: z.enum(['writer', 'reader']).default('writer'),
+  })
+  .strict()
+  .refine((k) => (k.key === undefined) !== (k.keyFromEnv === undefined), {
+    message: 'give exactly one of key and keyFromEnv',
+  });
+
+/**
+ * The kg-api configuration file (YAML or JSON), every key documented in the README.
+ *
+ * @example
+ * KgApiConfigSchema.parse({ sources: [] }).sparql.timeoutMs; // 10000
+ */
+export const KgApiConfigSchema = z
+  .object({
+    sources: SourcesConfigSchema.default([]),
+    search: SearchConfigSchema.default(() => SearchConfigSchema.parse({})),
+    sparql: z
+      .object({
+        timeoutMs: z.number().int().min(1).max(600_000).default(10_000),
+        maxRows: z.number().int().min(1).max(10_000_000).default(10_000),
+      })
+      .strict()
+      .default({ timeoutMs: 10_000, maxRows: 10_000 }),
+    passthrough: z
+      .object({
+        timeoutMs: z.number().int().min(1).max(600_000).default(10_000),
+        maxResponseBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(50 * MiB),
+      })
+      .strict()
+      .default({ timeoutMs: 10_000, maxResponseBytes: 50 * MiB }),
+    ingestion: z
+      .object({
+        maxUploadBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(512 * MiB),
+        pullTimeoutMs: z.number().int().min(1).max(3_600_000).default(120_000),
+      })
+      .strict()
+      .default({ maxUploadBytes: 512 * MiB, pullTimeoutMs: 120_000 }),
+    auth: z
+      .object({
+        apiKeys: z.array(ApiKeySchema).default([]),
+        readsRequireKey: z.boolean().default(false),
+      })
+      .strict()
+      .default({ apiKeys: [], readsRequireKey: false }),
+  })
+  .strict()
+  .superRefine((config, ctx) => {
+    config.sources.forEach((source, index) => {
+      const schedule = source.modes.ingestion.schedule;
+      if (schedule === undefined) return;
+      try {
+        new Cron(schedule, { paused: true }).stop();
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sources', index, 'modes', 'ingestion', 'schedule'],
+          message: `not a valid cron expression: ${(error as Error).message}`,
+        });
+      }
+    });
+  });
+
+/** Validated kg-api configuration. */
+export type KgApiConfig = z.output<typeof KgApiConfigSchema>;
+
+/** An API key with its secret resolved. */
+export interface ResolvedApiKey {
+  name: string;
+  key: string;
+  role: 'writer' | 'reader';
+}
+
+/**
+ * Resolves `keyFromEnv` references; a missing variable is a configuration error naming the key.
+ *
+ * @example
+ * resolveApiKeys(config, process.env); // [{ name, key, role }]
+ */
+export function resolveApiKeys(
+  config: KgApiConfig,
+  env: Record<string, string | undefined>,
+): ResolvedApiKey[] {
+  return config.auth.apiKeys.map((entry, index) => {
+    const key = entry.key ?? env[entry.keyFromEnv ?? ''];
+    if (!key || key.length < 16) {
+      throw new Error(
+        `auth.apiKeys[${index}].keyFromEnv: environment variable ${entry.keyFromEnv} is unset or shorter than 16 characters`,
+      );
+    }
+    return { name: entry.name, key, role: entry.role };
+  });
+}

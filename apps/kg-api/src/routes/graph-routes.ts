@@ -1,0 +1,233 @@
+import { ProblemError } from '@dcg/http-kit';
+import {
+  type KnowledgeBase,
+  KnowledgeGraphError,
+  parseRdf,
+  RDF_MEDIA_TYPES,
+  rdfFormatFromMediaType,
+} from '@dcg/knowledge-graph';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import type { KgEnv } from '../app-env';
+import type { Guards } from '../auth';
+import type { IngestionService } from '../ingestion-service';
+import { toProblem, withProblems } from '../kg-problems';
+import { bearerSecurity, GraphInfoSchema, problem, SourceParamsSchema } from './openapi-shared';
+
+const SourceSummarySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    modes: z.object({
+      ingestion: z.object({ enabled: z.boolean(), schedule: z.string().optional() }),
+      passthrough: z.object({ enabled: z.boolean() }),
+    }),
+    graph: GraphInfoSchema,
+  })
+  .meta({ id: 'SourceSummary' });
+
+/**
+ * Sources and their graphs: list, upload (`PUT` Turtle, N-Triples, N-Quads, TriG or JSON-LD),
+ * delete, and pull from the source adapter (`POST …/ingest`).
+ *
+ * @example
+ * mountGraphRoutes(app, { kb, guards, ingestion, maxUploadBytes: 512 * 2 ** 20 });
+ */
+export function mountGraphRoutes(
+  app: OpenAPIHono<KgEnv>,
+  deps: {
+    kb: KnowledgeBase;
+    guards: Guards;
+    ingestion: IngestionService;
+    maxUploadBytes: number;
+  },
+): void {
+  const { kb, guards } = deps;
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/sources',
+      tags: ['sources'],
+      summary: 'Configured sources and what each has ingested',
+      middleware: [guards.read] as const,
+      responses: {
+        200: {
+          description: 'The sources',
+          content: {
+            'application/json': { schema: z.object({ sources: z.array(SourceSummarySchema) }) },
+          },
+        },
+      },
+    }),
+    (c) =>
+      c.json(
+        {
+          sources: kb.sources().map((s) => ({
+            id: s.id,
+            name: s.name,
+            modes: s.modes,
+            graph: kb.graphInfo(s.id),
+          })),
+        },
+        200,
+      ),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/sources/{sourceId}/graph',
+      tags: ['sources'],
+      summary: "What a source's graph holds",
+      middleware: [guards.read] as const,
+      request: { params: SourceParamsSchema },
+      responses: {
+        200: {
+          description: 'Graph facts',
+          content: { 'application/json': { schema: GraphInfoSchema } },
+        },
+        404: problem('unknown source'),
+      },
+    }),
+    async (c) => {
+      const { sourceId } = c.req.valid('param');
+      return c.json(await withProblems(() => kb.graphInfo(sourceId)), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/v1/sources/{sourceId}/graph',
+      tags: ['sources'],
+      summary: "Removes a source's ingested triples",
+      security: bearerSecurity,
+      middleware: [guards.write] as const,
+      request: { params: SourceParamsSchema },
+      responses: {
+        200: {
+          description: 'Removed',
+          content: { 'application/json': { schema: GraphInfoSchema } },
+        },
+        401: problem('no or wrong API key'),
+        403: problem('the key may not write'),
+        404: problem('unknown source'),
+      },
+    }),
+    async (c) => {
+      const { sourceId } = c.req.valid('param');
+      return c.json(await withProblems(() => kb.removeGraph(sourceId)), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/sources/{sourceId}/ingest',
+      tags: ['sources'],
+      summary: "Pulls the source's graph from its adapter (GET {baseUrl}/v1/graph/jsonld) now",
+      security: bearerSecurity,
+      middleware: [guards.write] as const,
+      request: { params: SourceParamsSchema },
+      responses: {
+        200: {
+          description: 'Ingested',
+          content: { 'application/json': { schema: GraphInfoSchema } },
+        },
+        401: problem('no or wrong API key'),
+        403: problem('ingestion not enabled for the source, or the key may not write'),
+        404: problem('unknown source'),
+        409: problem('the source has no baseUrl'),
+        502: problem('the adapter failed or sent invalid JSON-LD'),
+        504: problem('the adapter did not answer in time'),
+      },
+    }),
+    async (c) => {
+      const { sourceId } = c.req.valid('param');
+      return c.json(await withProblems(() => deps.ingestion.pull(sourceId)), 200);
+    },
+  );
+
+  // The upload reads a raw body of several media types, which the OpenAPI validator would try to
+  // parse as JSON for JSON-LD: it is documented in the registry and served by a plain handler.
+  app.openAPIRegistry.registerPath({
+    method: 'put',
+    path: '/v1/sources/{sourceId}/graph',
+    tags: ['sources'],
+    summary: "Replaces a source's graph with the uploaded document, atomically",
+    description:
+      'The format follows Content-Type. A malformed document changes nothing and gets a 400 with the line and column of the error. Answered once durable.',
+    security: bearerSecurity,
+    request: {
+      params: SourceParamsSchema,
+      body: {
+        required: true,
+        content: Object.fromEntries(RDF_MEDIA_TYPES.map((type) => [type, { schema: z.string() }])),
+      },
+    },
+    responses: {
+      200: {
+        description: 'Replaced',
+        content: { 'application/json': { schema: GraphInfoSchema } },
+      },
+      400: problem('syntax error (with line and column)'),
+      401: problem('no or wrong API key'),
+      403: problem('ingestion not enabled for the source, or the key may not write'),
+      404: problem('unknown source'),
+      413: problem('body larger than ingestion.maxUploadBytes'),
+      415: problem('Content-Type is not an RDF format'),
+    },
+  });
+  app.put(
+    '/v1/sources/:sourceId/graph',
+    guards.write,
+    bodyLimit({
+      maxSize: deps.maxUploadBytes,
+      onError: () => {
+        throw new ProblemError({
+          status: 413,
+          title: 'Payload Too Large',
+          detail: `The upload is larger than ${deps.maxUploadBytes} bytes (ingestion.maxUploadBytes)`,
+        });
+      },
+    }),
+    async (c) => {
+      const sourceId = c.req.param('sourceId');
+      const source = await withProblems(() => kb.source(sourceId));
+      if (!source.modes.ingestion.enabled) {
+        throw toProblem(
+          new KnowledgeGraphError(
+            'INGESTION_DISABLED',
+            `ingestion is not enabled for source "${sourceId}"`,
+          ),
+        );
+      }
+      const contentType = c.req.header('content-type');
+      const format = rdfFormatFromMediaType(contentType);
+      if (!format) {
+        throw new ProblemError({
+          status: 415,
+          title: 'Unsupported Media Type',
+          detail: `Content-Type ${contentType ?? '(none)'} is not an RDF format; use one of ${RDF_MEDIA_TYPES.join(', ')}`,
+        });
+      }
+      const parsed = await parseRdf(await c.req.text(), format);
+      if (!parsed.success) {
+        const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
+        throw new ProblemError({
+          type: 'urn:dcg:kg:problem:rdf-syntax',
+          status: 400,
+          title: 'RDF syntax error',
+          detail: `${format} syntax error at line ${issue.line}, column ${issue.column}: ${issue.message}. Nothing was changed.`,
+          line: issue.line,
+          column: issue.column,
+        });
+      }
+      const info = await withProblems(() => kb.replaceGraph(sourceId, parsed.data));
+      c.get('logger').info('graph replaced', { sourceId, triples: info.triples, format });
+      return c.json(info, 200);
+    },
+  );
+}

@@ -1,0 +1,106 @@
+import {
+  ConfigError,
+  createLogger,
+  type Logger,
+  parseConfig,
+  startHttpServer,
+} from '@dcg/http-kit';
+import { KnowledgeBase } from '@dcg/knowledge-graph';
+import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
+import type { z } from 'zod';
+import { buildKgApp } from './app';
+import { type KgApiConfig, KgApiConfigSchema, resolveApiKeys } from './config';
+import { DEMO_SOURCE, loadDemoVocabulary } from './demo';
+import { IngestionService } from './ingestion-service';
+import { scheduleIngestion } from './scheduler';
+import type { SparqlEngine } from './sparql-engine';
+
+/** Options of {@link startKgApi}. */
+export interface StartKgApiOptions {
+  /** The configuration (validated here; see the README for every key). */
+  config: z.input<typeof KgApiConfigSchema> | KgApiConfig;
+  /** Data folder: ingested graphs live in `<dataDir>/graphs`. */
+  dataDir: string;
+  /** Port (0 or absent: a free port). */
+  port?: number;
+  /** Host (default 127.0.0.1). */
+  host?: string;
+  /** Adds the demo source (unless configured) and ingests the demo vocabulary. */
+  demo?: boolean;
+  logger?: Logger;
+  /** Environment for `keyFromEnv` API keys (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /** SPARQL implementation (default: `@dcg/sparql-subset`). */
+  sparql?: SparqlEngine;
+}
+
+/** A running kg-api. */
+export interface RunningKgApi {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts kg-api in-process: validates the configuration, opens the knowledge base in `dataDir`
+ * (removing graphs of sources no longer configured), schedules pulls, and listens.
+ *
+ * @example
+ * const api = await startKgApi({ config: { sources: [...] }, dataDir: '/tmp/kg', port: 0 });
+ * await fetch(`${api.url}/v1/search/query?term=water`);
+ * await api.close();
+ */
+export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgApi> {
+  const logger = options.logger ?? createLogger('kg-api');
+  const parsed = parseConfig(KgApiConfigSchema, options.config, 'kg-api configuration');
+  const config: KgApiConfig =
+    options.demo && !parsed.sources.some((s) => s.id === DEMO_SOURCE.id)
+      ? { ...parsed, sources: [...parsed.sources, DEMO_SOURCE] }
+      : parsed;
+  let apiKeys: ReturnType<typeof resolveApiKeys>;
+  try {
+    apiKeys = resolveApiKeys(config, options.env ?? process.env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message, [
+      { key: 'auth.apiKeys', message: (error as Error).message },
+    ]);
+  }
+
+  const kb = await KnowledgeBase.open({
+    sources: config.sources,
+    search: config.search,
+    persistence: new FileGraphPersistence(options.dataDir),
+    onRemovedOrphan: (sourceId) =>
+      logger.info('removed the graph of a source no longer configured', { sourceId }),
+  });
+  if (options.demo) {
+    const { triples } = await loadDemoVocabulary(kb);
+    logger.info('demo vocabulary ingested', { sourceId: DEMO_SOURCE.id, triples });
+  }
+  const ingestion = new IngestionService(
+    kb,
+    { timeoutMs: config.ingestion.pullTimeoutMs, maxBytes: config.ingestion.maxUploadBytes },
+    logger,
+  );
+  const app = buildKgApp({
+    config,
+    kb,
+    apiKeys,
+    ingestion,
+    sparql: options.sparql,
+    logger,
+  });
+  const server = await startHttpServer(app, {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+  });
+  const stopSchedule = scheduleIngestion(config.sources, ingestion, logger);
+  return {
+    url: server.url,
+    port: server.port,
+    close: async () => {
+      stopSchedule();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { ProblemError } from '@dcg/http-kit';
+import type { Context } from 'hono';
+
+/**
+ * The query text of a SPARQL 1.1 protocol request: `GET ?query=`, `POST` with
+ * `application/sparql-query`, or `POST` with a form `query=`. Anything else is a 400/415 problem.
+ *
+ * @example
+ * const text = await readSparqlQuery(c);
+ */
+export async function readSparqlQuery(c: Context): Promise<string> {
+  let query: string | undefined;
+  if (c.req.method === 'GET') {
+    query = c.req.query('query');
+  } else {
+    const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type === 'application/sparql-query') {
+      query = await c.req.text();
+    } else if (type === 'application/x-www-form-urlencoded') {
+      query = new URLSearchParams(await c.req.text()).get('query') ?? undefined;
+    } else {
+      throw new ProblemError({
+        status: 415,
+        title: 'Unsupported Media Type',
+        detail:
+          'Send the query as application/sparql-query, as a form field query= (application/x-www-form-urlencoded), or with GET ?query=',
+      });
+    }
+  }
+  if (query === undefined || query.trim() === '') {
+    throw new ProblemError({
+      status: 400,
+      title: 'Invalid request',
+      detail: 'A SPARQL query is required (query parameter or body)',
+      errors: [{ path: '$.query', message: 'required' }],
+    });
+  }
+  return query;
+}
