@@ -1,4 +1,16 @@
 export { GovernanceError, type GovernanceErrorCode } from './errors';
+export {
+  type AcceptedEvaluationResult,
+  EvaluationResults,
+  type EvaluationSubmissionInput,
+} from './evaluation-results';
+export { createGovernance, type Governance, type GovernanceOptions } from './governance';
+export {
+  type GovernanceEventMap,
+  type GovernanceEventName,
+  GovernanceEvents,
+} from './governance-events';
+export { complianceView, MarketplaceProjection } from './marketplace-projection';
 export type {
   ComplianceTreeNode,
   ComplianceViewStatus,
@@ -16,6 +28,12 @@ export {
   PolicyStatusSchema,
   PolicyTriggerSchema,
 } from './policy';
+export { PolicyCatalog } from './policy-catalog';
+export {
+  type CoordinatorDeps,
+  ProvisioningCoordinator,
+  type ProvisioningRequestInput,
+} from './provisioning-coordinator';
 export {
   type PlanLog,
   PlanLogSchema,
@@ -39,3 +57,13 @@ export type {
   TemplateRecord,
   TemplateRepository,
 } from './repositories';
+export {
+  type AdapterOutcome,
+  TechAdapterClient,
+  type TechAdapterClientOptions,
+} from './tech-adapter-client';
+export {
+  type GuardianPolicyBinding,
+  type RegisteredTemplate,
+  TemplateRegistry,
+} from './template-registry';

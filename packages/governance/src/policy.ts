@@ -59,6 +59,8 @@ export interface PolicyFilter {
   trigger?: 'active' | 'passive';
   status?: 'draft' | 'grace' | 'enabled';
   environment?: string;
+  /** Only the policies a guardian template created. */
+  templateId?: string;
   /** Case-insensitive match in id, name or description. */
   text?: string;
   limit: number;

@@ -282,6 +282,7 @@ class PostgresStore implements GovernanceStore {
       if (filter.status !== undefined) where.push(`status = ${param(filter.status)}`);
       if (filter.environment !== undefined)
         where.push(`(environment IS NULL OR environment = ${param(filter.environment)})`);
+      if (filter.templateId !== undefined) where.push(`template_id = ${param(filter.templateId)}`);
       if (filter.text !== undefined && filter.text !== '') {
         const p = param(filter.text);
         // strpos() instead of LIKE: the user's text needs no escaping of % and _.

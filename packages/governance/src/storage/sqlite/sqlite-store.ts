@@ -326,6 +326,10 @@ class SqliteStore implements GovernanceStore {
         where.push('(environment IS NULL OR environment = ?)');
         params.push(filter.environment);
       }
+      if (filter.templateId !== undefined) {
+        where.push('template_id = ?');
+        params.push(filter.templateId);
+      }
       if (filter.text !== undefined && filter.text !== '') {
         // instr() instead of LIKE: the user's text needs no escaping of % and _.
         where.push(

@@ -1,0 +1,129 @@
+import type { AddressInfo } from 'node:net';
+import {
+  type ComponentProvisioningDescriptor,
+  ComponentProvisioningDescriptorSchema,
+  ProvisioningRequestSchema,
+  parseDescriptorYaml,
+} from '@dcg/contract-schema';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+
+/** How the test adapter answers for a component. */
+export type AdapterBehaviour =
+  | { kind: 'sync' }
+  | { kind: 'async'; polls: number }
+  | { kind: 'failed'; message: string }
+  | { kind: 'http-error'; status: 400 | 500 }
+  | { kind: 'info-merge'; publicInfo: Record<string, unknown> }
+  | { kind: 'info-null' }
+  | { kind: 'info-drop' }
+  | { kind: 'info-absent' }
+  | { kind: 'never-finishes' };
+
+/** A request the adapter received, with its YAML descriptor parsed. */
+export interface ReceivedRequest {
+  operation: 'provision' | 'unprovision';
+  descriptor: ComponentProvisioningDescriptor;
+  removeData: boolean;
+}
+
+/**
+ * A real HTTP tech adapter (API v2.2.0) for tests, under a base path like the reference adapters.
+ * It validates requests as a real adapter would and answers per component as configured.
+ */
+export async function startTechAdapter(
+  behaviours: Record<string, AdapterBehaviour> = {},
+  basePath = '/datamesh.specificprovisioner',
+): Promise<{ url: string; received: ReceivedRequest[]; close: () => Promise<void> }> {
+  const received: ReceivedRequest[] = [];
+  const tokens = new Map<string, { remaining: number; body: unknown }>();
+  const app = new Hono().basePath(basePath);
+
+  const completed = (descriptor: ComponentProvisioningDescriptor, behaviour: AdapterBehaviour) => {
+    const component = descriptor.dataProduct.components?.find(
+      (c) => c.id === descriptor.componentIdToProvision,
+    );
+    const input = (component?.info ?? {}) as Record<string, Record<string, unknown> | undefined>;
+    const base = {
+      status: 'COMPLETED',
+      result: 'ok',
+      logs: [
+        {
+          timestamp: new Date().toISOString(),
+          level: 'INFO',
+          message: `done ${descriptor.componentIdToProvision}`,
+        },
+      ],
+    };
+    switch (behaviour.kind) {
+      case 'info-merge':
+        return {
+          ...base,
+          info: {
+            publicInfo: { ...(input.publicInfo ?? {}), ...behaviour.publicInfo },
+            privateInfo: { ...(input.privateInfo ?? {}), deployedBy: 'test-adapter' },
+          },
+        };
+      case 'info-null':
+        return { ...base, info: null };
+      case 'info-drop':
+        return { ...base, info: { publicInfo: { note: 'fresh' }, privateInfo: {} } };
+      case 'info-absent':
+        return base;
+      default:
+        return { ...base, info: { publicInfo: {}, privateInfo: { ...(input.privateInfo ?? {}) } } };
+    }
+  };
+
+  for (const operation of ['provision', 'unprovision'] as const) {
+    app.post(`/v1/${operation}`, async (c) => {
+      const parsed = ProvisioningRequestSchema.safeParse(await c.req.json().catch(() => null));
+      if (!parsed.success || parsed.data.descriptorKind !== 'COMPONENT_DESCRIPTOR') {
+        return c.json({ errors: ['invalid provisioning request'] }, 400);
+      }
+      const descriptor = ComponentProvisioningDescriptorSchema.safeParse(
+        parseDescriptorYaml(parsed.data.descriptor),
+      );
+      if (!descriptor.success) return c.json({ errors: ['invalid descriptor'] }, 400);
+      received.push({ operation, descriptor: descriptor.data, removeData: parsed.data.removeData });
+      const behaviour = behaviours[descriptor.data.componentIdToProvision] ?? { kind: 'sync' };
+      switch (behaviour.kind) {
+        case 'failed':
+          return c.json({ status: 'FAILED', result: behaviour.message });
+        case 'http-error':
+          return behaviour.status === 400
+            ? c.json({ errors: ['bad descriptor'], userMessage: 'The descriptor was refused' }, 400)
+            : c.json({ error: 'adapter crashed', userMessage: 'Internal adapter problem' }, 500);
+        case 'async':
+        case 'never-finishes': {
+          const token = crypto.randomUUID();
+          tokens.set(token, {
+            remaining: behaviour.kind === 'async' ? behaviour.polls : Number.POSITIVE_INFINITY,
+            body: completed(descriptor.data, behaviour),
+          });
+          return c.json(token, 202);
+        }
+        default:
+          return c.json(completed(descriptor.data, behaviour));
+      }
+    });
+    app.get(`/v1/${operation}/:token/status`, (c) => {
+      const entry = tokens.get(c.req.param('token'));
+      if (!entry) return c.json({ errors: ['unknown token'] }, 400);
+      if (entry.remaining > 0) {
+        entry.remaining--;
+        return c.json({ status: 'RUNNING', result: '' });
+      }
+      return c.json(entry.body);
+    });
+  }
+
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${basePath}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

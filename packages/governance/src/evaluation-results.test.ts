@@ -1,0 +1,170 @@
+import { UNPROCESSABLE_MESSAGE } from '@dcg/contract-schema';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GovernanceError } from './errors';
+import { createGovernance, type Governance } from './governance';
+import { openSqliteStore } from './storage/sqlite';
+
+const CONTRACT = 'urn:dmb:cmp:finance:invoices:0:orders-port';
+const submission = (
+  satisfiesPolicy: boolean,
+  details: unknown = {
+    results: {
+      root: [
+        {
+          key: 'dataContract',
+          name: 'Data Contract',
+          children: [
+            {
+              key: 'amount_not_null',
+              compliant: satisfiesPolicy,
+              ...(satisfiesPolicy ? {} : { issues: ['12 rows have a null amount'] }),
+            },
+            { key: 'id_unique', compliant: true },
+          ],
+        },
+      ],
+    },
+    notes: { errorSummary: { message: 'One or more data contract violations detected' } },
+  },
+) => [{ resource: { id: CONTRACT, descriptor: '' }, result: { satisfiesPolicy, details } }];
+
+describe('EvaluationResults and the compliance view', () => {
+  let governance: Governance;
+  beforeAll(async () => {
+    governance = createGovernance(await openSqliteStore({ file: ':memory:' }));
+    await governance.policies.create({
+      id: 'passive',
+      name: 'P',
+      resourceType: 'dataproduct',
+      trigger: 'passive',
+    });
+    await governance.policies.create({
+      id: 'active',
+      name: 'A',
+      resourceType: 'dataproduct',
+      trigger: 'active',
+    });
+  });
+  afterAll(() => governance.store.close());
+
+  const error = async (input: Parameters<Governance['results']['submit']>[0]) => {
+    try {
+      await governance.results.submit(input);
+    } catch (e) {
+      if (GovernanceError.is(e)) return e;
+    }
+    throw new Error('expected a GovernanceError');
+  };
+
+  it('starts unknown, then shows violated with the summary, counts and tree', async () => {
+    expect(
+      (await governance.marketplace.getContractCompliance(CONTRACT, 'production')).status,
+    ).toBe('unknown');
+    const accepted = await governance.results.submit({
+      policyId: 'passive',
+      environment: 'production',
+      body: submission(false),
+    });
+    expect(accepted).toMatchObject({
+      status: 'violated',
+      detailsConform: true,
+      contractId: CONTRACT,
+    });
+    const view = await governance.marketplace.getContractCompliance(CONTRACT, 'production');
+    expect(view).toMatchObject({
+      status: 'violated',
+      policyId: 'passive',
+      summary: 'One or more data contract violations detected',
+      counts: { compliant: 1, failing: 1 },
+      evaluatedAt: accepted.receivedAt,
+    });
+    expect(view.tree[0]).toMatchObject({
+      key: 'dataContract',
+      target: 'root',
+      children: [
+        { key: 'amount_not_null', compliant: false, issues: ['12 rows have a null amount'] },
+        { key: 'id_unique', compliant: true },
+      ],
+    });
+  });
+
+  it('a new result overwrites the current status; history keeps both', async () => {
+    await governance.results.submit({
+      policyId: 'passive',
+      environment: 'production',
+      body: submission(true),
+    });
+    expect(
+      (await governance.marketplace.getContractCompliance(CONTRACT, 'production')).status,
+    ).toBe('compliant');
+    const history = await governance.results.history(CONTRACT, {
+      environment: 'production',
+      limit: 10,
+      offset: 0,
+    });
+    expect(history.meta.pagination.total).toBe(2);
+    expect(
+      (await governance.marketplace.getContractCompliance(CONTRACT, 'development')).status,
+    ).toBe('unknown');
+  });
+
+  it('stores non-conforming details and reports them as unprocessable with the schema errors', async () => {
+    const accepted = await governance.results.submit({
+      policyId: 'passive',
+      environment: 'production',
+      body: submission(true, { results: { root: [{ key: 'a', compliant: true, children: [] }] } }),
+    });
+    expect(accepted.detailsConform).toBe(false);
+    expect(accepted.message).toBe(UNPROCESSABLE_MESSAGE);
+    expect(accepted.schemaErrors?.[0]?.path).toBe('$[0].result.details.results.root[0]');
+    const view = await governance.marketplace.getContractCompliance(CONTRACT, 'production');
+    expect(view.status).toBe('unprocessable');
+    expect(view.message).toBe(UNPROCESSABLE_MESSAGE);
+    expect(view.schemaErrors?.length).toBeGreaterThan(0);
+  });
+
+  it('refuses unknown and active policies, a missing environment and malformed envelopes', async () => {
+    expect(
+      (await error({ policyId: 'ghost', environment: 'production', body: submission(true) })).code,
+    ).toBe('not_found');
+    expect(
+      (await error({ policyId: 'active', environment: 'production', body: submission(true) })).code,
+    ).toBe('conflict');
+    expect(
+      (await error({ policyId: 'passive', environment: undefined, body: submission(true) })).code,
+    ).toBe('invalid_input');
+    const two = await error({
+      policyId: 'passive',
+      environment: 'production',
+      body: [...submission(true), ...submission(true)],
+    });
+    expect(two.issues[0]?.path).toBe('$');
+    const object = await error({
+      policyId: 'passive',
+      environment: 'production',
+      body: submission(true)[0],
+    });
+    expect(object.code).toBe('invalid_input');
+    const noId = await error({
+      policyId: 'passive',
+      environment: 'production',
+      body: [
+        {
+          resource: { descriptor: '' },
+          result: { satisfiesPolicy: true, details: { results: {} } },
+        },
+      ],
+    });
+    expect(noId.issues.map((i) => i.path)).toEqual(['$[0].resource.id']);
+    const noDetails = await error({
+      policyId: 'passive',
+      environment: 'production',
+      body: [{ resource: { id: CONTRACT, descriptor: '' }, result: { satisfiesPolicy: 'yes' } }],
+    });
+    expect(noDetails.issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining(['$[0].result.satisfiesPolicy', '$[0].result.details']),
+    );
+    const history = await governance.results.history(CONTRACT, { limit: 100, offset: 0 });
+    expect(history.meta.pagination.total).toBe(3);
+  });
+});

@@ -1,0 +1,156 @@
+import {
+  type ComponentDescriptor,
+  complianceStatus,
+  type ComplianceTreeNode as RecordNode,
+  selectContractTargets,
+} from '@dcg/contract-schema';
+import type {
+  ComplianceTreeNode,
+  ContractComplianceView,
+  MarketplaceInstanceView,
+  MarketplaceReadModel,
+} from './marketplace-views';
+import type { GovernanceStore, InstanceRecord, StoredEvaluationResult } from './repositories';
+
+function toViewNode(node: RecordNode, target?: string): ComplianceTreeNode {
+  const base: ComplianceTreeNode = {
+    key: node.key,
+    ...(node.name === undefined ? {} : { name: node.name }),
+    ...(node.description === undefined ? {} : { description: node.description }),
+    ...(target === undefined ? {} : { target }),
+  };
+  if (node.section) return { ...base, children: node.children.map((c) => toViewNode(c)) };
+  return {
+    ...base,
+    compliant: node.compliant,
+    ...(node.issues.length > 0 ? { issues: node.issues } : {}),
+  };
+}
+
+/**
+ * The compliance view of a data contract from its current stored result (or `unknown` without one).
+ *
+ * @example
+ * const view = complianceView('urn:dmb:cmp:a:b:0:port', 'production', await store.getCurrentResult(id, 'production'));
+ */
+export function complianceView(
+  contractId: string,
+  environment: string,
+  current: StoredEvaluationResult | null,
+): ContractComplianceView {
+  if (!current) {
+    return {
+      contractId,
+      environment,
+      status: 'unknown',
+      evaluatedAt: null,
+      policyId: null,
+      summary: null,
+      counts: { compliant: 0, failing: 0 },
+      tree: [],
+    };
+  }
+  const status = complianceStatus(current.submission);
+  return {
+    contractId,
+    environment,
+    status: status.status,
+    evaluatedAt: current.receivedAt,
+    policyId: current.policyId,
+    summary: status.summary ?? null,
+    counts: status.counts,
+    tree: status.tree.flatMap((target) => target.records.map((r) => toViewNode(r, target.key))),
+    ...(status.message === undefined ? {} : { message: status.message }),
+    ...(status.schemaErrors === undefined ? {} : { schemaErrors: status.schemaErrors }),
+  };
+}
+
+function flatten(
+  components: ReadonlyArray<ComponentDescriptor>,
+  into: ComponentDescriptor[],
+): void {
+  for (const component of components) {
+    into.push(component);
+    flatten(component.components ?? [], into);
+  }
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+/**
+ * The marketplace read model over the governance store: deployed instances with their components,
+ * and for each data contract (rule A5) the compliance of its current evaluation result.
+ *
+ * @example
+ * const readModel = new MarketplaceProjection(store);
+ * const instances = await readModel.listInstances({ environment: 'production' });
+ */
+export class MarketplaceProjection implements MarketplaceReadModel {
+  constructor(private readonly store: GovernanceStore) {}
+
+  async listInstances(filter: { environment?: string }): Promise<MarketplaceInstanceView[]> {
+    const records = await this.store.listInstances(
+      filter.environment === undefined ? {} : { environment: filter.environment },
+    );
+    return Promise.all(records.map((r) => this.toView(r)));
+  }
+
+  async getInstance(
+    systemId: string,
+    environment?: string,
+  ): Promise<MarketplaceInstanceView | null> {
+    if (environment !== undefined) {
+      const record = await this.store.getInstance(systemId, environment);
+      return record ? this.toView(record) : null;
+    }
+    const records = await this.store.listInstances({ systemId });
+    const latest = records.sort((a, b) => b.deployedAt.localeCompare(a.deployedAt))[0];
+    return latest ? this.toView(latest) : null;
+  }
+
+  async getContractCompliance(
+    contractId: string,
+    environment: string,
+  ): Promise<ContractComplianceView> {
+    return complianceView(
+      contractId,
+      environment,
+      await this.store.getCurrentResult(contractId, environment),
+    );
+  }
+
+  private async toView(record: InstanceRecord): Promise<MarketplaceInstanceView> {
+    const system = record.descriptor as { components?: ComponentDescriptor[] } & Record<
+      string,
+      unknown
+    >;
+    const contracts = new Set(selectContractTargets(system).map((t) => t.resourceId));
+    const all: ComponentDescriptor[] = [];
+    flatten(system.components ?? [], all);
+    const components = await Promise.all(
+      all.map(async (c) => {
+        const dataContract = contracts.has(c.id);
+        const base = {
+          id: c.id,
+          ...(c.name === undefined ? {} : { name: c.name }),
+          ...(c.kind === undefined ? {} : { kind: c.kind }),
+          dataContract,
+        };
+        if (!dataContract) return base;
+        const view = await this.getContractCompliance(c.id, record.environment);
+        return { ...base, compliance: { status: view.status, evaluatedAt: view.evaluatedAt } };
+      }),
+    );
+    const version = text(system.version);
+    return {
+      systemId: record.systemId,
+      name: text(system.name) ?? record.systemId,
+      kind: text(system.kind) ?? 'unknown',
+      environment: record.environment,
+      ...(version === undefined ? {} : { version }),
+      deployedAt: record.deployedAt,
+      components,
+    };
+  }
+}

@@ -1,0 +1,320 @@
+import { getGuardianPolicyId, stringifyDescriptorYaml } from '@dcg/contract-schema';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  GUARDIAN,
+  GUARDIAN_TEMPLATE,
+  ORDERS_PORT,
+  ordersSystem,
+  PORT_TEMPLATE,
+  STORAGE,
+  STORAGE_TEMPLATE,
+} from './__fixtures__/orders-system';
+import { type AdapterBehaviour, startTechAdapter } from './__fixtures__/tech-adapter-server';
+import { GovernanceError } from './errors';
+import { createGovernance, type Governance } from './governance';
+import type { GovernanceEventMap } from './governance-events';
+import { openSqliteStore } from './storage/sqlite';
+
+type Adapter = Awaited<ReturnType<typeof startTechAdapter>>;
+
+describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
+  let governance: Governance;
+  let adapter: Adapter;
+  let guardianAdapter: Adapter;
+  const behaviours: Record<string, AdapterBehaviour> = {};
+  const guardianBehaviours: Record<string, AdapterBehaviour> = {};
+  const deployed: Array<GovernanceEventMap['system.deployed']> = [];
+  const undeployed: Array<GovernanceEventMap['system.undeployed']> = [];
+  let policyId: string;
+
+  beforeAll(async () => {
+    adapter = await startTechAdapter(behaviours);
+    guardianAdapter = await startTechAdapter(guardianBehaviours, '/guardian');
+    governance = createGovernance(await openSqliteStore({ file: ':memory:' }), {
+      adapters: { pollIntervalMs: 10, pollTimeoutMs: 400, requestTimeoutMs: 2000 },
+    });
+    governance.events.on('system.deployed', (e) => {
+      deployed.push(e);
+    });
+    governance.events.on('system.undeployed', (e) => {
+      undeployed.push(e);
+    });
+    await governance.templates.register({
+      id: STORAGE_TEMPLATE,
+      name: 'Storage',
+      url: adapter.url,
+    });
+    await governance.templates.register({ id: PORT_TEMPLATE, name: 'Port', url: adapter.url });
+    const guardian = await governance.templates.register({
+      id: GUARDIAN_TEMPLATE,
+      name: 'GE guardian',
+      url: guardianAdapter.url,
+      properties: {
+        dataContractGuardian: {
+          policies: [
+            { resourceType: 'dataproduct', spec: { name: 'DP contracts', description: 'quality' } },
+          ],
+        },
+      },
+    });
+    policyId = guardian.policies[0]!.policyId;
+  });
+  afterEach(() => {
+    for (const key of Object.keys(behaviours)) delete behaviours[key];
+    for (const key of Object.keys(guardianBehaviours)) delete guardianBehaviours[key];
+    adapter.received.length = 0;
+    guardianAdapter.received.length = 0;
+  });
+  afterAll(async () => {
+    await governance.coordinator.idle();
+    await governance.store.close();
+    await adapter.close();
+    await guardianAdapter.close();
+  });
+
+  const run = async (
+    operation: 'deploy' | 'undeploy',
+    body: Parameters<Governance['coordinator']['deploy']>[0],
+  ) => {
+    const started = await governance.coordinator[operation](body);
+    expect(started.status).toBe('running');
+    await governance.coordinator.idle();
+    return governance.coordinator.getPlan(started.id);
+  };
+
+  it('deploys in order, hands the guardian its passive policy (202 + polling) and stores merged info', async () => {
+    guardianBehaviours[GUARDIAN] = { kind: 'async', polls: 3 };
+    behaviours[ORDERS_PORT] = { kind: 'info-merge', publicInfo: { endpoint: 'jdbc:x' } };
+    const plan = await run('deploy', {
+      environment: 'production',
+      descriptor: stringifyDescriptorYaml(ordersSystem()),
+    });
+    expect(plan.status).toBe('completed');
+    expect(plan.tasks.map((t) => [t.componentId, t.status])).toEqual([
+      [STORAGE, 'completed'],
+      [ORDERS_PORT, 'completed'],
+      [GUARDIAN, 'completed'],
+    ]);
+    expect(adapter.received.map((r) => r.descriptor.componentIdToProvision)).toEqual([
+      STORAGE,
+      ORDERS_PORT,
+    ]);
+    const sent = guardianAdapter.received[0]!.descriptor;
+    const sentGuardian = sent.dataProduct.components!.find((c) => c.id === GUARDIAN)!;
+    expect(getGuardianPolicyId(sentGuardian)).toBe(policyId);
+    // The guardian sees the info earlier components stored.
+    expect(
+      sent.dataProduct.components!.find((c) => c.id === ORDERS_PORT)!.info?.publicInfo,
+    ).toEqual({ endpoint: 'jdbc:x' });
+    const instance = await governance.store.getInstance(
+      'urn:dmb:dp:finance:orders:0',
+      'production',
+    );
+    const stored = (instance!.descriptor.components as Array<{ id: string; info?: unknown }>).find(
+      (c) => c.id === GUARDIAN,
+    )!;
+    expect(getGuardianPolicyId(stored)).toBe(policyId);
+    expect(deployed.at(-1)).toMatchObject({
+      systemId: 'urn:dmb:dp:finance:orders:0',
+      environment: 'production',
+      planId: plan.id,
+    });
+    const guardianTask = plan.tasks[2]!;
+    expect(guardianTask.logs.some((l) => l.message.includes(`passive policy ${policyId}`))).toBe(
+      true,
+    );
+    expect(getGuardianPolicyId({ info: guardianTask.info })).toBe(policyId);
+    const view = await governance.marketplace.getInstance(
+      'urn:dmb:dp:finance:orders:0',
+      'production',
+    );
+    expect(view?.components.find((c) => c.id === ORDERS_PORT)).toMatchObject({
+      dataContract: true,
+      compliance: { status: 'unknown' },
+    });
+  });
+
+  it('accepts info: null from a guardian and keeps the input info', async () => {
+    guardianBehaviours[GUARDIAN] = { kind: 'info-null' };
+    const plan = await run('deploy', { environment: 'qa', descriptor: ordersSystem() });
+    expect(plan.status).toBe('completed');
+    expect(getGuardianPolicyId({ info: plan.tasks[2]!.info })).toBe(policyId);
+  });
+
+  it.each([
+    ['drops', { kind: 'info-drop' } as const],
+    ['leaves out', { kind: 'info-absent' } as const],
+  ])(
+    'fails the task when the guardian adapter %s the input info, saying the policy id would be lost',
+    async (_label, behaviour) => {
+      guardianBehaviours[GUARDIAN] = behaviour;
+      const plan = await run('deploy', { environment: 'dev-info', descriptor: ordersSystem() });
+      expect(plan.status).toBe('failed');
+      expect(plan.tasks[2]!.status).toBe('failed');
+      expect(plan.tasks[2]!.errors[0]).toContain(`"${policyId}"`);
+      expect(plan.tasks[2]!.errors[0]).toMatch(/would be lost/);
+      expect(
+        await governance.store.getInstance('urn:dmb:dp:finance:orders:0', 'dev-info'),
+      ).toBeNull();
+    },
+  );
+
+  const guardianFirst = (templateId: string, kind = 'dataproduct') => {
+    const system = ordersSystem({ kind });
+    const [storage, port, guardian] = system.components!;
+    return {
+      ...system,
+      components: [storage!, { ...guardian!, infrastructureTemplateId: templateId }, port!],
+    };
+  };
+
+  it('terminates the plan when the guardian template is not registered, provisioning nothing after it', async () => {
+    const plan = await run('deploy', {
+      environment: 'dev',
+      descriptor: guardianFirst('urn:dmb:itm:missing:1'),
+    });
+    expect(plan.status).toBe('terminated');
+    expect(plan.errors[0]).toContain(GUARDIAN);
+    expect(plan.errors[0]).toContain('urn:dmb:itm:missing:1');
+    expect(plan.errors[0]).toMatch(/not registered/);
+    expect(plan.tasks.map((t) => t.status)).toEqual(['completed', 'failed', 'skipped']);
+    expect(adapter.received.map((r) => r.descriptor.componentIdToProvision)).toEqual([STORAGE]);
+  });
+
+  it('terminates the plan when the guardian template is not a guardian template', async () => {
+    const plan = await run('deploy', {
+      environment: 'dev',
+      descriptor: guardianFirst(STORAGE_TEMPLATE),
+    });
+    expect(plan.status).toBe('terminated');
+    expect(plan.errors[0]).toContain(GUARDIAN);
+    expect(plan.errors[0]).toContain(STORAGE_TEMPLATE);
+    expect(plan.errors[0]).toMatch(/not a guardian template/);
+  });
+
+  it('terminates the plan when the guardian template has no policy for the system resource type', async () => {
+    const plan = await run('deploy', {
+      environment: 'dev',
+      descriptor: guardianFirst(GUARDIAN_TEMPLATE, 'biproject'),
+    });
+    expect(plan.status).toBe('terminated');
+    expect(plan.errors[0]).toContain(GUARDIAN_TEMPLATE);
+    expect(plan.errors[0]).toContain('"biproject"');
+    expect(guardianAdapter.received).toHaveLength(0);
+  });
+
+  it('fails the plan on FAILED, on error answers and on a token that never finishes (bounded polling)', async () => {
+    behaviours[STORAGE] = { kind: 'failed', message: 'bucket quota exceeded' };
+    const failed = await run('deploy', { environment: 'dev', descriptor: ordersSystem() });
+    expect(failed.status).toBe('failed');
+    expect(failed.errors[0]).toContain('bucket quota exceeded');
+    expect(failed.tasks.map((t) => t.status)).toEqual(['failed', 'skipped', 'skipped']);
+
+    behaviours[STORAGE] = { kind: 'http-error', status: 500 };
+    const crashed = await run('deploy', { environment: 'dev', descriptor: ordersSystem() });
+    expect(crashed.errors[0]).toMatch(/answered 500: Internal adapter problem/);
+
+    behaviours[STORAGE] = { kind: 'never-finishes' };
+    const started = Date.now();
+    const stuck = await run('deploy', { environment: 'dev', descriptor: ordersSystem() });
+    expect(stuck.status).toBe('failed');
+    expect(stuck.errors[0]).toMatch(/still RUNNING after 400 ms/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('fails a task whose adapter is unreachable', async () => {
+    await governance.templates.register({
+      id: STORAGE_TEMPLATE,
+      name: 'Storage',
+      url: 'http://127.0.0.1:1/x',
+    });
+    try {
+      const plan = await run('deploy', { environment: 'dev', descriptor: ordersSystem() });
+      expect(plan.status).toBe('failed');
+      expect(plan.errors[0]).toMatch(/cannot be reached/);
+    } finally {
+      await governance.templates.register({
+        id: STORAGE_TEMPLATE,
+        name: 'Storage',
+        url: adapter.url,
+      });
+    }
+  });
+
+  it('undeploys in reverse order with the stored info and removes the instance', async () => {
+    const deployedPlan = await run('deploy', {
+      environment: 'staging',
+      descriptor: ordersSystem(),
+    });
+    expect(deployedPlan.status).toBe('completed');
+    adapter.received.length = 0;
+    guardianAdapter.received.length = 0;
+    const plan = await run('undeploy', {
+      environment: 'staging',
+      systemId: 'urn:dmb:dp:finance:orders:0',
+      removeData: true,
+    });
+    expect(plan.status).toBe('completed');
+    expect(plan.tasks.map((t) => t.componentId)).toEqual([GUARDIAN, ORDERS_PORT, STORAGE]);
+    expect(guardianAdapter.received[0]).toMatchObject({
+      operation: 'unprovision',
+      removeData: true,
+    });
+    const sentGuardian = guardianAdapter.received[0]!.descriptor.dataProduct.components!.find(
+      (c) => c.id === GUARDIAN,
+    )!;
+    expect(getGuardianPolicyId(sentGuardian)).toBe(policyId);
+    expect(await governance.store.getInstance('urn:dmb:dp:finance:orders:0', 'staging')).toBeNull();
+    expect(undeployed.at(-1)).toMatchObject({
+      systemId: 'urn:dmb:dp:finance:orders:0',
+      environment: 'staging',
+    });
+  });
+
+  it('refuses bad requests before creating a plan', async () => {
+    const code = async (body: unknown) => {
+      try {
+        await governance.coordinator.deploy(body as never);
+        return 'accepted';
+      } catch (error) {
+        return GovernanceError.is(error)
+          ? `${error.code} ${error.issues.map((i) => i.path).join(',')}`
+          : 'other';
+      }
+    };
+    expect(await code({ descriptor: ordersSystem() })).toBe('invalid_input $.environment');
+    expect(await code({ environment: 'x' })).toBe('invalid_input $.descriptor');
+    expect(await code({ environment: 'x', descriptor: 'a: [' })).toBe('invalid_input $.descriptor');
+    expect(await code({ environment: 'x', descriptor: { id: 'urn:x', components: [{}] } })).toMatch(
+      /^invalid_input .*\$\.descriptor\.kind/,
+    );
+    expect(await code(['not', 'an', 'object'])).toBe('invalid_input $');
+    await expect(
+      governance.coordinator.undeploy({ environment: 'nowhere', systemId: 'urn:none' }),
+    ).rejects.toSatisfy((e) => GovernanceError.is(e) && e.code === 'not_found');
+  });
+
+  it('marks plans interrupted by a restart as failed', async () => {
+    const now = new Date().toISOString();
+    await governance.store.createPlan({
+      id: 'interrupted',
+      operation: 'deploy',
+      environment: 'dev',
+      systemId: 's',
+      systemKind: 'dataproduct',
+      status: 'running',
+      createdAt: now,
+      updatedAt: now,
+      errors: [],
+      descriptor: {},
+      tasks: [
+        { componentId: 'a', templateId: 't', status: 'running', logs: [], errors: [] },
+        { componentId: 'b', templateId: 't', status: 'pending', logs: [], errors: [] },
+      ],
+    });
+    expect(await governance.coordinator.recoverInterrupted()).toBeGreaterThanOrEqual(1);
+    const plan = await governance.coordinator.getPlan('interrupted');
+    expect(plan.status).toBe('failed');
+    expect(plan.tasks.map((t) => t.status)).toEqual(['failed', 'skipped']);
+  });
+});

@@ -1,0 +1,159 @@
+import {
+  type GuardianPolicyEntry,
+  type InfrastructureTemplate,
+  validateTemplate,
+} from '@dcg/contract-schema';
+import { GovernanceError } from './errors';
+import type { Policy } from './policy';
+import type { GovernanceStore, TemplatePolicyDraft, TemplateRecord } from './repositories';
+
+/**
+ * A resolved guardian policy of a template: which passive policy serves which resource type.
+ *
+ * @example
+ * const entry: GuardianPolicyBinding = { resourceType: 'dataproduct', policyId: 'p1', form: 'create' };
+ */
+export interface GuardianPolicyBinding {
+  resourceType: string;
+  policyId: string;
+  /** `create`: the template's spec created the policy; `reference`: it names an existing one. */
+  form: 'create' | 'reference';
+}
+
+/**
+ * A registered template with its guardian policies resolved (empty for a plain template).
+ *
+ * @example
+ * const isGuardian = registered.guardian;
+ */
+export interface RegisteredTemplate {
+  template: InfrastructureTemplate;
+  guardian: boolean;
+  policies: GuardianPolicyBinding[];
+  registeredAt: string;
+  updatedAt: string;
+}
+
+const DUPLICATE_PREFIX = 'duplicate resourceType';
+
+function guardianEntries(template: InfrastructureTemplate): GuardianPolicyEntry[] | undefined {
+  return template.properties?.dataContractGuardian?.policies;
+}
+
+/**
+ * Registers infrastructure templates. A `properties.dataContractGuardian` object makes a guardian
+ * template: each `{ name, description }` spec creates (or, on re-registration, updates) a passive
+ * policy for its resource type; each `{ id }` spec must name an existing passive policy.
+ *
+ * @example
+ * const registry = new TemplateRegistry(store);
+ * const registered = await registry.register({ id: 'urn:dmb:itm:g:1', name: 'G', url: 'http://adapter',
+ *   properties: { dataContractGuardian: { policies: [{ resourceType: 'dataproduct', spec: { name: 'DC', description: '' } }] } } });
+ */
+export class TemplateRegistry {
+  constructor(
+    private readonly store: GovernanceStore,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Validates and stores a registration body. Bad shapes throw `invalid_input`; two entries for
+   * one resource type or a reference to a missing or non-passive policy throw `unprocessable`.
+   */
+  async register(body: unknown): Promise<RegisteredTemplate> {
+    const validation = validateTemplate(body);
+    if (!validation.success) {
+      const duplicates = validation.issues.filter((i) => i.message.startsWith(DUPLICATE_PREFIX));
+      if (duplicates.length > 0 && duplicates.length === validation.issues.length) {
+        throw new GovernanceError(
+          'unprocessable',
+          `At most one guardian policy per resource type: ${duplicates.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
+          { issues: duplicates },
+        );
+      }
+      throw new GovernanceError('invalid_input', 'The template registration body is invalid', {
+        issues: validation.issues,
+      });
+    }
+    const template = validation.data;
+    const entries = guardianEntries(template) ?? [];
+    const drafts: TemplatePolicyDraft[] = [];
+    const problems: Array<{ path: string; message: string }> = [];
+    for (const [index, entry] of entries.entries()) {
+      if ('id' in entry.spec && typeof entry.spec.id === 'string') {
+        const policy = await this.store.getPolicy(entry.spec.id);
+        const path = `$.properties.dataContractGuardian.policies[${index}].spec.id`;
+        if (!policy) {
+          problems.push({
+            path,
+            message: `policy "${entry.spec.id}" (resource type ${entry.resourceType}) does not exist`,
+          });
+        } else if (policy.trigger !== 'passive') {
+          problems.push({
+            path,
+            message: `policy "${entry.spec.id}" (resource type ${entry.resourceType}) is not a passive policy (trigger ${policy.trigger})`,
+          });
+        }
+      } else {
+        const spec = entry.spec as { name: string; description: string };
+        drafts.push({
+          resourceType: entry.resourceType,
+          name: spec.name,
+          description: spec.description,
+        });
+      }
+    }
+    if (problems.length > 0) {
+      throw new GovernanceError(
+        'unprocessable',
+        `The guardian template references policies that cannot be used: ${problems.map((p) => p.message).join('; ')}`,
+        { issues: problems },
+      );
+    }
+    const saved = await this.store.saveTemplate(
+      template as InfrastructureTemplate & Record<string, unknown>,
+      drafts,
+      this.clock().toISOString(),
+    );
+    return this.resolve(saved.template, [...saved.created, ...saved.updated]);
+  }
+
+  /** The registered template, or null. */
+  async get(id: string): Promise<RegisteredTemplate | null> {
+    const record = await this.store.getTemplate(id);
+    return record ? this.resolve(record) : null;
+  }
+
+  private async resolve(record: TemplateRecord, known: Policy[] = []): Promise<RegisteredTemplate> {
+    const template = record.document as InfrastructureTemplate;
+    const entries = guardianEntries(template);
+    const owned =
+      entries === undefined
+        ? []
+        : known.length > 0
+          ? known
+          : (await this.store.listPolicies({ templateId: template.id, limit: 1000, offset: 0 }))
+              .data;
+    const policies: GuardianPolicyBinding[] = [];
+    for (const entry of entries ?? []) {
+      if ('id' in entry.spec && typeof entry.spec.id === 'string') {
+        policies.push({
+          resourceType: entry.resourceType,
+          policyId: entry.spec.id,
+          form: 'reference',
+        });
+      } else {
+        const policy = owned.find((p) => p.resourceType === entry.resourceType);
+        if (policy)
+          policies.push({ resourceType: entry.resourceType, policyId: policy.id, form: 'create' });
+      }
+    }
+    return {
+      template,
+      guardian: entries !== undefined,
+      policies,
+      registeredAt: record.registeredAt,
+      updatedAt: record.updatedAt,
+    };
+  }
+}
