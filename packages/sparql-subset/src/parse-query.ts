@@ -7,6 +7,7 @@ import type {
   PatternTerm,
   TriplePattern,
 } from './algebra';
+import { writtenNumericForms } from './numeric-lexical-forms';
 import { PROBLEM_CODES, type Problem, type ProblemCode } from './problem-codes';
 import { termToId } from './term-ids';
 
@@ -107,6 +108,8 @@ interface Walk {
   maxDepth: number;
   fresh: number;
   depthReported: boolean;
+  /** Numeric literals as written, where sparqljs normalised them. */
+  numericForms: Map<string, string>;
 }
 
 /**
@@ -137,6 +140,7 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParseResul
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
     fresh: 0,
     depthReported: false,
+    numericForms: writtenNumericForms(text),
   };
   if (ast.type === 'update') {
     const kinds = ast.updates.map((u) => ('updateType' in u ? u.updateType : u.type).toUpperCase());
@@ -342,7 +346,16 @@ function checkDepth(walk: Walk, depth: number, part: string): boolean {
 
 /** SPARQL 1.1 §18.2.2.6: translation of a group graph pattern. */
 function translateGroup(patterns: sparqljs.Pattern[], walk: Walk, depth: number): AlgebraNode {
-  if (!checkDepth(walk, depth, '{')) return EMPTY;
+  const { node, filter } = translateGroupParts(patterns, walk, depth);
+  return filter ? { type: 'filter', input: node, expression: filter } : node;
+}
+
+function translateGroupParts(
+  patterns: sparqljs.Pattern[],
+  walk: Walk,
+  depth: number,
+): { node: AlgebraNode; filter: Expression | undefined } {
+  if (!checkDepth(walk, depth, '{')) return { node: EMPTY, filter: undefined };
   let node: AlgebraNode = EMPTY;
   const filters: Expression[] = [];
   for (const pattern of patterns) {
@@ -356,10 +369,9 @@ function translateGroup(patterns: sparqljs.Pattern[], walk: Walk, depth: number)
         break;
       }
       case 'optional': {
-        const inner = translateGroup(pattern.patterns, walk, depth + 1);
-        if (inner.type === 'filter')
-          node = { type: 'leftjoin', left: node, right: inner.input, expression: inner.expression };
-        else node = { type: 'leftjoin', left: node, right: inner, expression: undefined };
+        // Only the OPTIONAL group's own filters become the left join's condition (§18.2.2.6).
+        const inner = translateGroupParts(pattern.patterns, walk, depth + 1);
+        node = { type: 'leftjoin', left: node, right: inner.node, expression: inner.filter };
         break;
       }
       case 'union': {
@@ -432,11 +444,11 @@ function translateGroup(patterns: sparqljs.Pattern[], walk: Walk, depth: number)
         );
     }
   }
-  if (filters.length === 0) return node;
+  if (filters.length === 0) return { node, filter: undefined };
   let expression = filters[0] as Expression;
   for (const next of filters.slice(1))
     expression = { type: 'call', op: '&&', args: [expression, next] };
-  return { type: 'filter', input: node, expression };
+  return { node, filter: expression };
 }
 
 /** In-scope variables of a pattern, in order of first appearance (SELECT *). */
@@ -518,6 +530,20 @@ function constantId(term: sparqljs.Term, walk: Walk): string | undefined {
       '<<',
     );
     return undefined;
+  }
+  return literalId(term, walk);
+}
+
+const NUMERIC_DATATYPES = new Set([
+  'http://www.w3.org/2001/XMLSchema#integer',
+  'http://www.w3.org/2001/XMLSchema#decimal',
+  'http://www.w3.org/2001/XMLSchema#double',
+]);
+
+function literalId(term: sparqljs.Term, walk: Walk): string {
+  if (term.termType === 'Literal' && NUMERIC_DATATYPES.has(term.datatype.value)) {
+    const written = walk.numericForms.get(term.value);
+    if (written !== undefined) return `"${written}"^^${term.datatype.value}`;
   }
   return termToId(term);
 }
@@ -612,7 +638,7 @@ function translateExpression(
       );
       return undefined;
     }
-    return { type: 'const', id: termToId(expression) };
+    return { type: 'const', id: literalId(expression, walk) };
   }
   switch (expression.type) {
     case 'aggregate':

@@ -42,6 +42,8 @@ const INTEGER_LEX = /^[+-]?\d+$/;
 const DECIMAL_LEX = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 const DOUBLE_LEX = /^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?INF|NaN)$/;
 const DATETIME_LEX = /^-?\d{4,}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?$/;
+const DATE_LEX = /^(-?\d{4,}-\d\d-\d\d)(Z|[+-]\d\d:\d\d)?$/;
+const XSD_DATE = `${XSD}date`;
 
 /**
  * The typed value of a term, as far as the operators of the subset need it. `other` covers IRIs,
@@ -52,7 +54,7 @@ export type TermValue =
   | { k: 'str'; s: string }
   | { k: 'lang'; s: string; lang: string }
   | { k: 'bool'; b: boolean }
-  | { k: 'date'; ms: number; tz: boolean }
+  | { k: 'date'; ms: number; tz: boolean; dt: string }
   | { k: 'other' };
 
 const OTHER: TermValue = { k: 'other' };
@@ -93,7 +95,14 @@ export function termValue(id: string): TermValue {
   if (datatype === XSD_DATETIME && DATETIME_LEX.test(lex)) {
     const tz = /(Z|[+-]\d\d:\d\d)$/.test(lex);
     const ms = Date.parse(tz ? lex : `${lex}Z`);
-    return Number.isNaN(ms) ? OTHER : { k: 'date', ms, tz };
+    return Number.isNaN(ms) ? OTHER : { k: 'date', ms, tz, dt: datatype };
+  }
+  if (datatype === XSD_DATE) {
+    const match = DATE_LEX.exec(lex);
+    if (!match) return OTHER;
+    const zone = match[2];
+    const ms = Date.parse(`${match[1]}T00:00:00${zone === undefined ? 'Z' : zone}`);
+    return Number.isNaN(ms) ? OTHER : { k: 'date', ms, tz: zone !== undefined, dt: datatype };
   }
   return OTHER;
 }
@@ -140,14 +149,16 @@ export function valueEquals(a: string, b: string): boolean | undefined {
   if (va.k === 'num' && vb.k === 'num') return va.n === vb.n;
   if (va.k === 'str' && vb.k === 'str') return va.s === vb.s;
   if (va.k === 'bool' && vb.k === 'bool') return va.b === vb.b;
-  if (va.k === 'date' && vb.k === 'date') {
-    if (va.tz !== vb.tz) return undefined;
-    return va.ms === vb.ms;
+  if (va.k === 'date' && vb.k === 'date' && va.dt === vb.dt) {
+    const order = dateCompare(va, vb);
+    return order === undefined ? undefined : order === 0;
   }
   if (va.k === 'lang' && vb.k === 'lang') return va.lang === vb.lang && va.s === vb.s;
   if (a === b) return true;
-  // Two literals of different known value spaces can never be equal.
+  // Two literals of different known value spaces can never be equal; nor can a language-tagged
+  // literal and one without a tag, whatever its datatype.
   if (known(va) && known(vb)) return false;
+  if ((va.k === 'lang') !== (vb.k === 'lang')) return false;
   return undefined;
 }
 
@@ -162,8 +173,28 @@ export function valueCompare(a: string, b: string): number | undefined {
   }
   if (va.k === 'str' && vb.k === 'str') return compareStrings(va.s, vb.s);
   if (va.k === 'bool' && vb.k === 'bool') return Number(va.b) - Number(vb.b);
-  if (va.k === 'date' && vb.k === 'date' && va.tz === vb.tz) return va.ms - vb.ms;
+  if (va.k === 'date' && vb.k === 'date' && va.dt === vb.dt) return dateCompare(va, vb);
   return undefined;
+}
+
+const FOURTEEN_HOURS = 14 * 3600 * 1000;
+
+/**
+ * XML Schema order of two dateTimes: one without a timezone stands for any instant within ±14h,
+ * so the comparison is indeterminate (undefined) when the other falls inside that window.
+ */
+function dateCompare(
+  a: { ms: number; tz: boolean },
+  b: { ms: number; tz: boolean },
+): number | undefined {
+  if (a.tz === b.tz) return Math.sign(a.ms - b.ms);
+  const fixed = a.tz ? a : b;
+  const floating = a.tz ? b : a;
+  let order: number | undefined;
+  if (fixed.ms < floating.ms - FOURTEEN_HOURS) order = -1;
+  else if (fixed.ms > floating.ms + FOURTEEN_HOURS) order = 1;
+  if (order === undefined) return undefined;
+  return a.tz ? order : -order;
 }
 
 /** Code point order (JS compares UTF-16 units, which differs above U+FFFF only for surrogates vs U+E000–U+FFFF). */
