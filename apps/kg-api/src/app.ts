@@ -24,7 +24,7 @@ export interface KgAppDeps {
   kb: KnowledgeBase;
   apiKeys: readonly ResolvedApiKey[];
   ingestion: IngestionService;
-  sparql: SparqlEngine | undefined;
+  sparql: SparqlEngine;
   logger: Logger;
   version?: string;
 }

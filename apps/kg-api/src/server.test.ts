@@ -270,3 +270,92 @@ describe('kg-api with readsRequireKey', () => {
     ).rejects.toThrow(/sources\[0\]\.name|colour/);
   });
 });
+
+describe('kg-api SPARQL', () => {
+  let dir: string;
+  let api: RunningKgApi;
+  const query = `PREFIX skos: <${SKOS}>
+SELECT ?c ?label WHERE { ?c skos:prefLabel ?label } ORDER BY ?label`;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kg-api-'));
+    api = await startKgApi({
+      dataDir: dir,
+      logger,
+      config: {
+        sources: [local('a'), local('b')],
+        sparql: { timeoutMs: 5_000, maxRows: 3 },
+        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
+      },
+    });
+    for (const [id, body] of [
+      ['a', TURTLE],
+      ['b', `<https://ex.org/lake> <${SKOS}prefLabel> "Lake" .`],
+    ] as const) {
+      await fetch(`${api.url}/v1/sources/${id}/graph`, {
+        method: 'PUT',
+        headers: { 'content-type': 'text/turtle', authorization: `Bearer ${WRITER}` },
+        body,
+      });
+    }
+  });
+  afterAll(async () => {
+    await api?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const labelsOf = (json: { results: { bindings: Array<Record<string, { value: string }>> } }) =>
+    json.results.bindings.map((b) => b.label?.value);
+
+  it('answers the three protocol forms over the union of the graphs', async () => {
+    const q = `PREFIX skos: <${SKOS}> SELECT ?label WHERE { ?c skos:prefLabel ?label } ORDER BY ?label LIMIT 3`;
+    const responses = [
+      await fetch(`${api.url}/v1/graph/sparql?query=${encodeURIComponent(q)}`),
+      await fetch(`${api.url}/v1/graph/sparql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sparql-query' },
+        body: q,
+      }),
+      await fetch(`${api.url}/v1/graph/sparql`, {
+        method: 'POST',
+        body: new URLSearchParams({ query: q }),
+      }),
+    ];
+    for (const response of responses) {
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/application\/sparql-results\+json/);
+      expect(labelsOf(await response.json())).toEqual(['Lake', 'River', 'Water']);
+    }
+  });
+
+  it('rejects a query outside the subset with its problem codes and a passthrough hint', async () => {
+    const response = await fetch(`${api.url}/v1/graph/sparql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sparql-query' },
+      body: 'SELECT * WHERE { SERVICE <http://x.example/sparql> { ?s ?p ?o } }',
+    });
+    expect(response.status).toBe(400);
+    const problem = (await response.json()) as {
+      problems: Array<{ code: string }>;
+      detail: string;
+    };
+    expect(problem.problems.length).toBeGreaterThan(0);
+    expect(problem.problems[0]?.code).toMatch(/SERVICE/);
+    expect(problem.detail).toMatch(/[Pp]assthrough/);
+  });
+
+  it('enforces the configured row limit', async () => {
+    const response = await fetch(`${api.url}/v1/graph/sparql?query=${encodeURIComponent(query)}`);
+    expect(response.status).toBe(422);
+  });
+
+  it('answers 400 without a query and 415 for another body type', async () => {
+    expect((await fetch(`${api.url}/v1/graph/sparql`)).status).toBe(400);
+    const wrong = await fetch(`${api.url}/v1/graph/sparql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(wrong.status).toBe(415);
+  });
+});

@@ -14,6 +14,7 @@ import { DEMO_SOURCE, loadDemoVocabulary } from './demo';
 import { IngestionService } from './ingestion-service';
 import { scheduleIngestion } from './scheduler';
 import type { SparqlEngine } from './sparql-engine';
+import { sparqlSubsetEngine } from './sparql-subset-engine';
 
 /** Options of {@link startKgApi}. */
 export interface StartKgApiOptions {
@@ -87,7 +88,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     kb,
     apiKeys,
     ingestion,
-    sparql: options.sparql,
+    sparql: (options.sparql ?? sparqlSubsetEngine) as SparqlEngine,
     logger,
   });
   const server = await startHttpServer(app, {

@@ -67,7 +67,7 @@ export function mountSparqlRoutes(
   deps: {
     kb: KnowledgeBase;
     guards: Guards;
-    engine: SparqlEngine | undefined;
+    engine: SparqlEngine;
     timeoutMs: number;
     maxRows: number;
   },
@@ -83,13 +83,6 @@ export function mountSparqlRoutes(
   const handler = async (c: Context<KgEnv>) => {
     const text = await readSparqlQuery(c);
     const engine = deps.engine;
-    if (!engine) {
-      throw new ProblemError({
-        status: 501,
-        title: 'Not Implemented',
-        detail: `SPARQL evaluation is not available in this build. ${PASSTHROUGH_HINT}`,
-      });
-    }
     const parsed = engine.parse(text);
     if (!parsed.success) {
       throw new ProblemError({

@@ -1,0 +1,85 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exited, spawnKgApi } from './__fixtures__/spawn-app';
+
+const WRITER = 'writer-key-0123456789abcdef';
+
+describe('kg-api as a process', () => {
+  let dir: string;
+  let configPath: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kg-main-'));
+    configPath = join(dir, 'config.yaml');
+    await writeFile(
+      configPath,
+      `sources:
+  - id: vocab
+    name: Vocabulary
+    modes:
+      ingestion: { enabled: true }
+      passthrough: { enabled: false }
+auth:
+  apiKeys:
+    - { name: ci, keyFromEnv: KG_TEST_KEY }
+`,
+    );
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps every acknowledged graph after kill -9', async () => {
+    const env = { DCG_DATA_DIR: join(dir, 'data'), DCG_CONFIG: configPath, KG_TEST_KEY: WRITER };
+    const first = await spawnKgApi(env);
+    const lines = Array.from(
+      { length: 2_000 },
+      (_, i) =>
+        `<https://ex.org/c${i}> <http://www.w3.org/2004/02/skos/core#prefLabel> "Concept ${i}" .`,
+    );
+    const put = await fetch(`${first.url}/v1/sources/vocab/graph`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/n-triples', authorization: `Bearer ${WRITER}` },
+      body: lines.join('\n'),
+    });
+    expect(put.status).toBe(200);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+
+    const second = await spawnKgApi(env);
+    try {
+      const response = await fetch(`${second.url}/v1/search/query?term=concept%201999`);
+      const body = (await response.json()) as { results: string[]; totalResults: number };
+      expect(body.results[0]).toBe('https://ex.org/c1999');
+      expect(body.totalResults).toBe(2_000);
+    } finally {
+      second.child.kill('SIGTERM');
+      await exited(second.child);
+    }
+  });
+
+  it('starts with the demo vocabulary when DCG_DEMO=1', async () => {
+    const app = await spawnKgApi({ DCG_DATA_DIR: join(dir, 'demo'), DCG_DEMO: '1' });
+    try {
+      const response = await fetch(`${app.url}/v1/search/query?term=gdpr`);
+      expect(((await response.json()) as { results: string[] }).results[0]).toBe(
+        'https://dcg.example.org/vocab/governance/gdpr',
+      );
+    } finally {
+      app.child.kill('SIGTERM');
+      await exited(app.child);
+    }
+  });
+
+  it('refuses to start on an unknown configuration key, naming it', async () => {
+    const bad = join(dir, 'bad.yaml');
+    await writeFile(bad, 'sources: []\nsparql:\n  timeoutMs: 10\n  maxRowz: 5\n');
+    const failure = await spawnKgApi({ DCG_DATA_DIR: join(dir, 'bad'), DCG_CONFIG: bad }).then(
+      () => undefined,
+      (error: { code?: number; out?: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.out).toMatch(/sparql\.maxRowz/);
+  });
+});
