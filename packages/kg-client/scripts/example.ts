@@ -1,9 +1,9 @@
-// Runnable example: `pnpm --filter kg-api start` in one terminal (demo vocabulary ingested), then
+// Runnable example: `DCG_DEMO=1 pnpm --filter kg-api start` in one terminal (demo vocabulary), then
 // `KG_URL=http://127.0.0.1:<port> pnpm --filter @dcg/kg-client example` in another.
 import { createKgClient, KgClientError, toPlainRows } from '@dcg/kg-client';
 
 const kg = createKgClient({
-  baseUrl: process.env.KG_URL ?? 'http://127.0.0.1:8080',
+  baseUrl: process.env.KG_URL ?? 'http://127.0.0.1:8081',
   timeoutMs: 5_000,
 });
 

@@ -113,7 +113,7 @@ const describeChunk = 100;
  * Responses are validated; failures reject with a `KgClientError` subclass.
  *
  * @example
- * const kg = createKgClient({ baseUrl: 'http://127.0.0.1:8080' });
+ * const kg = createKgClient({ baseUrl: 'http://127.0.0.1:8081' });
  * const page = await kg.search('water', { limit: 5 });
  * const [first] = await kg.describe(page.results, { lang: 'en' });
  * console.log(first?.label?.value, first?.broader);
