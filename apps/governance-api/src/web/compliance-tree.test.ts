@@ -70,22 +70,39 @@ describe('complianceTree', () => {
     expect(out).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
-  it('shows the key beside a display name and the target of a top-level group', () => {
+  it('shows the key beside a display name', () => {
     const out = String(
-      complianceTree([
-        {
-          key: 'dataContract',
-          name: 'Data Contract',
-          target: 'urn:dmb:cmp:a:b:0:sub',
-          children: [],
-        },
-      ]),
+      complianceTree([{ key: 'dataContract', name: 'Data Contract', children: [] }]),
     );
     expect(out).toContain(
       '<span class="node-name">Data Contract</span> <code class="node-key">dataContract</code>',
     );
-    expect(out).toContain('(target <code>urn:dmb:cmp:a:b:0:sub</code>)');
     expect(out).toContain('no requirements');
+  });
+
+  it('groups the records of several targets, and not those of root alone', () => {
+    const sub = 'urn:dmb:cmp:a:b:0:sub';
+    const grouped = String(
+      complianceTree([
+        { key: 'schema', target: 'root', children: [{ key: 'id', compliant: true }] },
+        { key: 'schema', target: sub, children: [{ key: 'id', compliant: false }] },
+      ]),
+    );
+    expect(grouped).toContain(
+      'data-target="root"><details><summary><span class="node-name">Data contract</span> <code class="node-key">root</code>',
+    );
+    expect(grouped).toContain(
+      `data-target="${sub}"><details open><summary><span class="node-name">Subcomponent</span> <code class="node-key">${sub}</code><span class="section-state">1 of 1 requirement failing</span>`,
+    );
+    const single = String(
+      complianceTree([
+        { key: 'schema', target: 'root', children: [{ key: 'id', compliant: true }] },
+      ]),
+    );
+    expect(single).not.toContain('data-target');
+    expect(single).toMatch(
+      /^<ul class="tree" aria-label="Validation records"><li class="section section-compliant" data-key="schema">/,
+    );
   });
 });
 

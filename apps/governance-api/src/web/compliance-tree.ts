@@ -61,11 +61,7 @@ function nodeLabel(node: ComplianceTreeNode): Markup {
     node.name !== undefined && node.name !== node.key
       ? markup` <code class="node-key">${node.key}</code>`
       : '';
-  const target =
-    node.target !== undefined && node.target !== node.key
-      ? markup` <span class="node-key">(target <code>${node.target}</code>)</span>`
-      : '';
-  return markup`<span class="node-name">${name}</span>${key}${target}`;
+  return markup`<span class="node-name">${name}</span>${key}`;
 }
 
 function description(node: ComplianceTreeNode): Markup | string {
@@ -102,14 +98,41 @@ function renderNode(node: ComplianceTreeNode): Markup {
   return isSection(node) ? renderSection(node, node.children ?? []) : renderRequirement(node);
 }
 
+/** Consecutive top-level records of the same target (the `results` key they were reported under). */
+function groupByTarget(
+  nodes: ComplianceTreeNode[],
+): Array<{ target: string; nodes: ComplianceTreeNode[] }> {
+  const groups: Array<{ target: string; nodes: ComplianceTreeNode[] }> = [];
+  for (const node of nodes) {
+    const target = node.target ?? 'root';
+    const last = groups.at(-1);
+    if (last !== undefined && last.target === target) last.nodes.push(node);
+    else groups.push({ target, nodes: [node] });
+  }
+  return groups;
+}
+
+function renderTargetGroup(group: { target: string; nodes: ComplianceTreeNode[] }): Markup {
+  const tally = tallyRequirements({ key: group.target, children: group.nodes });
+  const open = tally.failing > 0 || tally.unreported > 0;
+  const label =
+    group.target === 'root'
+      ? markup`<span class="node-name">Data contract</span> <code class="node-key">root</code>`
+      : markup`<span class="node-name">Subcomponent</span> <code class="node-key">${group.target}</code>`;
+  return markup`<li class="section section-target section-${tally.failing > 0 ? 'failing' : 'compliant'}" data-target="${group.target}"><details${open ? trusted(' open') : ''}><summary>${label}<span class="section-state">${sectionState(tally)}</span></summary><ul>${group.nodes.map(renderNode)}</ul></details></li>`;
+}
+
 /**
  * The validation records of a result as a nested list: sections are `<details>` (open only where a
  * requirement fails), requirements show their verdict and, when failing, their issues beside them.
+ * Records of several targets (rule A5: `root` and subcomponent URNs) are grouped per target.
  * Works without JavaScript.
  *
  * @example
  * const tree = complianceTree([{ key: 'quality', children: [{ key: 'amount_not_null', compliant: false, issues: ['12 null rows'] }] }]);
  */
 export function complianceTree(nodes: ComplianceTreeNode[], label = 'Validation records'): Markup {
-  return markup`<ul class="tree" aria-label="${label}">${nodes.map(renderNode)}</ul>`;
+  const groups = groupByTarget(nodes);
+  const items = groups.length > 1 ? groups.map(renderTargetGroup) : nodes.map(renderNode);
+  return markup`<ul class="tree" aria-label="${label}">${items}</ul>`;
 }
