@@ -1,4 +1,5 @@
 import { type EvaluationResult, EvaluationResultSchema } from './evaluation-result';
+import { conformsToEvaluationResultFast } from './fast-validation';
 import type { ValidationRecord } from './result-details';
 import { type ValidationIssue, validateWith } from './validation';
 
@@ -79,7 +80,9 @@ function toNode(record: ValidationRecord, counts: ComplianceCounts): ComplianceT
 export function complianceStatus(storedResult: unknown): ComplianceStatus {
   const value =
     Array.isArray(storedResult) && storedResult.length === 1 ? storedResult[0] : storedResult;
-  const validation = validateWith(EvaluationResultSchema, value);
+  const validation = conformsToEvaluationResultFast(value)
+    ? { success: true as const, data: value as EvaluationResult }
+    : validateWith(EvaluationResultSchema, value);
   if (!validation.success) {
     return {
       status: 'unprocessable',

@@ -21,6 +21,36 @@ export const EXACTLY_ONE_MESSAGE_NEITHER =
 export const ISSUES_WITHOUT_COMPLIANT_MESSAGE =
   '`issues` is allowed only together with `compliant`';
 
+/** The fields of a validation record other than `children`. */
+const RECORD_FIELDS = {
+  key: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  compliant: z.boolean().optional(),
+  issues: z.array(z.string()).optional(),
+};
+
+/** Rules 1 and 2 of A4 as a zod check; a presence test, cheap enough to run on every record. */
+function checkRecordRules(ctx: z.core.ParsePayload<ValidationRecord>): void {
+  const record = ctx.value;
+  const hasCompliant = record.compliant !== undefined;
+  const hasChildren = record.children !== undefined;
+  if (hasCompliant === hasChildren) {
+    ctx.issues.push({
+      code: 'custom',
+      input: record,
+      message: hasCompliant ? EXACTLY_ONE_MESSAGE_BOTH : EXACTLY_ONE_MESSAGE_NEITHER,
+    });
+  } else if (record.issues !== undefined && !hasCompliant) {
+    ctx.issues.push({
+      code: 'custom',
+      input: record.issues,
+      path: ['issues'],
+      message: ISSUES_WITHOUT_COMPLIANT_MESSAGE,
+    });
+  }
+}
+
 /**
  * A validation record (A4), recursive through `children`. Rules 1 and 2 are checked by zod and,
  * through `oneOf`/`dependencies` in the metadata, stated in the generated draft-07 JSON Schema
@@ -34,34 +64,12 @@ export const ISSUES_WITHOUT_COMPLIANT_MESSAGE =
  */
 export const ValidationRecordSchema: z.ZodType<ValidationRecord> = z
   .looseObject({
-    key: z.string(),
-    name: z.string().optional(),
-    description: z.string().optional(),
-    compliant: z.boolean().optional(),
-    issues: z.array(z.string()).optional(),
+    ...RECORD_FIELDS,
     get children() {
       return z.array(ValidationRecordSchema).optional();
     },
   })
-  .check((ctx) => {
-    const record = ctx.value;
-    const hasCompliant = record.compliant !== undefined;
-    const hasChildren = record.children !== undefined;
-    if (hasCompliant === hasChildren) {
-      ctx.issues.push({
-        code: 'custom',
-        input: record,
-        message: hasCompliant ? EXACTLY_ONE_MESSAGE_BOTH : EXACTLY_ONE_MESSAGE_NEITHER,
-      });
-    } else if (record.issues !== undefined && !hasCompliant) {
-      ctx.issues.push({
-        code: 'custom',
-        input: record.issues,
-        path: ['issues'],
-        message: ISSUES_WITHOUT_COMPLIANT_MESSAGE,
-      });
-    }
-  })
+  .check(checkRecordRules)
   .meta({
     id: 'ValidationRecord',
     title: 'ValidationRecord',
@@ -69,6 +77,22 @@ export const ValidationRecordSchema: z.ZodType<ValidationRecord> = z
     oneOf: [{ required: ['compliant'] }, { required: ['children'] }],
     dependencies: { issues: ['compliant'] },
   });
+
+/**
+ * The same record shape unrolled to `depth` levels of `children` (none below), for zod's
+ * compiler, which refuses recursive schemas. Used only as a fast path: whatever it rejects is
+ * validated again by {@link ValidationRecordSchema}.
+ *
+ * @example
+ * const shallow = unrolledValidationRecordSchema(2);
+ */
+export function unrolledValidationRecordSchema(depth: number): z.ZodType<ValidationRecord> {
+  const children =
+    depth <= 0
+      ? z.never().optional()
+      : z.array(unrolledValidationRecordSchema(depth - 1)).optional();
+  return z.looseObject({ ...RECORD_FIELDS, children }).check(checkRecordRules);
+}
 
 /**
  * `notes.errorSummary` of the details: a display message that summarises the issues.
@@ -81,6 +105,21 @@ export const ErrorSummarySchema = z
   .meta({ title: 'ErrorSummary' });
 export type ErrorSummary = z.infer<typeof ErrorSummarySchema>;
 
+const NotesSchema = z.looseObject({ errorSummary: ErrorSummarySchema.optional() });
+
+/**
+ * The fields of A4 details around a given record schema (the recursive one, or an unrolled one).
+ *
+ * @example
+ * z.looseObject(resultDetailsShape(ValidationRecordSchema));
+ */
+export function resultDetailsShape(record: z.ZodType<ValidationRecord>) {
+  return {
+    results: z.record(z.string(), z.array(record)),
+    notes: NotesSchema.optional(),
+  };
+}
+
 /**
  * `result.details` of an evaluation result (A4): validation records per target key (`root` or a
  * subcomponent URN) and optional notes.
@@ -92,9 +131,6 @@ export type ErrorSummary = z.infer<typeof ErrorSummarySchema>;
  * });
  */
 export const ResultDetailsSchema = z
-  .looseObject({
-    results: z.record(z.string(), z.array(ValidationRecordSchema)),
-    notes: z.looseObject({ errorSummary: ErrorSummarySchema.optional() }).optional(),
-  })
+  .looseObject(resultDetailsShape(ValidationRecordSchema))
   .meta({ title: 'ResultDetails' });
 export type ResultDetails = z.infer<typeof ResultDetailsSchema>;

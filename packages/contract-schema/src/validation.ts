@@ -4,6 +4,7 @@ import {
   type EvaluationResultSubmission,
   EvaluationResultSubmissionSchema,
 } from './evaluation-result';
+import { conformsToResultDetailsFast, conformsToSubmissionFast } from './fast-validation';
 import {
   type InfrastructureTemplate,
   InfrastructureTemplateSchema,
@@ -68,24 +69,31 @@ export function validateWith<S extends z.ZodType>(
 }
 
 /**
- * Validates `result.details` of an evaluation result against A4.
+ * Validates `result.details` of an evaluation result against A4. A conforming document is
+ * confirmed by a compiled fast path and returned as `data` itself (no copy: these schemas do
+ * not transform); anything else gets the full issues of `ResultDetailsSchema`.
  *
  * @example
  * const result = validateDetails({ results: { root: [{ key: 'id', compliant: true }] } });
  * if (!result.success) console.log(result.issues);
  */
 export function validateDetails(value: unknown): Validation<ResultDetails> {
+  if (conformsToResultDetailsFast(value)) return { success: true, data: value as ResultDetails };
   return validateWith(ResultDetailsSchema, value);
 }
 
 /**
  * Validates an evaluation result submission body against A3 (an array of exactly one result).
+ * Like {@link validateDetails}, a conforming body is returned as `data` itself.
  *
  * @example
  * validateSubmission([{ resource: { id: 'urn:dmb:cmp:a:b:0:p', descriptor: '' },
  *   result: { satisfiesPolicy: true, details: { results: { root: [] } } } }]);
  */
 export function validateSubmission(value: unknown): Validation<EvaluationResultSubmission> {
+  if (conformsToSubmissionFast(value)) {
+    return { success: true, data: value as EvaluationResultSubmission };
+  }
   return validateWith(EvaluationResultSubmissionSchema, value);
 }
 
