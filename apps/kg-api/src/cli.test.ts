@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createLogger } from '@dcg/http-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SKOS, TURTLE } from './__fixtures__/test-servers';
+import { runCli } from './cli';
+import { type RunningKgApi, startKgApi } from './server';
+
+const WRITER = 'writer-key-0123456789abcdef';
+
+function capture() {
+  let text = '';
+  return {
+    write: (chunk: string) => {
+      text += chunk;
+      return true;
+    },
+    text: () => text,
+  };
+}
+
+describe('dcg-kg ingest', () => {
+  let dir: string;
+  let api: RunningKgApi;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kg-cli-'));
+    api = await startKgApi({
+      dataDir: join(dir, 'data'),
+      logger: createLogger('test', { level: 'silent' }),
+      config: {
+        sources: [
+          {
+            id: 'vocab',
+            name: 'vocab',
+            modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
+          },
+        ],
+        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
+      },
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('uploads a file with progress and reports the result', async () => {
+    const file = join(dir, 'vocab.nt');
+    const lines = Array.from(
+      { length: 30_000 },
+      (_, i) => `<https://ex.org/t${i}> <${SKOS}prefLabel> "Term number ${i}" .`,
+    );
+    await writeFile(file, lines.join('\n'));
+    const out = capture();
+    const err = capture();
+    const code = await runCli(
+      ['ingest', 'vocab', file, '--url', api.url, '--key', WRITER],
+      {},
+      {
+        out,
+        err,
+      },
+    );
+    expect(code, err.text()).toBe(0);
+    expect(JSON.parse(out.text())).toMatchObject({
+      sourceId: 'vocab',
+      triples: 30_000,
+      format: 'n-triples',
+    });
+    expect(err.text()).toMatch(/upload 100%/);
+    const search = await fetch(`${api.url}/v1/search/query?term=term%20number%2029999`);
+    expect(((await search.json()) as { results: string[] }).results[0]).toBe(
+      'https://ex.org/t29999',
+    );
+  });
+
+  it('reports a syntax error with file, line and column, sending nothing', async () => {
+    const file = join(dir, 'broken.ttl');
+    await writeFile(file, `${TURTLE}\nex:x skos:prefLabel "open .\n`);
+    const err = capture();
+    const code = await runCli(
+      ['ingest', 'vocab', file, '--url', api.url, '--key', WRITER],
+      {},
+      {
+        out: capture(),
+        err,
+      },
+    );
+    expect(code).toBe(1);
+    expect(err.text()).toMatch(/broken\.ttl:7:\d+: .*nothing was sent/);
+  });
+
+  it('reports a refusal of the server', async () => {
+    const file = join(dir, 'ok.ttl');
+    await writeFile(file, TURTLE);
+    const err = capture();
+    const code = await runCli(
+      ['ingest', 'vocab', file, '--url', api.url],
+      {},
+      { out: capture(), err },
+    );
+    expect(code).toBe(1);
+    expect(err.text()).toMatch(/401/);
+  });
+
+  it('explains its usage on bad arguments', async () => {
+    const err = capture();
+    expect(await runCli(['ingest', 'vocab'], {}, { out: capture(), err })).toBe(2);
+    expect(err.text()).toMatch(/Usage: dcg-kg ingest SOURCE FILE/);
+  });
+
+  it('runs as the dcg-kg executable', async () => {
+    const file = join(dir, 'small.ttl');
+    await writeFile(file, TURTLE);
+    const bin = fileURLToPath(new URL('../bin/dcg-kg.mjs', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'ingest', 'vocab', file], {
+      env: { ...process.env, DCG_KG_URL: api.url, DCG_KG_API_KEY: WRITER },
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ triples: 6, format: 'turtle' });
+  });
+});

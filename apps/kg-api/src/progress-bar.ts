@@ -1,0 +1,66 @@
+/** Something that can show how far a long task is. */
+export interface Progress {
+  update(done: number): void;
+  finish(): void;
+}
+
+const WIDTH = 30;
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/**
+ * A progress bar on a terminal (redrawn in place, at most every 100 ms), or one line per 10 %
+ * when the output is not a terminal (logs, CI).
+ *
+ * @example
+ * const bar = progressBar('upload', file.size, process.stderr);
+ * bar.update(512); bar.finish();
+ */
+export function progressBar(
+  label: string,
+  total: number,
+  stream: { write(text: string): unknown; isTTY?: boolean },
+): Progress {
+  const started = Date.now();
+  let lastDraw = 0;
+  let lastDecile = -1;
+  let current = 0;
+  const draw = (final: boolean) => {
+    const ratio = total > 0 ? Math.min(current / total, 1) : 1;
+    const seconds = (Date.now() - started) / 1000;
+    const rate = seconds > 0 ? current / seconds : 0;
+    if (stream.isTTY) {
+      const filled = Math.round(ratio * WIDTH);
+      const bar = `${'█'.repeat(filled)}${'░'.repeat(WIDTH - filled)}`;
+      stream.write(
+        `\r${label.padEnd(8)} ${bar} ${(ratio * 100).toFixed(0).padStart(3)}% ${formatBytes(current)}/${formatBytes(total)} ${formatBytes(rate)}/s${final ? '\n' : ''}`,
+      );
+      return;
+    }
+    const decile = Math.floor(ratio * 10);
+    if (decile !== lastDecile || final) {
+      lastDecile = decile;
+      stream.write(
+        `${label} ${(ratio * 100).toFixed(0)}% (${formatBytes(current)}/${formatBytes(total)})\n`,
+      );
+    }
+  };
+  return {
+    update(done: number) {
+      current = done;
+      const now = Date.now();
+      if (now - lastDraw >= 100) {
+        lastDraw = now;
+        draw(false);
+      }
+    },
+    finish() {
+      current = total;
+      draw(true);
+    },
+  };
+}
