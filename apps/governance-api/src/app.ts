@@ -1,0 +1,108 @@
+import type { Governance } from '@dcg/governance';
+import {
+  apiReference,
+  healthRoutes,
+  installErrorHandling,
+  type Logger,
+  problemResponse,
+  requestContext,
+  zodValidationHook,
+} from '@dcg/http-kit';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { GovernanceEnv } from './app-env';
+import { authGuards } from './auth';
+import type { ResolvedApiKey } from './config';
+import { mountEvaluationResultRoutes } from './routes/evaluation-result-routes';
+import { mountMarketplaceRoutes } from './routes/marketplace-routes';
+import { mountPolicyRoutes } from './routes/policy-routes';
+import { mountProvisioningRoutes } from './routes/provisioning-routes';
+import { mountTemplateRoutes } from './routes/template-routes';
+import { marketplacePages } from './web';
+
+/**
+ * Everything the governance-api Hono app is built from.
+ *
+ * @example
+ * const deps: GovernanceAppDeps = { governance, apiKeys, logger, maxBodyBytes: 5 * 1024 * 1024 };
+ */
+export interface GovernanceAppDeps {
+  governance: Governance;
+  apiKeys: readonly ResolvedApiKey[];
+  logger: Logger;
+  maxBodyBytes: number;
+  /** Extra sub-apps mounted at `/` (the demo tech adapter). */
+  extras?: Hono[];
+}
+
+/**
+ * Builds the governance-api app: templates, policies, evaluation results, provisioning,
+ * marketplace API and pages, health, the OpenAPI document (`/openapi.json`) and its reference
+ * page (`/docs`).
+ *
+ * @example
+ * const app = buildGovernanceApp({ governance, apiKeys, logger, maxBodyBytes: 5_242_880 });
+ * const server = await startHttpServer(app, { port: 0 });
+ */
+export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<GovernanceEnv> {
+  const { governance } = deps;
+  const app = new OpenAPIHono<GovernanceEnv>({ defaultHook: zodValidationHook });
+  app.use(requestContext({ logger: deps.logger }));
+  installErrorHandling(app, deps.logger);
+  app.use(
+    bodyLimit({
+      maxSize: deps.maxBodyBytes,
+      onError: (c) =>
+        problemResponse({
+          status: 413,
+          title: 'Content Too Large',
+          detail: `The request body exceeds ${deps.maxBodyBytes} bytes`,
+          instance: c.req.path,
+        }),
+    }),
+  );
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key from auth.apiKeys (or the development key printed at start-up)',
+  });
+  const guards = authGuards(deps.apiKeys);
+  mountTemplateRoutes(app, { governance, guards });
+  mountPolicyRoutes(app, { governance, guards });
+  mountEvaluationResultRoutes(app, { governance, guards });
+  mountProvisioningRoutes(app, { governance, guards });
+  mountMarketplaceRoutes(app, { governance });
+  app.route('/', marketplacePages(governance.marketplace));
+  for (const extra of deps.extras ?? []) app.route('/', extra);
+  app.route(
+    '/',
+    healthRoutes({
+      ready: async () => {
+        await governance.store.ping();
+        return { ready: true, storage: governance.store.kind };
+      },
+    }),
+  );
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'dcg governance-api',
+      version: '0.1.0',
+      description:
+        'Guardian templates, computational governance policies, evaluation results, the provisioning coordinator and the marketplace.',
+    },
+  });
+  app.route('/docs', apiReference({ specUrl: '/openapi.json', title: 'dcg governance-api' }));
+  app.get('/', (c) =>
+    c.json({
+      name: 'dcg governance-api',
+      docs: '/docs',
+      openapi: '/openapi.json',
+      marketplace: '/marketplace',
+      health: '/health',
+      ready: '/ready',
+    }),
+  );
+  return app;
+}

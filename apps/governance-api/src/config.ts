@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+/** Roles of API keys: what each may do is listed in the README. */
+export const RoleSchema = z.enum(['platform-admin', 'coordinator', 'guardian', 'reader']);
+/** A role of an API key. */
+export type Role = z.infer<typeof RoleSchema>;
+
+const ApiKeySchema = z
+  .strictObject({
+    name: z.string().min(1),
+    /** The secret itself, or… */
+    key: z.string().min(16, 'API keys must have at least 16 characters').optional(),
+    /** …the name of an environment variable that holds it (keeps secrets out of the file). */
+    keyFromEnv: z.string().min(1).optional(),
+    role: RoleSchema,
+    /** Guardian keys: the passive policies it may submit results for (absent: any). */
+    policies: z.array(z.string().min(1)).optional(),
+  })
+  .refine((k) => (k.key === undefined) !== (k.keyFromEnv === undefined), {
+    message: 'give exactly one of key and keyFromEnv',
+  });
+
+/**
+ * The governance-api configuration file (YAML or JSON, path in `DCG_CONFIG`). Every key is
+ * documented in the README; unknown keys stop start-up with a message naming them.
+ *
+ * @example
+ * GovernanceApiConfigSchema.parse({}).provisioning.pollIntervalMs; // 1000
+ */
+export const GovernanceApiConfigSchema = z.strictObject({
+  auth: z
+    .strictObject({
+      apiKeys: z.array(ApiKeySchema).default([]),
+      /** Print a random platform-admin key at start-up when no key is configured. */
+      developmentKey: z.boolean().default(true),
+    })
+    .default({ apiKeys: [], developmentKey: true }),
+  storage: z
+    .strictObject({
+      sqlite: z
+        .strictObject({
+          /** Database file; default `<DCG_DATA_DIR>/governance.db`. */
+          file: z.string().min(1).optional(),
+          synchronous: z.enum(['FULL', 'NORMAL']).default('FULL'),
+        })
+        .default({ synchronous: 'FULL' }),
+      postgres: z
+        .strictObject({
+          /** Connection string; `DATABASE_URL` overrides it. Set: PostgreSQL is used. */
+          url: z.string().min(1).optional(),
+          schema: z
+            .string()
+            .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'a plain SQL identifier')
+            .default('public'),
+          maxConnections: z.number().int().min(1).max(200).default(10),
+        })
+        .default({ schema: 'public', maxConnections: 10 }),
+    })
+    .default({
+      sqlite: { synchronous: 'FULL' },
+      postgres: { schema: 'public', maxConnections: 10 },
+    }),
+  provisioning: z
+    .strictObject({
+      pollIntervalMs: z.number().int().min(1).max(60_000).default(1000),
+      pollTimeoutMs: z.number().int().min(1).max(86_400_000).default(600_000),
+      requestTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
+    })
+    .default({ pollIntervalMs: 1000, pollTimeoutMs: 600_000, requestTimeoutMs: 30_000 }),
+  limits: z
+    .strictObject({
+      /** Largest accepted request body. */
+      maxBodyBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(256 * 1024 * 1024)
+        .default(5 * 1024 * 1024),
+    })
+    .default({ maxBodyBytes: 5 * 1024 * 1024 }),
+});
+/** The validated configuration. */
+export type GovernanceApiConfig = z.output<typeof GovernanceApiConfigSchema>;
+
+/**
+ * A key with its secret resolved (from the file or from the environment).
+ *
+ * @example
+ * const keys = resolveApiKeys(config, process.env);
+ */
+export interface ResolvedApiKey {
+  name: string;
+  key: string;
+  role: Role;
+  policies?: string[];
+}
+
+/**
+ * Resolves `keyFromEnv` references; a missing or short variable throws, naming the key.
+ *
+ * @example
+ * resolveApiKeys(config, { GUARDIAN_KEY: 'a-long-enough-secret' });
+ */
+export function resolveApiKeys(
+  config: GovernanceApiConfig,
+  env: Record<string, string | undefined>,
+): ResolvedApiKey[] {
+  return config.auth.apiKeys.map((k, index) => {
+    const key = k.key ?? env[k.keyFromEnv ?? ''];
+    if (key === undefined || key.length < 16) {
+      throw new Error(
+        `auth.apiKeys[${index}] (${k.name}): environment variable ${k.keyFromEnv} is unset or shorter than 16 characters`,
+      );
+    }
+    return { name: k.name, key, role: k.role, ...(k.policies ? { policies: k.policies } : {}) };
+  });
+}

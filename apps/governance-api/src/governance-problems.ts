@@ -1,0 +1,68 @@
+import { GovernanceError } from '@dcg/governance';
+import { type Logger, ProblemError } from '@dcg/http-kit';
+
+const STATUS: Record<GovernanceError['code'], { status: number; title: string }> = {
+  invalid_input: { status: 400, title: 'Invalid request' },
+  not_found: { status: 404, title: 'Not Found' },
+  conflict: { status: 409, title: 'Conflict' },
+  unprocessable: { status: 422, title: 'Unprocessable Content' },
+  storage_failure: { status: 503, title: 'Storage unavailable' },
+  adapter_failure: { status: 502, title: 'Tech adapter failure' },
+};
+
+/**
+ * Runs a domain call and turns a GovernanceError into the matching problem details.
+ *
+ * @example
+ * const policy = await withProblems(() => governance.policies.get(id));
+ */
+export async function withProblems<T>(fn: () => Promise<T>, logger?: Logger): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!GovernanceError.is(error)) throw error;
+    if (error.code === 'storage_failure')
+      logger?.error('storage failure', { error: error.cause ?? error });
+    const { status, title } = STATUS[error.code];
+    throw new ProblemError(
+      {
+        status,
+        title,
+        // Storage internals stay in the logs.
+        detail:
+          error.code === 'storage_failure'
+            ? 'The governance storage is unavailable; retry later'
+            : error.message,
+        type: `urn:dcg:governance:${error.code}`,
+        ...(error.issues.length > 0 ? { errors: error.issues } : {}),
+      },
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Reads a JSON body; a malformed one is a 400 problem, not a 500.
+ *
+ * @example
+ * const body = await readJson(c.req.raw);
+ */
+export async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === '') {
+    throw new ProblemError({
+      status: 400,
+      title: 'Invalid request',
+      detail: 'The request body is empty; a JSON body is required',
+    });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ProblemError({
+      status: 400,
+      title: 'Invalid request',
+      detail: `The request body is not valid JSON: ${(error as Error).message}`,
+    });
+  }
+}

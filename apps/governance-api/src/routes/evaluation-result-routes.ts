@@ -1,0 +1,130 @@
+import { EvaluationResultSubmissionSchema } from '@dcg/contract-schema';
+import type { Governance } from '@dcg/governance';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import type { GovernanceEnv } from '../app-env';
+import { assertPolicyAllowed, type Guards } from '../auth';
+import { readJson, withProblems } from '../governance-problems';
+import { jsonSchemaComponent } from './json-schema-component';
+import {
+  AcceptedEvaluationResultSchema,
+  bearerSecurity,
+  PagingQuerySchema,
+  problem,
+  ResultHistoryPageSchema,
+} from './openapi-schemas';
+
+const PATH = '/v1/computational-governance/policies/{policyId}/evaluation-results';
+
+/**
+ * Evaluation results: guardians submit (`POST …/policies/{policyId}/evaluation-results?environment=`);
+ * the history of a data contract is paged.
+ *
+ * @example
+ * mountEvaluationResultRoutes(app, { governance, guards });
+ */
+export function mountEvaluationResultRoutes(
+  app: OpenAPIHono<GovernanceEnv>,
+  deps: { governance: Governance; guards: Guards },
+): void {
+  const { governance, guards } = deps;
+
+  const submissionSchema = jsonSchemaComponent(
+    app,
+    'EvaluationResultSubmission',
+    EvaluationResultSubmissionSchema,
+  );
+  // Documented here, implemented by hand: details that break A4 are stored, not refused.
+  app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: PATH,
+    tags: ['evaluation results'],
+    summary:
+      'Submit the monitoring result of a data contract (an array of exactly one result). Details that do not conform to the details schema are stored and reported back.',
+    security: bearerSecurity,
+    request: {
+      params: z.object({ policyId: z.string().meta({ param: { name: 'policyId', in: 'path' } }) }),
+      query: z.object({ environment: z.string().min(1) }),
+      body: {
+        required: true,
+        content: { 'application/json': { schema: submissionSchema } },
+      },
+    },
+    responses: {
+      201: {
+        description: 'Stored and current for the data contract, policy and environment',
+        content: { 'application/json': { schema: AcceptedEvaluationResultSchema } },
+      },
+      400: problem(
+        'No environment, or the body is not one result with a valid resource and result',
+      ),
+      401: problem('No or an invalid API key'),
+      403: problem('The key may not submit for this policy'),
+      404: problem('No such policy'),
+      409: problem('The policy is not passive'),
+    },
+  });
+  app.post(
+    '/v1/computational-governance/policies/:policyId/evaluation-results',
+    guards.authenticate,
+    guards.role('guardian'),
+    async (c) => {
+      const policyId = c.req.param('policyId');
+      assertPolicyAllowed(c.get('principal'), policyId);
+      const environment = c.req.query('environment');
+      const body = await readJson(c.req.raw);
+      const accepted = await withProblems(
+        () => governance.results.submit({ policyId, environment, body }),
+        c.get('logger'),
+      );
+      return c.json(accepted, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/computational-governance/data-contracts/{contractId}/evaluation-results',
+      tags: ['evaluation results'],
+      summary: 'History of the results of a data contract, newest first',
+      security: bearerSecurity,
+      middleware: [guards.authenticate] as const,
+      request: {
+        params: z.object({
+          contractId: z
+            .string()
+            .min(1)
+            .max(500)
+            .meta({ param: { name: 'contractId', in: 'path' } }),
+        }),
+        query: PagingQuerySchema.extend({
+          environment: z.string().min(1).max(200).optional(),
+          policyId: z.string().min(1).max(500).optional(),
+        }),
+      },
+      responses: {
+        200: {
+          description: 'One page of results',
+          content: { 'application/json': { schema: ResultHistoryPageSchema } },
+        },
+        400: problem('Invalid paging'),
+        401: problem('No or an invalid API key'),
+      },
+    }),
+    async (c) => {
+      const { contractId } = c.req.valid('param');
+      const q = c.req.valid('query');
+      const page = await withProblems(
+        () =>
+          governance.results.history(contractId, {
+            limit: q.limit,
+            offset: q.offset,
+            ...(q.environment === undefined ? {} : { environment: q.environment }),
+            ...(q.policyId === undefined ? {} : { policyId: q.policyId }),
+          }),
+        c.get('logger'),
+      );
+      return c.json(page, 200);
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import type { Governance } from '@dcg/governance';
+import { ProblemError } from '@dcg/http-kit';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import type { GovernanceEnv } from '../app-env';
+import { withProblems } from '../governance-problems';
+import {
+  ContractComplianceViewSchema,
+  MarketplaceInstanceViewSchema,
+  problem,
+} from './openapi-schemas';
+
+const Environment = z.string().min(1).max(200);
+
+/**
+ * The marketplace read API: instances per environment and the compliance of a data contract.
+ * Public like the marketplace pages.
+ *
+ * @example
+ * mountMarketplaceRoutes(app, { governance });
+ */
+export function mountMarketplaceRoutes(
+  app: OpenAPIHono<GovernanceEnv>,
+  deps: { governance: Governance },
+): void {
+  const { governance } = deps;
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/marketplace/instances',
+      tags: ['marketplace'],
+      summary: 'Deployed systems with their components and contract status',
+      request: { query: z.object({ environment: Environment.optional() }) },
+      responses: {
+        200: {
+          description: 'The instances',
+          content: {
+            'application/json': {
+              schema: z.object({ data: z.array(MarketplaceInstanceViewSchema) }),
+            },
+          },
+        },
+        400: problem('Invalid environment'),
+      },
+    }),
+    async (c) => {
+      const { environment } = c.req.valid('query');
+      const data = await withProblems(
+        () =>
+          governance.marketplace.listInstances(environment === undefined ? {} : { environment }),
+        c.get('logger'),
+      );
+      return c.json({ data }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/marketplace/instances/{systemId}',
+      tags: ['marketplace'],
+      summary: 'One deployed system (latest deployment when no environment is given)',
+      request: {
+        params: z.object({
+          systemId: z
+            .string()
+            .min(1)
+            .max(500)
+            .meta({ param: { name: 'systemId', in: 'path' } }),
+        }),
+        query: z.object({ environment: Environment.optional() }),
+      },
+      responses: {
+        200: {
+          description: 'The instance',
+          content: { 'application/json': { schema: MarketplaceInstanceViewSchema } },
+        },
+        404: problem('Not deployed'),
+      },
+    }),
+    async (c) => {
+      const { systemId } = c.req.valid('param');
+      const { environment } = c.req.valid('query');
+      const view = await withProblems(
+        () => governance.marketplace.getInstance(systemId, environment),
+        c.get('logger'),
+      );
+      if (!view) {
+        throw new ProblemError({
+          status: 404,
+          title: 'Not Found',
+          detail: `System "${systemId}" is not deployed${environment === undefined ? '' : ` in environment "${environment}"`}`,
+        });
+      }
+      return c.json(view, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/marketplace/data-contracts/{contractId}/compliance',
+      tags: ['marketplace'],
+      summary: 'Compliance of a data contract: compliant | violated | unprocessable | unknown',
+      request: {
+        params: z.object({
+          contractId: z
+            .string()
+            .min(1)
+            .max(500)
+            .meta({ param: { name: 'contractId', in: 'path' } }),
+        }),
+        query: z.object({ environment: Environment }),
+      },
+      responses: {
+        200: {
+          description: 'The compliance',
+          content: { 'application/json': { schema: ContractComplianceViewSchema } },
+        },
+        400: problem('No environment'),
+      },
+    }),
+    async (c) => {
+      const { contractId } = c.req.valid('param');
+      const { environment } = c.req.valid('query');
+      return c.json(
+        await withProblems(
+          () => governance.marketplace.getContractCompliance(contractId, environment),
+          c.get('logger'),
+        ),
+        200,
+      );
+    },
+  );
+}

@@ -1,0 +1,132 @@
+import {
+  type Governance,
+  PolicyCreateSchema,
+  PolicySchema,
+  PolicyStatusSchema,
+  PolicyTriggerSchema,
+} from '@dcg/governance';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import type { GovernanceEnv } from '../app-env';
+import type { Guards } from '../auth';
+import { withProblems } from '../governance-problems';
+import { bearerSecurity, PagingQuerySchema, PolicyPageSchema, problem } from './openapi-schemas';
+
+const text = (max: number) => z.string().min(1).max(max);
+
+/**
+ * Computational governance policies: list with filters and paging, get, create.
+ *
+ * @example
+ * mountPolicyRoutes(app, { governance, guards });
+ */
+export function mountPolicyRoutes(
+  app: OpenAPIHono<GovernanceEnv>,
+  deps: { governance: Governance; guards: Guards },
+): void {
+  const { governance, guards } = deps;
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/computational-governance/policies',
+      tags: ['policies'],
+      summary: 'Policies, filtered and paged: { data, meta: { pagination } }',
+      security: bearerSecurity,
+      middleware: [guards.authenticate] as const,
+      request: {
+        query: PagingQuerySchema.extend({
+          resourceType: text(200).optional(),
+          trigger: PolicyTriggerSchema.optional(),
+          status: PolicyStatusSchema.optional(),
+          environment: text(200).optional(),
+          text: z.string().max(500).optional(),
+        }),
+      },
+      responses: {
+        200: {
+          description: 'One page of policies',
+          content: { 'application/json': { schema: PolicyPageSchema } },
+        },
+        400: problem('Invalid filter or paging'),
+        401: problem('No or an invalid API key'),
+      },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      const page = await withProblems(
+        () =>
+          governance.policies.list({
+            limit: q.limit,
+            offset: q.offset,
+            ...(q.resourceType === undefined ? {} : { resourceType: q.resourceType }),
+            ...(q.trigger === undefined ? {} : { trigger: q.trigger }),
+            ...(q.status === undefined ? {} : { status: q.status }),
+            ...(q.environment === undefined ? {} : { environment: q.environment }),
+            ...(q.text === undefined ? {} : { text: q.text }),
+          }),
+        c.get('logger'),
+      );
+      return c.json(page, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/computational-governance/policies/{id}',
+      tags: ['policies'],
+      summary: 'One policy',
+      security: bearerSecurity,
+      middleware: [guards.authenticate] as const,
+      request: { params: z.object({ id: text(500).meta({ param: { name: 'id', in: 'path' } }) }) },
+      responses: {
+        200: {
+          description: 'The policy',
+          content: { 'application/json': { schema: PolicySchema } },
+        },
+        401: problem('No or an invalid API key'),
+        404: problem('No such policy'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      return c.json(await withProblems(() => governance.policies.get(id), c.get('logger')), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/v1/computational-governance/policies',
+      tags: ['policies'],
+      summary: 'Create a policy directly',
+      security: bearerSecurity,
+      middleware: [guards.authenticate, guards.role('platform-admin')] as const,
+      request: {
+        body: { required: true, content: { 'application/json': { schema: PolicyCreateSchema } } },
+      },
+      responses: {
+        201: {
+          description: 'The created policy',
+          content: { 'application/json': { schema: PolicySchema } },
+        },
+        400: problem('Invalid policy'),
+        401: problem('No or an invalid API key'),
+        403: problem('The key is not a platform-admin key'),
+        409: problem('A policy with this id exists'),
+      },
+    }),
+    async (c) => {
+      const policy = await withProblems(
+        () => governance.policies.create(c.req.valid('json')),
+        c.get('logger'),
+      );
+      c.header(
+        'Location',
+        `/v1/computational-governance/policies/${encodeURIComponent(policy.id)}`,
+      );
+      return c.json(policy, 201);
+    },
+  );
+}

@@ -1,0 +1,116 @@
+import { type Governance, ProvisioningPlanSchema } from '@dcg/governance';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import type { GovernanceEnv } from '../app-env';
+import type { Guards } from '../auth';
+import { readJson, withProblems } from '../governance-problems';
+import { bearerSecurity, problem } from './openapi-schemas';
+
+const ProvisioningBodySchema = z
+  .object({
+    environment: z.string().min(1),
+    descriptor: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .optional()
+      .describe('The system descriptor: YAML or JSON text, or a JSON object'),
+    systemId: z
+      .string()
+      .optional()
+      .describe('Undeploy only: a deployed system, instead of a descriptor'),
+    removeData: z.boolean().optional(),
+  })
+  .meta({ id: 'ProvisioningRequestBody' });
+
+const AcceptedPlanSchema = z
+  .object({ id: z.string(), status: z.literal('running'), plan: z.string() })
+  .meta({ id: 'AcceptedPlan' });
+
+/**
+ * The provisioning coordinator: deploy / undeploy (202 with a plan id) and the plan state.
+ *
+ * @example
+ * mountProvisioningRoutes(app, { governance, guards });
+ */
+export function mountProvisioningRoutes(
+  app: OpenAPIHono<GovernanceEnv>,
+  deps: { governance: Governance; guards: Guards },
+): void {
+  const { governance, guards } = deps;
+  for (const operation of ['deploy', 'undeploy'] as const) {
+    const path = `/v1/provisioning/${operation}`;
+    app.openAPIRegistry.registerPath({
+      method: 'post',
+      path,
+      tags: ['provisioning'],
+      summary:
+        operation === 'deploy'
+          ? 'Deploy a system: each component with an infrastructureTemplateId is provisioned by its tech adapter'
+          : 'Undeploy a system: unprovision in reverse order',
+      security: bearerSecurity,
+      request: {
+        body: {
+          required: true,
+          content: { 'application/json': { schema: ProvisioningBodySchema } },
+        },
+      },
+      responses: {
+        202: {
+          description: 'The plan started',
+          content: { 'application/json': { schema: AcceptedPlanSchema } },
+        },
+        400: problem('Invalid environment or descriptor'),
+        401: problem('No or an invalid API key'),
+        403: problem('The key is not a coordinator key'),
+        404: problem('Undeploy by systemId: not deployed there'),
+      },
+    });
+    app.post(path, guards.authenticate, guards.role('coordinator'), async (c) => {
+      const body = (await readJson(c.req.raw)) as Parameters<
+        Governance['coordinator']['deploy']
+      >[0];
+      const plan = await withProblems(
+        () => governance.coordinator[operation](body),
+        c.get('logger'),
+      );
+      const location = `/v1/provisioning/plans/${encodeURIComponent(plan.id)}`;
+      c.header('Location', location);
+      return c.json({ id: plan.id, status: 'running' as const, plan: location }, 202);
+    });
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/provisioning/plans/{id}',
+      tags: ['provisioning'],
+      summary:
+        'State of a plan: running | completed | failed | terminated, with each task, logs and errors',
+      security: bearerSecurity,
+      middleware: [guards.authenticate] as const,
+      request: {
+        params: z.object({
+          id: z
+            .string()
+            .min(1)
+            .max(200)
+            .meta({ param: { name: 'id', in: 'path' } }),
+        }),
+      },
+      responses: {
+        200: {
+          description: 'The plan',
+          content: { 'application/json': { schema: ProvisioningPlanSchema } },
+        },
+        401: problem('No or an invalid API key'),
+        404: problem('No such plan'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      return c.json(
+        await withProblems(() => governance.coordinator.getPlan(id), c.get('logger')),
+        200,
+      );
+    },
+  );
+}

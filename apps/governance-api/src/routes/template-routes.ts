@@ -1,0 +1,122 @@
+import { InfrastructureTemplateSchema } from '@dcg/contract-schema';
+import type { Governance } from '@dcg/governance';
+import { ProblemError } from '@dcg/http-kit';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { z } from 'zod';
+import type { GovernanceEnv } from '../app-env';
+import type { Guards } from '../auth';
+import { readJson, withProblems } from '../governance-problems';
+import { jsonSchemaComponent } from './json-schema-component';
+import { bearerSecurity, problem, RegisteredTemplateSchema } from './openapi-schemas';
+
+const registerResponses = {
+  200: {
+    description: 'The template was updated',
+    content: { 'application/json': { schema: RegisteredTemplateSchema } },
+  },
+  201: {
+    description: 'The template was registered',
+    content: { 'application/json': { schema: RegisteredTemplateSchema } },
+  },
+  400: problem('The body is not a valid template'),
+  401: problem('No or an invalid API key'),
+  403: problem('The key is not a platform-admin key'),
+  422: problem(
+    'Two policies for one resource type, or a referenced policy that is missing or not passive',
+  ),
+};
+
+/**
+ * Infrastructure templates: `POST /v1/infrastructure-templates` (and the established
+ * `POST /api/builder/register`), `GET /v1/infrastructure-templates/{id}`.
+ *
+ * @example
+ * mountTemplateRoutes(app, { governance, guards });
+ */
+export function mountTemplateRoutes(
+  app: OpenAPIHono<GovernanceEnv>,
+  deps: { governance: Governance; guards: Guards },
+): void {
+  const { governance, guards } = deps;
+  const register = async (c: Context<GovernanceEnv>) => {
+    const body = await readJson(c.req.raw);
+    const registered = await withProblems(
+      () => governance.templates.register(body),
+      c.get('logger'),
+    );
+    const created = registered.registeredAt === registered.updatedAt;
+    if (created)
+      c.header(
+        'Location',
+        `/v1/infrastructure-templates/${encodeURIComponent(registered.template.id)}`,
+      );
+    return c.json(registered, created ? 201 : 200);
+  };
+  const templateSchema = jsonSchemaComponent(
+    app,
+    'InfrastructureTemplate',
+    InfrastructureTemplateSchema,
+  );
+  for (const path of ['/v1/infrastructure-templates', '/api/builder/register']) {
+    // Documented here, implemented by hand: the domain tells 400 (shape) from 422 (rules).
+    app.openAPIRegistry.registerPath({
+      method: 'post',
+      path,
+      tags: ['templates'],
+      summary:
+        path === '/api/builder/register'
+          ? 'Register a template (established path, same as POST /v1/infrastructure-templates)'
+          : 'Register or update an infrastructure template; properties.dataContractGuardian makes a guardian template',
+      security: bearerSecurity,
+      request: {
+        body: {
+          required: true,
+          content: { 'application/json': { schema: templateSchema } },
+        },
+      },
+      responses: registerResponses,
+    });
+    app.post(path, guards.authenticate, guards.role('platform-admin'), register);
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/infrastructure-templates/{id}',
+      tags: ['templates'],
+      summary: 'A registered template with its guardian policies',
+      security: bearerSecurity,
+      middleware: [guards.authenticate] as const,
+      request: {
+        params: z.object({
+          id: z
+            .string()
+            .min(1)
+            .max(500)
+            .meta({ param: { name: 'id', in: 'path' } }),
+        }),
+      },
+      responses: {
+        200: {
+          description: 'The template',
+          content: { 'application/json': { schema: RegisteredTemplateSchema } },
+        },
+        401: problem('No or an invalid API key'),
+        404: problem('No such template'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const registered = await withProblems(() => governance.templates.get(id), c.get('logger'));
+      if (!registered) {
+        throw new ProblemError({
+          status: 404,
+          title: 'Not Found',
+          detail: `No infrastructure template with id "${id}"`,
+        });
+      }
+      return c.json(registered, 200);
+    },
+  );
+}

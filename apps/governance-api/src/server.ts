@@ -1,0 +1,175 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createGovernance, type Governance, type GovernanceStore } from '@dcg/governance';
+import { openPostgresStore } from '@dcg/governance/postgres';
+import { openSqliteStore } from '@dcg/governance/sqlite';
+import {
+  ConfigError,
+  createLogger,
+  type Logger,
+  parseConfig,
+  startHttpServer,
+} from '@dcg/http-kit';
+import type { z } from 'zod';
+import { buildGovernanceApp } from './app';
+import {
+  type GovernanceApiConfig,
+  GovernanceApiConfigSchema,
+  type ResolvedApiKey,
+  resolveApiKeys,
+} from './config';
+import { seedDemo } from './demo';
+import { demoTechAdapter } from './demo-tech-adapter';
+
+/**
+ * Options of {@link startGovernanceApi}.
+ *
+ * @example
+ * const options: StartGovernanceApiOptions = { dataDir: '/tmp/gov', port: 0 };
+ */
+export interface StartGovernanceApiOptions {
+  /** The configuration (validated here; see the README for every key). Default: all defaults. */
+  config?: z.input<typeof GovernanceApiConfigSchema> | GovernanceApiConfig;
+  /** Data folder: the SQLite database lives in `<dataDir>/governance.db`. */
+  dataDir: string;
+  /** PostgreSQL connection string; when set, PostgreSQL is used instead of SQLite. */
+  databaseUrl?: string | undefined;
+  /** Port (0 or absent: a free port). */
+  port?: number;
+  /** Host (default 127.0.0.1). */
+  host?: string;
+  /** Seeds the demo data (a template, a deployed system, one result in each state). */
+  demo?: boolean;
+  logger?: Logger;
+  /** Environment for `keyFromEnv` keys (default `process.env`). */
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * A running governance-api.
+ *
+ * @example
+ * const api = await startGovernanceApi({ dataDir: '/tmp/gov' });
+ * await api.close();
+ */
+export interface RunningGovernanceApi {
+  url: string;
+  port: number;
+  governance: Governance;
+  /** The development key, when one was generated (no key configured). */
+  developmentKey?: string;
+  close(): Promise<void>;
+}
+
+async function openStore(
+  config: GovernanceApiConfig,
+  dataDir: string,
+  databaseUrl: string | undefined,
+): Promise<GovernanceStore> {
+  const url = databaseUrl ?? config.storage.postgres.url;
+  if (url) {
+    return openPostgresStore({
+      connectionString: url,
+      schema: config.storage.postgres.schema,
+      maxConnections: config.storage.postgres.maxConnections,
+    });
+  }
+  mkdirSync(dataDir, { recursive: true });
+  return openSqliteStore({
+    file: config.storage.sqlite.file ?? join(dataDir, 'governance.db'),
+    synchronous: config.storage.sqlite.synchronous,
+  });
+}
+
+/**
+ * Starts governance-api in-process: validates the configuration, opens the store (SQLite in
+ * `dataDir`, or PostgreSQL with `databaseUrl`) and runs its migrations, marks plans interrupted by
+ * an earlier stop, listens, and seeds the demo when asked.
+ *
+ * @example
+ * const api = await startGovernanceApi({ dataDir: '/tmp/gov', port: 0, demo: true });
+ * const res = await fetch(`${api.url}/v1/marketplace/instances`);
+ * await api.close();
+ */
+export async function startGovernanceApi(
+  options: StartGovernanceApiOptions,
+): Promise<RunningGovernanceApi> {
+  const logger = options.logger ?? createLogger('governance-api');
+  const config = parseConfig(
+    GovernanceApiConfigSchema,
+    options.config ?? {},
+    'governance-api configuration',
+  );
+  let apiKeys: ResolvedApiKey[];
+  try {
+    apiKeys = resolveApiKeys(config, options.env ?? process.env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message, [
+      { key: 'auth.apiKeys', message: (error as Error).message },
+    ]);
+  }
+  let developmentKey: string | undefined;
+  if (apiKeys.length === 0 && config.auth.developmentKey) {
+    developmentKey = `dcg-dev-${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
+    apiKeys = [{ name: 'development', key: developmentKey, role: 'platform-admin' }];
+  }
+
+  const store = await openStore(config, options.dataDir, options.databaseUrl);
+  const governance = createGovernance(store, {
+    adapters: config.provisioning,
+    onListenerError: (error, event) => logger.error('event listener failed', { event, error }),
+  });
+  governance.events.on('system.deployed', (e) =>
+    logger.info('system deployed', {
+      systemId: e.systemId,
+      environment: e.environment,
+      planId: e.planId,
+    }),
+  );
+  governance.events.on('system.undeployed', (e) =>
+    logger.info('system undeployed', {
+      systemId: e.systemId,
+      environment: e.environment,
+      planId: e.planId,
+    }),
+  );
+  const interrupted = await governance.coordinator.recoverInterrupted();
+  if (interrupted > 0)
+    logger.warn('plans interrupted by an earlier stop were marked failed', { count: interrupted });
+
+  const app = buildGovernanceApp({
+    governance,
+    apiKeys,
+    logger,
+    maxBodyBytes: config.limits.maxBodyBytes,
+    ...(options.demo ? { extras: [demoTechAdapter()] } : {}),
+  });
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    server = await startHttpServer(app, {
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  if (developmentKey) {
+    logger.warn('development key (platform-admin; configure auth.apiKeys for real use)', {
+      developmentKey,
+      usage: `Authorization: Bearer ${developmentKey}`,
+    });
+  }
+  if (options.demo) await seedDemo(governance, server.url, logger);
+  return {
+    url: server.url,
+    port: server.port,
+    governance,
+    ...(developmentKey ? { developmentKey } : {}),
+    close: async () => {
+      await server.close();
+      await governance.coordinator.idle();
+      await store.close();
+    },
+  };
+}
