@@ -1,0 +1,229 @@
+// kg-api benchmark: ingestion rate and memory, in-process search latency over 1,000 fixed terms,
+// and SPARQL over HTTP against Virtuoso on the same data and queries, as ratios in one run.
+//   pnpm --filter kg-api bench                       # 100k concepts (~0.9M triples)
+//   KG_BENCH_CONCEPTS=10000 pnpm --filter kg-api bench   # a quick run
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@dcg/http-kit';
+import { KnowledgeBase, parseRdf, SearchConfigSchema } from '@dcg/knowledge-graph';
+import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
+import { isVirtuosoAvailable, startVirtuoso } from '@dcg/testing-virtuoso';
+import { startKgApi } from '../src/server';
+import { BENCH_BASE, makeSearchTerms, makeVocabulary } from './synthetic-vocabulary';
+
+const concepts = Number(process.env.KG_BENCH_CONCEPTS ?? 100_000);
+const sparqlRuns = Number(process.env.KG_BENCH_SPARQL_RUNS ?? 30);
+const GRAPH = 'https://bench.dcg.example.org/graph';
+const SKOS = 'http://www.w3.org/2004/02/skos/core#';
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const fmt = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`);
+
+const dir = await mkdtemp(join(tmpdir(), 'kg-bench-'));
+const source = {
+  id: 'bench',
+  name: 'bench',
+  modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
+};
+try {
+  console.log(`# kg-api benchmark: ${concepts.toLocaleString('en')} concepts`);
+  const vocabulary = makeVocabulary(concepts);
+  const ntFile = join(dir, 'bench.nt');
+  await writeFile(ntFile, vocabulary.ntriples);
+  console.log(
+    `data: ${vocabulary.triples.toLocaleString('en')} triples, ${mib(vocabulary.ntriples.length)} MiB of N-Triples`,
+  );
+
+  // --- ingestion -----------------------------------------------------------------------------
+  gc();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const rssBefore = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const parsed = await parseRdf(vocabulary.ntriples, 'n-triples');
+  if (!parsed.success) throw new Error(parsed.issues[0]?.message);
+  const t1 = performance.now();
+  const kb = await KnowledgeBase.open({
+    sources: [source],
+    search: SearchConfigSchema.parse({}),
+    persistence: new FileGraphPersistence(join(dir, 'data')),
+  });
+  const info = await kb.replaceGraph('bench', parsed.data);
+  const t2 = performance.now();
+  parsed.data.length = 0;
+  gc();
+  const memory = process.memoryUsage();
+  const parseRate = info.triples / ((t1 - t0) / 1000);
+  const totalRate = info.triples / ((t2 - t0) / 1000);
+  console.log('\n## ingestion (in-process, parse + durable write + store + search index)');
+  console.log(
+    `parse N-Triples:       ${((t1 - t0) / 1000).toFixed(2)} s  (${Math.round(parseRate).toLocaleString('en')} triples/s)`,
+  );
+  console.log(`persist+store+index:   ${((t2 - t1) / 1000).toFixed(2)} s`);
+  console.log(
+    `total:                 ${((t2 - t0) / 1000).toFixed(2)} s  (${Math.round(totalRate).toLocaleString('en')} triples/s)`,
+  );
+  console.log(
+    `memory held:           heap +${mib(memory.heapUsed - heapBefore)} MiB, rss +${mib(memory.rss - rssBefore)} MiB (rss ${mib(memory.rss)} MiB)`,
+  );
+
+  // --- search --------------------------------------------------------------------------------
+  const terms = makeSearchTerms(vocabulary);
+  for (const term of terms) kb.search(term, { offset: 0, limit: 10 }); // warm-up
+  const latencies: number[] = [];
+  let hits = 0;
+  for (let round = 0; round < 3; round++) {
+    for (const term of terms) {
+      const s = performance.now();
+      const page = kb.search(term, { offset: 0, limit: 10 });
+      latencies.push(performance.now() - s);
+      if (round === 0 && page.totalResults > 0) hits++;
+    }
+  }
+  latencies.sort((a, b) => a - b);
+  const p50 = percentile(latencies, 50);
+  const p99 = percentile(latencies, 99);
+  console.log(`\n## search (in-process, ${terms.length} fixed terms × 3, limit 10)`);
+  console.log(`terms with results: ${hits}/${terms.length}`);
+  console.log(
+    `p50 ${fmt(p50)} (goal < 1 ms)   p99 ${fmt(p99)} (goal < 10 ms)   max ${fmt(latencies.at(-1)!)}`,
+  );
+
+  // --- SPARQL over HTTP vs Virtuoso ------------------------------------------------------------
+  const availability = await isVirtuosoAvailable();
+  const api = await startKgApi({
+    config: { sources: [source], sparql: { timeoutMs: 60_000, maxRows: 1_000_000 } },
+    dataDir: join(dir, 'data'),
+    logger: createLogger('bench', { level: 'silent' }),
+  });
+  const c = (i: number) => `<${BENCH_BASE}${i}>`;
+  const mid = Math.floor(concepts / 2);
+  const queries: Array<[string, string]> = [
+    [
+      'labels of one concept',
+      `PREFIX skos: <${SKOS}> SELECT ?label WHERE { ${c(mid)} skos:prefLabel ?label }`,
+    ],
+    ['describe one concept', `SELECT ?p ?o WHERE { ${c(mid)} ?p ?o }`],
+    [
+      'narrower with English labels, ordered',
+      `PREFIX skos: <${SKOS}> SELECT ?n ?label WHERE { ?n skos:broader ${c(12)} ; skos:prefLabel ?label FILTER(lang(?label) = "en") } ORDER BY ?label LIMIT 50`,
+    ],
+    [
+      'children with optional alt labels',
+      `PREFIX skos: <${SKOS}> SELECT ?c ?label ?alt WHERE { ?c skos:broader ${c(3)} ; skos:prefLabel ?label . OPTIONAL { ?c skos:altLabel ?alt } } LIMIT 100`,
+    ],
+    [
+      'broader chain, two hops, with labels',
+      `PREFIX skos: <${SKOS}> SELECT ?p ?gp ?l WHERE { ${c(mid)} skos:broader ?p . ?p skos:broader ?gp . ?gp skos:prefLabel ?l }`,
+    ],
+    [
+      'related concepts with definitions',
+      `PREFIX skos: <${SKOS}> SELECT ?r ?d WHERE { ${c(mid)} skos:related ?r . ?r skos:definition ?d }`,
+    ],
+    [
+      'ASK a broader link',
+      `PREFIX skos: <${SKOS}> ASK { ${c(mid)} skos:broader ${c(Math.floor((mid - 1) / 10))} }`,
+    ],
+    [
+      'scan: labels containing a word',
+      `PREFIX skos: <${SKOS}> SELECT ?c ?l WHERE { ?c skos:altLabel ?l FILTER(CONTAINS(LCASE(STR(?l)), "${vocabulary.words[3]}")) } LIMIT 20`,
+    ],
+  ];
+  const run = async (endpoint: string, query: string, extra: Record<string, string> = {}) => {
+    const s = performance.now();
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { accept: 'application/sparql-results+json' },
+      body: new URLSearchParams({ query, ...extra }),
+    });
+    const body = (await response.json()) as {
+      results?: { bindings: unknown[] };
+      boolean?: boolean;
+    };
+    if (!response.ok) throw new Error(`${endpoint}: ${response.status} ${JSON.stringify(body)}`);
+    return {
+      ms: performance.now() - s,
+      rows: body.results?.bindings.length ?? (body.boolean ? 1 : 0),
+    };
+  };
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+  let virtuoso: Awaited<ReturnType<typeof startVirtuoso>> | undefined;
+  try {
+    if (availability.available) {
+      virtuoso = await startVirtuoso({
+        ini: {
+          Parameters: { NumberOfBuffers: 170_000, MaxDirtyBuffers: 130_000 },
+          SPARQL: { ResultSetMaxRows: 1_000_000 },
+        },
+      });
+      const l0 = performance.now();
+      await virtuoso.load(ntFile, GRAPH);
+      const loadSeconds = (performance.now() - l0) / 1000;
+      console.log(
+        `\nVirtuoso bulk load: ${loadSeconds.toFixed(2)} s (${Math.round(vocabulary.triples / loadSeconds).toLocaleString('en')} triples/s); ours in-process: ${Math.round(totalRate).toLocaleString('en')} triples/s → ratio ${(totalRate / (vocabulary.triples / loadSeconds)).toFixed(2)}× Virtuoso's rate`,
+      );
+    } else {
+      console.log(
+        `\nVirtuoso not available (${availability.reason}): SPARQL timings of kg-api only`,
+      );
+    }
+    console.log(`\n## SPARQL over HTTP (form POST, median of ${sparqlRuns} runs after warm-up)`);
+    console.log('| query | rows | kg-api | Virtuoso | Virtuoso / kg-api |');
+    console.log('|---|---:|---:|---:|---:|');
+    const ratios: number[] = [];
+    for (const [name, query] of queries) {
+      const ours: number[] = [];
+      const theirs: number[] = [];
+      let rows = 0;
+      let theirRows = 0;
+      for (let i = 0; i < 3; i++) await run(`${api.url}/v1/graph/sparql`, query);
+      if (virtuoso)
+        for (let i = 0; i < 3; i++)
+          await run(virtuoso.sparqlUrl, query, { 'default-graph-uri': GRAPH });
+      for (let i = 0; i < sparqlRuns; i++) {
+        const a = await run(`${api.url}/v1/graph/sparql`, query);
+        ours.push(a.ms);
+        rows = a.rows;
+        if (virtuoso) {
+          const b = await run(virtuoso.sparqlUrl, query, { 'default-graph-uri': GRAPH });
+          theirs.push(b.ms);
+          theirRows = b.rows;
+        }
+      }
+      const mo = median(ours);
+      const mt = virtuoso ? median(theirs) : Number.NaN;
+      if (virtuoso) ratios.push(mt / mo);
+      const rowNote = virtuoso && theirRows !== rows ? ` (Virtuoso ${theirRows})` : '';
+      console.log(
+        `| ${name} | ${rows}${rowNote} | ${fmt(mo)} | ${virtuoso ? fmt(mt) : '–'} | ${virtuoso ? `${(mt / mo).toFixed(2)}×` : '–'} |`,
+      );
+    }
+    if (ratios.length > 0) {
+      const geo = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
+      console.log(
+        `\ngeometric mean: kg-api is ${geo.toFixed(2)}× as fast as Virtuoso over HTTP on these queries`,
+      );
+    }
+  } finally {
+    await virtuoso?.stop();
+    await api.close();
+  }
+  console.log(
+    `\nsummary ${JSON.stringify({
+      concepts,
+      triples: vocabulary.triples,
+      ingestTriplesPerSecond: Math.round(totalRate),
+      parseTriplesPerSecond: Math.round(parseRate),
+      heapMiB: mib(memory.heapUsed - heapBefore),
+      searchP50Ms: Number(p50.toFixed(3)),
+      searchP99Ms: Number(p99.toFixed(3)),
+    })}`,
+  );
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}
