@@ -1,0 +1,389 @@
+import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@dcg/http-kit';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningGovernanceApi, startGovernanceApi } from '../server';
+import { startGuardianTechAdapter } from './__fixtures__/guardian-tech-adapter';
+import {
+  CHROMIUM_PATH,
+  chromiumAvailable,
+  launchChromium,
+  pngSize,
+} from './__fixtures__/headless-chromium';
+
+const ENVIRONMENT = 'production';
+const SYSTEM_ID = 'urn:dmb:dp:sales:shop:0';
+const CONTRACTS = {
+  compliant: 'urn:dmb:cmp:sales:shop:0:customers-port',
+  violated: 'urn:dmb:cmp:sales:shop:0:orders-port',
+  unprocessable: 'urn:dmb:cmp:sales:shop:0:returns-port',
+} as const;
+const KEYS = {
+  admin: 'admin-key-for-browser-tests',
+  coordinator: 'coordinator-key-for-browser-tests',
+  guardian: 'guardian-key-for-browser-tests',
+};
+
+if (!chromiumAvailable) {
+  console.warn(`[governance-api web] ${CHROMIUM_PATH} is missing: browser tests are skipped`);
+}
+
+const outputPort = (id: string, name: string) => ({
+  id,
+  name,
+  kind: 'outputport',
+  consumable: true,
+  __dataContractEnabled: true,
+  infrastructureTemplateId: 'urn:dmb:itm:browser-test-outputport:1',
+  dataContract: { schema: [{ name: 'id', dataType: 'string', constraint: 'PRIMARY_KEY' }] },
+});
+
+const system = {
+  id: SYSTEM_ID,
+  name: 'Shop',
+  kind: 'dataproduct',
+  domain: 'sales',
+  version: '1.2.0',
+  components: [
+    outputPort(CONTRACTS.compliant, 'Customers'),
+    outputPort(CONTRACTS.violated, 'Orders'),
+    outputPort(CONTRACTS.unprocessable, 'Returns'),
+    {
+      id: 'urn:dmb:cmp:sales:shop:0:guardian',
+      name: 'Shop guardian',
+      kind: 'workload',
+      infrastructureTemplateId: 'urn:dmb:itm:browser-test-guardian:1',
+      __dataContractGuardianSpec: {
+        guards: Object.values(CONTRACTS).map((dataContractId) => ({ dataContractId })),
+      },
+    },
+  ],
+};
+
+const results = {
+  compliant: {
+    satisfiesPolicy: true,
+    details: {
+      results: {
+        root: [
+          {
+            key: 'schema',
+            name: 'Schema',
+            children: [
+              { key: 'id_unique', name: 'id is unique', compliant: true },
+              { key: 'email_valid', name: 'email is valid', compliant: true },
+            ],
+          },
+        ],
+      },
+    },
+  },
+  violated: {
+    satisfiesPolicy: false,
+    details: {
+      results: {
+        root: [
+          {
+            key: 'quality',
+            name: 'Quality',
+            description: 'Row-level checks',
+            children: [
+              {
+                key: 'amount_not_null',
+                name: 'amount is never null',
+                compliant: false,
+                issues: ['12 rows have a null amount', 'first at order 4711'],
+              },
+              { key: 'id_unique', name: 'order id is unique', compliant: true },
+            ],
+          },
+          {
+            key: 'sla',
+            name: 'SLA',
+            children: [{ key: 'freshness', name: 'updated within 2 hours', compliant: true }],
+          },
+        ],
+      },
+      notes: { errorSummary: { message: 'Null amounts in 12 orders' } },
+    },
+  },
+  // A record with both `compliant` and `children` breaks rule A4.1: stored, but unprocessable.
+  unprocessable: {
+    satisfiesPolicy: false,
+    details: {
+      results: {
+        root: [{ key: 'quality', compliant: false, children: [{ key: 'x', compliant: true }] }],
+      },
+    },
+  },
+} as const;
+
+async function call(
+  api: RunningGovernanceApi,
+  key: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${api.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+async function waitForPlan(api: RunningGovernanceApi, planPath: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const plan = await call(api, KEYS.coordinator, 'GET', planPath);
+    const status = String(plan.json.status);
+    if (status !== 'running') {
+      if (status !== 'completed') throw new Error(`plan ${status}: ${JSON.stringify(plan.json)}`);
+      return status;
+    }
+    if (Date.now() > deadline) throw new Error('plan still running after 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const contractUrl = (api: RunningGovernanceApi, id: string, environment = ENVIRONMENT) =>
+  `${api.url}/marketplace/data-contracts/${encodeURIComponent(id)}?environment=${environment}`;
+
+describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', () => {
+  let dataDir: string;
+  let screenshotDir: string;
+  let adapter: Awaited<ReturnType<typeof startGuardianTechAdapter>>;
+  let api: RunningGovernanceApi;
+  let browser: Browser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+  const submissions: Record<string, Record<string, unknown>> = {};
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'dcg-web-'));
+    screenshotDir = await mkdtemp(join(tmpdir(), 'dcg-web-shots-'));
+    adapter = await startGuardianTechAdapter();
+    api = await startGovernanceApi({
+      dataDir,
+      port: 0,
+      logger: createLogger('governance-api', { level: 'silent' }),
+      config: {
+        auth: {
+          developmentKey: false,
+          apiKeys: [
+            { name: 'admin', key: KEYS.admin, role: 'platform-admin' },
+            { name: 'coordinator', key: KEYS.coordinator, role: 'coordinator' },
+            { name: 'guardian', key: KEYS.guardian, role: 'guardian' },
+          ],
+        },
+        provisioning: { pollIntervalMs: 20 },
+      },
+    });
+    browser = await launchChromium();
+
+    // Data goes in through the public HTTP API only.
+    const port = await call(api, KEYS.admin, 'POST', '/v1/infrastructure-templates', {
+      id: 'urn:dmb:itm:browser-test-outputport:1',
+      name: 'Output port',
+      url: adapter.url,
+    });
+    expect(port.status).toBe(201);
+    const guardian = await call(api, KEYS.admin, 'POST', '/v1/infrastructure-templates', {
+      id: 'urn:dmb:itm:browser-test-guardian:1',
+      name: 'Browser test guardian',
+      url: adapter.url,
+      properties: {
+        dataContractGuardian: {
+          policies: [
+            { resourceType: 'dataproduct', spec: { name: 'Shop contracts', description: 'test' } },
+          ],
+        },
+      },
+    });
+    expect(guardian.status).toBe(201);
+    const policyId = (guardian.json.policies as Array<{ policyId: string }>)[0]!.policyId;
+
+    const deploy = await call(api, KEYS.coordinator, 'POST', '/v1/provisioning/deploy', {
+      environment: ENVIRONMENT,
+      descriptor: system,
+    });
+    expect(deploy.status).toBe(202);
+    await waitForPlan(api, String(deploy.json.plan));
+
+    for (const state of ['compliant', 'violated', 'unprocessable'] as const) {
+      const submitted = await call(
+        api,
+        KEYS.guardian,
+        'POST',
+        `/v1/computational-governance/policies/${encodeURIComponent(policyId)}/evaluation-results?environment=${ENVIRONMENT}`,
+        [{ resource: { id: CONTRACTS[state], descriptor: '' }, result: results[state] }],
+      );
+      expect(submitted.status).toBe(201);
+      submissions[state] = submitted.json;
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+    await adapter?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (screenshotDir) await rm(screenshotDir, { recursive: true, force: true });
+  });
+
+  async function open(url: string): Promise<number> {
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    const response = await page.goto(url);
+    return response?.status() ?? 0;
+  }
+
+  async function screenshot(name: string): Promise<void> {
+    const file = join(screenshotDir, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    const bytes = await readFile(file);
+    const size = pngSize(bytes);
+    expect(size, `${name}.png is a PNG`).not.toBeNull();
+    expect(size!.width).toBe(1100);
+    expect(size!.height).toBeGreaterThan(300);
+    expect((await stat(file)).size).toBeGreaterThan(10_000);
+    if (process.env.DCG_KEEP_SCREENSHOTS) {
+      await copyFile(file, join(process.env.DCG_KEEP_SCREENSHOTS, `${name}.png`));
+    }
+    await page.close();
+  }
+
+  it('answered the unprocessable submission with its schema errors', () => {
+    expect(submissions.unprocessable).toMatchObject({
+      status: 'unprocessable',
+      detailsConform: false,
+    });
+    expect(submissions.violated).toMatchObject({ status: 'violated', detailsConform: true });
+  });
+
+  it('lists the instance with the status of each data contract', async () => {
+    expect(await open(`${api.url}/marketplace?environment=${ENVIRONMENT}`)).toBe(200);
+    await expect(page.title()).resolves.toBe('Marketplace (production) · dcg marketplace');
+    const card = page.getByRole('article', { name: 'Shop' });
+    await expect(card.getByRole('heading', { level: 2 }).textContent()).resolves.toBe('Shop');
+    const rows = card.locator('tbody tr');
+    const byId = async (id: string) =>
+      (
+        (await rows.filter({ has: page.locator(`code:text-is("${id}")`) }).textContent()) ?? ''
+      ).replace(/\s+/g, ' ');
+    expect(await byId(CONTRACTS.compliant)).toContain('Compliant');
+    expect(await byId(CONTRACTS.violated)).toContain('Violated');
+    expect(await byId(CONTRACTS.unprocessable)).toContain('Monitoring results cannot be processed');
+    expect(await byId('urn:dmb:cmp:sales:shop:0:guardian')).toContain('Not a data contract');
+    await expect(
+      page
+        .getByRole('link', { name: 'Orders: Violated, view compliance details' })
+        .getAttribute('href'),
+    ).resolves.toBe(
+      `/marketplace/data-contracts/${encodeURIComponent(CONTRACTS.violated)}?environment=production`,
+    );
+    await screenshot('list');
+  });
+
+  it('shows a violated contract: badge, summary and issues beside the failing requirement', async () => {
+    expect(await open(contractUrl(api, CONTRACTS.violated))).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Data contract Orders',
+    );
+    await expect(page.locator('.badge-large').textContent()).resolves.toContain('Violated');
+    await expect(page.locator('.summary').textContent()).resolves.toBe('Null amounts in 12 orders');
+
+    const failing = page.locator('li.requirement[data-key="amount_not_null"]');
+    await expect(failing.isVisible()).resolves.toBe(true);
+    await expect(failing.locator('.verdict').textContent()).resolves.toContain('Failing');
+    const issues = failing.getByRole('list', { name: 'Issues of amount is never null' });
+    await expect(issues.getByRole('listitem').allInnerTexts()).resolves.toEqual([
+      '12 rows have a null amount',
+      'first at order 4711',
+    ]);
+    // The issues sit beside the requirement, on the right of its verdict.
+    const verdictBox = await failing.locator('.verdict').boundingBox();
+    const issuesBox = await issues.boundingBox();
+    expect(issuesBox!.x).toBeGreaterThan(verdictBox!.x + verdictBox!.width);
+
+    // Where something fails the section is open; the SLA section, all well, is collapsed.
+    await expect(
+      page.locator('li[data-key="quality"] > details').getAttribute('open'),
+    ).resolves.toBe('');
+    const sla = page.locator('li[data-key="sla"] > details');
+    await expect(sla.getAttribute('open')).resolves.toBeNull();
+    const freshness = page.locator('li[data-key="freshness"]');
+    await expect(freshness.isVisible()).resolves.toBe(false);
+    await screenshot('violated');
+  });
+
+  it('shows a compliant contract with its sections collapsed until opened', async () => {
+    expect(await open(contractUrl(api, CONTRACTS.compliant))).toBe(200);
+    await expect(page.locator('.badge-large').textContent()).resolves.toContain('Compliant');
+    await expect(page.getByRole('heading', { name: 'Error summary' }).count()).resolves.toBe(0);
+    await expect(page.locator('details[open]').count()).resolves.toBe(0);
+    const requirement = page.locator('li[data-key="id_unique"]');
+    await expect(requirement.isVisible()).resolves.toBe(false);
+    await screenshot('compliant');
+    // <details> opens without any script.
+    expect(await open(contractUrl(api, CONTRACTS.compliant))).toBe(200);
+    await page.locator('li[data-key="schema"] > details > summary').click();
+    await expect(page.locator('li[data-key="id_unique"]').textContent()).resolves.toContain(
+      'id is unique',
+    );
+    await page.close();
+  });
+
+  it('says that the monitoring results cannot be processed and lists the schema errors', async () => {
+    expect(await open(contractUrl(api, CONTRACTS.unprocessable))).toBe(200);
+    await expect(page.locator('.badge-large').textContent()).resolves.toContain(
+      'Monitoring results cannot be processed',
+    );
+    const alert = page.getByRole('alert');
+    await expect(alert.getByRole('heading', { level: 2 }).textContent()).resolves.toBe(
+      'The monitoring results cannot be processed',
+    );
+    const errors = await alert.getByRole('list').getByRole('listitem').allInnerTexts();
+    expect(errors.length).toBeGreaterThan(0);
+    // The page lists the same schema errors the submitter was answered with.
+    const answered = submissions.unprocessable!.schemaErrors as Array<{ message: string }>;
+    expect(answered.length).toBe(errors.length);
+    for (const [index, error] of answered.entries()) expect(errors[index]).toContain(error.message);
+    expect(errors[0]).toContain('results.root[0]');
+    await expect(page.locator('.tree').count()).resolves.toBe(0);
+    await screenshot('unprocessable');
+  });
+
+  it('helps with an unknown contract and with a missing environment', async () => {
+    expect(await open(contractUrl(api, CONTRACTS.violated, 'staging'))).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Data contract not found in environment staging',
+    );
+    await expect(page.getByRole('link', { name: 'production' }).getAttribute('href')).resolves.toBe(
+      `/marketplace/data-contracts/${encodeURIComponent(CONTRACTS.violated)}?environment=production`,
+    );
+    await page.close();
+
+    expect(
+      await open(`${api.url}/marketplace/data-contracts/${encodeURIComponent(CONTRACTS.violated)}`),
+    ).toBe(400);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Choose an environment',
+    );
+    await page.getByRole('link', { name: 'production' }).click();
+    await expect(page.locator('.badge-large').textContent()).resolves.toContain('Violated');
+    await page.close();
+  });
+
+  it('loaded every page without a console error (no blocked style, no missing asset)', () => {
+    expect(consoleErrors.filter((text) => !text.includes('status of 40'))).toEqual([]);
+  });
+});
