@@ -66,7 +66,10 @@ export function zipfPicker(words: string[], random: () => number): () => string 
   const weights = words.map((_, i) => 1 / (i + 1) ** 0.9);
   const cumulative: number[] = [];
   let sum = 0;
-  for (const w of weights) cumulative.push((sum += w));
+  for (const w of weights) {
+    sum += w;
+    cumulative.push(sum);
+  }
   return () => {
     const x = random() * sum;
     let lo = 0;
