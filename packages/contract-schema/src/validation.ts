@@ -23,21 +23,20 @@ export type Validation<T> =
   | { success: true; data: T }
   | { success: false; issues: ValidationIssue[] };
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
+const INVALID_TYPE = /^Invalid input: expected (.+), received (.+)$/;
 
-/** Rewrites zod's terse messages into ones that read well in a CI log. */
+/**
+ * Rewrites zod's terse type messages into ones that read well in a CI log. Works from the
+ * message text, so issues from a `safeParse` without `reportInput` read the same.
+ */
 function messageOf(issue: z.core.$ZodIssue): string {
-  // Only zod's default wording ("Invalid input: …") is rewritten; custom messages stay.
-  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
-    if (issue.input === undefined) return `is required (expected ${issue.expected})`;
-    if (issue.expected === 'never') return 'is not allowed here';
-    return `expected ${issue.expected}, received ${describe(issue.input)}`;
-  }
-  return issue.message;
+  // Only zod's default wording is rewritten; custom messages stay.
+  const match = issue.code === 'invalid_type' ? INVALID_TYPE.exec(issue.message) : null;
+  if (match === null) return issue.message;
+  const [, expected, received] = match;
+  if (received === 'undefined') return `is required (expected ${expected})`;
+  if (expected === 'never') return 'is not allowed here';
+  return `expected ${expected}, received ${received}`;
 }
 
 /**
@@ -62,8 +61,7 @@ export function validateWith<S extends z.ZodType>(
   schema: S,
   value: unknown,
 ): Validation<z.output<S>> {
-  // `reportInput` lets the messages say what was received instead of only what was expected.
-  const result = schema.safeParse(value, { reportInput: true });
+  const result = schema.safeParse(value);
   if (result.success) return { success: true, data: result.data };
   return { success: false, issues: toValidationIssues(result.error.issues) };
 }
