@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@dcg/http-kit';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEYS, request, testConfig } from './__fixtures__/test-keys';
+import { type RunningGovernanceApi, startGovernanceApi } from './server';
+
+const CONTRACT = 'urn:dmb:cmp:fuzz:0:port';
+
+/** A digest of every table, read straight from the SQLite file. */
+function snapshot(file: string): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    const hash = createHash('sha256');
+    for (const table of [
+      'templates',
+      'policies',
+      'plans',
+      'instances',
+      'evaluation_results',
+      'current_results',
+    ]) {
+      for (const row of db.prepare(`SELECT * FROM ${table} ORDER BY 1`).all())
+        hash.update(JSON.stringify(row));
+      hash.update(`|${table}|`);
+    }
+    return hash.digest('hex');
+  } finally {
+    db.close();
+  }
+}
+
+// Endpoints, with `{}` standing for a path parameter.
+const ENDPOINTS: Array<[method: string, path: string]> = [
+  ['POST', '/v1/infrastructure-templates'],
+  ['POST', '/api/builder/register'],
+  ['GET', '/v1/infrastructure-templates/{}'],
+  ['GET', '/v1/computational-governance/policies'],
+  ['GET', '/v1/computational-governance/policies/{}'],
+  ['POST', '/v1/computational-governance/policies'],
+  ['POST', '/v1/computational-governance/policies/{}/evaluation-results'],
+  ['POST', '/v1/computational-governance/policies/fuzz-passive/evaluation-results'],
+  ['GET', '/v1/computational-governance/data-contracts/{}/evaluation-results'],
+  ['POST', '/v1/provisioning/deploy'],
+  ['POST', '/v1/provisioning/undeploy'],
+  ['GET', '/v1/provisioning/plans/{}'],
+  ['GET', '/v1/marketplace/instances'],
+  ['GET', '/v1/marketplace/instances/{}'],
+  ['GET', '/v1/marketplace/data-contracts/{}/compliance'],
+  ['GET', '/marketplace'],
+  ['GET', '/marketplace/data-contracts/{}'],
+  ['PUT', '/v1/computational-governance/policies'],
+  ['DELETE', '/v1/infrastructure-templates/{}'],
+];
+
+const validResult = {
+  resource: { id: CONTRACT, descriptor: '' },
+  result: {
+    satisfiesPolicy: true,
+    details: { results: { root: [{ key: 'a', compliant: true }] } },
+  },
+};
+
+// Bodies that must be refused: random JSON, broken text, and near-misses of valid bodies.
+const body = fc.oneof(
+  fc.json({ maxDepth: 4 }),
+  fc.string({ maxLength: 200 }),
+  fc.constantFrom(
+    '{',
+    '[',
+    '{"a":',
+    '\u0000',
+    'null',
+    '[]',
+    '[{}]',
+    '{"environment":"x"}',
+    'kind: [',
+    '"\\ud800"',
+  ),
+  fc.anything({ maxDepth: 3 }).map((v) => JSON.stringify([validResult, v])),
+  fc
+    .anything({ maxDepth: 2 })
+    .map((v) =>
+      JSON.stringify(
+        [{ ...validResult, resource: { id: v, descriptor: '' } }].filter(
+          () => typeof v !== 'string',
+        ),
+      ),
+    ),
+  fc
+    .anything({ maxDepth: 2 })
+    .map((v) =>
+      JSON.stringify([
+        {
+          resource: validResult.resource,
+          result: { satisfiesPolicy: typeof v === 'boolean' ? String(v) : v, details: {} },
+        },
+      ]),
+    ),
+  fc
+    .anything({ maxDepth: 2 })
+    .map((v) =>
+      JSON.stringify({ id: 'urn:dmb:itm:fuzz', name: 'F', url: typeof v === 'string' ? 5 : v }),
+    ),
+  fc
+    .anything({ maxDepth: 2 })
+    .map((v) =>
+      JSON.stringify({
+        environment: 'fuzz',
+        descriptor: { id: 'urn:x', kind: typeof v === 'string' ? 7 : v },
+      }),
+    ),
+  fc
+    .anything({ maxDepth: 2 })
+    .map((v) =>
+      JSON.stringify({ name: 'n', resourceType: 'r', trigger: 'passive', unknownKey: v }),
+    ),
+);
+
+const segment = fc.oneof(
+  fc.string({ maxLength: 60 }).map(encodeURIComponent),
+  fc.constantFrom(
+    '%',
+    '%E0%A4%A',
+    '%00',
+    '..',
+    '%2F',
+    'a%20b',
+    CONTRACT,
+    'fuzz-passive',
+    'fuzz-active',
+    '%ZZ',
+    '\u00e9',
+  ),
+);
+
+const query = fc.oneof(
+  fc.constant(''),
+  fc
+    .record(
+      {
+        environment: fc.oneof(
+          fc.string({ maxLength: 30 }),
+          fc.constantFrom('', 'production', '%00'),
+        ),
+        limit: fc.oneof(fc.string({ maxLength: 6 }), fc.integer().map(String)),
+        offset: fc.oneof(fc.string({ maxLength: 6 }), fc.integer().map(String)),
+        trigger: fc.string({ maxLength: 8 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((q) => `?${new URLSearchParams(q as Record<string, string>).toString()}`),
+);
+
+const headers = fc.record(
+  {
+    authorization: fc.oneof(
+      fc.constantFrom(
+        `Bearer ${KEYS.admin}`,
+        `Bearer ${KEYS.guardian}`,
+        `Bearer ${KEYS.coordinator}`,
+        `Bearer ${KEYS.reader}`,
+        'Bearer',
+        'Basic x',
+        `bearer ${KEYS.admin}x`,
+      ),
+      fc.string({ maxLength: 40 }).map((s) => `Bearer ${s.replace(/[^\x21-\x7e]/g, '')}`),
+    ),
+    'content-type': fc.constantFrom(
+      'application/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=latin1',
+    ),
+    'x-request-id': fc.string({ maxLength: 200 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),
+  },
+  { requiredKeys: [] },
+);
+
+describe('fuzz: malformed bodies, headers and paths at every endpoint', () => {
+  let api: RunningGovernanceApi;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'governance-fuzz-'));
+    api = await startGovernanceApi({
+      config: testConfig,
+      dataDir: dir,
+      logger: createLogger('fuzz', { level: 'silent' }),
+    });
+    const admin = { key: KEYS.admin };
+    await request(`${api.url}/v1/computational-governance/policies`, {
+      ...admin,
+      body: { id: 'fuzz-passive', name: 'P', resourceType: 'dataproduct', trigger: 'passive' },
+    });
+    await request(`${api.url}/v1/computational-governance/policies`, {
+      ...admin,
+      body: { id: 'fuzz-active', name: 'A', resourceType: 'dataproduct', trigger: 'active' },
+    });
+    await request(`${api.url}/v1/infrastructure-templates`, {
+      ...admin,
+      body: { id: 'urn:dmb:itm:fuzz:1', name: 'T', url: 'http://127.0.0.1:9' },
+    });
+    const ok = await request(
+      `${api.url}/v1/computational-governance/policies/fuzz-passive/evaluation-results?environment=production`,
+      { key: KEYS.guardian, body: [validResult] },
+    );
+    expect(ok.status).toBe(201);
+  });
+  afterAll(async () => {
+    await api?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('never answers 5xx and never changes stored data', async () => {
+    const before = snapshot(join(dir, 'governance.db'));
+    const failures: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ENDPOINTS),
+        segment,
+        query,
+        headers,
+        body,
+        async ([method, path], param, q, h, b) => {
+          const url = `${api.url}${path.replace('{}', param)}${q}`;
+          const res = await fetch(url, {
+            method,
+            headers: h,
+            ...(method === 'GET' ? {} : { body: b }),
+          });
+          await res.arrayBuffer();
+          if (res.status >= 500)
+            failures.push(
+              `${method} ${url} ${JSON.stringify(h)} ${b.slice(0, 200)} → ${res.status}`,
+            );
+          return res.status < 500;
+        },
+      ),
+      { numRuns: 400, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000) },
+    );
+    expect(failures).toEqual([]);
+    await api.governance.coordinator.idle();
+    expect(snapshot(join(dir, 'governance.db'))).toBe(before);
+  });
+});
