@@ -21,6 +21,8 @@ export interface KnowledgeBaseOptions {
   onRemovedOrphan?: (sourceId: string) => void;
 }
 
+const INSTALL_SLICE = 50_000;
+
 interface Snapshot {
   store: Store;
   updatedAt: string | undefined;
@@ -65,7 +67,7 @@ export class KnowledgeBase {
         continue;
       }
       const quads = await options.persistence.load(sourceId);
-      kb.#install(sourceId, quads, undefined);
+      await kb.#install(sourceId, quads, undefined);
     }
     return kb;
   }
@@ -113,7 +115,7 @@ export class KnowledgeBase {
     this.source(sourceId);
     return this.#serialise(sourceId, async () => {
       await this.#persistence.save(sourceId, quads);
-      this.#install(sourceId, quads, new Date().toISOString());
+      await this.#install(sourceId, quads, new Date().toISOString());
       return this.graphInfo(sourceId);
     });
   }
@@ -135,9 +137,18 @@ export class KnowledgeBase {
     return this.#index.search(term, page);
   }
 
-  #install(sourceId: string, quads: readonly Quad[], updatedAt: string | undefined): void {
+  async #install(
+    sourceId: string,
+    quads: readonly Quad[],
+    updatedAt: string | undefined,
+  ): Promise<void> {
+    // The new store is filled in slices, yielding between them, so that a large graph does not
+    // hold the event loop (health checks, searches) for seconds; it is invisible until the swap.
     const store = new Store();
-    store.addQuads(quads as Quad[]);
+    for (let i = 0; i < quads.length; i += INSTALL_SLICE) {
+      store.addQuads(quads.slice(i, i + INSTALL_SLICE) as Quad[]);
+      if (i + INSTALL_SLICE < quads.length) await new Promise((r) => setTimeout(r, 0));
+    }
     const index = this.#index.buildSource(quads);
     // The swap: both references change in the same synchronous step.
     this.#graphs.set(sourceId, { store, updatedAt });

@@ -1,0 +1,10 @@
+import { parseRdf } from '@dcg/knowledge-graph';
+import { Parser, Store } from 'n3';
+import { makeVocabulary } from './bench/synthetic-vocabulary';
+const v = makeVocabulary(30000);
+let t = performance.now();
+const sync = new Parser({ format: 'N-Triples' }).parse(v.ntriples); console.log('sync parse', (performance.now()-t).toFixed(0)); t = performance.now();
+const s1 = new Store(); s1.addQuads(sync); console.log('store(sync quads)', (performance.now()-t).toFixed(0)); t = performance.now();
+const p = await parseRdf(v.ntriples, 'n-triples'); if (!p.success) throw 1; console.log('chunked parse', (performance.now()-t).toFixed(0)); t = performance.now();
+const s2 = new Store(); s2.addQuads(p.data); console.log('store(chunked quads)', (performance.now()-t).toFixed(0)); t = performance.now();
+const s3 = new Store(); for (const q of p.data) s3.addQuad(q.subject, q.predicate, q.object, q.graph); console.log('store addQuad', (performance.now()-t).toFixed(0));
