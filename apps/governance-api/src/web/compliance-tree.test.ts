@@ -1,3 +1,4 @@
+import type { ComplianceTreeNode } from '@dcg/governance';
 import { describe, expect, it } from 'vitest';
 import { complianceTree, isSection, tallyRequirements } from './compliance-tree';
 
@@ -103,6 +104,17 @@ describe('complianceTree', () => {
     expect(single).toMatch(
       /^<ul class="tree" aria-label="Validation records"><li class="section section-compliant" data-key="schema">/,
     );
+  });
+});
+
+describe('complianceTree at depth', () => {
+  it('renders a deeply nested chain of sections and counts its requirement once', () => {
+    let node: ComplianceTreeNode = { key: 'leaf', compliant: false, issues: ['deep'] };
+    for (let depth = 0; depth < 500; depth++) node = { key: `s${depth}`, children: [node] };
+    const out = String(complianceTree([node]));
+    expect(out.match(/<details open>/g)).toHaveLength(500);
+    expect(out.match(/1 of 1 requirement failing/g)).toHaveLength(500);
+    expect(out).toContain('<li>deep</li>');
   });
 });
 

@@ -27,17 +27,22 @@ export interface RequirementTally {
  * tallyRequirements({ key: 'q', children: [{ key: 'a', compliant: false }] }); // { compliant: 0, failing: 1, unreported: 0 }
  */
 export function tallyRequirements(node: ComplianceTreeNode): RequirementTally {
-  if (!isSection(node)) {
-    if (node.compliant === true) return { compliant: 1, failing: 0, unreported: 0 };
-    if (node.compliant === false) return { compliant: 0, failing: 1, unreported: 0 };
-    return { compliant: 0, failing: 0, unreported: 1 };
-  }
+  if (!isSection(node)) return leafTally(node);
+  return sumTallies((node.children ?? []).map(tallyRequirements));
+}
+
+function leafTally(node: ComplianceTreeNode): RequirementTally {
+  if (node.compliant === true) return { compliant: 1, failing: 0, unreported: 0 };
+  if (node.compliant === false) return { compliant: 0, failing: 1, unreported: 0 };
+  return { compliant: 0, failing: 0, unreported: 1 };
+}
+
+function sumTallies(tallies: RequirementTally[]): RequirementTally {
   const total: RequirementTally = { compliant: 0, failing: 0, unreported: 0 };
-  for (const child of node.children ?? []) {
-    const sub = tallyRequirements(child);
-    total.compliant += sub.compliant;
-    total.failing += sub.failing;
-    total.unreported += sub.unreported;
+  for (const tally of tallies) {
+    total.compliant += tally.compliant;
+    total.failing += tally.failing;
+    total.unreported += tally.unreported;
   }
   return total;
 }
@@ -68,14 +73,27 @@ function description(node: ComplianceTreeNode): Markup | string {
   return node.description ? markup`<p class="node-description">${node.description}</p>` : '';
 }
 
-function renderSection(node: ComplianceTreeNode, children: ComplianceTreeNode[]): Markup {
-  const tally = tallyRequirements(node);
+/** A rendered node with the tally of the requirements in it, so ancestors need not count again. */
+interface Rendered {
+  html: Markup;
+  tally: RequirementTally;
+}
+
+function sectionItem(
+  attributes: Markup,
+  label: Markup,
+  body: Markup | string,
+  rendered: Rendered[],
+): Rendered {
+  const tally = sumTallies(rendered.map((child) => child.tally));
   // Sections stay collapsed while all is well and open where something fails or is missing.
   const open = tally.failing > 0 || tally.unreported > 0;
   const state = tally.failing > 0 ? 'failing' : 'compliant';
-  return markup`<li class="section section-${state}" data-key="${node.key}"><details${open ? trusted(' open') : ''}><summary>${nodeLabel(node)}<span class="section-state">${sectionState(tally)}</span></summary>${description(node)}${
-    children.length > 0 ? markup`<ul>${children.map(renderNode)}</ul>` : ''
-  }</details></li>`;
+  const list = rendered.length > 0 ? markup`<ul>${rendered.map((child) => child.html)}</ul>` : '';
+  return {
+    tally,
+    html: markup`<li class="section section-${state}" ${attributes}><details${open ? trusted(' open') : ''}><summary>${label}<span class="section-state">${sectionState(tally)}</span></summary>${body}${list}</details></li>`,
+  };
 }
 
 function renderRequirement(node: ComplianceTreeNode): Markup {
@@ -94,8 +112,14 @@ function renderRequirement(node: ComplianceTreeNode): Markup {
   return markup`<li class="requirement requirement-unreported" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">?</span> Not reported</span><div>${nodeLabel(node)}${description(node)}</div></li>`;
 }
 
-function renderNode(node: ComplianceTreeNode): Markup {
-  return isSection(node) ? renderSection(node, node.children ?? []) : renderRequirement(node);
+function renderNode(node: ComplianceTreeNode): Rendered {
+  if (!isSection(node)) return { html: renderRequirement(node), tally: leafTally(node) };
+  return sectionItem(
+    markup`data-key="${node.key}"`,
+    nodeLabel(node),
+    description(node),
+    (node.children ?? []).map(renderNode),
+  );
 }
 
 /** Consecutive top-level records of the same target (the `results` key they were reported under). */
@@ -112,14 +136,12 @@ function groupByTarget(
   return groups;
 }
 
-function renderTargetGroup(group: { target: string; nodes: ComplianceTreeNode[] }): Markup {
-  const tally = tallyRequirements({ key: group.target, children: group.nodes });
-  const open = tally.failing > 0 || tally.unreported > 0;
+function renderTargetGroup(group: { target: string; nodes: ComplianceTreeNode[] }): Rendered {
   const label =
     group.target === 'root'
       ? markup`<span class="node-name">Data contract</span> <code class="node-key">root</code>`
       : markup`<span class="node-name">Subcomponent</span> <code class="node-key">${group.target}</code>`;
-  return markup`<li class="section section-target section-${tally.failing > 0 ? 'failing' : 'compliant'}" data-target="${group.target}"><details${open ? trusted(' open') : ''}><summary>${label}<span class="section-state">${sectionState(tally)}</span></summary><ul>${group.nodes.map(renderNode)}</ul></details></li>`;
+  return sectionItem(markup`data-target="${group.target}"`, label, '', group.nodes.map(renderNode));
 }
 
 /**
@@ -134,5 +156,5 @@ function renderTargetGroup(group: { target: string; nodes: ComplianceTreeNode[] 
 export function complianceTree(nodes: ComplianceTreeNode[], label = 'Validation records'): Markup {
   const groups = groupByTarget(nodes);
   const items = groups.length > 1 ? groups.map(renderTargetGroup) : nodes.map(renderNode);
-  return markup`<ul class="tree" aria-label="${label}">${items}</ul>`;
+  return markup`<ul class="tree" aria-label="${label}">${items.map((item) => item.html)}</ul>`;
 }

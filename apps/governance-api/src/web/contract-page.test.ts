@@ -34,6 +34,9 @@ describe('contractPage', () => {
     expect(out).toContain('<main id="main" tabindex="-1">');
     expect(out).toContain('<nav class="breadcrumb" aria-label="Breadcrumb">');
     expect(out).not.toContain('cannot be processed');
+    expect(out).toContain(
+      '<a href="/v1/marketplace/data-contracts/urn%3Admb%3Acmp%3Afinance%3Aorders%3A0%3Aorders-port/compliance?environment=production" type="application/json">This status as JSON</a>',
+    );
   });
 
   it('renders a compliant contract with every section collapsed and no error summary', () => {

@@ -2,7 +2,7 @@ import { UNPROCESSABLE_MESSAGE } from '@dcg/contract-schema';
 import type { ContractComplianceView, MarketplaceInstanceView } from '@dcg/governance';
 import { complianceTree } from './compliance-tree';
 import { formatTimestamp } from './format-timestamp';
-import { contractHref, marketplaceHref } from './marketplace-links';
+import { complianceApiHref, contractHref, marketplaceHref } from './marketplace-links';
 import { type Markup, markup } from './markup';
 import { pageLayout } from './page-layout';
 import { statusBadge } from './status-badge';
@@ -88,7 +88,8 @@ ${
     ? markup`<dt>Requirements</dt><dd>${view.counts.compliant} met, ${view.counts.failing} failing</dd>`
     : ''
 }
-</dl>`;
+</dl>
+<p class="muted"><a href="${complianceApiHref(view.contractId, view.environment)}" type="application/json">This status as JSON</a></p>`;
   const main = markup`<h1>Data contract ${title}</h1>
 <p>${statusBadge(view.status, { large: true })}</p>
 ${facts}

@@ -22,3 +22,13 @@ export function contractHref(contractId: string, environment?: string): string {
     ? base
     : `${base}?environment=${encodeURIComponent(environment)}`;
 }
+
+/**
+ * URL of the JSON compliance API for the same contract and environment.
+ *
+ * @example
+ * complianceApiHref('urn:dmb:cmp:finance:orders:0:port', 'production');
+ */
+export function complianceApiHref(contractId: string, environment: string): string {
+  return `/v1/marketplace/data-contracts/${encodeURIComponent(contractId)}/compliance?environment=${encodeURIComponent(environment)}`;
+}

@@ -49,15 +49,17 @@ export function marketplacePages(readModel: MarketplaceReadModel): Hono {
     const environment = queryValue(c.req.query('environment'));
     const all = await readModel.listInstances({});
     const environments = [...new Set(all.map((instance) => instance.environment))].sort();
+    // One read for both the filter's choices and the instances shown.
     const instances =
-      environment === undefined ? all : await readModel.listInstances({ environment });
+      environment === undefined
+        ? all
+        : all.filter((instance) => instance.environment === environment);
     const page = instancesPage({
       instances,
       environments,
       ...(environment === undefined ? {} : { environment }),
     });
-    const unknownEnvironment =
-      environment !== undefined && instances.length === 0 && !environments.includes(environment);
+    const unknownEnvironment = environment !== undefined && !environments.includes(environment);
     return c.html(page, unknownEnvironment ? 404 : 200);
   });
 

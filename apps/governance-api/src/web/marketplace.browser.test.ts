@@ -322,6 +322,49 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     await expect(sla.getAttribute('open')).resolves.toBeNull();
     const freshness = page.locator('li[data-key="freshness"]');
     await expect(freshness.isVisible()).resolves.toBe(false);
+    // What assistive technology gets: named lists, the verdict and name of each requirement, the
+    // issues as a list named after their requirement; the collapsed SLA section hides its records.
+    await expect(page.getByRole('region', { name: 'Records' }).ariaSnapshot()).resolves.toBe(
+      [
+        '- region "Records":',
+        '  - heading "Records" [level=2]',
+        '  - list "Validation records":',
+        '    - listitem:',
+        '      - group:',
+        '        - text: Quality',
+        '        - code: quality',
+        '        - text: 1 of 2 requirements failing',
+        '        - paragraph: Row-level checks',
+        '        - list:',
+        '          - listitem:',
+        '            - text: Failing amount is never null',
+        '            - code: amount_not_null',
+        '            - list "Issues of amount is never null":',
+        '              - listitem: 12 rows have a null amount',
+        '              - listitem: first at order 4711',
+        '          - listitem:',
+        '            - text: Met order id is unique',
+        '            - code: id_unique',
+        '    - listitem:',
+        '      - group:',
+        '        - text: SLA',
+        '        - code: sla',
+        '        - text: the requirement is met',
+      ].join('\n'),
+    );
+
+    // The JSON link answers the same status.
+    const json = await page.request.get(
+      new URL(
+        (await page.getByRole('link', { name: 'This status as JSON' }).getAttribute('href'))!,
+        api.url,
+      ).href,
+    );
+    expect(json.status()).toBe(200);
+    expect(await json.json()).toMatchObject({
+      status: 'violated',
+      summary: 'Null amounts in 12 orders',
+    });
     await screenshot('violated');
   });
 
@@ -335,7 +378,13 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     await screenshot('compliant');
     // <details> opens without any script.
     expect(await open(contractUrl(api, CONTRACTS.compliant))).toBe(200);
-    await page.locator('li[data-key="schema"] > details > summary').click();
+    // The first Tab stop skips to the content; sections open from the keyboard.
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent ?? '')).resolves.toBe(
+      'Skip to main content',
+    );
+    await page.locator('li[data-key="schema"] > details > summary').focus();
+    await page.keyboard.press('Enter');
     await expect(page.locator('li[data-key="id_unique"]').textContent()).resolves.toContain(
       'id is unique',
     );
