@@ -19,6 +19,31 @@ describe('parseSparqlResults', () => {
     });
   });
 
+  it('accepts quoted triples, checked all the way down', () => {
+    const triple = {
+      type: 'triple',
+      value: {
+        subject: { type: 'uri', value: 'https://ex.org/s' },
+        predicate: { type: 'uri', value: 'https://ex.org/p' },
+        object: { type: 'typed-literal', value: '1', datatype: 'urn:t' },
+      },
+    };
+    const ok = parseSparqlResults({
+      head: { vars: ['t'] },
+      results: { bindings: [{ t: triple }] },
+    });
+    expect(ok.success && 'results' in ok.data && ok.data.results.bindings[0]?.t).toEqual({
+      ...triple,
+      value: { ...triple.value, object: { type: 'literal', value: '1', datatype: 'urn:t' } },
+    });
+    const broken = { ...triple, value: { ...triple.value, object: { type: 'uri' } } };
+    const bad = parseSparqlResults({
+      head: { vars: ['t'] },
+      results: { bindings: [{ t: broken }] },
+    });
+    expect(bad.success).toBe(false);
+  });
+
   it('accepts ASK results', () => {
     expect(parseSparqlResults({ head: {}, boolean: false })).toEqual({
       success: true,

@@ -66,18 +66,19 @@ const typedLiteralTerm = z
  * @example
  * RdfTermSchema.parse({ type: 'literal', value: 'Water', 'xml:lang': 'en' });
  */
-export const RdfTermSchema: z.ZodType<RdfTerm> = z.lazy(() =>
-  z.union([
-    iriTerm,
-    blankNodeTerm,
-    literalTerm,
-    typedLiteralTerm,
-    z.object({
-      type: z.literal('triple'),
-      value: z.object({ subject: RdfTermSchema, predicate: RdfTermSchema, object: RdfTermSchema }),
-    }),
-  ]),
-) as z.ZodType<RdfTerm>;
+export const RdfTermSchema: z.ZodType<RdfTerm> = z.discriminatedUnion('type', [
+  iriTerm,
+  blankNodeTerm,
+  literalTerm,
+  typedLiteralTerm,
+  z.object({
+    type: z.literal('triple'),
+    // Quoted triples nest: only this branch needs the lazy self-reference.
+    value: z.lazy(() =>
+      z.object({ subject: RdfTermSchema, predicate: RdfTermSchema, object: RdfTermSchema }),
+    ),
+  }),
+]) as z.ZodType<RdfTerm>;
 
 const head = z.object({
   vars: z.array(z.string().min(1)).optional(),
