@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS_DIR, loadCorpus } from './__fixtures__/corpus';
 import { type CliIo, EXIT, run } from './cli-run';
 import { toDraft07JsonSchema } from './json-schemas';
@@ -67,6 +68,32 @@ describe('dcg-contract validate', () => {
     const io = memoryIo('results: [\n');
     expect(await run(['validate', '--kind', 'details', '-'], io)).toBe(EXIT.invalid);
     expect(io.out).toMatch(/\$: the document is not valid YAML at line \d+, column \d+/);
+  });
+
+  describe('with files of its own', () => {
+    let folder = '';
+    beforeAll(async () => {
+      folder = await mkdtemp(join(tmpdir(), 'dcg-contract-'));
+    });
+    afterAll(async () => {
+      await rm(folder, { recursive: true, force: true });
+    });
+
+    it('answers broken JSON as invalid, naming the problem', async () => {
+      const file = join(folder, 'broken.json');
+      await writeFile(file, '{"results": [');
+      const io = memoryIo();
+      expect(await run(['validate', '--kind', 'details', file], io)).toBe(EXIT.invalid);
+      expect(io.out).toMatch(
+        /^✗ .*broken\.json: 1 problem\n {2}\$: the document is not valid JSON: /,
+      );
+    });
+
+    it('exits 2 for a folder given as FILE', async () => {
+      const io = memoryIo();
+      expect(await run(['validate', '--kind', 'details', folder], io)).toBe(EXIT.usage);
+      expect(io.out).toContain(`cannot read ${folder}: is a directory`);
+    });
   });
 
   it('exits 2 for an unreadable file and still reports the others', async () => {

@@ -20,7 +20,12 @@ export interface CliIo {
   readStdin(): Promise<string>;
 }
 
-/** Exit codes of `dcg-contract`. */
+/**
+ * Exit codes of `dcg-contract`.
+ *
+ * @example
+ * if ((await run(argv, io)) === EXIT.invalid) console.error('fix the document');
+ */
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
 
 const VALIDATORS = {

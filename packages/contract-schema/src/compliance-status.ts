@@ -3,7 +3,12 @@ import { conformsToEvaluationResultFast } from './fast-validation';
 import type { ValidationRecord } from './result-details';
 import { type ValidationIssue, validateWith } from './validation';
 
-/** What the marketplace shows when `details` does not conform to A4. */
+/**
+ * What the marketplace shows when `details` does not conform to A4.
+ *
+ * @example
+ * if (status.status === 'unprocessable') render(UNPROCESSABLE_MESSAGE);
+ */
 export const UNPROCESSABLE_MESSAGE = 'The monitoring results cannot be processed';
 
 /** State of a data contract as rendered in the marketplace. */

@@ -1,11 +1,7 @@
 const MARKER = Symbol.for('dcg.contract-schema.error');
 
 /** Machine-readable reasons a contract-schema operation can fail. */
-export type ContractSchemaErrorCode =
-  | 'INVALID_YAML'
-  | 'INVALID_JSON'
-  | 'INVALID_INPUT'
-  | 'UNKNOWN_SCHEMA';
+export type ContractSchemaErrorCode = 'INVALID_YAML' | 'INVALID_JSON' | 'UNKNOWN_SCHEMA';
 
 /**
  * The one error class of `@dcg/contract-schema`. Recognisable across copies of the library

@@ -3,6 +3,7 @@ import { KIND_SCHEMAS, listCorpusFiles, loadCorpus } from './__fixtures__/corpus
 import { createDraft07Validator } from './__fixtures__/draft07-validator';
 import { SystemDescriptorSchema } from './descriptor';
 import { parseDocumentText } from './document-text';
+import { toJsonPath } from './json-path';
 import { toDraft07JsonSchema } from './json-schemas';
 import { selectContractTargets } from './target-selection';
 import {
@@ -80,6 +81,23 @@ describe.each(corpus)('$file ($rule)', (c) => {
       return;
     }
     expect(ajvValid, JSON.stringify(validate.errors)).toBe(c.valid);
+    if (c.valid) return;
+    // …and points at the same places: every path zod reports is one ajv reports too.
+    const ajvPaths = (validate.errors ?? []).map((error) => {
+      const path = error.instancePath
+        .split('/')
+        .slice(1)
+        .map((segment) => {
+          const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+          return /^\d+$/.test(key) ? Number(key) : key;
+        });
+      const missing = (error.params as { missingProperty?: string }).missingProperty;
+      const property = (error.params as { property?: string }).property;
+      if (error.keyword === 'required' && missing !== undefined) path.push(missing);
+      if (error.keyword === 'dependencies' && property !== undefined) path.push(property);
+      return toJsonPath(path);
+    });
+    for (const expected of c.errors ?? []) expect(ajvPaths).toContain(expected.path);
   });
 
   if (c.targets !== undefined) {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 export const GuardianPrivateInfoSchema = z
   .looseObject({ policyId: z.string().min(1).optional() })
   .meta({ title: 'GuardianPrivateInfo' });
+/** A value that GuardianPrivateInfoSchema accepts (its parsed output). */
 export type GuardianPrivateInfo = z.infer<typeof GuardianPrivateInfoSchema>;
 
 /**
@@ -26,6 +27,7 @@ export const DescriptorInfoSchema = z
       .optional(),
   })
   .meta({ title: 'DescriptorInfo' });
+/** A value that DescriptorInfoSchema accepts (its parsed output). */
 export type DescriptorInfo = z.infer<typeof DescriptorInfoSchema>;
 
 /**
@@ -40,6 +42,7 @@ export const GuardEntrySchema = z
     monitoringResultScheduling: z.unknown().optional(),
   })
   .meta({ title: 'GuardEntry' });
+/** A value that GuardEntrySchema accepts (its parsed output). */
 export type GuardEntry = z.infer<typeof GuardEntrySchema>;
 
 /**
@@ -51,6 +54,7 @@ export type GuardEntry = z.infer<typeof GuardEntrySchema>;
 export const DataContractGuardianSpecSchema = z
   .looseObject({ guards: z.array(GuardEntrySchema) })
   .meta({ title: 'DataContractGuardianSpec' });
+/** A value that DataContractGuardianSpecSchema accepts (its parsed output). */
 export type DataContractGuardianSpec = z.infer<typeof DataContractGuardianSpecSchema>;
 
 /** A component (or subcomponent) of a system descriptor; unknown fields are kept. */
@@ -121,6 +125,7 @@ export const SystemDescriptorSchema = z
     info: DescriptorInfoSchema.optional(),
   })
   .meta({ title: 'SystemDescriptor' });
+/** A value that SystemDescriptorSchema accepts (its parsed output). */
 export type SystemDescriptor = z.infer<typeof SystemDescriptorSchema>;
 
 /**
@@ -139,4 +144,5 @@ export const ComponentProvisioningDescriptorSchema = z
     componentIdToProvision: z.string().min(1),
   })
   .meta({ title: 'ComponentProvisioningDescriptor' });
+/** A value that ComponentProvisioningDescriptorSchema accepts (its parsed output). */
 export type ComponentProvisioningDescriptor = z.infer<typeof ComponentProvisioningDescriptorSchema>;

@@ -15,6 +15,7 @@ export const EvaluationResourceSchema = z
     descriptor: z.string(),
   })
   .meta({ title: 'EvaluationResource' });
+/** A value that EvaluationResourceSchema accepts (its parsed output). */
 export type EvaluationResource = z.infer<typeof EvaluationResourceSchema>;
 
 /**
@@ -30,6 +31,7 @@ export const EvaluationOutcomeSchema = z
     details: ResultDetailsSchema,
   })
   .meta({ title: 'EvaluationOutcome' });
+/** A value that EvaluationOutcomeSchema accepts (its parsed output). */
 export type EvaluationOutcome = z.infer<typeof EvaluationOutcomeSchema>;
 
 /**
@@ -47,9 +49,15 @@ export const EvaluationResultSchema = z
     result: EvaluationOutcomeSchema,
   })
   .meta({ title: 'EvaluationResult' });
+/** A value that EvaluationResultSchema accepts (its parsed output). */
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;
 
-/** Message for a submission body that does not hold exactly one object (Limits 2). */
+/**
+ * Message for a submission body that does not hold exactly one object (Limits 2).
+ *
+ * @example
+ * EvaluationResultSubmissionSchema.safeParse([]).error?.issues[0]?.message === SUBMISSION_LENGTH_MESSAGE;
+ */
 export const SUBMISSION_LENGTH_MESSAGE =
   'the body must be an array with exactly one evaluation result';
 
@@ -68,4 +76,5 @@ export const EvaluationResultSubmissionSchema = z
   .array(EvaluationResultSchema, { error: 'the body must be a JSON array' })
   .length(1, { error: SUBMISSION_LENGTH_MESSAGE })
   .meta({ title: 'EvaluationResultSubmission' });
+/** A value that EvaluationResultSubmissionSchema accepts (its parsed output). */
 export type EvaluationResultSubmission = z.infer<typeof EvaluationResultSubmissionSchema>;

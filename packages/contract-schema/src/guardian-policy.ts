@@ -50,8 +50,11 @@ export const GuardianPolicySpecSchema = z.xor(
     },
   },
 );
+/** A value that GuardianPolicySpecSchema accepts (its parsed output). */
 export type GuardianPolicySpec = z.infer<typeof GuardianPolicySpecSchema>;
+/** A value that GuardianPolicyCreateSpecSchema accepts (its parsed output). */
 export type GuardianPolicyCreateSpec = z.infer<typeof GuardianPolicyCreateSpecSchema>;
+/** A value that GuardianPolicyReferenceSpecSchema accepts (its parsed output). */
 export type GuardianPolicyReferenceSpec = z.infer<typeof GuardianPolicyReferenceSpecSchema>;
 
 /**
@@ -66,6 +69,7 @@ export const GuardianPolicyEntrySchema = z
     spec: GuardianPolicySpecSchema,
   })
   .meta({ title: 'GuardianPolicyEntry' });
+/** A value that GuardianPolicyEntrySchema accepts (its parsed output). */
 export type GuardianPolicyEntry = z.infer<typeof GuardianPolicyEntrySchema>;
 
 /**
@@ -99,4 +103,5 @@ export const DataContractGuardianSchema = z
     });
   })
   .meta({ title: 'DataContractGuardian' });
+/** A value that DataContractGuardianSchema accepts (its parsed output). */
 export type DataContractGuardian = z.infer<typeof DataContractGuardianSchema>;

@@ -13,6 +13,7 @@ export const TemplatePropertiesSchema = z
     dataContractGuardian: DataContractGuardianSchema.optional(),
   })
   .meta({ title: 'TemplateProperties' });
+/** A value that TemplatePropertiesSchema accepts (its parsed output). */
 export type TemplateProperties = z.infer<typeof TemplatePropertiesSchema>;
 
 /**
@@ -41,4 +42,5 @@ export const InfrastructureTemplateSchema = z
     properties: TemplatePropertiesSchema.optional(),
   })
   .meta({ title: 'InfrastructureTemplate' });
+/** A value that InfrastructureTemplateSchema accepts (its parsed output). */
 export type InfrastructureTemplate = z.infer<typeof InfrastructureTemplateSchema>;

@@ -29,7 +29,12 @@ const SOURCES = {
 /** Name of a published JSON Schema. */
 export type JsonSchemaName = keyof typeof SOURCES;
 
-/** Every published JSON Schema name, in a stable order. */
+/**
+ * Every published JSON Schema name, in a stable order.
+ *
+ * @example
+ * for (const name of JSON_SCHEMA_NAMES) console.log(name, toDraft07JsonSchema(name).title);
+ */
 export const JSON_SCHEMA_NAMES = Object.keys(SOURCES) as JsonSchemaName[];
 
 /**

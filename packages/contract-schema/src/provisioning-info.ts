@@ -1,6 +1,11 @@
 import type { ComponentDescriptor } from './descriptor';
 
-/** Where the passive policy id sits in a component descriptor. */
+/**
+ * Where the passive policy id sits in a component descriptor.
+ *
+ * @example
+ * GUARDIAN_POLICY_ID_PATH.join('.'); // 'info.privateInfo.__dataContractGuardian.policyId'
+ */
 export const GUARDIAN_POLICY_ID_PATH = [
   'info',
   'privateInfo',

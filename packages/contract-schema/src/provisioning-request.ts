@@ -9,6 +9,7 @@ import { z } from 'zod';
 export const DescriptorKindSchema = z
   .enum(['DATAPRODUCT_DESCRIPTOR', 'COMPONENT_DESCRIPTOR', 'DATAPRODUCT_DESCRIPTOR_WITH_RESULTS'])
   .meta({ title: 'DescriptorKind' });
+/** A value that DescriptorKindSchema accepts (its parsed output). */
 export type DescriptorKind = z.infer<typeof DescriptorKindSchema>;
 
 /**
@@ -30,6 +31,7 @@ export const ProvisioningRequestSchema = z
     latestEnrichedDescriptor: z.string().optional(),
   })
   .meta({ title: 'ProvisioningRequest' });
+/** A value that ProvisioningRequestSchema accepts (its parsed output). */
 export type ProvisioningRequest = z.infer<typeof ProvisioningRequestSchema>;
 
 /**
@@ -41,6 +43,7 @@ export type ProvisioningRequest = z.infer<typeof ProvisioningRequestSchema>;
 export const ProvisionInfoSchema = z
   .looseObject({ request: z.string(), result: z.string() })
   .meta({ title: 'ProvisionInfo' });
+/** A value that ProvisionInfoSchema accepts (its parsed output). */
 export type ProvisionInfo = z.infer<typeof ProvisionInfoSchema>;
 
 /**
@@ -52,4 +55,5 @@ export type ProvisionInfo = z.infer<typeof ProvisionInfoSchema>;
 export const UpdateAclRequestSchema = z
   .looseObject({ refs: z.array(z.string()), provisionInfo: ProvisionInfoSchema })
   .meta({ title: 'UpdateAclRequest' });
+/** A value that UpdateAclRequestSchema accepts (its parsed output). */
 export type UpdateAclRequest = z.infer<typeof UpdateAclRequestSchema>;

@@ -16,6 +16,7 @@ export const ProvisioningInfoSchema = z
     privateInfo: z.record(z.string(), z.unknown()),
   })
   .meta({ title: 'ProvisioningInfo' });
+/** A value that ProvisioningInfoSchema accepts (its parsed output). */
 export type ProvisioningInfo = z.infer<typeof ProvisioningInfoSchema>;
 
 /**
@@ -32,6 +33,7 @@ export const ProvisioningLogSchema = z
     phase: z.string().optional(),
   })
   .meta({ title: 'ProvisioningLog' });
+/** A value that ProvisioningLogSchema accepts (its parsed output). */
 export type ProvisioningLog = z.infer<typeof ProvisioningLogSchema>;
 
 /**
@@ -49,4 +51,5 @@ export const ProvisioningStatusSchema = z
     logs: z.array(ProvisioningLogSchema).optional(),
   })
   .meta({ title: 'ProvisioningStatus' });
+/** A value that ProvisioningStatusSchema accepts (its parsed output). */
 export type ProvisioningStatus = z.infer<typeof ProvisioningStatusSchema>;

@@ -11,13 +11,28 @@ export interface ValidationRecord {
   [field: string]: unknown;
 }
 
-/** Rule 1 of A4, as the message zod reports. */
+/**
+ * Rule 1 of A4, as the message zod reports.
+ *
+ * @example
+ * issues.some((issue) => issue.message === EXACTLY_ONE_MESSAGE_BOTH);
+ */
 export const EXACTLY_ONE_MESSAGE_BOTH =
   'a validation record has exactly one of `compliant` and `children`: it has both';
-/** Rule 1 of A4, as the message zod reports. */
+/**
+ * Rule 1 of A4, as the message zod reports.
+ *
+ * @example
+ * issues.some((issue) => issue.message === EXACTLY_ONE_MESSAGE_NEITHER);
+ */
 export const EXACTLY_ONE_MESSAGE_NEITHER =
   'a validation record has exactly one of `compliant` and `children`: it has neither';
-/** Rule 2 of A4, as the message zod reports. */
+/**
+ * Rule 2 of A4, as the message zod reports.
+ *
+ * @example
+ * issues.some((issue) => issue.message === ISSUES_WITHOUT_COMPLIANT_MESSAGE);
+ */
 export const ISSUES_WITHOUT_COMPLIANT_MESSAGE =
   '`issues` is allowed only together with `compliant`';
 
@@ -103,6 +118,7 @@ export function unrolledValidationRecordSchema(depth: number): z.ZodType<Validat
 export const ErrorSummarySchema = z
   .looseObject({ message: z.string().optional() })
   .meta({ title: 'ErrorSummary' });
+/** A value that ErrorSummarySchema accepts (its parsed output). */
 export type ErrorSummary = z.infer<typeof ErrorSummarySchema>;
 
 const NotesSchema = z.looseObject({ errorSummary: ErrorSummarySchema.optional() });
@@ -133,4 +149,5 @@ export function resultDetailsShape(record: z.ZodType<ValidationRecord>) {
 export const ResultDetailsSchema = z
   .looseObject(resultDetailsShape(ValidationRecordSchema))
   .meta({ title: 'ResultDetails' });
+/** A value that ResultDetailsSchema accepts (its parsed output). */
 export type ResultDetails = z.infer<typeof ResultDetailsSchema>;

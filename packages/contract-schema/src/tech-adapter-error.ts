@@ -9,6 +9,7 @@ import { z } from 'zod';
 export const ErrorMoreInfoSchema = z
   .looseObject({ problems: z.array(z.string()), solutions: z.array(z.string()) })
   .meta({ title: 'ErrorMoreInfo' });
+/** A value that ErrorMoreInfoSchema accepts (its parsed output). */
 export type ErrorMoreInfo = z.infer<typeof ErrorMoreInfoSchema>;
 
 /**
@@ -26,6 +27,7 @@ export const TechAdapterErrorSchema = z
     moreInfo: ErrorMoreInfoSchema.optional(),
   })
   .meta({ title: 'TechAdapterError' });
+/** A value that TechAdapterErrorSchema accepts (its parsed output). */
 export type TechAdapterError = z.infer<typeof TechAdapterErrorSchema>;
 
 /**
@@ -43,4 +45,5 @@ export const TechAdapterSystemErrorSchema = z
     moreInfo: ErrorMoreInfoSchema.optional(),
   })
   .meta({ title: 'TechAdapterSystemError' });
+/** A value that TechAdapterSystemErrorSchema accepts (its parsed output). */
 export type TechAdapterSystemError = z.infer<typeof TechAdapterSystemErrorSchema>;

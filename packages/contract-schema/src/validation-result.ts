@@ -12,6 +12,7 @@ export const ValidationResultSchema = z
     error: z.looseObject({ errors: z.array(z.string()) }).optional(),
   })
   .meta({ title: 'ValidationResult' });
+/** A value that ValidationResultSchema accepts (its parsed output). */
 export type ValidationResult = z.infer<typeof ValidationResultSchema>;
 
 /**
@@ -26,4 +27,5 @@ export const ValidationStatusSchema = z
     info: z.looseObject({ publicInfo: ValidationResultSchema }).optional(),
   })
   .meta({ title: 'ValidationStatus' });
+/** A value that ValidationStatusSchema accepts (its parsed output). */
 export type ValidationStatus = z.infer<typeof ValidationStatusSchema>;
