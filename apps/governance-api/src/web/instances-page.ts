@@ -48,7 +48,7 @@ function componentRow(
     component.dataContract
       ? markup`<a href="${contractHref(component.id, instance.environment)}">${name}</a>`
       : name
-  }<div><code>${component.id}</code></div></th><td>${component.kind ?? ''}</td><td>${status}</td></tr>`;
+  }<div><code>${component.id}</code></div></th><td data-label="Kind">${component.kind ?? ''}</td><td data-label="Status">${status}</td></tr>`;
 }
 
 function instanceCard(instance: MarketplaceInstanceView, index: number): Markup {

@@ -237,8 +237,8 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     if (screenshotDir) await rm(screenshotDir, { recursive: true, force: true });
   });
 
-  async function open(url: string): Promise<number> {
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  async function open(url: string, width = 1100): Promise<number> {
+    page = await browser.newPage({ viewport: { width, height: 900 } });
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
@@ -430,6 +430,18 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     await page.getByRole('link', { name: 'production' }).click();
     await expect(page.locator('.badge-large').textContent()).resolves.toContain('Violated');
     await page.close();
+  });
+
+  it('fits a phone screen without scrolling sideways', async () => {
+    for (const url of [
+      `${api.url}/marketplace`,
+      contractUrl(api, CONTRACTS.violated),
+      contractUrl(api, CONTRACTS.unprocessable),
+    ]) {
+      expect(await open(url, 375)).toBe(200);
+      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBe(375);
+      await page.close();
+    }
   });
 
   it('loaded every page without a console error (no blocked style, no missing asset)', () => {

@@ -66,4 +66,14 @@ th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid var(--line);ve
 th{font-size:.9rem;color:var(--muted)}
 .visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .muted{color:var(--muted)}
+@media (max-width:40rem){
+main{padding:1rem}
+.card{padding:.75rem}
+table,tbody,tr,th,td{display:block;width:auto}
+thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
+tbody tr{border-bottom:1px solid var(--line);padding:.5rem 0}
+th,td{border:0;padding:.15rem 0}
+td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.9rem}
+.badge{white-space:normal}
+}
 `;
