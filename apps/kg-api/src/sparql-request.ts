@@ -1,5 +1,6 @@
 import { ProblemError } from '@dcg/http-kit';
 import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 
 /**
  * The query text of a SPARQL 1.1 protocol request: `GET ?query=`, `POST` with
@@ -37,3 +38,23 @@ export async function readSparqlQuery(c: Context): Promise<string> {
   }
   return query;
 }
+
+/** Largest SPARQL request body accepted (a query, not data). */
+export const MAX_SPARQL_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Refuses SPARQL request bodies above {@link MAX_SPARQL_BODY_BYTES} with a 413 problem.
+ *
+ * @example
+ * app.post('/v1/graph/sparql', sparqlBodyLimit, handler);
+ */
+export const sparqlBodyLimit = bodyLimit({
+  maxSize: MAX_SPARQL_BODY_BYTES,
+  onError: () => {
+    throw new ProblemError({
+      status: 413,
+      title: 'Payload Too Large',
+      detail: `A SPARQL request body may have at most ${MAX_SPARQL_BODY_BYTES} bytes`,
+    });
+  },
+});

@@ -1,4 +1,5 @@
 import { KnowledgeGraphError } from './errors';
+import { readCapped } from './read-capped';
 import {
   type SearchQuery,
   type SearchResponse,
@@ -163,33 +164,6 @@ async function exchange(
   } catch (error) {
     return fail(error);
   }
-}
-
-async function readCapped(response: Response, max: number, sourceId: string): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new KnowledgeGraphError(
-        'UPSTREAM_MALFORMED',
-        `source "${sourceId}" answered more than ${max} bytes`,
-      );
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
 }
 
 // Upstream text is shown only short and printable: it is not trusted.

@@ -1,6 +1,7 @@
 import type { Quad } from 'n3';
 import { KnowledgeGraphError } from './errors';
 import { parseRdf } from './parse-rdf';
+import { readCapped } from './read-capped';
 import type { SourceConfig } from './source-config';
 
 /** Options of {@link pullSourceGraph}. */
@@ -49,14 +50,7 @@ export async function pullSourceGraph(source: SourceConfig, options: PullOptions
         `source "${source.id}" answered HTTP ${response.status} for ${url}`,
       );
     }
-    const length = Number(response.headers.get('content-length') ?? 0);
-    if (length > options.maxBytes) {
-      throw new KnowledgeGraphError(
-        'UPSTREAM_MALFORMED',
-        `source "${source.id}" sent ${length} bytes, more than ${options.maxBytes}`,
-      );
-    }
-    text = await response.text();
+    text = await readCapped(response, options.maxBytes, source.id);
   } catch (error) {
     if (KnowledgeGraphError.is(error)) throw error;
     if (timeout.aborted) {

@@ -11,7 +11,7 @@ import type { Context } from 'hono';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { withProblems } from '../kg-problems';
-import { readSparqlQuery } from '../sparql-request';
+import { readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
 import { problem, SourceParamsSchema } from './openapi-shared';
 import { registerSparqlPaths } from './sparql-routes';
 
@@ -89,5 +89,5 @@ export function mountPassthroughRoutes(
     });
   };
   app.get('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, handler);
-  app.post('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, handler);
+  app.post('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, handler);
 }

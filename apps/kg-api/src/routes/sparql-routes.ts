@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import type { SparqlEngine } from '../sparql-engine';
-import { readSparqlQuery } from '../sparql-request';
+import { readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
 import { problem, SparqlJsonSchema } from './openapi-shared';
 
 const PASSTHROUGH_HINT =
@@ -129,5 +129,5 @@ export function mountSparqlRoutes(
     });
   };
   app.get('/v1/graph/sparql', deps.guards.read, handler);
-  app.post('/v1/graph/sparql', deps.guards.read, handler);
+  app.post('/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, handler);
 }
