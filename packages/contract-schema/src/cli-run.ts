@@ -1,5 +1,5 @@
 import { ContractSchemaError } from './contract-schema-error';
-import { type ComponentDescriptor, SystemDescriptorSchema } from './descriptor';
+import type { ComponentDescriptor } from './descriptor';
 import { parseDocumentText } from './document-text';
 import { isJsonSchemaName, JSON_SCHEMA_NAMES, toDraft07JsonSchema } from './json-schemas';
 import { selectContractTargets } from './target-selection';
@@ -190,15 +190,13 @@ async function targetsCommand(args: ReadonlyArray<string>, io: CliIo): Promise<n
     (wrapped
       ? (loaded.value as { componentIdToProvision?: unknown }).componentIdToProvision
       : undefined);
-  const parsed = SystemDescriptorSchema.safeParse(system);
+  const parsed = validateDescriptor(system);
   if (!parsed.success) {
-    const result = validateDescriptor(system);
-    const issues = result.success ? [] : result.issues;
     if (options.format === 'json') {
-      io.stdout(`${JSON.stringify({ valid: false, file, issues }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ valid: false, file, issues: parsed.issues }, null, 2)}\n`);
     } else {
       io.stdout(`✗ ${file}: not a valid system descriptor\n`);
-      for (const issue of issues) io.stdout(`  ${issue.path}: ${issue.message}\n`);
+      for (const issue of parsed.issues) io.stdout(`  ${issue.path}: ${issue.message}\n`);
     }
     return EXIT.invalid;
   }

@@ -1,4 +1,5 @@
 import type { ComponentDescriptor } from './descriptor';
+import { toJsonPath } from './json-path';
 
 /**
  * Where the passive policy id sits in a component descriptor.
@@ -34,25 +35,20 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-function pathOf(parent: string, key: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${parent}.${key}` : `${parent}['${key}']`;
-}
-
 /** Every leaf of `input` that `output` lacks or changes (objects compare key by key, arrays whole). */
-function lostPaths(input: unknown, output: unknown, at: string, into: string[]): void {
+function lostPaths(input: unknown, output: unknown, at: string[], into: string[]): void {
   if (isPlainObject(input)) {
     if (!isPlainObject(output)) {
-      into.push(at);
+      into.push(toJsonPath(at));
       return;
     }
     for (const [key, value] of Object.entries(input)) {
-      const path = pathOf(at, key);
-      if (!Object.hasOwn(output, key)) into.push(path);
-      else lostPaths(value, output[key], path, into);
+      if (!Object.hasOwn(output, key)) into.push(toJsonPath([...at, key]));
+      else lostPaths(value, output[key], [...at, key], into);
     }
     return;
   }
-  if (!deepEqual(input, output)) into.push(at);
+  if (!deepEqual(input, output)) into.push(toJsonPath(at));
 }
 
 function hasContent(info: unknown): boolean {
@@ -133,7 +129,7 @@ export function explainProvisioningInfoViolation(
     return `the tech adapter response leaves out \`info\` without setting it to null: ${consequence}. Answer info: null, or the input info merged with the values to store.`;
   }
   const lost: string[] = [];
-  lostPaths(input, output, '$', lost);
+  lostPaths(input, output, [], lost);
   if (lost.length === 0) return undefined;
   return `the tech adapter's \`info\` is not a superset of the input info (missing or changed: ${lost.join(', ')}): ${consequence}. Answer info: null, or the input info merged with the values to store.`;
 }
