@@ -90,6 +90,18 @@ describe('search', () => {
     expect(server.count('503-always')).toBe(2);
   });
 
+  it('does not wait for a Retry-After beyond the deadline: the 503 comes back at once', async () => {
+    const started = Date.now();
+    const error = await caught(client.search('503-later'));
+    expect(error).toMatchObject({
+      code: 'PROBLEM',
+      status: 503,
+      problem: { detail: 'back in an hour' },
+    });
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(server.count('503-later')).toBe(1);
+  });
+
   it('retries a connection reset', async () => {
     const page = await client.search('reset-once');
     expect(page.totalResults).toBe(3);

@@ -139,17 +139,18 @@ export function createKgClient(options: KgClientOptions): KgClient {
   });
   return {
     baseUrl,
-    ...endpoint(transport, ''),
+    ...endpoint(transport, baseUrl, ''),
     source(id: string): KgEndpoint {
       if (typeof id !== 'string' || id === '' || id === '.' || id === '..') {
         throw new KgClientError('INVALID_ARGUMENT', `source id ${JSON.stringify(id)} is not valid`);
       }
-      return endpoint(transport, `passthrough/${encodeURIComponent(id)}/`);
+      return endpoint(transport, baseUrl, `passthrough/${encodeURIComponent(id)}/`);
     },
   };
 }
 
-function endpoint(transport: Transport, prefix: string): KgEndpoint {
+function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndpoint {
+  const sparqlUrl = `${baseUrl}/${prefix}v1/graph/sparql`;
   const search = (term: string, options: SearchOptions = {}): Promise<SearchPage> => {
     const request = SearchRequestSchema.safeParse({
       term,
@@ -207,7 +208,7 @@ function endpoint(transport: Transport, prefix: string): KgEndpoint {
   ): Promise<SparqlSelectResults<V>> => {
     const results = await sparql<V>(query, options);
     if (!isSelectResults(results)) {
-      throw new KgResponseError(`${prefix}v1/graph/sparql`, [
+      throw new KgResponseError(sparqlUrl, [
         { path: '$', message: 'expected SELECT results (bindings), got an ASK answer' },
       ]);
     }
@@ -217,7 +218,7 @@ function endpoint(transport: Transport, prefix: string): KgEndpoint {
   const ask = async (query: string, options: CallOptions = {}): Promise<boolean> => {
     const results = await sparql(query, options);
     if (isSelectResults(results)) {
-      throw new KgResponseError(`${prefix}v1/graph/sparql`, [
+      throw new KgResponseError(sparqlUrl, [
         { path: '$', message: 'expected an ASK answer (boolean), got SELECT results' },
       ]);
     }

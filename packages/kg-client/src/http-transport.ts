@@ -75,6 +75,7 @@ export function createTransport(settings: TransportSettings): Transport {
     const url = describeUrl(settings.baseUrl, call.path);
     const userSignal = call.signal;
     if (userSignal?.aborted) throw new KgAbortError(url, { cause: userSignal.reason });
+    const deadline = Date.now() + settings.timeoutMs;
     const timeoutSignal = AbortSignal.timeout(settings.timeoutMs);
     const signal = userSignal ? AbortSignal.any([userSignal, timeoutSignal]) : timeoutSignal;
     const retry: RetryOptions = {
@@ -82,11 +83,18 @@ export function createTransport(settings: TransportSettings): Transport {
       methods: [call.method],
       statusCodes: retryStatuses[call.retry],
       afterStatusCodes: [429, 503],
-      // A Retry-After beyond our own deadline could never be honoured: fail fast instead.
-      maxRetryAfter: settings.timeoutMs,
       backoffLimit: 5_000,
-      // Never retry once the caller aborted or the deadline passed.
-      shouldRetry: () => (signal.aborted ? false : undefined),
+      // Never retry once the caller aborted or the deadline passed, nor when the server asks to
+      // wait beyond the deadline: its answer (e.g. 503 with the reason) is more useful than a
+      // timeout after waiting in vain.
+      shouldRetry: ({ error }) => {
+        if (signal.aborted) return false;
+        if (error instanceof HTTPError) {
+          const waitMs = retryAfterMs(error.response.headers.get('retry-after'));
+          if (waitMs !== undefined && Date.now() + waitMs >= deadline) return false;
+        }
+        return undefined;
+      },
     };
     try {
       const response = await api(call.path, {
@@ -210,6 +218,15 @@ async function readText(response: Response, maxBytes: number, url: string): Prom
   } finally {
     reader.releaseLock();
   }
+}
+
+/** Milliseconds a Retry-After header (seconds or an HTTP date) asks to wait, if it is valid. */
+function retryAfterMs(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function tooLarge(url: string, maxBytes: number): KgResponseError {

@@ -124,6 +124,34 @@ describe.skipIf(!kgApiPresent())('kg-client against kg-api', () => {
     expect(contract?.label).toEqual({ value: 'data contract' });
   });
 
+  it('describes 150 IRIs (two queries of at most 100), one description per distinct IRI', async () => {
+    const unknown = Array.from({ length: 148 }, (_, index) => `${gov}unknown-${index}`);
+    const iris = [`${gov}workload`, ...unknown, `${gov}workload`, `${gov}data-product`];
+    let requests = 0;
+    const counting = createKgClient({
+      baseUrl: api.url,
+      apiKey: readerKey,
+      fetch: (input, init) => {
+        requests += 1;
+        return fetch(input, init);
+      },
+    });
+    const descriptions = await counting.describe(iris);
+    expect(requests).toBe(2);
+    expect(descriptions).toHaveLength(150);
+    expect(descriptions.map((description) => description.iri)).toEqual([
+      `${gov}workload`,
+      ...unknown,
+      `${gov}data-product`,
+    ]);
+    expect(descriptions.filter((description) => description.found).map((d) => d.iri)).toEqual([
+      `${gov}workload`,
+      `${gov}data-product`,
+    ]);
+    // Without a language every label comes back.
+    expect(descriptions[149]?.labels.map((label) => label.lang)).toEqual(['en', 'it']);
+  });
+
   it('answers SELECT and ASK with typed bindings and plain values', async () => {
     const results = await client.select<'priority' | 'mandatory'>(
       `SELECT ?priority ?mandatory WHERE { <${gov}data-contract> <${gov}priority> ?priority ; <${gov}mandatory> ?mandatory }`,

@@ -10,6 +10,7 @@ import { serveApp } from './serve-app';
  *   ok-N          N results (IRIs https://ex.org/c/0 …), paged by offset/limit
  *   503-once      503 with Retry-After: 0, then ok
  *   503-always    always 503
+ *   503-later     503 with Retry-After: 3600
  *   500 / 502     that status with a problem document
  *   400           a problem document with extension members
  *   html-502      an HTML error page
@@ -61,6 +62,14 @@ export async function startFaultServer() {
         return attempt === 1 ? problem(503) : ok();
       case '503-always':
         return problem(503);
+      case '503-later':
+        return new Response(
+          JSON.stringify({ title: 'maintenance', status: 503, detail: 'back in an hour' }),
+          {
+            status: 503,
+            headers: { 'content-type': 'application/problem+json', 'retry-after': '3600' },
+          },
+        );
       case '500':
         return problem(500);
       case '502':
