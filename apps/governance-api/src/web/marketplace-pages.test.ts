@@ -52,9 +52,23 @@ describe('marketplacePages', () => {
     expect(await blank.text()).toContain('2 instances in all environments');
   });
 
+  it('redirects trimmed addresses to the list page, keeping the filter', async () => {
+    for (const path of [
+      '/marketplace/',
+      '/marketplace/data-contracts',
+      '/marketplace/data-contracts/',
+    ]) {
+      const response = await pages.request(`${path}?environment=staging`);
+      expect(response.status).toBe(301);
+      expect(response.headers.get('location')).toBe('/marketplace?environment=staging');
+    }
+  });
+
   it('serves the page of each contract state', async () => {
     const violated = await pages.request(contractUrl(ORDERS_PORT, 'production'));
     expect(violated.status).toBe(200);
+    expect(violated.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(violated.headers.get('cache-control')).toBe('no-cache');
     const violatedBody = await violated.text();
     expect(violatedBody).toContain('<h1>Data contract Orders port</h1>');
     expect(violatedBody).toContain('One or more data contract violations detected');

@@ -63,6 +63,18 @@ export function marketplacePages(readModel: MarketplaceReadModel): Hono {
     return c.html(page, unknownEnvironment ? 404 : 200);
   });
 
+  // Addresses people type or trim: the list page is the index of everything below it.
+  for (const alias of [
+    '/marketplace/',
+    '/marketplace/data-contracts',
+    '/marketplace/data-contracts/',
+  ]) {
+    pages.get(alias, (c) => {
+      const query = new URL(c.req.url).search;
+      return c.redirect(`/marketplace${query}`, 301);
+    });
+  }
+
   pages.get('/marketplace/data-contracts/:contractId', async (c) => {
     const contractId = c.req.param('contractId');
     const environment = queryValue(c.req.query('environment'));
