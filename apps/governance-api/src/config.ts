@@ -41,9 +41,10 @@ export const GovernanceApiConfigSchema = z.strictObject({
         .strictObject({
           /** Database file; default `<DCG_DATA_DIR>/governance.db`. */
           file: z.string().min(1).optional(),
-          synchronous: z.enum(['FULL', 'NORMAL']).default('FULL'),
+          /** NORMAL: survives kill -9 of the process; FULL: also power loss (one fsync per commit). */
+          synchronous: z.enum(['FULL', 'NORMAL']).default('NORMAL'),
         })
-        .default({ synchronous: 'FULL' }),
+        .default({ synchronous: 'NORMAL' }),
       postgres: z
         .strictObject({
           /** Connection string; `DATABASE_URL` overrides it. Set: PostgreSQL is used. */
@@ -57,7 +58,7 @@ export const GovernanceApiConfigSchema = z.strictObject({
         .default({ schema: 'public', maxConnections: 10 }),
     })
     .default({
-      sqlite: { synchronous: 'FULL' },
+      sqlite: { synchronous: 'NORMAL' },
       postgres: { schema: 'public', maxConnections: 10 },
     }),
   provisioning: z

@@ -91,29 +91,25 @@ const body = fc.oneof(
         ),
       ),
     ),
-  fc
-    .anything({ maxDepth: 2 })
-    .map((v) =>
-      JSON.stringify([
-        {
-          resource: validResult.resource,
-          result: { satisfiesPolicy: typeof v === 'boolean' ? String(v) : v, details: {} },
-        },
-      ]),
-    ),
+  fc.anything({ maxDepth: 2 }).map((v) =>
+    JSON.stringify([
+      {
+        resource: validResult.resource,
+        result: { satisfiesPolicy: typeof v === 'boolean' ? String(v) : v, details: {} },
+      },
+    ]),
+  ),
   fc
     .anything({ maxDepth: 2 })
     .map((v) =>
       JSON.stringify({ id: 'urn:dmb:itm:fuzz', name: 'F', url: typeof v === 'string' ? 5 : v }),
     ),
-  fc
-    .anything({ maxDepth: 2 })
-    .map((v) =>
-      JSON.stringify({
-        environment: 'fuzz',
-        descriptor: { id: 'urn:x', kind: typeof v === 'string' ? 7 : v },
-      }),
-    ),
+  fc.anything({ maxDepth: 2 }).map((v) =>
+    JSON.stringify({
+      environment: 'fuzz',
+      descriptor: { id: 'urn:x', kind: typeof v === 'string' ? 7 : v },
+    }),
+  ),
   fc
     .anything({ maxDepth: 2 })
     .map((v) =>

@@ -1,6 +1,5 @@
 import {
-  type ComplianceStatus,
-  complianceStatus,
+  type ComplianceState,
   EvaluationResultSubmissionSchema,
   toValidationIssues,
   UNPROCESSABLE_MESSAGE,
@@ -35,7 +34,7 @@ export interface AcceptedEvaluationResult {
   policyId: string;
   environment: string;
   receivedAt: string;
-  status: ComplianceStatus['status'];
+  status: ComplianceState;
   detailsConform: boolean;
   message?: string;
   schemaErrors?: ValidationIssue[];
@@ -118,14 +117,20 @@ export class EvaluationResults {
       submission,
       detailsConform: schemaErrors.length === 0,
     });
-    const status = complianceStatus(submission);
+    // The envelope parsed above, so the state follows from satisfiesPolicy and the details check.
+    const result = submission.result as { satisfiesPolicy: boolean };
+    const status = stored.detailsConform
+      ? result.satisfiesPolicy
+        ? 'compliant'
+        : 'violated'
+      : 'unprocessable';
     return {
       seq: stored.seq,
       contractId: stored.contractId,
       policyId: stored.policyId,
       environment: stored.environment,
       receivedAt: stored.receivedAt,
-      status: status.status,
+      status,
       detailsConform: stored.detailsConform,
       ...(stored.detailsConform ? {} : { message: UNPROCESSABLE_MESSAGE, schemaErrors }),
     };

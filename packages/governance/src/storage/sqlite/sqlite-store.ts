@@ -30,8 +30,10 @@ export interface SqliteStoreOptions {
   /** Path of the database file (`:memory:` for a throw-away store). */
   file: string;
   /**
-   * `FULL` (default) syncs the WAL to disk at every commit: acknowledged writes survive a power
-   * loss. `NORMAL` survives a crash or kill of the process but not of the machine.
+   * `NORMAL` (default, WAL mode): a write is in the WAL file before it is acknowledged, so it
+   * survives a crash or `kill -9` of the process; an OS crash or power loss may roll back the
+   * latest commits. `FULL` also syncs the WAL to disk at every (group) commit: power-loss safe,
+   * at the price of one fsync per commit.
    */
   synchronous?: 'FULL' | 'NORMAL';
 }
@@ -572,7 +574,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
   try {
     db = new Database(options.file);
     db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+    db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     db.pragma('busy_timeout = 5000');
     migrate(db);
   } catch (error) {
