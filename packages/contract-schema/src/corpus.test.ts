@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { arbitraryDetails } from './__fixtures__/arbitrary-details';
 import { KIND_SCHEMAS, listCorpusFiles, loadCorpus } from './__fixtures__/corpus';
 import { createDraft07Validator } from './__fixtures__/draft07-validator';
 import { SystemDescriptorSchema } from './descriptor';
@@ -59,6 +61,18 @@ describe('the shared corpus', () => {
     for (const c of corpus.filter((c) => !c.valid)) {
       expect(c.errors?.length, c.file).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('beyond the corpus', () => {
+  it('zod and ajv agree on random details documents', () => {
+    const validate = ajvValidators.details!;
+    fc.assert(
+      fc.property(arbitraryDetails, (doc) => {
+        expect(validate(doc)).toBe(validateDetails(doc).success);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { arbitraryDetails as details } from './__fixtures__/arbitrary-details';
 import { EvaluationResultSchema, EvaluationResultSubmissionSchema } from './evaluation-result';
 import {
   conformsToEvaluationResultFast,
@@ -9,37 +10,6 @@ import {
 } from './fast-validation';
 import { ResultDetailsSchema, type ValidationRecord } from './result-details';
 import { validateDetails } from './validation';
-
-// Records that are valid most of the time, with every kind of defect mixed in, nested up to 16
-// levels so that some cross the fast path's unrolled depth.
-const { record } = fc.letrec<{ record: unknown }>((tie) => ({
-  record: fc.record(
-    {
-      key: fc.oneof({ weight: 9, arbitrary: fc.string({ maxLength: 4 }) }, fc.integer()),
-      name: fc.string({ maxLength: 3 }),
-      compliant: fc.oneof({ weight: 9, arbitrary: fc.boolean() }, fc.constant('yes')),
-      issues: fc.array(
-        fc.oneof({ weight: 9, arbitrary: fc.string({ maxLength: 3 }) }, fc.integer()),
-        {
-          maxLength: 2,
-        },
-      ),
-      children: fc.array(tie('record'), { maxLength: 3, depthIdentifier: 'records' }),
-      extra: fc.jsonValue({ maxDepth: 1 }),
-    },
-    { requiredKeys: [] },
-  ),
-}));
-const details = fc.record(
-  {
-    results: fc.dictionary(
-      fc.constantFrom('root', 'urn:dmb:cmp:a:b:0:p'),
-      fc.array(record, { maxLength: 3 }),
-    ),
-    notes: fc.record({ errorSummary: fc.record({ message: fc.oneof(fc.string(), fc.integer()) }) }),
-  },
-  { requiredKeys: ['results'] },
-);
 
 function chain(levels: number): ValidationRecord {
   let node: ValidationRecord = { key: `level-${levels}`, compliant: true };
