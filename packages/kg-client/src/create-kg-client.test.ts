@@ -16,7 +16,7 @@ let client: KgClient;
 
 beforeAll(async () => {
   server = await startFaultServer();
-  client = createKgClient({ baseUrl: server.url, apiKey: 'secret-key', timeoutMs: 1_000 });
+  client = createKgClient({ baseUrl: server.url, apiKey: 'secret-key', timeoutMs: 10_000 });
 });
 
 afterAll(async () => {
@@ -137,12 +137,14 @@ describe('search', () => {
   });
 
   it('times out on slow headers and on a body that never ends', async () => {
+    const quick = createKgClient({ baseUrl: server.url, timeoutMs: 1_000 });
     for (const term of ['slow-headers', 'slow-body']) {
       const started = Date.now();
-      const error = await caught(client.search(term));
+      const error = await caught(quick.search(term));
       expect(error).toBeInstanceOf(KgTimeoutError);
       expect(error).toMatchObject({ code: 'TIMEOUT', timeoutMs: 1_000 });
-      expect(Date.now() - started).toBeLessThan(1_900);
+      // The server would answer after 5 s (or never): the deadline, not the server, ended the call.
+      expect(Date.now() - started).toBeLessThan(4_000);
       expect(server.count(term)).toBe(1);
     }
   });

@@ -131,6 +131,7 @@ describe.skipIf(!kgApiPresent())('kg-client against kg-api', () => {
     const counting = createKgClient({
       baseUrl: api.url,
       apiKey: readerKey,
+      timeoutMs: 30_000,
       fetch: (input, init) => {
         requests += 1;
         return fetch(input, init);

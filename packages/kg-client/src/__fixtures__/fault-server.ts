@@ -15,7 +15,7 @@ import { serveApp } from './serve-app';
  *   400           a problem document with extension members
  *   html-502      an HTML error page
  *   reset-once    connection destroyed without an answer, then ok
- *   slow-headers  answers after 2 s
+ *   slow-headers  answers after 5 s
  *   slow-body     sends headers and half a body, never finishes
  *   bad-json      200 with text that is not JSON
  *   bad-shape     200 with a relative IRI among the results
@@ -93,7 +93,7 @@ export async function startFaultServer() {
         }
         return ok();
       case 'slow-headers':
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
         return ok();
       case 'slow-body': {
         const stream = new ReadableStream<Uint8Array>({
