@@ -1,6 +1,7 @@
 import { ContractSchemaError } from './contract-schema-error';
 import type { ComponentDescriptor } from './descriptor';
 import { parseDocumentText } from './document-text';
+import { findComponent } from './find-component';
 import { isJsonSchemaName, JSON_SCHEMA_NAMES, toDraft07JsonSchema } from './json-schemas';
 import { selectContractTargets } from './target-selection';
 import {
@@ -160,18 +161,6 @@ async function validateCommand(args: ReadonlyArray<string>, io: CliIo): Promise<
   return valid ? EXIT.valid : EXIT.invalid;
 }
 
-function findComponent(
-  components: ReadonlyArray<ComponentDescriptor>,
-  id: string,
-): ComponentDescriptor | undefined {
-  for (const component of components) {
-    if (component.id === id) return component;
-    const nested = findComponent(component.components ?? [], id);
-    if (nested !== undefined) return nested;
-  }
-  return undefined;
-}
-
 async function targetsCommand(args: ReadonlyArray<string>, io: CliIo): Promise<number> {
   const options = parseOptions(args, ['format', 'guardian']);
   if (options.positional.length !== 1) throw new UsageError('targets needs exactly one DESCRIPTOR');
@@ -202,7 +191,7 @@ async function targetsCommand(args: ReadonlyArray<string>, io: CliIo): Promise<n
   }
   let guardian: ComponentDescriptor | undefined;
   if (typeof guardianId === 'string') {
-    guardian = findComponent(parsed.data.components ?? [], guardianId);
+    guardian = findComponent(parsed.data, guardianId);
     if (guardian === undefined) {
       io.stderr(`dcg-contract: no component ${guardianId} in ${file}\n`);
       return EXIT.invalid;

@@ -36,6 +36,7 @@ export {
   EvaluationResultSubmissionSchema,
   SUBMISSION_LENGTH_MESSAGE,
 } from './evaluation-result';
+export { findComponent } from './find-component';
 export {
   type DataContractGuardian,
   DataContractGuardianSchema,
@@ -61,6 +62,10 @@ export {
   type JsonSchemaName,
   toDraft07JsonSchema,
 } from './json-schemas';
+export {
+  type ProvisioningDescriptor,
+  parseProvisioningDescriptor,
+} from './provisioning-descriptor';
 export {
   explainProvisioningInfoViolation,
   GUARDIAN_POLICY_ID_PATH,
