@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   arrayReadModel,
@@ -113,5 +114,26 @@ describe('marketplacePages', () => {
     const help = await wrongEnvironment.text();
     expect(help).toContain('Where this data contract is deployed');
     expect(help).toContain(`href="${contractUrl(ORDERS_PORT, 'production')}"`);
+  });
+
+  it('answers any contract id and environment with an HTML page, never an error', async () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 80 }),
+      fc.constantFrom('%', '%E0%A4%A', '%00', '..', '%2F', '<script>', ORDERS_PORT, 'production'),
+    );
+    await fc.assert(
+      fc.asyncProperty(text, fc.option(text), async (id, environment) => {
+        const query = environment === null ? '' : `?environment=${encodeURIComponent(environment)}`;
+        const response = await pages.request(
+          `/marketplace/data-contracts/${encodeURIComponent(id) || '%20'}${query}`,
+        );
+        // `.` and `..` segments resolve to the list page, which redirects.
+        if (response.status === 301) return;
+        expect([200, 400, 404]).toContain(response.status);
+        expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(await response.text()).not.toContain('<script>');
+      }),
+      { numRuns: 200 },
+    );
   });
 });
