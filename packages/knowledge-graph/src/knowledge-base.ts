@@ -25,6 +25,8 @@ const INSTALL_SLICE = 50_000;
 
 interface Snapshot {
   store: Store;
+  /** Cached: n3 counts a store's size by walking its indexes. */
+  triples: number;
   updatedAt: string | undefined;
 }
 
@@ -94,7 +96,7 @@ export class KnowledgeBase {
   /** Total number of triples over all sources. */
   get size(): number {
     let n = 0;
-    for (const g of this.#graphs.values()) n += g.store.size;
+    for (const g of this.#graphs.values()) n += g.triples;
     return n;
   }
 
@@ -104,7 +106,7 @@ export class KnowledgeBase {
     const graph = this.#graphs.get(sourceId);
     return {
       sourceId,
-      triples: graph?.store.size ?? 0,
+      triples: graph?.triples ?? 0,
       searchableDocuments: this.#index.stats()[sourceId] ?? 0,
       updatedAt: graph?.updatedAt,
     };
@@ -151,7 +153,7 @@ export class KnowledgeBase {
     }
     const index = this.#index.buildSource(quads);
     // The swap: both references change in the same synchronous step.
-    this.#graphs.set(sourceId, { store, updatedAt });
+    this.#graphs.set(sourceId, { store, triples: store.size, updatedAt });
     this.#storesCache = undefined;
     this.#index.swapSource(sourceId, index);
   }

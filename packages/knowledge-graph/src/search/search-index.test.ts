@@ -140,3 +140,20 @@ describe('SearchIndex', () => {
     expect(index.search('glacier', page).totalResults).toBe(0);
   });
 });
+
+describe('SearchIndex typo tolerance', () => {
+  const index = build([
+    ['q', `${skos}prefLabel`, 'Quality'],
+    ['g', `${skos}prefLabel`, 'Groundwater'],
+    ['t', `${skos}prefLabel`, 'Temperature'],
+  ]);
+  it('finds one substitution, insertion, deletion or transposition', () => {
+    for (const typo of ['qualoty', 'quallity', 'qality', 'qaulity']) {
+      expect(index.search(typo, page).results, typo).toEqual([`${ex}q`]);
+    }
+  });
+  it('finds two typos in long words only', () => {
+    expect(index.search('grondwatr', page).results).toEqual([`${ex}g`]);
+    expect(index.search('qalty', page).totalResults).toBe(0);
+  });
+});

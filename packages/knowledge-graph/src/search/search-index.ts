@@ -10,18 +10,13 @@ export interface SearchPage {
   totalResults: number;
 }
 
-// BM25 parameters (the usual ones).
-const K1 = 1.2;
-// Softer length normalisation than the usual 0.75: labels are short, and a long label that
-// holds the word as written must still beat a short one that only completes a prefix.
-const B = 0.5;
 // How much a word counts depending on how it matched: exact > prefix > typo.
 const EXACT = 1;
 const PREFIX = 0.4;
 const FUZZY_1 = 0.2;
 const FUZZY_2 = 0.12;
 // A literal that equals the whole query (e.g. the label "Water" for "water") gets this many
-// times the summed word scores on top, so an exact label beats a label that merely contains it.
+// times the summed word IDFs on top, so an exact label beats a label that merely contains it.
 const PHRASE_BONUS = 1.5;
 // Short prefixes can expand to thousands of words; the most frequent ones are kept.
 const MAX_PREFIX_EXPANSIONS = 48;
@@ -52,6 +47,8 @@ export class SearchIndex {
   #wordScore = new Float64Array(0);
   #total = new Float64Array(0);
   #matched = new Uint16Array(0);
+  #wordTouched = new Int32Array(0);
+  #touched = new Int32Array(0);
 
   constructor(predicates: readonly SearchPredicate[]) {
     this.#predicates = predicates;
@@ -99,29 +96,18 @@ export class SearchIndex {
     const wordScore = this.#wordScore;
     const total = this.#total;
     const matched = this.#matched;
+    const wordTouched = this.#wordTouched;
+    const touched = this.#touched;
+    let touchedCount = 0;
 
     let docCount = 0;
-    const avgLength = new Float64Array(this.#predicates.length);
-    const literalCount = new Float64Array(this.#predicates.length);
-    for (const s of sources) {
-      docCount += s.docCount;
-      for (let p = 0; p < avgLength.length; p++) {
-        avgLength[p]! += s.lengthSums[p]!;
-        literalCount[p]! += s.literalCounts[p]!;
-      }
-    }
-    for (let p = 0; p < avgLength.length; p++) {
-      avgLength[p] = literalCount[p]! > 0 ? avgLength[p]! / literalCount[p]! : 1;
-    }
-    const weights = this.#predicates.map((p) => p.weight);
+    for (const s of sources) docCount += s.docCount;
+    const idfOf = (df: number) => Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 
-    const touched: number[] = [];
     let idfSum = 0;
     for (let w = 0; w < words.length; w++) {
-      const word = words[w]!;
-      const expansions = this.#expand(word, w === words.length - 1, sources);
+      const expansions = this.#expand(words[w]!, w === words.length - 1, sources);
       if (expansions.length === 0) continue;
-      const wordTouched: number[] = [];
       // Expanded words (prefix, typo) share the IDF of everything the typed word reaches, so a
       // rare completion never outweighs the common word typed in full.
       let dfExact = 0;
@@ -131,61 +117,56 @@ export class SearchIndex {
         dfAll += df;
         if (factor === EXACT) dfExact += df;
       }
-      const idfOf = (df: number) => Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
       const idfExact = idfOf(dfExact);
       const idfExpanded = idfOf(Math.min(dfAll, docCount));
-      const bestIdf = dfExact > 0 ? idfExact : idfExpanded;
+      idfSum += dfExact > 0 ? idfExact : idfExpanded;
+      let wordTouchedCount = 0;
       for (const { source, term, factor } of expansions) {
-        const idf = factor === EXACT ? idfExact : idfExpanded;
-        const postings = source.postings.get(term)!;
-        const { docs, predicates, frequencies, lengths } = postings;
+        const scale = factor * (factor === EXACT ? idfExact : idfExpanded);
+        const { docs, impacts } = source.postings.get(term)!;
         for (let i = 0; i < docs.length; i++) {
           const doc = docs[i]!;
-          const p = predicates[i]!;
-          const tf = frequencies[i]!;
-          const norm = 1 - B + (B * lengths[i]!) / avgLength[p]!;
-          const score = factor * idf * weights[p]! * ((tf * (K1 + 1)) / (tf + K1 * norm));
+          const score = scale * impacts[i]!;
           const before = wordScore[doc]!;
-          if (before === 0) wordTouched.push(doc);
+          if (before === 0) wordTouched[wordTouchedCount++] = doc;
           if (score > before) wordScore[doc] = score;
         }
       }
-      idfSum += bestIdf;
-      for (const doc of wordTouched) {
-        if (matched[doc] === 0) touched.push(doc);
+      for (let i = 0; i < wordTouchedCount; i++) {
+        const doc = wordTouched[i]!;
+        if (matched[doc] === 0) touched[touchedCount++] = doc;
         total[doc]! += wordScore[doc]!;
         matched[doc]! += 1;
         wordScore[doc] = 0;
       }
     }
 
+    const n = words.length;
     const phrase = words.join(' ');
     for (const s of sources) {
       const hits = s.phrases.get(phrase);
       if (!hits) continue;
       for (let i = 0; i < hits.docs.length; i++) {
         const doc = hits.docs[i]!;
-        if (matched[doc] === 0) continue;
-        total[doc]! += PHRASE_BONUS * weights[hits.predicates[i]!]! * Math.max(idfSum, 1);
+        if (matched[doc] === 0 || matched[doc]! > n) continue;
+        total[doc]! += PHRASE_BONUS * hits.weights[i]! * Math.max(idfSum, 1);
         // Counted once per document even when several literals equal the phrase.
-        matched[doc] = words.length + 1;
+        matched[doc] = n + 1;
       }
     }
 
     // Every query word counts: a document matching fewer words is scaled down quadratically.
-    const n = words.length;
-    const scores = new Float64Array(touched.length);
-    for (let i = 0; i < touched.length; i++) {
+    for (let i = 0; i < touchedCount; i++) {
       const doc = touched[i]!;
       const m = Math.min(matched[doc]!, n);
-      scores[i] = total[doc]! * (m / n) * (m / n);
-      total[doc] = 0;
+      total[doc] = total[doc]! * (m / n) * (m / n);
       matched[doc] = 0;
     }
-    const order = topK(touched, scores, page.offset + page.limit, (doc) => this.#registry.iri(doc));
+    const best = topK(touched, touchedCount, total, page.offset + page.limit);
+    for (let i = 0; i < touchedCount; i++) total[touched[i]!] = 0;
     return {
-      results: order.slice(page.offset).map((doc) => this.#registry.iri(doc)),
-      totalResults: touched.length,
+      results: best.slice(page.offset).map((doc) => this.#registry.iri(doc)),
+      totalResults: touchedCount,
     };
   }
 
@@ -218,19 +199,27 @@ export class SearchIndex {
     // Typos are looked for only when nothing matched as written: it keeps queries fast and
     // never lets a typo outrank a real match.
     if (!exact && !prefixed && word.length >= 4) {
-      const max = word.length >= 8 ? 2 : 1;
+      let found = 0;
       for (const source of sources) {
-        let found = 0;
-        for (
-          let len = word.length - max;
-          len <= word.length + max && found < MAX_FUZZY_EXPANSIONS;
-          len++
-        ) {
-          for (const term of source.termsByLength.get(len) ?? []) {
-            const d = boundedEditDistance(word, term, max);
-            if (d > max) continue;
-            expansions.push({ source, term, factor: d === 1 ? FUZZY_1 : FUZZY_2 });
-            if (++found >= MAX_FUZZY_EXPANSIONS) break;
+        for (const term of source.termsWithinOne(word).slice(0, MAX_FUZZY_EXPANSIONS)) {
+          expansions.push({ source, term, factor: FUZZY_1 });
+          found++;
+        }
+      }
+      // Two typos only in long words, and only when one typo finds nothing (a vocabulary scan).
+      if (found === 0 && word.length >= 8) {
+        for (const source of sources) {
+          let kept = 0;
+          for (
+            let len = word.length - 2;
+            len <= word.length + 2 && kept < MAX_FUZZY_EXPANSIONS;
+            len++
+          ) {
+            for (const term of source.termsByLength.get(len) ?? []) {
+              if (boundedEditDistance(word, term, 2) > 2) continue;
+              expansions.push({ source, term, factor: FUZZY_2 });
+              if (++kept >= MAX_FUZZY_EXPANSIONS) break;
+            }
           }
         }
       }
@@ -245,35 +234,28 @@ export class SearchIndex {
     this.#wordScore = new Float64Array(size);
     this.#total = new Float64Array(size);
     this.#matched = new Uint16Array(size);
+    this.#wordTouched = new Int32Array(size);
+    this.#touched = new Int32Array(size);
   }
 }
 
-/** The `k` best documents by score (ties by IRI), without sorting every candidate. */
-function topK(
-  docs: number[],
-  scores: Float64Array,
-  k: number,
-  iriOf: (doc: number) => string,
-): number[] {
-  const better = (a: number, b: number): boolean => {
+/**
+ * The `k` best documents by score, best first, ties by document id (first indexed first), with a
+ * bounded heap instead of sorting every candidate.
+ */
+function topK(docs: Int32Array, count: number, scores: Float64Array, k: number): number[] {
+  // `a` ranks before `b`.
+  const before = (a: number, b: number): boolean => {
     const sa = scores[a]!;
     const sb = scores[b]!;
-    if (sa !== sb) return sa > sb;
-    return iriOf(docs[a]!) < iriOf(docs[b]!);
+    return sa > sb || (sa === sb && a < b);
   };
-  const indexes: number[] = [];
-  if (k >= docs.length / 4) {
-    for (let i = 0; i < docs.length; i++) indexes.push(i);
-    indexes.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
-    return indexes.slice(0, k).map((i) => docs[i]!);
-  }
-  // A min-heap (worst on top) of the k best seen so far.
-  const heap: number[] = [];
-  const worse = (a: number, b: number) => better(b, a);
+  if (k <= 0 || count === 0) return [];
+  const heap: number[] = []; // the worst of the k best on top
   const up = (i: number) => {
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!worse(heap[i]!, heap[parent]!)) break;
+      if (!before(heap[parent]!, heap[i]!)) break;
       [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
       i = parent;
     }
@@ -282,23 +264,23 @@ function topK(
     for (;;) {
       const l = i * 2 + 1;
       const r = l + 1;
-      let m = i;
-      if (l < heap.length && worse(heap[l]!, heap[m]!)) m = l;
-      if (r < heap.length && worse(heap[r]!, heap[m]!)) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
+      let worst = i;
+      if (l < heap.length && before(heap[worst]!, heap[l]!)) worst = l;
+      if (r < heap.length && before(heap[worst]!, heap[r]!)) worst = r;
+      if (worst === i) return;
+      [heap[i], heap[worst]] = [heap[worst]!, heap[i]!];
+      i = worst;
     }
   };
-  for (let i = 0; i < docs.length; i++) {
+  for (let i = 0; i < count; i++) {
+    const doc = docs[i]!;
     if (heap.length < k) {
-      heap.push(i);
+      heap.push(doc);
       up(heap.length - 1);
-    } else if (k > 0 && better(i, heap[0]!)) {
-      heap[0] = i;
+    } else if (before(doc, heap[0]!)) {
+      heap[0] = doc;
       down(0);
     }
   }
-  heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
-  return heap.map((i) => docs[i]!);
+  return heap.sort((a, b) => (before(a, b) ? -1 : 1));
 }

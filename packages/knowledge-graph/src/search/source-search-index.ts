@@ -1,5 +1,6 @@
 import type { Quad } from 'n3';
 import type { DocRegistry } from './doc-registry';
+import { boundedEditDistance } from './edit-distance';
 import { tokenize } from './fold-text';
 
 /** A literal predicate that search matches, with its ranking weight. */
@@ -10,22 +11,26 @@ export interface SearchPredicate {
 
 /**
  * Postings of one word in one source, as parallel typed arrays (one entry per literal that holds
- * the word): document id, predicate index, term frequency, literal length in words.
+ * the word): document id, and the entry's precomputed BM25 impact (predicate weight × saturated
+ * term frequency with length normalisation), so that a query multiplies by the IDF only.
  */
 export interface Postings {
   docs: Int32Array;
-  predicates: Uint16Array;
-  frequencies: Uint16Array;
-  lengths: Uint16Array;
+  impacts: Float32Array;
   /** Number of distinct documents (for IDF). */
   docFrequency: number;
 }
 
-/** Documents whose whole literal equals a folded phrase. */
+/** Documents whose whole literal equals a folded phrase, with the literal's predicate weight. */
 export interface PhrasePostings {
   docs: Int32Array;
-  predicates: Uint16Array;
+  weights: Float32Array;
 }
+
+// BM25 parameters. b is softer than the usual 0.75: labels are short, and a long label that
+// holds the word as written must still beat a short one that only completes a prefix.
+const K1 = 1.2;
+const B = 0.5;
 
 /**
  * The search index of one source's graph. It is immutable once built: replacing a source builds
@@ -38,9 +43,6 @@ export interface PhrasePostings {
 export class SourceSearchIndex {
   /** Distinct documents of this source. */
   readonly docCount: number;
-  /** Sum of literal lengths per predicate index, and number of literals (for average length). */
-  readonly lengthSums: Float64Array;
-  readonly literalCounts: Float64Array;
   readonly postings: Map<string, Postings>;
   readonly phrases: Map<string, PhrasePostings>;
   /** Every word, sorted, for prefix ranges. */
@@ -48,22 +50,19 @@ export class SourceSearchIndex {
   /** Words grouped by length, for typo scans. */
   readonly termsByLength: Map<number, string[]>;
   readonly #docIds: Int32Array;
+  #deletions: Map<string, string[]> | undefined;
   readonly #registry: DocRegistry;
   #released = false;
 
   private constructor(init: {
     registry: DocRegistry;
     docIds: Int32Array;
-    lengthSums: Float64Array;
-    literalCounts: Float64Array;
     postings: Map<string, Postings>;
     phrases: Map<string, PhrasePostings>;
   }) {
     this.#registry = init.registry;
     this.#docIds = init.docIds;
     this.docCount = init.docIds.length;
-    this.lengthSums = init.lengthSums;
-    this.literalCounts = init.literalCounts;
     this.postings = init.postings;
     this.phrases = init.phrases;
     this.sortedTerms = [...init.postings.keys()].sort();
@@ -92,78 +91,107 @@ export class SourceSearchIndex {
     const lengthSums = new Float64Array(predicates.length);
     const literalCounts = new Float64Array(predicates.length);
     const localDocs = new Map<string, number>();
-    const raw = new Map<string, number[]>();
-    const rawPhrases = new Map<string, number[]>();
+    // Postings are collected as flat entries in growable typed arrays and grouped by word at the
+    // end (a counting sort): a few large allocations instead of one small array per word, which
+    // keeps the garbage collector out of the way on large graphs.
+    const words = new EntryTable(5); // word id, doc, predicate, tf, literal length
+    const phrases = new EntryTable(3); // phrase id, doc, predicate
+    const wordIds = new Map<string, number>();
+    const phraseIds = new Map<string, number>();
 
     for (const quad of quads) {
       if (quad.subject.termType !== 'NamedNode' || quad.object.termType !== 'Literal') continue;
       const p = predicateIndex.get(quad.predicate.value);
       if (p === undefined) continue;
-      const words = tokenize(quad.object.value);
-      if (words.length === 0) continue;
+      const tokens = tokenize(quad.object.value);
+      if (tokens.length === 0) continue;
       let doc = localDocs.get(quad.subject.value);
       if (doc === undefined) {
         doc = registry.acquire(quad.subject.value);
         localDocs.set(quad.subject.value, doc);
       }
-      const length = Math.min(words.length, 65_535);
-      lengthSums[p] = (lengthSums[p] ?? 0) + length;
-      literalCounts[p] = (literalCounts[p] ?? 0) + 1;
-      const counts = new Map<string, number>();
-      for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
-      for (const [word, tf] of counts) {
-        const entry = raw.get(word);
-        const values = [doc, p, Math.min(tf, 65_535), length];
-        if (entry) entry.push(...values);
-        else raw.set(word, values);
+      const length = tokens.length;
+      lengthSums[p]! += length;
+      literalCounts[p]! += 1;
+      const phrase = tokens.join(' ');
+      let phraseId = phraseIds.get(phrase);
+      if (phraseId === undefined) {
+        phraseId = phraseIds.size;
+        phraseIds.set(phrase, phraseId);
       }
-      const phrase = words.join(' ');
-      const phraseEntry = rawPhrases.get(phrase);
-      if (phraseEntry) phraseEntry.push(doc, p);
-      else rawPhrases.set(phrase, [doc, p]);
+      phrases.push3(phraseId, doc, p);
+      tokens.sort();
+      for (let i = 0; i < tokens.length; ) {
+        const word = tokens[i]!;
+        let j = i + 1;
+        while (j < tokens.length && tokens[j] === word) j++;
+        let wordId = wordIds.get(word);
+        if (wordId === undefined) {
+          wordId = wordIds.size;
+          wordIds.set(word, wordId);
+        }
+        words.push5(wordId, doc, p, j - i, length);
+        i = j;
+      }
     }
 
+    const averages = predicates.map((_, p) =>
+      literalCounts[p]! > 0 ? lengthSums[p]! / literalCounts[p]! : 1,
+    );
+    const weights = predicates.map((p) => p.weight);
+
+    const wordOrder = words.groupBy(wordIds.size);
+    const allDocs = new Int32Array(words.length);
+    const allImpacts = new Float32Array(words.length);
+    const seen = new Uint8Array(registry.capacity);
     const postings = new Map<string, Postings>();
-    for (const [word, flat] of raw) {
-      const n = flat.length / 4;
-      const docs = new Int32Array(n);
-      const preds = new Uint16Array(n);
-      const freqs = new Uint16Array(n);
-      const lengths = new Uint16Array(n);
-      const distinct = new Set<number>();
-      for (let i = 0; i < n; i++) {
-        docs[i] = flat[i * 4]!;
-        preds[i] = flat[i * 4 + 1]!;
-        freqs[i] = flat[i * 4 + 2]!;
-        lengths[i] = flat[i * 4 + 3]!;
-        distinct.add(docs[i]!);
+    for (const [word, id] of wordIds) {
+      const from = wordOrder.starts[id]!;
+      const to = wordOrder.starts[id + 1]!;
+      let distinct = 0;
+      for (let k = from; k < to; k++) {
+        const e = wordOrder.order[k]!;
+        const doc = words.get(e, 1);
+        const tf = words.get(e, 3);
+        const p = words.get(e, 2);
+        const norm = 1 - B + (B * words.get(e, 4)) / averages[p]!;
+        allDocs[k] = doc;
+        allImpacts[k] = (weights[p]! * (tf * (K1 + 1))) / (tf + K1 * norm);
+        if (seen[doc] === 0) {
+          seen[doc] = 1;
+          distinct++;
+        }
       }
+      for (let k = from; k < to; k++) seen[allDocs[k]!] = 0;
       postings.set(word, {
-        docs,
-        predicates: preds,
-        frequencies: freqs,
-        lengths,
-        docFrequency: distinct.size,
+        docs: allDocs.subarray(from, to),
+        impacts: allImpacts.subarray(from, to),
+        docFrequency: distinct,
       });
     }
-    const phrases = new Map<string, PhrasePostings>();
-    for (const [phrase, flat] of rawPhrases) {
-      const n = flat.length / 2;
-      const docs = new Int32Array(n);
-      const preds = new Uint16Array(n);
-      for (let i = 0; i < n; i++) {
-        docs[i] = flat[i * 2]!;
-        preds[i] = flat[i * 2 + 1]!;
+
+    const phraseOrder = phrases.groupBy(phraseIds.size);
+    const phraseDocs = new Int32Array(phrases.length);
+    const phraseWeights = new Float32Array(phrases.length);
+    const phraseMap = new Map<string, PhrasePostings>();
+    for (const [phrase, id] of phraseIds) {
+      const from = phraseOrder.starts[id]!;
+      const to = phraseOrder.starts[id + 1]!;
+      for (let k = from; k < to; k++) {
+        const e = phraseOrder.order[k]!;
+        phraseDocs[k] = phrases.get(e, 1);
+        phraseWeights[k] = weights[phrases.get(e, 2)]!;
       }
-      phrases.set(phrase, { docs, predicates: preds });
+      phraseMap.set(phrase, {
+        docs: phraseDocs.subarray(from, to),
+        weights: phraseWeights.subarray(from, to),
+      });
     }
     return new SourceSearchIndex({
       registry,
       docIds: Int32Array.from(localDocs.values()),
-      lengthSums,
-      literalCounts,
       postings,
-      phrases,
+      phrases: phraseMap,
     });
   }
 
@@ -186,10 +214,93 @@ export class SourceSearchIndex {
     return out;
   }
 
+  /**
+   * Words of this source at edit distance 1 from `word` (a symmetric-deletion index, built on
+   * first use, finds candidates without scanning the vocabulary; each is then verified).
+   */
+  termsWithinOne(word: string): string[] {
+    if (!this.#deletions) {
+      const deletions = new Map<string, string[]>();
+      for (const term of this.sortedTerms) {
+        for (const variant of deletionsOf(term)) {
+          const list = deletions.get(variant);
+          if (list) list.push(term);
+          else deletions.set(variant, [term]);
+        }
+      }
+      this.#deletions = deletions;
+    }
+    const candidates = new Set<string>(this.#deletions.get(word));
+    for (const variant of deletionsOf(word)) {
+      if (this.postings.has(variant)) candidates.add(variant);
+      for (const term of this.#deletions.get(variant) ?? []) candidates.add(term);
+    }
+    candidates.delete(word);
+    return [...candidates].filter((term) => boundedEditDistance(word, term, 1) <= 1);
+  }
+
   /** Gives this index's document ids back to the registry; call once, after swapping it out. */
   release(): void {
     if (this.#released) return;
     this.#released = true;
     for (const id of this.#docIds) this.#registry.release(id);
   }
+}
+
+/** Fixed-width integer rows in one growable typed array. */
+class EntryTable {
+  readonly #width: number;
+  #data: Int32Array;
+  length = 0;
+
+  constructor(width: number) {
+    this.#width = width;
+    this.#data = new Int32Array(width * 4096);
+  }
+
+  #grow(): void {
+    const next = new Int32Array(this.#data.length * 2);
+    next.set(this.#data);
+    this.#data = next;
+  }
+
+  push3(a: number, b: number, c: number): void {
+    if ((this.length + 1) * this.#width > this.#data.length) this.#grow();
+    const at = this.length++ * this.#width;
+    this.#data[at] = a;
+    this.#data[at + 1] = b;
+    this.#data[at + 2] = c;
+  }
+
+  push5(a: number, b: number, c: number, d: number, e: number): void {
+    if ((this.length + 1) * this.#width > this.#data.length) this.#grow();
+    const at = this.length++ * this.#width;
+    this.#data[at] = a;
+    this.#data[at + 1] = b;
+    this.#data[at + 2] = c;
+    this.#data[at + 3] = d;
+    this.#data[at + 4] = e;
+  }
+
+  get(row: number, column: number): number {
+    return this.#data[row * this.#width + column]!;
+  }
+
+  /** Rows grouped by their first column (stable counting sort): `order[starts[k]..starts[k+1]]`. */
+  groupBy(keys: number): { order: Int32Array; starts: Int32Array } {
+    const starts = new Int32Array(keys + 1);
+    for (let r = 0; r < this.length; r++) starts[this.get(r, 0) + 1]! += 1;
+    for (let k = 0; k < keys; k++) starts[k + 1]! += starts[k]!;
+    const cursor = starts.slice(0, keys);
+    const order = new Int32Array(this.length);
+    for (let r = 0; r < this.length; r++) order[cursor[this.get(r, 0)]!++] = r;
+    return { order, starts };
+  }
+}
+
+/** The distinct strings made by deleting one character of `word`. */
+function deletionsOf(word: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i < word.length; i++) out.add(word.slice(0, i) + word.slice(i + 1));
+  return out;
 }
