@@ -20,7 +20,10 @@ async function main(): Promise<void> {
     demo: process.env.DCG_DEMO === '1' || process.env.DCG_DEMO === 'true',
     logger,
   });
-  logger.info('listening', { url: api.url, dataDir, docs: `${api.url}/docs` });
+  // Always printed, whatever LOG_LEVEL: whoever started the process reads the URL from it.
+  process.stdout.write(
+    `${JSON.stringify({ time: new Date().toISOString(), level: 'info', name: 'kg-api', msg: 'listening', url: api.url, dataDir, docs: `${api.url}/docs` })}\n`,
+  );
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;
