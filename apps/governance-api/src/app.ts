@@ -4,16 +4,15 @@ import {
   healthRoutes,
   installErrorHandling,
   type Logger,
-  problemResponse,
   requestContext,
   zodValidationHook,
 } from '@dcg/http-kit';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { GovernanceEnv } from './app-env';
 import { authGuards } from './auth';
 import type { ResolvedApiKey } from './config';
+import { bodySizeLimit } from './request-body';
 import { mountEvaluationResultRoutes } from './routes/evaluation-result-routes';
 import { mountMarketplaceRoutes } from './routes/marketplace-routes';
 import { mountPolicyRoutes } from './routes/policy-routes';
@@ -50,28 +49,18 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   const app = new OpenAPIHono<GovernanceEnv>({ defaultHook: zodValidationHook });
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
-  app.use(
-    bodyLimit({
-      maxSize: deps.maxBodyBytes,
-      onError: (c) =>
-        problemResponse({
-          status: 413,
-          title: 'Content Too Large',
-          detail: `The request body exceeds ${deps.maxBodyBytes} bytes`,
-          instance: c.req.path,
-        }),
-    }),
-  );
+  app.use(bodySizeLimit(deps.maxBodyBytes));
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
     description: 'An API key from auth.apiKeys (or the development key printed at start-up)',
   });
   const guards = authGuards(deps.apiKeys);
-  mountTemplateRoutes(app, { governance, guards });
-  mountPolicyRoutes(app, { governance, guards });
-  mountEvaluationResultRoutes(app, { governance, guards });
-  mountProvisioningRoutes(app, { governance, guards });
+  const maxBodyBytes = deps.maxBodyBytes;
+  mountTemplateRoutes(app, { governance, guards, maxBodyBytes });
+  mountPolicyRoutes(app, { governance, guards, maxBodyBytes });
+  mountEvaluationResultRoutes(app, { governance, guards, maxBodyBytes });
+  mountProvisioningRoutes(app, { governance, guards, maxBodyBytes });
   mountMarketplaceRoutes(app, { governance });
   app.route('/', marketplacePages(governance.marketplace));
   for (const extra of deps.extras ?? []) app.route('/', extra);

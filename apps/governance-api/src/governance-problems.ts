@@ -1,5 +1,7 @@
 import { GovernanceError } from '@dcg/governance';
 import { type Logger, ProblemError } from '@dcg/http-kit';
+import type { Context } from 'hono';
+import { readBodyText } from './request-body';
 
 const STATUS: Record<GovernanceError['code'], { status: number; title: string }> = {
   invalid_input: { status: 400, title: 'Invalid request' },
@@ -45,10 +47,10 @@ export async function withProblems<T>(fn: () => Promise<T>, logger?: Logger): Pr
  * Reads a JSON body; a malformed one is a 400 problem, not a 500.
  *
  * @example
- * const body = await readJson(c.req.raw);
+ * const body = await readJson(c, 5 * 1024 * 1024);
  */
-export async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
+export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
+  const text = await readBodyText(c, maxBytes);
   if (text.trim() === '') {
     throw new ProblemError({
       status: 400,

@@ -427,3 +427,49 @@ describe('governance-api over HTTP (SQLite)', () => {
     expect(await page.text()).toContain('Orders');
   });
 });
+
+describe('request size limit', () => {
+  let api: RunningGovernanceApi;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'governance-limit-'));
+    api = await startGovernanceApi({
+      config: { ...testConfig, limits: { maxBodyBytes: 2048 } },
+      dataDir: dir,
+      logger: createLogger('test', { level: 'silent' }),
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers 413 problems for declared and for streamed (chunked) bodies over the limit', async () => {
+    const big = JSON.stringify({ id: 'x'.repeat(3000), name: 'n', url: 'http://x' });
+    const declared = await request(`${api.url}/v1/infrastructure-templates`, {
+      key: KEYS.admin,
+      rawBody: big,
+    });
+    expect(declared.status).toBe(413);
+    expect(declared.headers.get('content-type')).toContain('application/problem+json');
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 4; i++)
+          controller.enqueue(new TextEncoder().encode(big.slice(i * 1000, (i + 1) * 1000)));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(`${api.url}/v1/computational-governance/policies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.admin}`, 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    const small = await request(`${api.url}/v1/infrastructure-templates`, {
+      key: KEYS.admin,
+      body: { id: 'urn:dmb:itm:small:1', name: 'n', url: 'http://x' },
+    });
+    expect(small.status).toBe(201);
+  });
+});

@@ -25,7 +25,7 @@ const PATH = '/v1/computational-governance/policies/{policyId}/evaluation-result
  */
 export function mountEvaluationResultRoutes(
   app: OpenAPIHono<GovernanceEnv>,
-  deps: { governance: Governance; guards: Guards },
+  deps: { governance: Governance; guards: Guards; maxBodyBytes: number },
 ): void {
   const { governance, guards } = deps;
 
@@ -72,7 +72,7 @@ export function mountEvaluationResultRoutes(
       const policyId = c.req.param('policyId');
       assertPolicyAllowed(c.get('principal'), policyId);
       const environment = c.req.query('environment');
-      const body = await readJson(c.req.raw);
+      const body = await readJson(c, deps.maxBodyBytes);
       const accepted = await withProblems(
         () => governance.results.submit({ policyId, environment, body }),
         c.get('logger'),

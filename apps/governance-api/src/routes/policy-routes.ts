@@ -22,7 +22,7 @@ const text = (max: number) => z.string().min(1).max(max);
  */
 export function mountPolicyRoutes(
   app: OpenAPIHono<GovernanceEnv>,
-  deps: { governance: Governance; guards: Guards },
+  deps: { governance: Governance; guards: Guards; maxBodyBytes: number },
 ): void {
   const { governance, guards } = deps;
 

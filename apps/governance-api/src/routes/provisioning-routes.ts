@@ -33,7 +33,7 @@ const AcceptedPlanSchema = z
  */
 export function mountProvisioningRoutes(
   app: OpenAPIHono<GovernanceEnv>,
-  deps: { governance: Governance; guards: Guards },
+  deps: { governance: Governance; guards: Guards; maxBodyBytes: number },
 ): void {
   const { governance, guards } = deps;
   for (const operation of ['deploy', 'undeploy'] as const) {
@@ -65,7 +65,7 @@ export function mountProvisioningRoutes(
       },
     });
     app.post(path, guards.authenticate, guards.role('coordinator'), async (c) => {
-      const body = (await readJson(c.req.raw)) as Parameters<
+      const body = (await readJson(c, deps.maxBodyBytes)) as Parameters<
         Governance['coordinator']['deploy']
       >[0];
       const plan = await withProblems(

@@ -36,11 +36,11 @@ const registerResponses = {
  */
 export function mountTemplateRoutes(
   app: OpenAPIHono<GovernanceEnv>,
-  deps: { governance: Governance; guards: Guards },
+  deps: { governance: Governance; guards: Guards; maxBodyBytes: number },
 ): void {
   const { governance, guards } = deps;
   const register = async (c: Context<GovernanceEnv>) => {
-    const body = await readJson(c.req.raw);
+    const body = await readJson(c, deps.maxBodyBytes);
     const registered = await withProblems(
       () => governance.templates.register(body),
       c.get('logger'),

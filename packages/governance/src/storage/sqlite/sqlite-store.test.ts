@@ -9,7 +9,12 @@ import { openSqliteStore } from './sqlite-store';
 const dir = mkdtempSync(join(tmpdir(), 'governance-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describeStoreConformance('sqlite', () => openSqliteStore({ file: join(dir, 'conformance.db') }));
+describeStoreConformance('sqlite (synchronous=NORMAL)', () =>
+  openSqliteStore({ file: join(dir, 'conformance.db') }),
+);
+describeStoreConformance('sqlite (synchronous=FULL, group commit)', () =>
+  openSqliteStore({ file: join(dir, 'conformance-full.db'), synchronous: 'FULL' }),
+);
 
 describe('SQLite store specifics', () => {
   it('reopens a file with its data and does not re-run migrations', async () => {
@@ -35,6 +40,40 @@ describe('SQLite store specifics', () => {
     await expect(openSqliteStore({ file: join(dir, 'missing', 'dir', 'x.db') })).rejects.toSatisfy(
       (e) => GovernanceError.is(e) && e.code === 'storage_failure' && e.message.includes('x.db'),
     );
+  });
+
+  it('commits a group of concurrent results once and acknowledges each after its commit', async () => {
+    const store = await openSqliteStore({ file: join(dir, 'group.db'), synchronous: 'FULL' });
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        store.appendResult({
+          contractId: 'g',
+          policyId: 'p',
+          environment: 'e',
+          receivedAt: new Date().toISOString(),
+          submission: { i },
+          detailsConform: true,
+        }),
+      ),
+    );
+    expect(new Set(results.map((r) => r.seq)).size).toBe(25);
+    // Queued results still in flight at close are committed, not dropped.
+    const late = store.appendResult({
+      contractId: 'g',
+      policyId: 'p',
+      environment: 'e',
+      receivedAt: new Date().toISOString(),
+      submission: { late: true },
+      detailsConform: true,
+    });
+    await store.close();
+    const stored = await late;
+    const reopened = await openSqliteStore({ file: join(dir, 'group.db') });
+    expect((await reopened.getCurrentResult('g', 'e'))?.seq).toBe(stored.seq);
+    expect(
+      (await reopened.listResultHistory('g', { limit: 100, offset: 0 })).meta.pagination.total,
+    ).toBe(26);
+    await reopened.close();
   });
 
   it('refuses work after close', async () => {

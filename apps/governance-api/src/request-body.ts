@@ -1,0 +1,69 @@
+import type { IncomingMessage } from 'node:http';
+import { ProblemError, problemResponse } from '@dcg/http-kit';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+
+function tooLarge(maxBytes: number): ProblemError {
+  return new ProblemError({
+    status: 413,
+    title: 'Content Too Large',
+    detail: `The request body exceeds ${maxBytes} bytes`,
+  });
+}
+
+/**
+ * Reads the request body as text, at most `maxBytes`. On Node it reads the socket stream
+ * directly: building a WHATWG Request body for each call costs more than the rest of a
+ * submission. Elsewhere, or when the body was already touched, it falls back to `c.req.text()`.
+ *
+ * @example
+ * const text = await readBodyText(c, 5 * 1024 * 1024);
+ */
+export async function readBodyText(c: Context, maxBytes: number): Promise<string> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || incoming.readableDidRead || incoming.readableFlowing !== null) {
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > maxBytes) throw tooLarge(maxBytes);
+    return text;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      incoming.resume();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/**
+ * Refuses bodies larger than `maxBytes` with a 413 problem. A declared `Content-Length` is checked
+ * from the header alone (touching `c.req.raw.body`, as Hono's `bodyLimit` does first, builds a
+ * WHATWG stream per request); bodies without one are counted by Hono's `bodyLimit`.
+ *
+ * @example
+ * app.use(bodySizeLimit(5 * 1024 * 1024));
+ */
+export function bodySizeLimit(maxBytes: number): MiddlewareHandler {
+  const tooLargeResponse = (c: Context) =>
+    problemResponse({
+      status: 413,
+      title: 'Content Too Large',
+      detail: `The request body exceeds ${maxBytes} bytes`,
+      instance: c.req.path,
+    });
+  const streaming = bodyLimit({ maxSize: maxBytes, onError: tooLargeResponse });
+  return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+      const declared = Number(length);
+      if (!Number.isFinite(declared) || declared > maxBytes) return tooLargeResponse(c);
+      return next();
+    }
+    return streaming(c, next);
+  };
+}
