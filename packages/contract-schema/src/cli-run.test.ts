@@ -111,6 +111,16 @@ describe('dcg-contract validate', () => {
     ]);
   });
 
+  it('validates against any published schema by name', async () => {
+    const io = memoryIo('status: DONE\nresult: ""\ninfo: null\n');
+    expect(await run(['validate', '--kind', 'provisioning-status', '-'], io)).toBe(EXIT.invalid);
+    expect(io.out).toContain(
+      '$.status: Invalid option: expected one of "RUNNING"|"COMPLETED"|"FAILED"',
+    );
+    const ok = memoryIo('status: COMPLETED\nresult: ""\ninfo: null\n');
+    expect(await run(['validate', '--kind', 'provisioning-status', '-'], ok)).toBe(EXIT.valid);
+  });
+
   it.each([
     [['validate', good.path], 'validate needs --kind'],
     [

@@ -2,7 +2,12 @@ import { ContractSchemaError } from './contract-schema-error';
 import type { ComponentDescriptor } from './descriptor';
 import { parseDocumentText } from './document-text';
 import { findComponent } from './find-component';
-import { isJsonSchemaName, JSON_SCHEMA_NAMES, toDraft07JsonSchema } from './json-schemas';
+import {
+  isJsonSchemaName,
+  JSON_SCHEMA_NAMES,
+  toDraft07JsonSchema,
+  zodSchemaFor,
+} from './json-schemas';
 import { selectContractTargets } from './target-selection';
 import {
   type Validation,
@@ -11,6 +16,7 @@ import {
   validateDetails,
   validateSubmission,
   validateTemplate,
+  validateWith,
 } from './validation';
 
 /** What the CLI needs from its environment; tests pass an in-memory one. */
@@ -38,7 +44,7 @@ const VALIDATORS = {
 type Kind = keyof typeof VALIDATORS;
 
 const USAGE = `Usage:
-  dcg-contract validate --kind details|submission|template|descriptor [--format text|json] FILE...
+  dcg-contract validate --kind details|submission|template|descriptor|SCHEMA [--format text|json] FILE...
   dcg-contract targets [--guardian URN] [--format text|json] DESCRIPTOR
   dcg-contract schema NAME
   dcg-contract help
@@ -123,13 +129,16 @@ interface FileReport {
 async function validateCommand(args: ReadonlyArray<string>, io: CliIo): Promise<number> {
   const options = parseOptions(args, ['kind', 'format']);
   if (options.kind === undefined) throw new UsageError('validate needs --kind');
-  if (!Object.hasOwn(VALIDATORS, options.kind)) {
+  const kind = options.kind;
+  let validate: (value: unknown) => Validation<unknown>;
+  if (Object.hasOwn(VALIDATORS, kind)) validate = VALIDATORS[kind as Kind];
+  else if (isJsonSchemaName(kind)) validate = (value) => validateWith(zodSchemaFor(kind), value);
+  else {
     throw new UsageError(
-      `--kind must be one of ${Object.keys(VALIDATORS).join(', ')}, not "${options.kind}"`,
+      `--kind must be one of ${Object.keys(VALIDATORS).join(', ')} or a schema name, not "${kind}"`,
     );
   }
   if (options.positional.length === 0) throw new UsageError('validate needs at least one FILE');
-  const validate = VALIDATORS[options.kind as Kind];
   const reports: FileReport[] = [];
   let unreadable = false;
   for (const file of options.positional) {

@@ -61,6 +61,7 @@ export {
   JSON_SCHEMA_NAMES,
   type JsonSchemaName,
   toDraft07JsonSchema,
+  zodSchemaFor,
 } from './json-schemas';
 export {
   type ProvisioningDescriptor,

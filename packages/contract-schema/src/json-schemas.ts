@@ -48,6 +48,16 @@ export function isJsonSchemaName(name: string): name is JsonSchemaName {
 }
 
 /**
+ * The zod schema a published JSON Schema is generated from.
+ *
+ * @example
+ * zodSchemaFor('provisioning-status').safeParse({ status: 'COMPLETED', result: '' });
+ */
+export function zodSchemaFor(name: JsonSchemaName): z.ZodType {
+  return SOURCES[name];
+}
+
+/**
  * Generates the draft-07 JSON Schema of `name` from its zod schema: the same document that is
  * committed as `json-schema/<name>.json` (a test fails when they drift apart). Validates the
  * input side: unknown fields are allowed wherever zod preserves them.
