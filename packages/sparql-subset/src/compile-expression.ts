@@ -5,6 +5,9 @@ import {
   isBlankId,
   isIriId,
   isLiteralId,
+  isStringLiteralId,
+  literalLang,
+  literalLex,
   literalParts,
   makeLiteralId,
   RDF_LANGSTRING,
@@ -21,7 +24,8 @@ import {
   DOUBLE,
   ebv,
   INTEGER,
-  termValue,
+  lastNumericType,
+  numberOf,
   valueCompare,
   valueEquals,
 } from './term-values';
@@ -73,28 +77,40 @@ function codePoints(text: string): string[] {
   return Array.from(text);
 }
 
+function codePointLength(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) length--;
+  }
+  return length;
+}
+
 function numeric(id: string | undefined): { n: number; type: number } | undefined {
   if (id === undefined) return undefined;
-  const value = termValue(id);
-  return value.k === 'num' ? { n: value.n, type: value.type } : undefined;
+  const n = numberOf(id);
+  return n === undefined ? undefined : { n, type: lastNumericType };
 }
 
 function arithmetic(op: string, a: string | undefined, b: string | undefined): string | undefined {
-  const x = numeric(a);
-  const y = numeric(b);
-  if (!x || !y) return undefined;
-  let type = Math.max(x.type, y.type);
+  if (a === undefined || b === undefined) return undefined;
+  const x = numberOf(a);
+  if (x === undefined) return undefined;
+  const xType = lastNumericType;
+  const y = numberOf(b);
+  if (y === undefined) return undefined;
+  let type = Math.max(xType, lastNumericType);
   switch (op) {
     case '+':
-      return numericId(x.n + y.n, type);
+      return numericId(x + y, type);
     case '-':
-      return numericId(x.n - y.n, type);
+      return numericId(x - y, type);
     case '*':
-      return numericId(x.n * y.n, type);
+      return numericId(x * y, type);
     default:
       if (type === INTEGER) type = DECIMAL;
-      if (type === DECIMAL && y.n === 0) return undefined;
-      return numericId(x.n / y.n, type);
+      if (type === DECIMAL && y === 0) return undefined;
+      return numericId(x / y, type);
   }
 }
 
@@ -105,10 +121,13 @@ function compare(op: string, a: string | undefined, b: string | undefined): stri
     if (equal === undefined) return undefined;
     return booleanId(op === '=' ? equal : !equal);
   }
-  const x = numeric(a);
-  const y = numeric(b);
-  if (x && y && (Number.isNaN(x.n) || Number.isNaN(y.n))) return FALSE_ID;
-  const order = valueCompare(a, b);
+  const x = numberOf(a);
+  const y = x === undefined ? undefined : numberOf(b);
+  let order: number | undefined;
+  if (x !== undefined && y !== undefined) {
+    if (Number.isNaN(x) || Number.isNaN(y)) return FALSE_ID;
+    order = x < y ? -1 : x > y ? 1 : 0;
+  } else order = valueCompare(a, b);
   if (order === undefined) return undefined;
   switch (op) {
     case '<':
@@ -177,7 +196,7 @@ function callBuiltin(op: string, v: (string | undefined)[]): string | undefined 
       if (a === undefined || isBlankId(a)) return undefined;
       return isLiteralId(a) ? makeLiteralId(literalParts(a).lex) : makeLiteralId(a);
     case 'lang':
-      return a !== undefined && isLiteralId(a) ? makeLiteralId(literalParts(a).lang) : undefined;
+      return a !== undefined && isLiteralId(a) ? `"${literalLang(a)}"` : undefined;
     case 'datatype':
       return a !== undefined && isLiteralId(a) ? literalParts(a).datatype : undefined;
     case 'langmatches': {
@@ -191,11 +210,14 @@ function callBuiltin(op: string, v: (string | undefined)[]): string | undefined 
     case 'contains':
     case 'strstarts':
     case 'strends': {
-      const x = stringArg(a);
-      const y = stringArg(b);
-      if (!x || !y || !compatible(x, y)) return undefined;
-      if (op === 'contains') return booleanId(x.lex.includes(y.lex));
-      return booleanId(op === 'strstarts' ? x.lex.startsWith(y.lex) : x.lex.endsWith(y.lex));
+      if (a === undefined || b === undefined || !isStringLiteralId(a) || !isStringLiteralId(b))
+        return undefined;
+      const langB = literalLang(b);
+      if (langB !== '' && langB !== literalLang(a)) return undefined;
+      const x = literalLex(a);
+      const y = literalLex(b);
+      if (op === 'contains') return booleanId(x.includes(y));
+      return booleanId(op === 'strstarts' ? x.startsWith(y) : x.endsWith(y));
     }
     case 'strbefore':
     case 'strafter': {
@@ -211,14 +233,15 @@ function callBuiltin(op: string, v: (string | undefined)[]): string | undefined 
     }
     case 'lcase':
     case 'ucase': {
-      const x = stringArg(a);
-      if (!x || a === undefined) return undefined;
-      const lex = op === 'lcase' ? x.lex.toLowerCase() : x.lex.toUpperCase();
-      return makeLiteralId(lex, x.lang, literalParts(a).datatype);
+      if (a === undefined || !isStringLiteralId(a)) return undefined;
+      // Language tags are kept lower-case in ids, so lower-casing the whole id is LCASE.
+      if (op === 'lcase') return a.toLowerCase();
+      const lang = literalLang(a);
+      return makeLiteralId(literalLex(a).toUpperCase(), lang);
     }
     case 'strlen': {
-      const x = stringArg(a);
-      return x ? `"${codePoints(x.lex).length}"^^${XSD_INTEGER}` : undefined;
+      if (a === undefined || !isStringLiteralId(a)) return undefined;
+      return `"${codePointLength(literalLex(a))}"^^${XSD_INTEGER}`;
     }
     case 'substr': {
       const x = stringArg(a);
@@ -390,4 +413,123 @@ function compileCall(
           args.map((arg) => arg(row, rt)),
         );
   }
+}
+
+/** A compiled FILTER condition: its effective boolean value, or undefined for an error. */
+export type CompiledCondition = (row: Row, rt: Runtime) => boolean | undefined;
+
+const ORDERING = new Set(['<', '>', '<=', '>=']);
+
+function isSimpleLiteralId(id: string): boolean {
+  return id.charCodeAt(0) === 34 && id.charCodeAt(id.length - 1) === 34;
+}
+
+/**
+ * Compiles an expression used as a condition (FILTER, OPTIONAL's filter). Same semantics as taking
+ * the effective boolean value of {@link compileExpression}, with the common shapes (connectives,
+ * BOUND, comparisons with a constant, LANG(?x) = "tag") evaluated without building result terms.
+ *
+ * @example
+ * ```ts
+ * const keep = compileCondition(parsedFilterExpression, context);
+ * if (keep(row, rt) === true) yield row;
+ * ```
+ */
+export function compileCondition(
+  expression: Expression,
+  context: ExpressionContext,
+): CompiledCondition {
+  if (expression.type === 'call') {
+    const [left, right] = expression.args as [Expression, Expression];
+    switch (expression.op) {
+      case '&&': {
+        const x = compileCondition(left, context);
+        const y = compileCondition(right, context);
+        return (row, rt) => {
+          const a = x(row, rt);
+          if (a === false) return false;
+          const b = y(row, rt);
+          if (b === false) return false;
+          return a === true && b === true ? true : undefined;
+        };
+      }
+      case '||': {
+        const x = compileCondition(left, context);
+        const y = compileCondition(right, context);
+        return (row, rt) => {
+          const a = x(row, rt);
+          if (a === true) return true;
+          const b = y(row, rt);
+          if (b === true) return true;
+          return a === false && b === false ? false : undefined;
+        };
+      }
+      case '!': {
+        const x = compileCondition(left, context);
+        return (row, rt) => {
+          const a = x(row, rt);
+          return a === undefined ? undefined : !a;
+        };
+      }
+      case 'bound':
+        if (left.type === 'var') {
+          const slot = context.slot(left.name);
+          return (row) => row[slot] !== undefined;
+        }
+        break;
+      case '=':
+      case '!=': {
+        const negate = expression.op === '!=';
+        // LANG(?x) = "tag" compares the tag in place.
+        if (
+          left.type === 'call' &&
+          left.op === 'lang' &&
+          right.type === 'const' &&
+          isSimpleLiteralId(right.id)
+        ) {
+          const inner = compileExpression(left.args[0] as Expression, context);
+          const tag = literalLex(right.id);
+          return (row, rt) => {
+            const value = inner(row, rt);
+            if (value === undefined || !isLiteralId(value)) return undefined;
+            return (literalLang(value) === tag) !== negate;
+          };
+        }
+        if (right.type === 'const' && !isLiteralId(right.id)) {
+          // Equality with an IRI is identity, whatever the other term is.
+          const x = compileExpression(left, context);
+          const iri = right.id;
+          return (row, rt) => {
+            const value = x(row, rt);
+            return value === undefined ? undefined : (value === iri) !== negate;
+          };
+        }
+        break;
+      }
+      default:
+        if (ORDERING.has(expression.op) && right.type === 'const') {
+          const constant = numberOf(right.id);
+          if (constant === undefined || Number.isNaN(constant)) break;
+          const x = compileExpression(left, context);
+          const op = expression.op;
+          const general = compileExpression(expression, context);
+          return (row, rt) => {
+            const value = x(row, rt);
+            if (value === undefined) return undefined;
+            const n = numberOf(value);
+            if (n === undefined) return ebv(general(row, rt));
+            if (Number.isNaN(n)) return false;
+            return op === '<'
+              ? n < constant
+              : op === '>'
+                ? n > constant
+                : op === '<='
+                  ? n <= constant
+                  : n >= constant;
+          };
+        }
+    }
+  }
+  const value = compileExpression(expression, context);
+  return (row, rt) => ebv(value(row, rt));
 }

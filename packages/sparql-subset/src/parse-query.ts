@@ -125,6 +125,29 @@ interface Walk {
 export function parseQuery(text: string, options: ParseOptions = {}): ParseResult {
   const optionProblems = checkOptions(text, options);
   if (optionProblems.length > 0) return { success: false, problems: optionProblems };
+  // Parsing costs far more than answering a lookup, and services see the same queries again and
+  // again: remember recent answers (a CheckedQuery is immutable, so sharing it is safe).
+  const key = `${options.baseIRI ?? ''}\u0000${options.prefixes ? JSON.stringify(options.prefixes) : ''}\u0000${options.maxDepth ?? ''}\u0000${text}`;
+  const cached = cache.get(key);
+  if (cached) {
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached.success
+      ? cached
+      : { success: false, problems: cached.problems.map((problem) => ({ ...problem })) };
+  }
+  const result = parseUncached(text, options);
+  cache.set(key, result);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return result.success
+    ? result
+    : { success: false, problems: result.problems.map((problem) => ({ ...problem })) };
+}
+
+const CACHE_SIZE = 512;
+const cache = new Map<string, ParseResult>();
+
+function parseUncached(text: string, options: ParseOptions): ParseResult {
   let ast: sparqljs.SparqlQuery;
   try {
     const parserOptions: sparqljs.ParserOptions = {};

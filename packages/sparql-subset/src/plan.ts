@@ -1,12 +1,13 @@
 import type { AlgebraNode, CheckedQuery, Expression, PatternTerm, TriplePattern } from './algebra';
 import {
+  type CompiledCondition,
   type CompiledExpression,
+  compileCondition,
   compileExpression,
   type ExpressionContext,
 } from './compile-expression';
 import type { Row, Runtime } from './runtime';
-import { ebv } from './term-values';
-import type { Triple } from './triple-source';
+import type { TripleCursor } from './triple-source';
 
 /** An operator: the solutions of a sub-pattern joined with the incoming row. */
 export type Operator = (row: Row, rt: Runtime) => Iterable<Row>;
@@ -210,6 +211,24 @@ class Planner implements ExpressionContext {
     }
   }
 
+  condition(
+    expression: Expression,
+    incoming: VarSet,
+    substitute: boolean,
+    patternScope: VarSet,
+  ): CompiledCondition {
+    const saved = this.scope;
+    const savedPending = this.pendingScope;
+    this.scope = { incoming, substitute };
+    this.pendingScope = patternScope;
+    try {
+      return compileCondition(expression, this);
+    } finally {
+      this.scope = saved;
+      this.pendingScope = savedPending;
+    }
+  }
+
   compile(node: AlgebraNode, incoming: VarSet, substitute: boolean): Operator {
     if (!substitute && !this.safe(node, incoming)) return this.independent(node);
     switch (node.type) {
@@ -232,14 +251,14 @@ class Planner implements ExpressionContext {
         const right = this.compile(node.right, leftScope, substitute);
         const scope = new Set([...leftScope, ...possibleVars(node.right)]);
         const condition = node.expression
-          ? this.expression(node.expression, scope, substitute, scope)
+          ? this.condition(node.expression, scope, substitute, scope)
           : undefined;
         return function* leftJoin(row, rt) {
           for (const r of left(row, rt)) {
             let matched = false;
             for (const extended of right(r, rt)) {
               rt.tick();
-              if (condition === undefined || ebv(condition(extended, rt)) === true) {
+              if (condition === undefined || condition(extended, rt) === true) {
                 matched = true;
                 yield extended;
               }
@@ -251,11 +270,11 @@ class Planner implements ExpressionContext {
       case 'filter': {
         const input = this.compile(node.input, incoming, substitute);
         const scope = new Set([...incoming, ...possibleVars(node.input)]);
-        const condition = this.expression(node.expression, scope, substitute, scope);
+        const condition = this.condition(node.expression, scope, substitute, scope);
         return function* filter(row, rt) {
           for (const r of input(row, rt)) {
             rt.tick();
-            if (ebv(condition(r, rt)) === true) yield r;
+            if (condition(r, rt) === true) yield r;
           }
         };
       }
@@ -399,48 +418,48 @@ class Planner implements ExpressionContext {
       return function* empty(row) {
         yield row;
       };
-    const open = (i: number, row: Row, rt: Runtime): Iterator<Triple> => {
+    const open = (i: number, row: Row, rt: Runtime): TripleCursor => {
       const pattern = compiled[i] as CompiledPattern;
       const s = pattern.sSlot < 0 ? pattern.s : row[pattern.sSlot];
       const p = pattern.pSlot < 0 ? pattern.p : row[pattern.pSlot];
       const o = pattern.oSlot < 0 ? pattern.o : row[pattern.oSlot];
-      return rt.source.match(s, p, o)[Symbol.iterator]();
+      return rt.source.open(s, p, o);
     };
-    const bind = (i: number, row: Row, triple: Triple): Row | undefined => {
+    const bind = (i: number, row: Row, ts: string, tp: string, to: string): Row | undefined => {
       const pattern = compiled[i] as CompiledPattern;
       let out: Row | undefined;
       if (pattern.sSlot >= 0 && row[pattern.sSlot] === undefined) {
         out = row.slice();
-        out[pattern.sSlot] = triple[0];
+        out[pattern.sSlot] = ts;
       }
       if (pattern.pSlot >= 0 && row[pattern.pSlot] === undefined) {
         out ??= row.slice();
         const current = out[pattern.pSlot];
-        if (current !== undefined && current !== triple[1]) return undefined;
-        out[pattern.pSlot] = triple[1];
+        if (current !== undefined && current !== tp) return undefined;
+        out[pattern.pSlot] = tp;
       }
       if (pattern.oSlot >= 0 && row[pattern.oSlot] === undefined) {
         out ??= row.slice();
         const current = out[pattern.oSlot];
-        if (current !== undefined && current !== triple[2]) return undefined;
-        out[pattern.oSlot] = triple[2];
+        if (current !== undefined && current !== to) return undefined;
+        out[pattern.oSlot] = to;
       }
       return out ?? row;
     };
     return function* bgp(row, rt) {
-      const iterators: Iterator<Triple>[] = new Array(n);
+      const cursors: TripleCursor[] = new Array(n);
       const rows: Row[] = new Array(n);
       rows[0] = row;
-      iterators[0] = open(0, row, rt);
+      cursors[0] = open(0, row, rt);
       let level = 0;
       while (level >= 0) {
-        const next = (iterators[level] as Iterator<Triple>).next();
-        if (next.done) {
+        const cursor = cursors[level] as TripleCursor;
+        if (!cursor.next()) {
           level--;
           continue;
         }
         rt.tick();
-        const bound = bind(level, rows[level] as Row, next.value);
+        const bound = bind(level, rows[level] as Row, cursor.s, cursor.p, cursor.o);
         if (!bound) continue;
         if (level === n - 1) {
           yield bound;
@@ -448,7 +467,7 @@ class Planner implements ExpressionContext {
         }
         level++;
         rows[level] = bound;
-        iterators[level] = open(level, bound, rt);
+        cursors[level] = open(level, bound, rt);
       }
     };
   }

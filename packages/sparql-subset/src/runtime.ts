@@ -33,7 +33,7 @@ export function createRuntime(
     memo: new Map(),
     width,
     tick() {
-      if (++work % CHECK_EVERY !== 0) return;
+      if ((++work & (CHECK_EVERY - 1)) !== 0) return;
       checkLimits(deadline, signal, timeoutMs);
     },
   };

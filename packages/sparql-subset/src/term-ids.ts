@@ -57,6 +57,19 @@ export function literalLex(id: string): string {
   return id.slice(1, id.lastIndexOf('"'));
 }
 
+/** The language tag of a literal id ('' when it has none). */
+export function literalLang(id: string): string {
+  const end = id.lastIndexOf('"');
+  return id.charCodeAt(end + 1) === 64 ? id.slice(end + 2) : '';
+}
+
+/** Whether a literal id is a string literal: simple, xsd:string or language-tagged. */
+export function isStringLiteralId(id: string): boolean {
+  if (id.charCodeAt(0) !== 34) return false;
+  const end = id.lastIndexOf('"');
+  return end === id.length - 1 || id.charCodeAt(end + 1) === 64;
+}
+
 export function makeLiteralId(lex: string, lang = '', datatype = XSD_STRING): string {
   if (lang) return `"${lex}"@${lang.toLowerCase()}`;
   if (datatype === XSD_STRING) return `"${lex}"`;

@@ -107,6 +107,40 @@ export function termValue(id: string): TermValue {
   return OTHER;
 }
 
+const NUMERIC_SUFFIXES: [string, number][] = [
+  [`"^^${XSD_INTEGER}`, INTEGER],
+  [`"^^${XSD_DECIMAL}`, DECIMAL],
+  [`"^^${XSD_DOUBLE}`, DOUBLE],
+];
+
+/** Numeric type of the last successful {@link numberOf} call (avoids allocating a pair). */
+export let lastNumericType = INTEGER;
+
+/**
+ * The number a numeric literal id stands for, or undefined when it is not a valid numeric literal.
+ * The common datatypes are recognised by suffix without allocating.
+ */
+export function numberOf(id: string): number | undefined {
+  if (id.charCodeAt(0) !== 34 || id.charCodeAt(id.length - 1) === 34) return undefined;
+  for (const [suffix, type] of NUMERIC_SUFFIXES) {
+    if (!id.endsWith(suffix)) continue;
+    const lex = id.slice(1, id.length - suffix.length);
+    const valid =
+      type === INTEGER
+        ? INTEGER_LEX.test(lex)
+        : type === DECIMAL
+          ? DECIMAL_LEX.test(lex)
+          : DOUBLE_LEX.test(lex);
+    if (!valid) return undefined;
+    lastNumericType = type;
+    return type === DOUBLE ? parseDouble(lex) : Number(lex);
+  }
+  const value = termValue(id);
+  if (value.k !== 'num') return undefined;
+  lastNumericType = value.type;
+  return value.n;
+}
+
 /** Effective boolean value: true, false, or undefined for a type error. */
 export function ebv(id: string | undefined): boolean | undefined {
   if (id === undefined) return undefined;
@@ -144,6 +178,10 @@ export function valueEquals(a: string, b: string): boolean | undefined {
   const aLit = isLiteralId(a);
   const bLit = isLiteralId(b);
   if (!aLit || !bLit) return a === b;
+  // Fast paths: the same term (NaN aside), and two simple literals.
+  if (a === b && !a.startsWith('"NaN"')) return true;
+  const last = a.length - 1;
+  if (a.charCodeAt(last) === 34 && b.charCodeAt(b.length - 1) === 34) return false;
   const va = termValue(a);
   const vb = termValue(b);
   if (va.k === 'num' && vb.k === 'num') return va.n === vb.n;
@@ -165,6 +203,8 @@ export function valueEquals(a: string, b: string): boolean | undefined {
 /** SPARQL `<` ordering of two values: negative, zero, positive, or undefined when not comparable. */
 export function valueCompare(a: string, b: string): number | undefined {
   if (!isLiteralId(a) || !isLiteralId(b)) return undefined;
+  if (a.charCodeAt(a.length - 1) === 34 && b.charCodeAt(b.length - 1) === 34)
+    return compareStrings(a.slice(1, -1), b.slice(1, -1));
   const va = termValue(a);
   const vb = termValue(b);
   if (va.k === 'num' && vb.k === 'num') {

@@ -2,22 +2,30 @@ import type * as RDF from '@rdfjs/types';
 import { SparqlSubsetError } from './sparql-subset-error';
 import { idToTerm, termToId } from './term-ids';
 
-/** A triple as three engine ids: subject, predicate, object. */
-export type Triple = [string, string, string];
-
 /**
  * What `evaluate` reads: an n3 `Store`, any RDF/JS `DatasetCore`, or an array of them whose union
  * (RDF merge, every graph of every dataset) is the default graph.
  */
 export type QuerySource = RDF.DatasetCore | readonly RDF.DatasetCore[];
 
+/**
+ * A position in the triples matching a pattern. `next()` moves to the next triple and exposes it
+ * as `s`, `p`, `o` (engine ids); nothing is allocated per triple, which keeps scans cheap.
+ */
+export interface TripleCursor {
+  next(): boolean;
+  s: string;
+  p: string;
+  o: string;
+}
+
 /** Distinct triples matching a pattern, over the union of all graphs of all datasets. */
 export interface TripleSource {
-  match(
+  open(
     subject: string | undefined,
     predicate: string | undefined,
     object: string | undefined,
-  ): Iterable<Triple>;
+  ): TripleCursor;
   has(subject: string, predicate: string, object: string): boolean;
 }
 
@@ -28,6 +36,8 @@ interface GraphIndexes {
   objects: Index;
 }
 interface N3StoreInternals {
+  _size?: number | null;
+  readonly size?: number;
   _graphs: Record<string, GraphIndexes | undefined>;
   _entityIndex: { _ids: Record<string, number | undefined>; _entities: Record<string, string> };
 }
@@ -50,20 +60,163 @@ function hasIn(graph: GraphIndexes, s: string, p: string, o: string): boolean {
   return level2 !== undefined && o in level2;
 }
 
+const EMPTY_CURSOR: TripleCursor = { next: () => false, s: '', p: '', o: '' };
+
+const NO_KEYS: string[] = [];
+
+type KeyCache = WeakMap<object, string[]>;
+
+/**
+ * Listing the keys of a large index level (Object.keys) costs as much as answering a whole query,
+ * so large levels keep their key list per store. n3 invalidates `_size` on every add (null) and
+ * remove (decrement), so a changed `_size` means the store changed and the lists are dropped.
+ */
+const keyCaches = new WeakMap<object, { size: number; keys: KeyCache }>();
+const CACHE_LEVELS_FROM = 32;
+
+function keyCacheOf(store: N3StoreInternals): KeyCache | undefined {
+  if (!('_size' in store)) return undefined;
+  let entry = keyCaches.get(store);
+  if (entry === undefined || store._size !== entry.size) {
+    const size = store.size;
+    if (typeof size !== 'number') return undefined;
+    entry = { size, keys: new WeakMap() };
+    keyCaches.set(store, entry);
+  }
+  return entry.keys;
+}
+
+function keysOf(level: object, cache: KeyCache | undefined): string[] {
+  if (cache === undefined) return Object.keys(level);
+  let keys = cache.get(level);
+  if (keys === undefined) {
+    keys = Object.keys(level);
+    if (keys.length >= CACHE_LEVELS_FROM) cache.set(level, keys);
+  }
+  return keys;
+}
+
+/**
+ * Walks the three-level indexes of an n3 Store, graph after graph. `order` says how the levels of
+ * the chosen index map to s/p/o: 0 = s,p,o (subjects), 1 = p,o,s (predicates), 2 = o,s,p (objects).
+ * Bound positions keep the caller's ids; only wildcard positions are looked up in the dictionary.
+ */
+class N3Cursor implements TripleCursor {
+  s: string;
+  p: string;
+  o: string;
+  private g = -1;
+  private index: Index | undefined;
+  private keys0: string[] = NO_KEYS;
+  private i0 = 0;
+  private level1: Record<string, Record<string, null>> | undefined;
+  private keys1: string[] = NO_KEYS;
+  private i1 = 0;
+  private a = '';
+  private b = '';
+  private keys2: string[] = NO_KEYS;
+  private i2 = 0;
+  /** Which of s, p, o are wildcards. */
+  private readonly free: number;
+
+  constructor(
+    private readonly graphs: GraphIndexes[],
+    private readonly entities: Record<string, string>,
+    private readonly order: 0 | 1 | 2,
+    private readonly k0: string,
+    private readonly k1: string,
+    private readonly k2: string,
+    private readonly cache: KeyCache | undefined,
+    s: string | undefined,
+    p: string | undefined,
+    o: string | undefined,
+  ) {
+    this.s = s ?? '';
+    this.p = p ?? '';
+    this.o = o ?? '';
+    this.free = (s === undefined ? 1 : 0) | (p === undefined ? 2 : 0) | (o === undefined ? 4 : 0);
+  }
+
+  next(): boolean {
+    for (;;) {
+      if (this.i2 < this.keys2.length) {
+        const c = this.keys2[this.i2++] as string;
+        if (this.emit(c)) return true;
+        continue;
+      }
+      if (this.i1 < this.keys1.length) {
+        const b = this.keys1[this.i1++] as string;
+        const level2 = (this.level1 as Record<string, Record<string, null>>)[b];
+        if (level2 === undefined) continue;
+        this.b = b;
+        if (this.k2) {
+          if (!(this.k2 in level2)) continue;
+          this.i2 = this.keys2.length;
+          if (this.emit(this.k2)) return true;
+          continue;
+        }
+        this.keys2 = keysOf(level2, this.cache);
+        this.i2 = 0;
+        continue;
+      }
+      if (this.i0 < this.keys0.length) {
+        const a = this.keys0[this.i0++] as string;
+        const level1 = (this.index as Index)[a];
+        if (level1 === undefined) continue;
+        this.a = a;
+        this.level1 = level1;
+        if (this.k1) {
+          this.keys1 = level1[this.k1] === undefined ? NO_KEYS : [this.k1];
+        } else this.keys1 = keysOf(level1, this.cache);
+        this.i1 = 0;
+        continue;
+      }
+      if (++this.g >= this.graphs.length) return false;
+      const graph = this.graphs[this.g] as GraphIndexes;
+      const index =
+        this.order === 0 ? graph.subjects : this.order === 1 ? graph.predicates : graph.objects;
+      this.index = index;
+      this.keys0 = this.k0
+        ? index[this.k0] === undefined
+          ? NO_KEYS
+          : [this.k0]
+        : keysOf(index, this.cache);
+      this.i0 = 0;
+    }
+  }
+
+  private emit(c: string): boolean {
+    const order = this.order;
+    const s = order === 0 ? this.a : order === 1 ? c : this.b;
+    const p = order === 0 ? this.b : order === 1 ? this.a : c;
+    const o = order === 0 ? c : order === 1 ? this.b : this.a;
+    // A triple in several graphs counts once (RDF merge into the default graph).
+    for (let g = 0; g < this.g; g++)
+      if (hasIn(this.graphs[g] as GraphIndexes, s, p, o)) return false;
+    const free = this.free;
+    const entities = this.entities;
+    if (free & 1) this.s = entities[s] as string;
+    if (free & 2) this.p = entities[p] as string;
+    if (free & 4) this.o = entities[o] as string;
+    return true;
+  }
+}
+
 /**
  * Reads an n3 Store through its numeric entity index (n3 ≥ 1.17 layout): no term objects are
  * created, and ids come straight from the store's own dictionary.
  */
 class N3TripleSource implements TripleSource {
-  constructor(private readonly store: N3StoreInternals) {}
+  private readonly cache: KeyCache | undefined;
+  /** The graphs as they were when evaluation started. */
+  private readonly graphList: GraphIndexes[] = [];
 
-  private graphs(): GraphIndexes[] {
-    const out: GraphIndexes[] = [];
-    for (const key in this.store._graphs) {
-      const graph = this.store._graphs[key];
-      if (graph) out.push(graph);
+  constructor(private readonly store: N3StoreInternals) {
+    this.cache = keyCacheOf(store);
+    for (const key in store._graphs) {
+      const graph = store._graphs[key];
+      if (graph) this.graphList.push(graph);
     }
-    return out;
   }
 
   has(s: string, p: string, o: string): boolean {
@@ -72,96 +225,41 @@ class N3TripleSource implements TripleSource {
     const pi = ids[p];
     const oi = ids[o];
     if (!si || !pi || !oi) return false;
-    for (const graph of this.graphs())
+    for (const graph of this.graphList)
       if (hasIn(graph, String(si), String(pi), String(oi))) return true;
     return false;
   }
 
-  *match(s: string | undefined, p: string | undefined, o: string | undefined): Generator<Triple> {
+  open(s: string | undefined, p: string | undefined, o: string | undefined): TripleCursor {
     const ids = this.store._entityIndex._ids;
     let si = '';
     let pi = '';
     let oi = '';
     if (s !== undefined) {
       const id = ids[s];
-      if (!id) return;
+      if (!id) return EMPTY_CURSOR;
       si = String(id);
     }
     if (p !== undefined) {
       const id = ids[p];
-      if (!id) return;
+      if (!id) return EMPTY_CURSOR;
       pi = String(id);
     }
     if (o !== undefined) {
       const id = ids[o];
-      if (!id) return;
+      if (!id) return EMPTY_CURSOR;
       oi = String(id);
     }
-    const graphs = this.graphs();
+    const graphs = this.graphList;
     const entities = this.store._entityIndex._entities;
-    for (let g = 0; g < graphs.length; g++) {
-      const graph = graphs[g] as GraphIndexes;
-      const earlier = g === 0 ? undefined : graphs.slice(0, g);
-      // Pick the index whose first levels are bound, as n3 itself does.
-      if (si && oi) yield* scan(graph.objects, oi, si, pi, 2, entities, earlier);
-      else if (si) yield* scan(graph.subjects, si, pi, oi, 0, entities, earlier);
-      else if (pi) yield* scan(graph.predicates, pi, oi, si, 1, entities, earlier);
-      else if (oi) yield* scan(graph.objects, oi, si, pi, 2, entities, earlier);
-      else yield* scan(graph.subjects, si, pi, oi, 0, entities, earlier);
-    }
+    const cache = this.cache;
+    // Pick the index whose first levels are bound, as n3 itself does.
+    if (si && oi) return new N3Cursor(graphs, entities, 2, oi, si, pi, cache, s, p, o);
+    if (si) return new N3Cursor(graphs, entities, 0, si, pi, oi, cache, s, p, o);
+    if (pi) return new N3Cursor(graphs, entities, 1, pi, oi, si, cache, s, p, o);
+    if (oi) return new N3Cursor(graphs, entities, 2, oi, si, pi, cache, s, p, o);
+    return new N3Cursor(graphs, entities, 0, '', '', '', cache, s, p, o);
   }
-}
-
-/**
- * Walks a three-level index. `order` says how its levels map to s/p/o: 0 = s,p,o (subjects),
- * 1 = p,o,s (predicates), 2 = o,s,p (objects). Keys '' are wildcards.
- */
-function* scan(
-  index: Index,
-  k0: string,
-  k1: string,
-  k2: string,
-  order: 0 | 1 | 2,
-  entities: Record<string, string>,
-  earlier: GraphIndexes[] | undefined,
-): Generator<Triple> {
-  const keys0 = k0 ? (index[k0] ? [k0] : []) : Object.keys(index);
-  for (const a of keys0) {
-    const level1 = index[a];
-    if (!level1) continue;
-    const keys1 = k1 ? (level1[k1] ? [k1] : []) : Object.keys(level1);
-    for (const b of keys1) {
-      const level2 = level1[b];
-      if (!level2) continue;
-      if (k2) {
-        if (k2 in level2) {
-          const triple = tripleOf(a, b, k2, order, entities, earlier);
-          if (triple) yield triple;
-        }
-        continue;
-      }
-      for (const c in level2) {
-        const triple = tripleOf(a, b, c, order, entities, earlier);
-        if (triple) yield triple;
-      }
-    }
-  }
-}
-
-function tripleOf(
-  a: string,
-  b: string,
-  c: string,
-  order: 0 | 1 | 2,
-  entities: Record<string, string>,
-  earlier: GraphIndexes[] | undefined,
-): Triple | undefined {
-  const s = order === 0 ? a : order === 1 ? c : b;
-  const p = order === 0 ? b : order === 1 ? a : c;
-  const o = order === 0 ? c : order === 1 ? b : a;
-  // A triple in several graphs counts once (RDF merge into the default graph).
-  if (earlier) for (const graph of earlier) if (hasIn(graph, s, p, o)) return undefined;
-  return [entities[s] as string, entities[p] as string, entities[o] as string];
 }
 
 /** Any RDF/JS DatasetCore, through its public `match`. */
@@ -178,25 +276,39 @@ class DatasetTripleSource implements TripleSource {
     return false;
   }
 
-  *match(s: string | undefined, p: string | undefined, o: string | undefined): Generator<Triple> {
-    const quads = this.dataset.match(
-      s === undefined ? null : (idToTerm(s) as RDF.Quad_Subject),
-      p === undefined ? null : (idToTerm(p) as RDF.Quad_Predicate),
-      o === undefined ? null : (idToTerm(o) as RDF.Quad_Object),
-    );
+  open(s: string | undefined, p: string | undefined, o: string | undefined): TripleCursor {
+    const quads = this.dataset
+      .match(
+        s === undefined ? null : (idToTerm(s) as RDF.Quad_Subject),
+        p === undefined ? null : (idToTerm(p) as RDF.Quad_Predicate),
+        o === undefined ? null : (idToTerm(o) as RDF.Quad_Object),
+      )
+      [Symbol.iterator]();
     const seen = new Set<string>();
-    for (const quad of quads) {
-      const triple: Triple = [
-        termToId(quad.subject),
-        termToId(quad.predicate),
-        termToId(quad.object),
-      ];
-      // Subjects and predicates hold no spaces, so this key is unambiguous.
-      const key = `${triple[0]} ${triple[1]} ${triple[2]}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      yield triple;
-    }
+    const cursor: TripleCursor = {
+      s: '',
+      p: '',
+      o: '',
+      next() {
+        for (;;) {
+          const next = quads.next();
+          if (next.done) return false;
+          const quad = next.value;
+          const ts = termToId(quad.subject);
+          const tp = termToId(quad.predicate);
+          const to = termToId(quad.object);
+          // Subjects and predicates hold no spaces, so this key is unambiguous.
+          const key = `${ts} ${tp} ${to}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          cursor.s = ts;
+          cursor.p = tp;
+          cursor.o = to;
+          return true;
+        }
+      },
+    };
+    return cursor;
   }
 }
 
@@ -208,16 +320,33 @@ class UnionTripleSource implements TripleSource {
     return this.sources.some((source) => source.has(s, p, o));
   }
 
-  *match(s: string | undefined, p: string | undefined, o: string | undefined): Generator<Triple> {
+  open(s: string | undefined, p: string | undefined, o: string | undefined): TripleCursor {
     const sources = this.sources;
-    for (let i = 0; i < sources.length; i++) {
-      for (const triple of (sources[i] as TripleSource).match(s, p, o)) {
-        let duplicate = false;
-        for (let j = 0; j < i && !duplicate; j++)
-          duplicate = (sources[j] as TripleSource).has(triple[0], triple[1], triple[2]);
-        if (!duplicate) yield triple;
-      }
-    }
+    let i = 0;
+    let inner = (sources[0] as TripleSource).open(s, p, o);
+    const cursor: TripleCursor = {
+      s: '',
+      p: '',
+      o: '',
+      next() {
+        for (;;) {
+          if (!inner.next()) {
+            if (++i >= sources.length) return false;
+            inner = (sources[i] as TripleSource).open(s, p, o);
+            continue;
+          }
+          let duplicate = false;
+          for (let j = 0; j < i && !duplicate; j++)
+            duplicate = (sources[j] as TripleSource).has(inner.s, inner.p, inner.o);
+          if (duplicate) continue;
+          cursor.s = inner.s;
+          cursor.p = inner.p;
+          cursor.o = inner.o;
+          return true;
+        }
+      },
+    };
+    return cursor;
   }
 }
 
@@ -241,12 +370,15 @@ function single(dataset: unknown): TripleSource {
  * @example
  * ```ts
  * const triples = toTripleSource([storeA, storeB]);
- * for (const [s, p, o] of triples.match(undefined, 'http://www.w3.org/2004/02/skos/core#prefLabel', undefined)) console.log(s, o);
+ * const cursor = triples.open(undefined, 'http://www.w3.org/2004/02/skos/core#prefLabel', undefined);
+ * while (cursor.next()) console.log(cursor.s, cursor.o);
  * ```
  */
 export function toTripleSource(source: QuerySource): TripleSource {
   if (Array.isArray(source)) {
     const sources = (source as readonly unknown[]).map(single);
+    if (sources.length === 0)
+      throw new SparqlSubsetError('INVALID_SOURCE', 'The array of sources is empty');
     return sources.length === 1 ? (sources[0] as TripleSource) : new UnionTripleSource(sources);
   }
   return single(source);
