@@ -175,8 +175,18 @@ async function parseJsonLd(text: string, options: ParseRdfOptions): Promise<Pars
       options.onProgress?.(text.length);
       resolve({ success: true, data: quads });
     });
-    parser.write(text);
-    parser.end();
+    try {
+      parser.write(text);
+      parser.end();
+    } catch (error) {
+      // The parser reports through 'error'; this guards against one that throws instead.
+      resolve({
+        success: false,
+        issues: [
+          { message: error instanceof Error ? error.message : String(error), line: 1, column: 1 },
+        ],
+      });
+    }
   });
 }
 
