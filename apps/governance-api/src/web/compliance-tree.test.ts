@@ -93,8 +93,19 @@ describe('complianceTree', () => {
       'data-target="root"><details><summary><span class="node-name">Data contract</span> <code class="node-key">root</code>',
     );
     expect(grouped).toContain(
-      `data-target="${sub}"><details open><summary><span class="node-name">Subcomponent</span> <code class="node-key">${sub}</code><span class="section-state">1 of 1 requirement failing</span>`,
+      `data-target="${sub}"><details open><summary><span class="node-name">Subcomponent</span> <code class="node-key">${sub}</code> <span class="section-state">1 of 1 requirement failing</span>`,
     );
+    const named = String(
+      complianceTree(
+        [
+          { key: 'schema', target: 'root', children: [] },
+          { key: 'schema', target: sub, children: [] },
+        ],
+        { targetNames: new Map([[sub, 'Orders <view>']]), label: 'Records of x' },
+      ),
+    );
+    expect(named).toContain('aria-label="Records of x"');
+    expect(named).toContain('<span class="node-name">Subcomponent Orders &lt;view&gt;</span>');
     const single = String(
       complianceTree([
         { key: 'schema', target: 'root', children: [{ key: 'id', compliant: true }] },

@@ -92,7 +92,7 @@ function sectionItem(
   const list = rendered.length > 0 ? markup`<ul>${rendered.map((child) => child.html)}</ul>` : '';
   return {
     tally,
-    html: markup`<li class="section section-${state}" ${attributes}><details${open ? trusted(' open') : ''}><summary>${label}<span class="section-state">${sectionState(tally)}</span></summary>${body}${list}</details></li>`,
+    html: markup`<li class="section section-${state}" ${attributes}><details${open ? trusted(' open') : ''}><summary>${label} <span class="section-state">${sectionState(tally)}</span></summary>${body}${list}</details></li>`,
   };
 }
 
@@ -136,12 +136,24 @@ function groupByTarget(
   return groups;
 }
 
-function renderTargetGroup(group: { target: string; nodes: ComplianceTreeNode[] }): Rendered {
+function renderTargetGroup(
+  group: { target: string; nodes: ComplianceTreeNode[] },
+  targetNames: ReadonlyMap<string, string>,
+): Rendered {
+  const name = targetNames.get(group.target);
   const label =
     group.target === 'root'
       ? markup`<span class="node-name">Data contract</span> <code class="node-key">root</code>`
-      : markup`<span class="node-name">Subcomponent</span> <code class="node-key">${group.target}</code>`;
+      : markup`<span class="node-name">${name === undefined ? 'Subcomponent' : `Subcomponent ${name}`}</span> <code class="node-key">${group.target}</code>`;
   return sectionItem(markup`data-target="${group.target}"`, label, '', group.nodes.map(renderNode));
+}
+
+/** Options of {@link complianceTree}. */
+export interface ComplianceTreeOptions {
+  /** Accessible name of the list. */
+  label?: string;
+  /** Display names of subcomponents, to title the records reported under their URN. */
+  targetNames?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -153,8 +165,15 @@ function renderTargetGroup(group: { target: string; nodes: ComplianceTreeNode[] 
  * @example
  * const tree = complianceTree([{ key: 'quality', children: [{ key: 'amount_not_null', compliant: false, issues: ['12 null rows'] }] }]);
  */
-export function complianceTree(nodes: ComplianceTreeNode[], label = 'Validation records'): Markup {
+export function complianceTree(
+  nodes: ComplianceTreeNode[],
+  options: ComplianceTreeOptions = {},
+): Markup {
   const groups = groupByTarget(nodes);
-  const items = groups.length > 1 ? groups.map(renderTargetGroup) : nodes.map(renderNode);
-  return markup`<ul class="tree" aria-label="${label}">${items.map((item) => item.html)}</ul>`;
+  const names = options.targetNames ?? new Map<string, string>();
+  const items =
+    groups.length > 1
+      ? groups.map((group) => renderTargetGroup(group, names))
+      : nodes.map(renderNode);
+  return markup`<ul class="tree" aria-label="${options.label ?? 'Validation records'}">${items.map((item) => item.html)}</ul>`;
 }

@@ -5,6 +5,8 @@ export interface ContractLocation {
   environment: string;
   instance: Pick<MarketplaceInstanceView, 'systemId' | 'name' | 'kind'>;
   component: { id: string; name?: string; kind?: string };
+  /** Display names of every component of the instance, by id (to title subcomponent targets). */
+  componentNames: ReadonlyMap<string, string>;
 }
 
 /**
@@ -20,8 +22,12 @@ export function findContractLocations(
 ): ContractLocation[] {
   const found: ContractLocation[] = [];
   for (const instance of instances) {
+    let names: Map<string, string> | undefined;
     for (const component of instance.components) {
       if (component.id !== contractId) continue;
+      names ??= new Map(
+        instance.components.flatMap((c) => (c.name === undefined ? [] : [[c.id, c.name] as const])),
+      );
       found.push({
         environment: instance.environment,
         instance: { systemId: instance.systemId, name: instance.name, kind: instance.kind },
@@ -30,6 +36,7 @@ export function findContractLocations(
           ...(component.name === undefined ? {} : { name: component.name }),
           ...(component.kind === undefined ? {} : { kind: component.kind }),
         },
+        componentNames: names,
       });
     }
   }

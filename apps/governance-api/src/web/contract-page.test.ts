@@ -16,7 +16,7 @@ describe('contractPage', () => {
   it('renders a violated contract: badge, summary, facts and open failing sections', () => {
     const out = String(contractPage(violatedView, placement));
     expect(out).toMatch(/^<!doctype html>\n<html lang="en">/);
-    expect(out).toContain('<title>Orders port (production) · dcg marketplace</title>');
+    expect(out).toContain('<title>Violated: Orders port (production) · dcg marketplace</title>');
     expect(out).toContain('<h1>Data contract Orders port</h1>');
     expect(out).toContain(
       '<span class="badge badge-violated badge-large" data-status="violated"><span class="visually-hidden">Compliance status: </span><span aria-hidden="true">✗</span> Violated</span>',

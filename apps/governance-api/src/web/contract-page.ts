@@ -5,15 +5,17 @@ import { formatTimestamp } from './format-timestamp';
 import { complianceApiHref, contractHref, marketplaceHref } from './marketplace-links';
 import { type Markup, markup } from './markup';
 import { pageLayout } from './page-layout';
-import { statusBadge } from './status-badge';
+import { STATUS_LABELS, statusBadge } from './status-badge';
 
 /** Where the contract is deployed, when the marketplace knows it (shown as name and back link). */
 export interface ContractPlacement {
   instance: Pick<MarketplaceInstanceView, 'systemId' | 'name' | 'kind'>;
   component: { id: string; name?: string; kind?: string };
+  /** Display names of the instance's components, to title subcomponent targets. */
+  componentNames?: ReadonlyMap<string, string>;
 }
 
-function statusSection(view: ContractComplianceView): Markup {
+function statusSection(view: ContractComplianceView, placement?: ContractPlacement): Markup {
   switch (view.status) {
     case 'unprocessable': {
       const errors = view.schemaErrors ?? [];
@@ -56,7 +58,10 @@ ${
 <h2 id="records-heading">Records</h2>
 ${
   view.tree.length > 0
-    ? complianceTree(view.tree)
+    ? complianceTree(
+        view.tree,
+        placement?.componentNames ? { targetNames: placement.componentNames } : {},
+      )
     : markup`<p class="muted">The latest result carries no validation records.</p>`
 }
 </section>`;
@@ -93,9 +98,10 @@ ${
   const main = markup`<h1>Data contract ${title}</h1>
 <p>${statusBadge(view.status, { large: true })}</p>
 ${facts}
-${statusSection(view)}`;
+${statusSection(view, placement)}`;
   return pageLayout({
-    title: `${title} (${view.environment})`,
+    // The status leads the title, so a tab or a bookmark tells it at a glance.
+    title: `${STATUS_LABELS[view.status]}: ${title} (${view.environment})`,
     breadcrumbs: [
       { label: 'Marketplace', href: marketplaceHref(view.environment) },
       { label: title, href: contractHref(view.contractId, view.environment) },

@@ -11,7 +11,7 @@ describe('instancesPage', () => {
     expect(out).toContain('<p role="status">1 instance in all environments</p>');
     expect(out).toContain('<h2 id="instance-0">Orders</h2>');
     expect(out).toContain(
-      '3 data contracts: 1 violated, 1 monitoring results cannot be processed, 1 compliant',
+      '3 data contracts: 1 violated, 1 with results that cannot be processed, 1 compliant',
     );
     expect(out).toContain(
       '<a href="/marketplace/data-contracts/urn%3Admb%3Acmp%3Afinance%3Aorders%3A0%3Aorders-port?environment=production" aria-label="Orders port: Violated, view compliance details">',
@@ -31,7 +31,7 @@ describe('instancesPage', () => {
       }),
     );
     expect(out).toContain('<option value="staging" selected>staging</option>');
-    expect(out).toContain('3 data contracts: 3 unknown');
+    expect(out).toContain('3 data contracts: 3 without results yet');
     expect(out).toContain('1 instance in environment staging');
   });
 

@@ -16,6 +16,14 @@ export interface InstancesPageModel {
 
 const STATUS_ORDER: ComplianceViewStatus[] = ['violated', 'unprocessable', 'unknown', 'compliant'];
 
+// How a count of contracts in each state reads in a sentence ("2 violated, 1 without results yet").
+const TALLY_WORDS: Readonly<Record<ComplianceViewStatus, string>> = {
+  violated: 'violated',
+  unprocessable: 'with results that cannot be processed',
+  unknown: 'without results yet',
+  compliant: 'compliant',
+};
+
 function contractStatus(
   component: MarketplaceInstanceView['components'][number],
 ): ComplianceViewStatus {
@@ -27,7 +35,7 @@ function statusTally(instance: MarketplaceInstanceView): Markup | string {
   if (contracts.length === 0) return 'No data contracts';
   const parts = STATUS_ORDER.flatMap((status) => {
     const count = contracts.filter((component) => contractStatus(component) === status).length;
-    return count === 0 ? [] : [`${count} ${STATUS_LABELS[status].toLowerCase()}`];
+    return count === 0 ? [] : [`${count} ${TALLY_WORDS[status]}`];
   });
   return `${contracts.length} data contract${contracts.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }

@@ -19,7 +19,11 @@ const CONTRACTS = {
   compliant: 'urn:dmb:cmp:sales:shop:0:customers-port',
   violated: 'urn:dmb:cmp:sales:shop:0:orders-port',
   unprocessable: 'urn:dmb:cmp:sales:shop:0:returns-port',
+  distributed: 'urn:dmb:cmp:sales:shop:0:invoices-port',
 } as const;
+// A subcomponent with its own specification (rule A5, distributed definition): its records come
+// under its URN beside `root`.
+const EU_VIEW = 'urn:dmb:cmp:sales:shop:0:invoices-port:eu';
 const KEYS = {
   admin: 'admin-key-for-browser-tests',
   coordinator: 'coordinator-key-for-browser-tests',
@@ -50,6 +54,18 @@ const system = {
     outputPort(CONTRACTS.compliant, 'Customers'),
     outputPort(CONTRACTS.violated, 'Orders'),
     outputPort(CONTRACTS.unprocessable, 'Returns'),
+    {
+      ...outputPort(CONTRACTS.distributed, 'Invoices'),
+      components: [
+        {
+          id: EU_VIEW,
+          name: 'Invoices EU',
+          kind: 'outputport',
+          consumable: true,
+          dataContract: { schema: [{ name: 'vat_id', dataType: 'string' }] },
+        },
+      ],
+    },
     {
       id: 'urn:dmb:cmp:sales:shop:0:guardian',
       name: 'Shop guardian',
@@ -107,6 +123,21 @@ const results = {
         ],
       },
       notes: { errorSummary: { message: 'Null amounts in 12 orders' } },
+    },
+  },
+  distributed: {
+    satisfiesPolicy: false,
+    details: {
+      results: {
+        root: [{ key: 'schema', name: 'Schema', children: [{ key: 'id', compliant: true }] }],
+        [EU_VIEW]: [
+          {
+            key: 'schema',
+            name: 'Schema',
+            children: [{ key: 'vat_id', compliant: false, issues: ['3 invoices lack a VAT id'] }],
+          },
+        ],
+      },
     },
   },
   // A record with both `compliant` and `children` breaks rule A4.1: stored, but unprocessable.
@@ -216,7 +247,7 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     expect(deploy.status).toBe(202);
     await waitForPlan(api, String(deploy.json.plan));
 
-    for (const state of ['compliant', 'violated', 'unprocessable'] as const) {
+    for (const state of ['compliant', 'violated', 'unprocessable', 'distributed'] as const) {
       const submitted = await call(
         api,
         KEYS.guardian,
@@ -429,6 +460,21 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     );
     await page.getByRole('link', { name: 'production' }).click();
     await expect(page.locator('.badge-large').textContent()).resolves.toContain('Violated');
+    await page.close();
+  });
+
+  it('groups the records of a distributed contract per target, named after the subcomponent', async () => {
+    expect(await open(contractUrl(api, CONTRACTS.distributed))).toBe(200);
+    const root = page.locator('li[data-target="root"] > details');
+    const eu = page.locator(`li[data-target="${EU_VIEW}"] > details`);
+    await expect(root.getAttribute('open')).resolves.toBeNull();
+    await expect(eu.getAttribute('open')).resolves.toBe('');
+    await expect(eu.locator('> summary').textContent()).resolves.toBe(
+      `Subcomponent Invoices EU ${EU_VIEW} 1 of 1 requirement failing`,
+    );
+    await expect(
+      eu.getByRole('list', { name: 'Issues of vat_id' }).getByRole('listitem').allInnerTexts(),
+    ).resolves.toEqual(['3 invoices lack a VAT id']);
     await page.close();
   });
 
