@@ -14,6 +14,7 @@ import { authGuards } from './auth';
 import type { ResolvedApiKey } from './config';
 import { bodySizeLimit } from './request-body';
 import { mountEvaluationResultRoutes } from './routes/evaluation-result-routes';
+import { mountEventRoutes } from './routes/event-routes';
 import { mountMarketplaceRoutes } from './routes/marketplace-routes';
 import { mountPolicyRoutes } from './routes/policy-routes';
 import { mountProvisioningRoutes } from './routes/provisioning-routes';
@@ -62,6 +63,7 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   mountEvaluationResultRoutes(app, { governance, guards, maxBodyBytes });
   mountProvisioningRoutes(app, { governance, guards, maxBodyBytes });
   mountMarketplaceRoutes(app, { governance });
+  mountEventRoutes(app, { governance, guards });
   app.route('/', marketplacePages(governance.marketplace));
   for (const extra of deps.extras ?? []) app.route('/', extra);
   app.route(

@@ -22,7 +22,16 @@ async function main(): Promise<void> {
     demo: process.env.DCG_DEMO === '1' || process.env.DCG_DEMO === 'true',
     logger,
   });
-  logger.info('listening', {
+  // Always printed, whatever LOG_LEVEL: whoever started the process reads the URL (and the
+  // development key) from these lines.
+  const announce = createLogger('governance-api', { level: 'info' });
+  if (api.developmentKey) {
+    announce.warn('development key (platform-admin; configure auth.apiKeys for real use)', {
+      developmentKey: api.developmentKey,
+      usage: `Authorization: Bearer ${api.developmentKey}`,
+    });
+  }
+  announce.info('listening', {
     url: api.url,
     dataDir,
     storage: api.governance.store.kind,

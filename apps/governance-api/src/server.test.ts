@@ -411,6 +411,49 @@ describe('governance-api over HTTP (SQLite)', () => {
     ).toBe(404);
   });
 
+  it('streams deploy and undeploy events to subscribers (Server-Sent Events)', async () => {
+    expect((await request(`${url}/v1/marketplace/events`)).status).toBe(401);
+    const controller = new AbortController();
+    const res = await fetch(`${url}/v1/marketplace/events`, {
+      headers: { authorization: `Bearer ${KEYS.reader}` },
+      signal: controller.signal,
+    });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const until = async (needle: string) => {
+      while (!text.includes(needle)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${needle}`);
+        text += value;
+      }
+    };
+    await until('event: ready');
+    const descriptor = {
+      id: 'urn:dmb:dp:events:0',
+      kind: 'dataproduct',
+      components: [
+        { id: 'urn:dmb:cmp:events:0:port', infrastructureTemplateId: 'urn:dmb:itm:port:9' },
+      ],
+    };
+    await request(`${url}/v1/infrastructure-templates`, {
+      key: KEYS.admin,
+      body: { id: 'urn:dmb:itm:port:9', name: 'Port', url: `${url}${DEMO_ADAPTER_PATH}` },
+    });
+    await request(`${url}/v1/provisioning/deploy`, {
+      key: KEYS.coordinator,
+      body: { environment: 'events', descriptor },
+    });
+    await until('"systemId":"urn:dmb:dp:events:0"');
+    expect(text).toContain('event: system.deployed');
+    await request(`${url}/v1/provisioning/undeploy`, {
+      key: KEYS.coordinator,
+      body: { environment: 'events', descriptor },
+    });
+    await until('event: system.undeployed');
+    controller.abort();
+  });
+
   it('seeds the demo: a deployed system with one contract in each state, and serves the pages', async () => {
     const list = await (
       await request(`${url}/v1/marketplace/instances?environment=production`)

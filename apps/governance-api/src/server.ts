@@ -154,12 +154,6 @@ export async function startGovernanceApi(
     await store.close();
     throw error;
   }
-  if (developmentKey) {
-    logger.warn('development key (platform-admin; configure auth.apiKeys for real use)', {
-      developmentKey,
-      usage: `Authorization: Bearer ${developmentKey}`,
-    });
-  }
   if (options.demo) await seedDemo(governance, server.url, logger);
   return {
     url: server.url,

@@ -40,6 +40,7 @@ export function mountPolicyRoutes(
           trigger: PolicyTriggerSchema.optional(),
           status: PolicyStatusSchema.optional(),
           environment: text(200).optional(),
+          env: text(200).optional().describe('Alias of environment (the established name)'),
           text: z.string().max(500).optional(),
         }),
       },
@@ -62,7 +63,9 @@ export function mountPolicyRoutes(
             ...(q.resourceType === undefined ? {} : { resourceType: q.resourceType }),
             ...(q.trigger === undefined ? {} : { trigger: q.trigger }),
             ...(q.status === undefined ? {} : { status: q.status }),
-            ...(q.environment === undefined ? {} : { environment: q.environment }),
+            ...((q.environment ?? q.env) === undefined
+              ? {}
+              : { environment: (q.environment ?? q.env)! }),
             ...(q.text === undefined ? {} : { text: q.text }),
           }),
         c.get('logger'),

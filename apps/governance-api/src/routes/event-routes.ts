@@ -1,0 +1,89 @@
+import type { Governance } from '@dcg/governance';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import type { GovernanceEnv } from '../app-env';
+import type { Guards } from '../auth';
+import { bearerSecurity, problem } from './openapi-schemas';
+
+const SystemEventSchema = z
+  .object({ systemId: z.string(), environment: z.string(), planId: z.string() })
+  .meta({ id: 'SystemEvent' });
+
+/**
+ * `GET /v1/marketplace/events`: the deploy/undeploy events as Server-Sent Events, so other
+ * processes (the MCP server rebuilding its embeddings) can subscribe. Events carry ids only; the
+ * deployed descriptor (with private info) stays behind the API.
+ *
+ * @example
+ * mountEventRoutes(app, { governance, guards });
+ */
+export function mountEventRoutes(
+  app: OpenAPIHono<GovernanceEnv>,
+  deps: { governance: Governance; guards: Guards; keepAliveMs?: number },
+): void {
+  const { governance, guards } = deps;
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/v1/marketplace/events',
+    tags: ['marketplace'],
+    summary:
+      'Server-Sent Events `system.deployed` and `system.undeployed` (data: { systemId, environment, planId }), after the marketplace instance changed',
+    security: bearerSecurity,
+    responses: {
+      200: {
+        description: 'An event stream',
+        content: { 'text/event-stream': { schema: SystemEventSchema } },
+      },
+      401: problem('No or an invalid API key'),
+    },
+  });
+  app.get('/v1/marketplace/events', guards.authenticate, (c) =>
+    streamSSE(c, async (stream) => {
+      const queue: Array<{ event: string; data: string }> = [];
+      let wake: (() => void) | undefined;
+      const push = (
+        event: string,
+        payload: { systemId: string; environment: string; planId: string },
+      ) => {
+        queue.push({
+          event,
+          data: JSON.stringify({
+            systemId: payload.systemId,
+            environment: payload.environment,
+            planId: payload.planId,
+          }),
+        });
+        wake?.();
+      };
+      const offs = [
+        governance.events.on('system.deployed', (e) => push('system.deployed', e)),
+        governance.events.on('system.undeployed', (e) => push('system.undeployed', e)),
+      ];
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+        wake?.();
+      });
+      try {
+        await stream.writeSSE({ event: 'ready', data: '{}' });
+        while (open) {
+          const next = queue.shift();
+          if (next) {
+            await stream.writeSSE(next);
+            continue;
+          }
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            // A comment line now and then keeps proxies from closing an idle stream.
+            setTimeout(resolve, deps.keepAliveMs ?? 15_000).unref?.();
+          });
+          wake = undefined;
+          if (open && queue.length === 0) await stream.write(': keep-alive\n\n');
+        }
+      } finally {
+        for (const off of offs) off();
+      }
+    }),
+  );
+}
