@@ -321,6 +321,12 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     ).resolves.toBe(
       `/marketplace/data-contracts/${encodeURIComponent(CONTRACTS.violated)}?environment=production`,
     );
+    // Every badge stays inside its card.
+    const cardBox = (await card.boundingBox())!;
+    for (const badge of await card.locator('.badge').all()) {
+      const box = (await badge.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+    }
     await screenshot('list');
   });
 

@@ -60,8 +60,9 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .instances{list-style:none;margin:0;padding:0}
 .instance-meta{color:var(--muted);margin:0 0 .5rem}
 table{border-collapse:collapse;width:100%;table-layout:fixed}
-thead th:first-child{width:50%}
+thead th:first-child{width:45%}
 thead th:nth-child(2){width:15%}
+td .badge{white-space:normal}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.9rem;color:var(--muted)}
 .visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
