@@ -70,6 +70,18 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     maxResponseBytes: config.passthrough.maxResponseBytes,
   });
 
+  for (const [path, summary] of [
+    ['/health', 'Liveness: the process answers'],
+    ['/ready', 'Readiness: 200 when the knowledge base is loaded, else 503'],
+  ] as const) {
+    app.openAPIRegistry.registerPath({
+      method: 'get',
+      path,
+      tags: ['health'],
+      summary,
+      responses: { 200: { description: 'OK' }, 503: { description: 'Not ready' } },
+    });
+  }
   app.route(
     '/',
     healthRoutes({
