@@ -496,6 +496,17 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     }
   });
 
+  it('follows a dark colour scheme preference', async () => {
+    page = await browser.newPage({ colorScheme: 'dark' });
+    await page.goto(contractUrl(api, CONTRACTS.violated));
+    const colours = await page.evaluate(() => ({
+      background: getComputedStyle(document.body).backgroundColor,
+      text: getComputedStyle(document.body).color,
+    }));
+    expect(colours).toEqual({ background: 'rgb(15, 23, 32)', text: 'rgb(228, 231, 235)' });
+    await page.close();
+  });
+
   it('loaded every page without a console error (no blocked style, no missing asset)', () => {
     expect(consoleErrors.filter((text) => !text.includes('status of 40'))).toEqual([]);
   });

@@ -67,6 +67,14 @@ th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid var(--line);ve
 th{font-size:.9rem;color:var(--muted)}
 .visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .muted{color:var(--muted)}
+@media (prefers-color-scheme:dark){
+:root{color-scheme:dark;--fg:#e4e7eb;--muted:#a7b1bc;--line:#3e4c59;--bg:#0f1720;--card:#17212b;--link:#8cc8ff;
+--ok-fg:#8ee2a8;--ok-bg:#0f2e1c;--bad-fg:#ffb4b4;--bad-bg:#3a1515;--warn-fg:#ffd27a;--warn-bg:#352706;--unk-fg:#d3d9df;--unk-bg:#2a333d}
+code{background:#243140}
+.alert{color:var(--warn-fg)}
+.issues{color:var(--bad-fg)}
+.skip-link{background:var(--card)}
+}
 @media (max-width:40rem){
 main{padding:1rem}
 .card{padding:.75rem}
