@@ -27,29 +27,29 @@ export interface KgClientOptions {
   /** Base URL of the knowledge graph API, e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
   readonly baseUrl: string | URL;
   /** Sent as `Authorization: Bearer <apiKey>`. */
-  readonly apiKey?: string;
+  readonly apiKey?: string | undefined;
   /** Deadline of each call, retries and reading the answer included. Default 10 000 ms. */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** Retries of a call that may be repeated (see the README). Default 2. */
-  readonly retries?: number;
+  readonly retries?: number | undefined;
   /** Largest answer accepted, in bytes. Default 32 MiB. */
-  readonly maxResponseBytes?: number;
+  readonly maxResponseBytes?: number | undefined;
   /** A `fetch` to use instead of the global one. */
-  readonly fetch?: typeof globalThis.fetch;
+  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
 /** Options every call takes. */
 export interface CallOptions {
   /** Aborts the call; it then rejects with a `KgAbortError`. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** Options of `search`. */
 export interface SearchOptions extends CallOptions {
   /** First result to return (default 0). */
-  readonly offset?: number;
+  readonly offset?: number | undefined;
   /** Page size, 1–100 (default: the server's, 10). */
-  readonly limit?: number;
+  readonly limit?: number | undefined;
 }
 
 /** Options of `describe`. */

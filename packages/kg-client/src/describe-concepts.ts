@@ -47,7 +47,7 @@ export interface DescribeOptions {
    * languages are left out; untagged texts are always kept. Matching follows SPARQL
    * `langMatches`: `en` also matches `en-GB`. Default: every language.
    */
-  readonly lang?: string | readonly string[];
+  readonly lang?: string | readonly string[] | undefined;
 }
 
 /** Variables of the describe query. */

@@ -40,7 +40,7 @@ export type PlainValue = string | number | boolean | LangString | PlainTriple;
 /** Options of {@link toPlainValue}. */
 export interface PlainValueOptions {
   /** `'object'` (default) keeps language tags as `{ value, lang }`; `'string'` keeps only the text. */
-  readonly langStrings?: 'object' | 'string';
+  readonly langStrings?: 'object' | 'string' | undefined;
 }
 
 /**

@@ -3,10 +3,10 @@ import type { SearchPage } from './search-response';
 /** Options of `searchAll`. */
 export interface SearchAllOptions {
   /** Results per request, 1–100 (default 100). */
-  readonly pageSize?: number;
+  readonly pageSize?: number | undefined;
   /** Stop after this many IRIs in total (default: all). */
-  readonly maxResults?: number;
-  readonly signal?: AbortSignal;
+  readonly maxResults?: number | undefined;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
