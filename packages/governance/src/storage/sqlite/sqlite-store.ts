@@ -19,6 +19,7 @@ import {
   policyFromRow,
 } from '../row-mapping';
 import { SQLITE_MIGRATIONS } from './migrations';
+import { startWalCheckpointer } from './wal-checkpointer';
 
 /**
  * Options of {@link openSqliteStore}.
@@ -103,6 +104,7 @@ class SqliteStore implements GovernanceStore {
   constructor(
     db: Database.Database,
     private readonly groupCommit: boolean,
+    private readonly checkpointer: { close(): Promise<void> } | undefined,
   ) {
     this.db = db;
     this.stmts = {
@@ -576,6 +578,7 @@ class SqliteStore implements GovernanceStore {
     this.flush();
     this.closed = true;
     this.db.close();
+    await this.checkpointer?.close();
   }
 }
 
@@ -588,12 +591,18 @@ class SqliteStore implements GovernanceStore {
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<GovernanceStore> {
   let db: Database.Database;
+  let checkpointer: { close(): Promise<void> } | undefined;
   try {
     db = new Database(options.file);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     db.pragma('busy_timeout = 5000');
     migrate(db);
+    if (db.pragma('journal_mode', { simple: true }) === 'wal') {
+      // Checkpoints run in a worker thread (see wal-checkpointer.ts), never inside a commit.
+      db.pragma('wal_autocheckpoint = 0');
+      checkpointer = await startWalCheckpointer(options.file);
+    }
   } catch (error) {
     throw new GovernanceError(
       'storage_failure',
@@ -601,5 +610,5 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
       { cause: error },
     );
   }
-  return new SqliteStore(db, options.synchronous === 'FULL');
+  return new SqliteStore(db, options.synchronous === 'FULL', checkpointer);
 }
