@@ -6,6 +6,8 @@ import {
   compileExpression,
   type ExpressionContext,
 } from './compile-expression';
+import { allVars, certainVars, expressionVars, patternVars, possibleVars } from './plan-vars';
+import { conjuncts, pushFilters } from './push-filters';
 import type { Row, Runtime } from './runtime';
 import type { TripleCursor } from './triple-source';
 
@@ -22,106 +24,9 @@ export interface Plan {
 
 type VarSet = ReadonlySet<string>;
 
-function patternVars(pattern: TriplePattern): string[] {
-  const out: string[] = [];
-  for (const term of [pattern.subject, pattern.predicate, pattern.object])
-    if (term.kind === 'var') out.push(term.name);
-  return out;
-}
-
-/** Variables that may be bound by a pattern's solutions. */
-export function possibleVars(node: AlgebraNode): Set<string> {
-  switch (node.type) {
-    case 'bgp':
-      return new Set(node.patterns.flatMap(patternVars));
-    case 'join':
-    case 'leftjoin':
-    case 'union':
-      return new Set([...possibleVars(node.left), ...possibleVars(node.right)]);
-    case 'minus':
-      return possibleVars(node.left);
-    case 'filter':
-      return possibleVars(node.input);
-    case 'extend':
-      return new Set([...possibleVars(node.input), node.variable]);
-    case 'values':
-      return new Set(node.variables);
-  }
-}
-
-/** Variables bound in every solution of a pattern. */
-export function certainVars(node: AlgebraNode): Set<string> {
-  switch (node.type) {
-    case 'bgp':
-      return possibleVars(node);
-    case 'join':
-      return new Set([...certainVars(node.left), ...certainVars(node.right)]);
-    case 'leftjoin':
-    case 'minus':
-      return certainVars(node.left);
-    case 'union': {
-      const right = certainVars(node.right);
-      return new Set([...certainVars(node.left)].filter((name) => right.has(name)));
-    }
-    case 'filter':
-    case 'extend':
-      return certainVars(node.input);
-    case 'values':
-      return new Set(
-        node.variables.filter((_, i) => node.rows.every((row) => row[i] !== undefined)),
-      );
-  }
-}
-
-function expressionVars(expression: Expression, out = new Set<string>()): Set<string> {
-  switch (expression.type) {
-    case 'var':
-      out.add(expression.name);
-      break;
-    case 'call':
-      for (const arg of expression.args) expressionVars(arg, out);
-      break;
-    case 'in':
-      expressionVars(expression.arg, out);
-      for (const item of expression.list) expressionVars(item, out);
-      break;
-    case 'exists':
-      for (const name of allVars(expression.pattern)) out.add(name);
-      break;
-    case 'const':
-      break;
-  }
-  return out;
-}
-
-/** Every variable mentioned anywhere in a pattern, expressions included. */
-function allVars(node: AlgebraNode): Set<string> {
-  const out = possibleVars(node);
-  const visit = (n: AlgebraNode): void => {
-    switch (n.type) {
-      case 'join':
-      case 'union':
-        visit(n.left);
-        visit(n.right);
-        break;
-      case 'leftjoin':
-        visit(n.left);
-        visit(n.right);
-        if (n.expression) for (const name of expressionVars(n.expression)) out.add(name);
-        break;
-      case 'minus':
-        visit(n.left);
-        for (const name of allVars(n.right)) out.add(name);
-        break;
-      case 'filter':
-      case 'extend':
-        visit(n.input);
-        for (const name of expressionVars(n.expression)) out.add(name);
-        break;
-      default:
-    }
-  };
-  visit(node);
+function andAll(expressions: Expression[]): Expression {
+  let out = expressions[0] as Expression;
+  for (const next of expressions.slice(1)) out = { type: 'call', op: '&&', args: [out, next] };
   return out;
 }
 
@@ -268,8 +173,12 @@ class Planner implements ExpressionContext {
         };
       }
       case 'filter': {
-        const input = this.compile(node.input, incoming, substitute);
         const scope = new Set([...incoming, ...possibleVars(node.input)]);
+        if (node.input.type === 'bgp')
+          return this.bgp(node.input.patterns, incoming, conjuncts(node.expression), substitute);
+        const anti = this.antiJoin(node, incoming, substitute);
+        if (anti) return anti;
+        const input = this.compile(node.input, incoming, substitute);
         const condition = this.condition(node.expression, scope, substitute, scope);
         return function* filter(row, rt) {
           for (const r of input(row, rt)) {
@@ -401,8 +310,75 @@ class Planner implements ExpressionContext {
     };
   }
 
-  private bgp(patterns: TriplePattern[], incoming: VarSet): Operator {
+  /**
+   * `FILTER(!BOUND(?v))` over `OPTIONAL { Q }` where Q always binds ?v and nothing before does:
+   * the solutions are the left rows for which Q has no match, so one match is enough to decide.
+   */
+  private antiJoin(
+    node: Extract<AlgebraNode, { type: 'filter' }>,
+    incoming: VarSet,
+    substitute: boolean,
+  ): Operator | undefined {
+    const input = node.input;
+    if (input.type !== 'leftjoin' || input.expression !== undefined) return undefined;
+    const parts = conjuncts(node.expression);
+    const certainRight = certainVars(input.right);
+    const possibleLeft = possibleVars(input.left);
+    const index = parts.findIndex((part) => {
+      if (part.type !== 'call' || part.op !== '!') return false;
+      const inner = part.args[0] as Expression;
+      if (inner.type !== 'call' || inner.op !== 'bound') return false;
+      const target = inner.args[0] as Expression;
+      return (
+        target.type === 'var' &&
+        certainRight.has(target.name) &&
+        !possibleLeft.has(target.name) &&
+        !incoming.has(target.name)
+      );
+    });
+    if (index < 0) return undefined;
+    const left = this.compile(input.left, incoming, substitute);
+    const right = this.compile(input.right, new Set([...incoming, ...possibleLeft]), substitute);
+    const rest = parts.filter((_, i) => i !== index);
+    const scope = new Set([...incoming, ...possibleVars(input)]);
+    const condition =
+      rest.length > 0 ? this.condition(andAll(rest), scope, substitute, scope) : undefined;
+    return function* antiJoin(row, rt) {
+      for (const r of left(row, rt)) {
+        rt.tick();
+        const matches = right(r, rt)[Symbol.iterator]();
+        const found = !matches.next().done;
+        matches.return?.();
+        if (found) continue;
+        if (condition === undefined || condition(r, rt) === true) yield r;
+      }
+    };
+  }
+
+  private bgp(
+    patterns: TriplePattern[],
+    incoming: VarSet,
+    filters: Expression[] = [],
+    substitute = false,
+  ): Operator {
     const ordered = orderPatterns(patterns, incoming);
+    // Each filter conjunct runs at the first level where the pattern variables it reads are bound.
+    const scope = new Set([...incoming, ...ordered.flatMap(patternVars)]);
+    const bgpVars = new Set(ordered.flatMap(patternVars));
+    const levelConditions: CompiledCondition[][] = ordered.map(() => []);
+    if (ordered.length === 0) levelConditions.push([]);
+    const boundAt = new Map<string, number>();
+    ordered.forEach((pattern, level) => {
+      for (const name of patternVars(pattern)) if (!boundAt.has(name)) boundAt.set(name, level);
+    });
+    for (const filter of filters) {
+      let level = 0;
+      for (const name of expressionVars(filter))
+        if (bgpVars.has(name)) level = Math.max(level, boundAt.get(name) ?? 0);
+      (levelConditions[level] as CompiledCondition[]).push(
+        this.condition(filter, scope, substitute, scope),
+      );
+    }
     const compiled: CompiledPattern[] = ordered.map((pattern) => {
       const position = (term: PatternTerm) =>
         term.kind === 'const'
@@ -414,9 +390,14 @@ class Planner implements ExpressionContext {
       return { s: s.value, p: p.value, o: o.value, sSlot: s.slot, pSlot: p.slot, oSlot: o.slot };
     });
     const n = compiled.length;
+    const passes = (level: number, row: Row, rt: Runtime): boolean => {
+      for (const condition of levelConditions[level] as CompiledCondition[])
+        if (condition(row, rt) !== true) return false;
+      return true;
+    };
     if (n === 0)
-      return function* empty(row) {
-        yield row;
+      return function* empty(row, rt) {
+        if (passes(0, row, rt)) yield row;
       };
     const open = (i: number, row: Row, rt: Runtime): TripleCursor => {
       const pattern = compiled[i] as CompiledPattern;
@@ -461,6 +442,8 @@ class Planner implements ExpressionContext {
         rt.tick();
         const bound = bind(level, rows[level] as Row, cursor.s, cursor.p, cursor.o);
         if (!bound) continue;
+        if ((levelConditions[level] as CompiledCondition[]).length > 0 && !passes(level, bound, rt))
+          continue;
         if (level === n - 1) {
           yield bound;
           continue;
@@ -512,7 +495,7 @@ export function planOf(query: CheckedQuery): Plan {
   if (cached) return cached;
   const planner = new Planner();
   const projection = query.variables.map((name) => planner.slot(name));
-  const root = planner.compile(query.where, new Set(), false);
+  const root = planner.compile(pushFilters(query.where), new Set(), false);
   const scope = possibleVars(query.where);
   const order = query.order.map((condition) => ({
     key: planner.expression(condition.expression, scope, false, scope),
