@@ -33,8 +33,6 @@ export {
   SearchQuerySchema,
   type SearchResponse,
   SearchResponseSchema,
-  type SparqlResults,
-  SparqlResultsSchema,
 } from './search-response';
 export {
   DEFAULT_SEARCH_PREDICATES,
@@ -44,3 +42,4 @@ export {
   SourceConfigSchema,
   SourcesConfigSchema,
 } from './source-config';
+export { type SparqlResults, SparqlResultsSchema } from './sparql-results';

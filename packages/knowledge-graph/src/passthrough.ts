@@ -1,13 +1,8 @@
 import { KnowledgeGraphError } from './errors';
 import { readCapped } from './read-capped';
-import {
-  type SearchQuery,
-  type SearchResponse,
-  SearchResponseSchema,
-  type SparqlResults,
-  SparqlResultsSchema,
-} from './search-response';
+import { type SearchQuery, type SearchResponse, SearchResponseSchema } from './search-response';
 import type { SourceConfig } from './source-config';
+import { type SparqlResults, SparqlResultsSchema } from './sparql-results';
 
 /** Options of the passthrough calls. */
 export interface PassthroughOptions {

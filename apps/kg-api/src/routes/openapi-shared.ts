@@ -1,12 +1,22 @@
 import { ProblemSchema } from '@dcg/http-kit';
 import { z } from 'zod';
 
-/** A problem-details response entry for OpenAPI route definitions. */
+/**
+ * A problem-details response entry for OpenAPI route definitions.
+ *
+ * @example
+ * responses: { 404: problem('unknown source') }
+ */
 export function problem(description: string) {
   return { description, content: { 'application/problem+json': { schema: ProblemSchema } } };
 }
 
-/** `{sourceId}` path parameter. */
+/**
+ * `{sourceId}` path parameter.
+ *
+ * @example
+ * request: { params: SourceParamsSchema }
+ */
 export const SourceParamsSchema = z.object({
   sourceId: z
     .string()
@@ -14,7 +24,12 @@ export const SourceParamsSchema = z.object({
     .meta({ param: { name: 'sourceId', in: 'path' }, example: 'demo' }),
 });
 
-/** What is known about a source's ingested graph. */
+/**
+ * What is known about a source's ingested graph.
+ *
+ * @example
+ * content: { 'application/json': { schema: GraphInfoSchema } }
+ */
 export const GraphInfoSchema = z
   .object({
     sourceId: z.string(),
@@ -24,7 +39,12 @@ export const GraphInfoSchema = z
   })
   .meta({ id: 'GraphInfo' });
 
-/** A JSON object of SPARQL 1.1 Query Results JSON. */
+/**
+ * A JSON object of SPARQL 1.1 Query Results JSON (for the OpenAPI document).
+ *
+ * @example
+ * content: { 'application/sparql-results+json': { schema: SparqlJsonSchema } }
+ */
 export const SparqlJsonSchema = z
   .object({
     head: z.object({ vars: z.array(z.string()).optional() }),
@@ -33,5 +53,10 @@ export const SparqlJsonSchema = z
   })
   .meta({ id: 'SparqlResults' });
 
-/** Security requirement of the write endpoints. */
+/**
+ * Security requirement of the write endpoints.
+ *
+ * @example
+ * createRoute({ ..., security: bearerSecurity })
+ */
 export const bearerSecurity = [{ bearerAuth: [] }];

@@ -12,7 +12,12 @@ import { problem, SparqlJsonSchema } from './openapi-shared';
 const PASSTHROUGH_HINT =
   'Passthrough (POST /passthrough/{sourceId}/v1/graph/sparql) sends the query to the upstream source, which may serve richer SPARQL.';
 
-/** The OpenAPI description of a SPARQL protocol endpoint (GET and POST), internal or passthrough. */
+/**
+ * The OpenAPI description of a SPARQL protocol endpoint (GET and POST), internal or passthrough.
+ *
+ * @example
+ * registerSparqlPaths(app, '/v1/graph/sparql', { tag: 'sparql', summary: 'SPARQL' });
+ */
 export function registerSparqlPaths(
   app: OpenAPIHono<KgEnv>,
   path: string,
