@@ -102,6 +102,19 @@ describe('marketplacePages', () => {
     expect(body).toContain(`href="${contractUrl(ORDERS_PORT, 'staging')}"`);
   });
 
+  it('finds contracts whose URN does not name their system by convention', async () => {
+    const odd = {
+      ...ordersInstance,
+      systemId: 'urn:dmb:dp:other:system:1',
+      name: 'Other system',
+      components: [{ id: ORDERS_PORT, name: 'Moved port', dataContract: true }],
+    };
+    const moved = marketplacePages(arrayReadModel([odd], [violatedView]));
+    const body = await (await moved.request(contractUrl(ORDERS_PORT, 'production'))).text();
+    expect(body).toContain('<h1>Data contract Moved port</h1>');
+    expect(body).toContain('>Other system</a>');
+  });
+
   it('answers 404 with help for an unknown contract or a wrong environment', async () => {
     const unknown = await pages.request(contractUrl('urn:dmb:cmp:nowhere:x:0:port', 'production'));
     expect(unknown.status).toBe(404);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MarketplaceReadModel } from '@dcg/governance';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { contractHelpPage } from './contract-help-page';
-import { findContractLocations } from './contract-locations';
+import { conventionalSystemId, findContractLocations } from './contract-locations';
 import { contractPage } from './contract-page';
 import { instancesPage } from './instances-page';
 import { MARKETPLACE_STYLES } from './styles';
@@ -33,6 +33,17 @@ function queryValue(value: string | undefined): string | undefined {
  */
 export function marketplacePages(readModel: MarketplaceReadModel): Hono {
   const pages = new Hono();
+
+  // Reading every instance of an environment costs a compliance read per contract: try the
+  // conventional system of the URN first.
+  async function locate(contractId: string, environment: string) {
+    const systemId = conventionalSystemId(contractId);
+    const instance = systemId ? await readModel.getInstance(systemId, environment) : null;
+    const direct = instance ? findContractLocations([instance], contractId)[0] : undefined;
+    return (
+      direct ?? findContractLocations(await readModel.listInstances({ environment }), contractId)[0]
+    );
+  }
 
   const securityHeaders: MiddlewareHandler = async (c, next) => {
     await next();
@@ -82,11 +93,10 @@ export function marketplacePages(readModel: MarketplaceReadModel): Hono {
       const locations = findContractLocations(await readModel.listInstances({}), contractId);
       return c.html(contractHelpPage(contractId, { kind: 'environment-required' }, locations), 400);
     }
-    const [view, instances] = await Promise.all([
+    const [view, placement] = await Promise.all([
       readModel.getContractCompliance(contractId, environment),
-      readModel.listInstances({ environment }),
+      locate(contractId, environment),
     ]);
-    const placement = findContractLocations(instances, contractId)[0];
     if (placement === undefined && view.status === 'unknown') {
       const locations = findContractLocations(await readModel.listInstances({}), contractId);
       return c.html(
