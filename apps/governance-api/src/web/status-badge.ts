@@ -1,7 +1,12 @@
 import type { ComplianceViewStatus } from '@dcg/governance';
 import { type Markup, markup } from './markup';
 
-/** The words the marketplace uses for each compliance state (the spec's wording for unprocessable). */
+/**
+ * The words the marketplace uses for each compliance state (the spec's wording for unprocessable).
+ *
+ * @example
+ * STATUS_LABELS.unprocessable; // 'Monitoring results cannot be processed'
+ */
 export const STATUS_LABELS: Readonly<Record<ComplianceViewStatus, string>> = {
   compliant: 'Compliant',
   violated: 'Violated',

@@ -27,6 +27,7 @@ h3{font-size:1.05rem;margin:1rem 0 .5rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;background:#eef2f7;padding:.05rem .3rem;border-radius:3px;word-break:break-all}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem 1.25rem;margin:0 0 1rem}
 .card>h2:first-child{margin-top:0}
+.card:target{outline:3px solid var(--link);outline-offset:2px}
 .badge{display:inline-flex;align-items:center;gap:.4rem;border-radius:999px;padding:.2rem .75rem;font-weight:600;font-size:.95rem;border:1px solid currentColor;white-space:nowrap}
 .badge-large{font-size:1.1rem;padding:.35rem 1rem}
 .badge-compliant{color:var(--ok-fg);background:var(--ok-bg)}
