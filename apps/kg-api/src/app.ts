@@ -26,6 +26,8 @@ export interface KgAppDeps {
   ingestion: IngestionService;
   sparql: SparqlEngine;
   logger: Logger;
+  /** Readiness: can acknowledged graphs be stored now? */
+  storageWritable: () => Promise<boolean>;
   version?: string;
 }
 
@@ -85,7 +87,15 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
   app.route(
     '/',
     healthRoutes({
-      ready: () => ({ ready: true, sources: kb.sources().length, triples: kb.size }),
+      ready: async () => {
+        const writable = await deps.storageWritable();
+        return {
+          ready: writable,
+          storage: writable ? 'writable' : 'not writable',
+          sources: kb.sources().length,
+          triples: kb.size,
+        };
+      },
     }),
   );
   app.doc31('/openapi.json', {

@@ -5,7 +5,7 @@ const statusOf: Record<KnowledgeGraphErrorCode, { status: number; title: string 
   RDF_SYNTAX: { status: 400, title: 'RDF syntax error' },
   UNSUPPORTED_FORMAT: { status: 415, title: 'Unsupported RDF format' },
   UNKNOWN_SOURCE: { status: 404, title: 'Unknown source' },
-  PERSISTENCE: { status: 500, title: 'Could not store the graph' },
+  PERSISTENCE: { status: 503, title: 'Could not store the graph' },
   PASSTHROUGH_DISABLED: { status: 403, title: 'Passthrough not enabled' },
   INGESTION_DISABLED: { status: 403, title: 'Ingestion not enabled' },
   NO_BASE_URL: { status: 409, title: 'Source has no upstream URL' },

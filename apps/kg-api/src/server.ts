@@ -67,10 +67,11 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     ]);
   }
 
+  const persistence = new FileGraphPersistence(options.dataDir);
   const kb = await KnowledgeBase.open({
     sources: config.sources,
     search: config.search,
-    persistence: new FileGraphPersistence(options.dataDir),
+    persistence,
     onRemovedOrphan: (sourceId) =>
       logger.info('removed the graph of a source no longer configured', { sourceId }),
   });
@@ -90,6 +91,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     ingestion,
     sparql: (options.sparql ?? sparqlSubsetEngine) as SparqlEngine,
     logger,
+    storageWritable: () => persistence.writable(),
   });
   const server = await startHttpServer(app, {
     port: options.port ?? 0,

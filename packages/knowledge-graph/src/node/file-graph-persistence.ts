@@ -1,4 +1,5 @@
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Quad, Writer } from 'n3';
 import { KnowledgeGraphError } from '../errors';
@@ -54,6 +55,17 @@ export class FileGraphPersistence implements GraphPersistence {
       throw new KnowledgeGraphError('PERSISTENCE', `could not store the graph of "${sourceId}"`, {
         cause: error,
       });
+    }
+  }
+
+  /** Whether graphs can be stored now (the folder exists and is writable), for readiness checks. */
+  async writable(): Promise<boolean> {
+    try {
+      await this.#prepare();
+      await access(this.#folder, constants.W_OK);
+      return true;
+    } catch {
+      return false;
     }
   }
 
