@@ -118,6 +118,7 @@ describe('marketplacePages', () => {
   it('answers 404 with help for an unknown contract or a wrong environment', async () => {
     const unknown = await pages.request(contractUrl('urn:dmb:cmp:nowhere:x:0:port', 'production'));
     expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-security-policy')).toContain("default-src 'none'");
     const body = await unknown.text();
     expect(body).toContain('Data contract not found in environment production');
     expect(body).toContain('It is not deployed in any environment.');

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { MarketplaceReadModel } from '@dcg/governance';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { contractHelpPage } from './contract-help-page';
 import { conventionalSystemId, findContractLocations } from './contract-locations';
 import { contractPage } from './contract-page';
 import { instancesPage } from './instances-page';
+import type { Markup } from './markup';
 import { MARKETPLACE_STYLES } from './styles';
 
 // The pages load nothing and run no script: the policy allows exactly the one inline stylesheet.
@@ -16,6 +18,19 @@ const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * Answers a page with its security headers. Set here rather than by a `/marketplace/*` middleware,
+ * which the app would also run for any other route it mounts under that prefix.
+ */
+function htmlPage(c: Context, page: Markup, status: ContentfulStatusCode = 200): Response {
+  c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'same-origin');
+  // Statuses change with every submitted result: always revalidate.
+  c.header('Cache-Control', 'no-cache');
+  return c.html(page, status);
+}
 
 /** An absent or blank query parameter counts as not given. */
 function queryValue(value: string | undefined): string | undefined {
@@ -45,17 +60,6 @@ export function marketplacePages(readModel: MarketplaceReadModel): Hono {
     );
   }
 
-  const securityHeaders: MiddlewareHandler = async (c, next) => {
-    await next();
-    c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'same-origin');
-    // Statuses change with every submitted result: always revalidate.
-    c.header('Cache-Control', 'no-cache');
-  };
-  pages.use('/marketplace', securityHeaders);
-  pages.use('/marketplace/*', securityHeaders);
-
   pages.get('/marketplace', async (c) => {
     const environment = queryValue(c.req.query('environment'));
     const all = await readModel.listInstances({});
@@ -71,7 +75,7 @@ export function marketplacePages(readModel: MarketplaceReadModel): Hono {
       ...(environment === undefined ? {} : { environment }),
     });
     const unknownEnvironment = environment !== undefined && !environments.includes(environment);
-    return c.html(page, unknownEnvironment ? 404 : 200);
+    return htmlPage(c, page, unknownEnvironment ? 404 : 200);
   });
 
   // Addresses people type or trim: the list page is the index of everything below it.
@@ -91,7 +95,11 @@ export function marketplacePages(readModel: MarketplaceReadModel): Hono {
     const environment = queryValue(c.req.query('environment'));
     if (environment === undefined) {
       const locations = findContractLocations(await readModel.listInstances({}), contractId);
-      return c.html(contractHelpPage(contractId, { kind: 'environment-required' }, locations), 400);
+      return htmlPage(
+        c,
+        contractHelpPage(contractId, { kind: 'environment-required' }, locations),
+        400,
+      );
     }
     const [view, placement] = await Promise.all([
       readModel.getContractCompliance(contractId, environment),
@@ -99,12 +107,13 @@ export function marketplacePages(readModel: MarketplaceReadModel): Hono {
     ]);
     if (placement === undefined && view.status === 'unknown') {
       const locations = findContractLocations(await readModel.listInstances({}), contractId);
-      return c.html(
+      return htmlPage(
+        c,
         contractHelpPage(contractId, { kind: 'not-found', environment }, locations),
         404,
       );
     }
-    return c.html(contractPage(view, placement));
+    return htmlPage(c, contractPage(view, placement));
   });
 
   return pages;
