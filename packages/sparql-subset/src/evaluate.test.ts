@@ -148,7 +148,9 @@ describe('evaluate', () => {
 
   it('ends a long evaluation with TIMEOUT', async () => {
     const big = storeOf(Array.from({ length: 300 }, (_, i) => `ex:s${i} ex:p ${i} .`).join('\n'));
-    const parsed = parseQuery('SELECT * { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i FILTER(?c = ?f + ?i + 1000) }');
+    const parsed = parseQuery(
+      'SELECT * { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i FILTER(?c = ?f + ?i + 1000) }',
+    );
     if (!parsed.success) throw new Error('parse failed');
     const started = Date.now();
     const error = await evaluate(parsed.query, big, { timeoutMs: 100 }).catch((e: unknown) => e);

@@ -87,6 +87,8 @@ class Planner implements ExpressionContext {
 
   exists(expression: Extract<Expression, { type: 'exists' }>): (row: Row, rt: Runtime) => boolean {
     // EXISTS substitutes the current solution into its pattern (SPARQL §18.6).
+    const probe = this.probe(expression.pattern);
+    if (probe) return probe;
     const incoming = new Set([...this.scope.incoming, ...this.pendingScope]);
     const op = this.compile(expression.pattern, incoming, true);
     return (row, rt) => {
@@ -339,6 +341,7 @@ class Planner implements ExpressionContext {
     if (index < 0) return undefined;
     const left = this.compile(input.left, incoming, substitute);
     const right = this.compile(input.right, new Set([...incoming, ...possibleLeft]), substitute);
+    const probe = this.probe(input.right);
     const rest = parts.filter((_, i) => i !== index);
     const scope = new Set([...incoming, ...possibleVars(input)]);
     const condition =
@@ -346,13 +349,41 @@ class Planner implements ExpressionContext {
     return function* antiJoin(row, rt) {
       for (const r of left(row, rt)) {
         rt.tick();
-        const matches = right(r, rt)[Symbol.iterator]();
-        const found = !matches.next().done;
-        matches.return?.();
+        let found: boolean;
+        if (probe) found = probe(r, rt);
+        else {
+          const matches = right(r, rt)[Symbol.iterator]();
+          found = !matches.next().done;
+          matches.return?.();
+        }
         if (found) continue;
         if (condition === undefined || condition(r, rt) === true) yield r;
       }
     };
+  }
+
+  /**
+   * For a single triple pattern whose variables occur once: whether it has a match under a row,
+   * asked of the index directly (no cursor, no enumeration).
+   */
+  private probe(node: AlgebraNode): ((row: Row, rt: Runtime) => boolean) | undefined {
+    if (node.type !== 'bgp' || node.patterns.length !== 1) return undefined;
+    const pattern = node.patterns[0] as TriplePattern;
+    const names = patternVars(pattern);
+    if (new Set(names).size !== names.length) return undefined;
+    const position = (term: PatternTerm): { id: string | undefined; slot: number } =>
+      term.kind === 'const'
+        ? { id: term.id, slot: -1 }
+        : { id: undefined, slot: this.slot(term.name) };
+    const s = position(pattern.subject);
+    const p = position(pattern.predicate);
+    const o = position(pattern.object);
+    return (row, rt) =>
+      rt.source.any(
+        s.slot < 0 ? s.id : row[s.slot],
+        p.slot < 0 ? p.id : row[p.slot],
+        o.slot < 0 ? o.id : row[o.slot],
+      );
   }
 
   private bgp(

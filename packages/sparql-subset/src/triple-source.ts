@@ -27,6 +27,12 @@ export interface TripleSource {
     object: string | undefined,
   ): TripleCursor;
   has(subject: string, predicate: string, object: string): boolean;
+  /** Whether any triple matches (wildcards allowed), without listing them. */
+  any(
+    subject: string | undefined,
+    predicate: string | undefined,
+    object: string | undefined,
+  ): boolean;
 }
 
 type Index = Record<string, Record<string, Record<string, null>>>;
@@ -230,6 +236,33 @@ class N3TripleSource implements TripleSource {
     return false;
   }
 
+  any(s: string | undefined, p: string | undefined, o: string | undefined): boolean {
+    const ids = this.store._entityIndex._ids;
+    const si = s === undefined ? '' : String(ids[s] ?? 0);
+    const pi = p === undefined ? '' : String(ids[p] ?? 0);
+    const oi = o === undefined ? '' : String(ids[o] ?? 0);
+    if (si === '0' || pi === '0' || oi === '0') return false;
+    // n3 removes emptied index levels, so a present path of bound keys means a matching triple.
+    for (const graph of this.graphList) {
+      if (si && pi && oi) {
+        if (hasIn(graph, si, pi, oi)) return true;
+      } else if (si && oi) {
+        if (graph.objects[oi]?.[si] !== undefined) return true;
+      } else if (si) {
+        const level1 = graph.subjects[si];
+        if (level1 !== undefined && (!pi || level1[pi] !== undefined)) return true;
+      } else if (pi) {
+        const level1 = graph.predicates[pi];
+        if (level1 !== undefined && (!oi || level1[oi] !== undefined)) return true;
+      } else if (oi) {
+        if (graph.objects[oi] !== undefined) return true;
+      } else {
+        for (const _ in graph.subjects) return true;
+      }
+    }
+    return false;
+  }
+
   open(s: string | undefined, p: string | undefined, o: string | undefined): TripleCursor {
     const ids = this.store._entityIndex._ids;
     let si = '';
@@ -276,6 +309,10 @@ class DatasetTripleSource implements TripleSource {
     return false;
   }
 
+  any(s: string | undefined, p: string | undefined, o: string | undefined): boolean {
+    return this.open(s, p, o).next();
+  }
+
   open(s: string | undefined, p: string | undefined, o: string | undefined): TripleCursor {
     const quads = this.dataset
       .match(
@@ -318,6 +355,10 @@ class UnionTripleSource implements TripleSource {
 
   has(s: string, p: string, o: string): boolean {
     return this.sources.some((source) => source.has(s, p, o));
+  }
+
+  any(s: string | undefined, p: string | undefined, o: string | undefined): boolean {
+    return this.sources.some((source) => source.any(s, p, o));
   }
 
   open(s: string | undefined, p: string | undefined, o: string | undefined): TripleCursor {
