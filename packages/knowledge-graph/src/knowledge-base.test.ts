@@ -108,6 +108,26 @@ describe('KnowledgeBase with FileGraphPersistence', () => {
     expect(await readdir(join(dir, 'graphs'))).toEqual([]);
   });
 
+  it('applies concurrent writes to one source in order, in memory and on disk alike', async () => {
+    const kb = await KnowledgeBase.open({
+      sources: [source('a')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+    });
+    const first = kb.replaceGraph('a', await quads('<urn:x> skos:prefLabel "First" .'));
+    const removal = kb.removeGraph('a');
+    const last = kb.replaceGraph('a', await quads('<urn:y> skos:prefLabel "Last" .'));
+    await Promise.all([first, removal, last]);
+    expect(kb.search('last', { offset: 0, limit: 10 }).results).toEqual(['urn:y']);
+    expect(kb.search('first', { offset: 0, limit: 10 }).totalResults).toBe(0);
+    const reopened = await KnowledgeBase.open({
+      sources: [source('a')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+    });
+    expect(reopened.search('last', { offset: 0, limit: 10 }).results).toEqual(['urn:y']);
+  });
+
   it('rejects unknown sources with UNKNOWN_SOURCE', async () => {
     const kb = await KnowledgeBase.open({
       sources: [source('a')],
