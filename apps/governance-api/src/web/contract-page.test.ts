@@ -111,6 +111,6 @@ describe('contractPage', () => {
     expect(out).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
     // In links the value is percent-encoded as well as escaped.
     const encoded = '%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E';
-    expect(out).toContain(`<a href="/marketplace?environment=${encoded}#${encoded}">`);
+    expect(out).toContain(`<a href="/marketplace?environment=${encoded}#${encoded}%40${encoded}">`);
   });
 });

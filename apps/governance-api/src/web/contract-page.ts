@@ -2,7 +2,12 @@ import { UNPROCESSABLE_MESSAGE } from '@dcg/contract-schema';
 import type { ContractComplianceView, MarketplaceInstanceView } from '@dcg/governance';
 import { complianceTree } from './compliance-tree';
 import { formatTimestamp } from './format-timestamp';
-import { complianceApiHref, contractHref, marketplaceHref } from './marketplace-links';
+import {
+  complianceApiHref,
+  contractHref,
+  instanceAnchor,
+  marketplaceHref,
+} from './marketplace-links';
 import { type Markup, markup } from './markup';
 import { pageLayout } from './page-layout';
 import { STATUS_LABELS, statusBadge } from './status-badge';
@@ -82,7 +87,7 @@ export function contractPage(view: ContractComplianceView, placement?: ContractP
 <dt>Data contract</dt><dd><code>${view.contractId}</code></dd>
 ${
   placement
-    ? markup`<dt>System</dt><dd><a href="${marketplaceHref(view.environment)}#${encodeURIComponent(placement.instance.systemId)}">${placement.instance.name}</a> <span class="muted">(${placement.instance.kind})</span></dd>`
+    ? markup`<dt>System</dt><dd><a href="${marketplaceHref(view.environment)}#${encodeURIComponent(instanceAnchor(placement.instance.systemId, view.environment))}">${placement.instance.name}</a> <span class="muted">(${placement.instance.kind})</span></dd>`
     : ''
 }
 <dt>Environment</dt><dd>${view.environment}</dd>

@@ -1,6 +1,6 @@
 import type { ComplianceViewStatus, MarketplaceInstanceView } from '@dcg/governance';
 import { formatTimestamp } from './format-timestamp';
-import { contractHref, marketplaceHref } from './marketplace-links';
+import { contractHref, instanceAnchor, marketplaceHref } from './marketplace-links';
 import { type Markup, markup, trusted } from './markup';
 import { pageLayout } from './page-layout';
 import { STATUS_LABELS, statusBadge } from './status-badge';
@@ -30,7 +30,7 @@ function contractStatus(
   return component.compliance?.status ?? 'unknown';
 }
 
-function statusTally(instance: MarketplaceInstanceView): Markup | string {
+function statusTally(instance: MarketplaceInstanceView): string {
   const contracts = instance.components.filter((component) => component.dataContract);
   if (contracts.length === 0) return 'No data contracts';
   const parts = STATUS_ORDER.flatMap((status) => {
@@ -61,7 +61,7 @@ function componentRow(
 
 function instanceCard(instance: MarketplaceInstanceView, index: number): Markup {
   const headingId = `instance-${index}`;
-  return markup`<li><article class="card" id="${instance.systemId}" aria-labelledby="${headingId}">
+  return markup`<li><article class="card" id="${instanceAnchor(instance.systemId, instance.environment)}" aria-labelledby="${headingId}">
 <h2 id="${headingId}">${instance.name}</h2>
 <p class="instance-meta"><code>${instance.systemId}</code> · ${instance.kind}${instance.version ? ` · version ${instance.version}` : ''} · environment <strong>${instance.environment}</strong> · deployed ${formatTimestamp(instance.deployedAt)}</p>
 <p>${statusTally(instance)}</p>

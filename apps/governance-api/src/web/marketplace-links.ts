@@ -32,3 +32,14 @@ export function contractHref(contractId: string, environment?: string): string {
 export function complianceApiHref(contractId: string, environment: string): string {
   return `/v1/marketplace/data-contracts/${encodeURIComponent(contractId)}/compliance?environment=${encodeURIComponent(environment)}`;
 }
+
+/**
+ * The fragment id of an instance card on the list page: a system deployed in several environments
+ * has one card per environment.
+ *
+ * @example
+ * instanceAnchor('urn:dmb:dp:finance:orders:0', 'production'); // 'urn:dmb:dp:finance:orders:0@production'
+ */
+export function instanceAnchor(systemId: string, environment: string): string {
+  return `${systemId}@${environment}`;
+}

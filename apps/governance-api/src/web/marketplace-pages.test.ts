@@ -74,7 +74,7 @@ describe('marketplacePages', () => {
     expect(violatedBody).toContain('<h1>Data contract Orders port</h1>');
     expect(violatedBody).toContain('One or more data contract violations detected');
     expect(violatedBody).toContain(
-      '<a href="/marketplace?environment=production#urn%3Admb%3Adp%3Afinance%3Aorders%3A0">Orders</a>',
+      '<a href="/marketplace?environment=production#urn%3Admb%3Adp%3Afinance%3Aorders%3A0%40production">Orders</a>',
     );
 
     const compliant = await (await pages.request(contractUrl(INVOICES_PORT, 'production'))).text();

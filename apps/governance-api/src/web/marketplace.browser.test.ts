@@ -466,6 +466,10 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     );
     await page.getByRole('link', { name: 'production' }).click();
     await expect(page.locator('.badge-large').textContent()).resolves.toContain('Violated');
+    // The system link lands on the instance's card, highlighted as the target.
+    await page.getByRole('link', { name: 'Shop' }).click();
+    await page.waitForURL(/\/marketplace\?environment=production#/);
+    await expect(page.locator('.card:target h2').textContent()).resolves.toBe('Shop');
     await page.close();
   });
 
