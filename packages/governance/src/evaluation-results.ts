@@ -55,6 +55,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * const accepted = await results.submit({ policyId: 'p1', environment: 'production', body });
  */
 export class EvaluationResults {
+  // Policy id → trigger. A policy's trigger never changes and policies are never deleted, so a
+  // positive lookup can be remembered; it saves a storage read on every submission.
+  private readonly triggers = new Map<string, 'active' | 'passive'>();
+
   constructor(
     private readonly store: GovernanceStore,
     private readonly clock: () => Date = () => new Date(),
@@ -72,12 +76,18 @@ export class EvaluationResults {
       });
     }
     const environment = input.environment;
-    const policy = await this.store.getPolicy(input.policyId);
-    if (!policy) throw new GovernanceError('not_found', `No policy with id "${input.policyId}"`);
-    if (policy.trigger !== 'passive') {
+    let trigger = this.triggers.get(input.policyId);
+    if (trigger === undefined) {
+      const policy = await this.store.getPolicy(input.policyId);
+      if (!policy) throw new GovernanceError('not_found', `No policy with id "${input.policyId}"`);
+      trigger = policy.trigger;
+      if (this.triggers.size >= 10_000) this.triggers.clear();
+      this.triggers.set(policy.id, trigger);
+    }
+    if (trigger !== 'passive') {
       throw new GovernanceError(
         'conflict',
-        `Policy "${policy.id}" is ${policy.trigger}: evaluation results are accepted for passive policies only`,
+        `Policy "${input.policyId}" is ${trigger}: evaluation results are accepted for passive policies only`,
       );
     }
     const parsed = EvaluationResultSubmissionSchema.safeParse(input.body);
@@ -111,7 +121,7 @@ export class EvaluationResults {
     const resource = submission.resource as { id: string };
     const stored = await this.store.appendResult({
       contractId: resource.id,
-      policyId: policy.id,
+      policyId: input.policyId,
       environment,
       receivedAt: this.clock().toISOString(),
       submission,

@@ -60,4 +60,19 @@ CREATE TABLE current_results (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'current result pointer maintained by a trigger',
+    // One INSERT is then the whole write of a submission: history row and current pointer commit
+    // together without an explicit transaction. The pointer only moves forward.
+    sql: `
+CREATE TRIGGER evaluation_results_current AFTER INSERT ON evaluation_results
+BEGIN
+  INSERT INTO current_results (contract_id, policy_id, environment, seq)
+  VALUES (NEW.contract_id, NEW.policy_id, NEW.environment, NEW.seq)
+  ON CONFLICT (contract_id, policy_id, environment) DO UPDATE SET seq = excluded.seq
+  WHERE excluded.seq > current_results.seq;
+END;
+`,
+  },
 ];

@@ -100,6 +100,7 @@ class SqliteStore implements GovernanceStore {
   private closed = false;
   private readonly stmts;
   private readonly appendBatch: (results: NewEvaluationResult[]) => StoredEvaluationResult[];
+  private readonly appendOne: (result: NewEvaluationResult) => StoredEvaluationResult;
 
   constructor(
     db: Database.Database,
@@ -145,11 +146,6 @@ class SqliteStore implements GovernanceStore {
         `INSERT INTO evaluation_results (contract_id, policy_id, environment, received_at, submission, details_conform)
          VALUES (?, ?, ?, ?, ?, ?)`,
       ),
-      upsertCurrent: db.prepare(
-        `INSERT INTO current_results (contract_id, policy_id, environment, seq) VALUES (?, ?, ?, ?)
-         ON CONFLICT (contract_id, policy_id, environment) DO UPDATE SET seq = excluded.seq
-         WHERE excluded.seq > current_results.seq`,
-      ),
       currentAny: db.prepare(
         `SELECT r.* FROM current_results c JOIN evaluation_results r ON r.seq = c.seq
          WHERE c.contract_id = ? AND c.environment = ? ORDER BY c.seq DESC LIMIT 1`,
@@ -159,21 +155,20 @@ class SqliteStore implements GovernanceStore {
          WHERE c.contract_id = ? AND c.environment = ? AND c.policy_id = ?`,
       ),
     };
-    this.appendBatch = db.transaction((results: NewEvaluationResult[]) =>
-      results.map((result) => {
-        const info = this.stmts.insertResult.run(
-          result.contractId,
-          result.policyId,
-          result.environment,
-          result.receivedAt,
-          JSON.stringify(result.submission),
-          result.detailsConform ? 1 : 0,
-        );
-        const seq = Number(info.lastInsertRowid);
-        this.stmts.upsertCurrent.run(result.contractId, result.policyId, result.environment, seq);
-        return { ...result, seq };
-      }),
-    );
+    const appendOne = (result: NewEvaluationResult): StoredEvaluationResult => {
+      // The trigger of migration 2 moves the current pointer in the same statement.
+      const info = this.stmts.insertResult.run(
+        result.contractId,
+        result.policyId,
+        result.environment,
+        result.receivedAt,
+        JSON.stringify(result.submission),
+        result.detailsConform ? 1 : 0,
+      );
+      return { ...result, seq: Number(info.lastInsertRowid) };
+    };
+    this.appendOne = appendOne;
+    this.appendBatch = db.transaction((results: NewEvaluationResult[]) => results.map(appendOne));
   }
 
   private guard<T>(what: string, fn: () => T): T {
@@ -482,7 +477,7 @@ class SqliteStore implements GovernanceStore {
       // Without a disk sync per commit a transaction costs microseconds: write at once and save
       // the event-loop turn that batching would cost every request.
       try {
-        return Promise.resolve(this.appendBatch([result])[0]!);
+        return Promise.resolve(this.appendOne(result));
       } catch (error) {
         return Promise.reject(
           new GovernanceError('storage_failure', 'SQLite failed to store a result', {
