@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,7 +121,7 @@ describe.skipIf(!availability.available)('startVirtuoso', () => {
       'https://example.org/c/2',
       'https://example.org/c/3',
     ]);
-    expect(existsSync(join(virtuoso.dir, 'load-2.nt'))).toBe(false);
+    expect((await readdir(virtuoso.dir)).filter((name) => name.startsWith('load-'))).toEqual([]);
   });
 
   it('applies ini overrides (ResultSetMaxRows = 3 caps answers)', async () => {
@@ -163,12 +163,23 @@ describe.skipIf(!availability.available)('startVirtuoso', () => {
     });
   });
 
-  it('keeps a folder it was given', async () => {
+  it('keeps a folder it was given, and reuses the database in it', async () => {
     const dir = join(dataDir, 'given');
-    const other = await startVirtuoso({ dir });
-    expect(other.dir).toBe(dir);
-    await other.stop();
-    expect(existsSync(join(dir, 'virtuoso.log'))).toBe(true);
+    const first = await startVirtuoso({ dir });
+    expect(first.dir).toBe(dir);
+    await first.load(`<https://example.org/kept> <${rdfsLabel}> "Kept" .\n`, graph);
+    await first.stop();
+    expect(existsSync(join(dir, 'virtuoso.db'))).toBe(true);
+    const second = await startVirtuoso({ dir });
+    try {
+      const answer = await select(
+        second,
+        `ASK { <https://example.org/kept> <${rdfsLabel}> "Kept" }`,
+      );
+      expect(answer).toMatchObject({ boolean: true });
+    } finally {
+      await second.stop();
+    }
   }, 120_000);
 
   // Last of the shared instance's tests: it stops it (afterAll's stop() is then a no-op).

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ export interface StartVirtuosoOptions {
   readonly iniTemplate?: string;
   /** Extra ini entries, e.g. `{ Parameters: { NumberOfBuffers: 170000 }, SPARQL: { ResultSetMaxRows: 1000000 } }`. */
   readonly ini?: IniOverrides;
-  /** How long start-up may take before it is abandoned. Default 60 s. */
+  /** How long start-up may take before it is abandoned. Default 90 s (busy CI machines are slow). */
   readonly startTimeoutMs?: number;
 }
 
@@ -101,19 +102,21 @@ export async function startVirtuoso(options: StartVirtuosoOptions = {}): Promise
   }
   await mkdir(join(dir, 'vad'), { recursive: true });
 
+  // A database already in a given folder is the caller's: it is reused and never deleted.
+  const hadDatabase = existsSync(join(dir, 'virtuoso.db'));
   let lastError: unknown;
   for (let attempt = 1; attempt <= maxStartAttempts; attempt += 1) {
     const [sqlPort, httpPort] = (await freeLoopbackPorts(2)) as [number, number];
     const ini = buildIni(template, dir, sqlPort, httpPort, options.ini ?? {});
     await writeFile(join(dir, 'virtuoso.ini'), ini);
     try {
-      const child = await launch(virtuosoBin, dir, options.startTimeoutMs ?? 60_000);
+      const child = await launch(virtuosoBin, dir, options.startTimeoutMs ?? 90_000);
       return makeHandle({ child, dir, removeDir, sqlPort, httpPort, isqlBin });
     } catch (error) {
       lastError = error;
-      // A port taken between our probe and the bind fails start-up: retry on fresh ports with a
-      // fresh database (a half-created one would not open).
-      await removeDatabaseFiles(dir);
+      // A port taken between our probe and the bind fails start-up: retry on fresh ports, with a
+      // fresh database if we were creating it (a half-created one would not open).
+      if (!hadDatabase) await removeDatabaseFiles(dir);
       if (VirtuosoError.is(error) && error.code === 'VIRTUOSO_START_TIMEOUT') break;
     }
   }
@@ -250,10 +253,11 @@ function makeHandle(input: {
   };
 
   let loads: Promise<unknown> = Promise.resolve();
-  let loadCounter = 0;
   const loadOne = async (source: string | URL, graphIri: string): Promise<void> => {
     validateGraphIri(graphIri);
-    loadCounter += 1;
+    // The bulk loader remembers every file name it has loaded (also across restarts on a reused
+    // folder) and skips a known one, so each load gets a name never used before.
+    const stem = `load-${Date.now()}-${randomUUID()}`;
     let fileName: string;
     if (source instanceof URL || isFileReference(source)) {
       const path = source instanceof URL ? fileURLToPath(source) : resolvePath(source);
@@ -267,11 +271,11 @@ function makeHandle(input: {
       if (!existsSync(path)) {
         throw new VirtuosoError('VIRTUOSO_INVALID_INPUT', `${path} does not exist`);
       }
-      fileName = `load-${loadCounter}${extension}`;
-      // The bulk loader reads only from DirsAllowed, and a unique name makes ld_dir register it anew.
+      fileName = `${stem}${extension}`;
+      // The bulk loader reads only from DirsAllowed.
       await copyFile(path, join(dir, fileName));
     } else {
-      fileName = `load-${loadCounter}.nt`;
+      fileName = `${stem}.nt`;
       await writeFile(join(dir, fileName), source);
     }
     const filePath = join(dir, fileName);
