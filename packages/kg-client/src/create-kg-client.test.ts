@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caught } from './__fixtures__/caught';
 import { startFaultServer } from './__fixtures__/fault-server';
 import { createKgClient, type KgClient } from './create-kg-client';
 import {
@@ -22,15 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('search', () => {
   it('sends term, offset, limit, the API key and Accept, and returns the validated page', async () => {

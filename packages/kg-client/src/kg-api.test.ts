@@ -1,5 +1,6 @@
 import { isVirtuosoAvailable, type RunningVirtuoso, startVirtuoso } from '@dcg/testing-virtuoso';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caught } from './__fixtures__/caught';
 import { kgApiPresent, type SpawnedKgApi, spawnKgApi } from './__fixtures__/spawn-kg-api';
 import { gov, vocabulary } from './__fixtures__/vocabulary';
 import { createKgClient, type KgClient } from './create-kg-client';
@@ -36,15 +37,6 @@ async function upload(baseUrl: string, sourceId: string): Promise<void> {
     headers: { 'content-type': 'text/turtle', authorization: `Bearer ${writerKey}` },
   });
   expect(response.status, await response.clone().text()).toBeLessThan(300);
-}
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe.skipIf(!kgApiPresent())('kg-client against kg-api', () => {
