@@ -278,5 +278,19 @@ export function describeStoreConformance(
       expect(new Set(history.data.map((h) => h.seq)).size).toBe(40);
       expect(history.data[0]?.seq).toBe(maxSeq);
     });
+
+    it('commits appends still queued when the store closes (nothing acknowledged is dropped)', async () => {
+      const other = await open();
+      const contract = 'urn:dmb:cmp:closing:0:port';
+      const appends = Array.from({ length: 12 }, (_, i) => other.appendResult(result(contract, i)));
+      await other.close();
+      const stored = await Promise.all(appends);
+      const history = await store.listResultHistory(contract, { limit: 100, offset: 0 });
+      expect(history.meta.pagination.total).toBe(12);
+      expect((await store.getCurrentResult(contract, 'production'))?.seq).toBe(
+        Math.max(...stored.map((s) => s.seq)),
+      );
+      await expect(other.appendResult(result(contract, 99))).rejects.toThrow(/closed/);
+    });
   });
 }

@@ -72,10 +72,22 @@ const instanceFromRow = (row: InstanceRow): InstanceRecord => ({
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+interface PendingAppend {
+  result: NewEvaluationResult;
+  resolve: (stored: StoredEvaluationResult) => void;
+  reject: (error: unknown) => void;
+}
+
+const MAX_BATCH = 256;
+const MAX_CONCURRENT_FLUSHES = 4;
+
 /** Governance storage in PostgreSQL (`pg` pool). */
 class PostgresStore implements GovernanceStore {
   readonly kind = 'postgres';
   private closed = false;
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
+  private inFlight = 0;
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -405,37 +417,99 @@ class PostgresStore implements GovernanceStore {
     });
   }
 
-  async appendResult(result: NewEvaluationResult): Promise<StoredEvaluationResult> {
-    assertStorableText({
-      contractId: result.contractId,
-      policyId: result.policyId,
-      environment: result.environment,
+  appendResult(result: NewEvaluationResult): Promise<StoredEvaluationResult> {
+    try {
+      assertStorableText({
+        contractId: result.contractId,
+        policyId: result.policyId,
+        environment: result.environment,
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.closed) {
+      return Promise.reject(new GovernanceError('storage_failure', 'The store is closed'));
+    }
+    return new Promise((resolve, reject) => {
+      this.pending.push({ result, resolve, reject });
+      this.scheduleFlush();
     });
-    return this.run('store a result', async () => {
-      // One statement, one implicit transaction: the history row and the current pointer commit
-      // together. The pointer only moves forward, so racing submissions leave the latest current.
-      const { rows } = await this.pool.query(
-        `WITH inserted AS (
-           INSERT INTO evaluation_results (contract_id, policy_id, environment, received_at, submission, details_conform)
-           VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq
-         ), pointer AS (
-           INSERT INTO current_results (contract_id, policy_id, environment, seq)
-           SELECT $1, $2, $3, seq FROM inserted
-           ON CONFLICT (contract_id, policy_id, environment) DO UPDATE SET seq = excluded.seq
-           WHERE excluded.seq > current_results.seq
-         )
-         SELECT seq FROM inserted`,
-        [
-          result.contractId,
-          result.policyId,
-          result.environment,
-          result.receivedAt,
-          JSON.stringify(result.submission),
-          result.detailsConform,
-        ],
-      );
-      return { ...result, seq: Number((rows[0] as { seq: string }).seq) };
+  }
+
+  private scheduleFlush(): void {
+    if (
+      this.flushScheduled ||
+      this.pending.length === 0 ||
+      this.inFlight >= MAX_CONCURRENT_FLUSHES
+    ) {
+      return;
+    }
+    this.flushScheduled = true;
+    // Submissions that arrive together share one statement and one commit (group commit).
+    setImmediate(() => {
+      this.flushScheduled = false;
+      const batch = this.pending.splice(0, MAX_BATCH);
+      if (batch.length === 0) return;
+      this.inFlight++;
+      this.flush(batch).finally(() => {
+        this.inFlight--;
+        this.scheduleFlush();
+      });
+      this.scheduleFlush();
     });
+  }
+
+  private async flush(batch: PendingAppend[]): Promise<void> {
+    try {
+      const stored = await this.insertResults(batch.map((p) => p.result));
+      for (const [i, p] of batch.entries()) p.resolve(stored[i]!);
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]!.reject(
+          new GovernanceError('storage_failure', 'PostgreSQL failed to store a result', {
+            cause: error,
+          }),
+        );
+        return;
+      }
+      // One bad row must not fail its neighbours: retry one by one.
+      await Promise.all(batch.map((p) => this.flush([p])));
+    }
+  }
+
+  /**
+   * Inserts results in one statement, one implicit transaction: the history rows and the current
+   * pointers commit together. Sequence numbers are drawn first (in input order) so each caller
+   * learns its own; the pointer only moves forward, so racing submissions leave the latest current.
+   */
+  private async insertResults(results: NewEvaluationResult[]): Promise<StoredEvaluationResult[]> {
+    const { rows } = await this.pool.query(
+      `WITH input AS MATERIALIZED (
+         SELECT t.*, nextval(pg_get_serial_sequence('evaluation_results', 'seq')) AS seq
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[])
+           WITH ORDINALITY AS t(contract_id, policy_id, environment, received_at, submission, details_conform, ord)
+         ORDER BY t.ord
+       ), inserted AS (
+         INSERT INTO evaluation_results (seq, contract_id, policy_id, environment, received_at, submission, details_conform)
+         SELECT seq, contract_id, policy_id, environment, received_at, submission::json, details_conform FROM input
+       ), pointer AS (
+         INSERT INTO current_results (contract_id, policy_id, environment, seq)
+         SELECT DISTINCT ON (contract_id, policy_id, environment) contract_id, policy_id, environment, seq
+         FROM input ORDER BY contract_id, policy_id, environment, seq DESC
+         ON CONFLICT (contract_id, policy_id, environment) DO UPDATE SET seq = excluded.seq
+         WHERE excluded.seq > current_results.seq
+       )
+       SELECT seq FROM input ORDER BY ord`,
+      [
+        results.map((r) => r.contractId),
+        results.map((r) => r.policyId),
+        results.map((r) => r.environment),
+        results.map((r) => r.receivedAt),
+        results.map((r) => JSON.stringify(r.submission)),
+        results.map((r) => r.detailsConform),
+      ],
+    );
+    return results.map((r, i) => ({ ...r, seq: Number((rows[i] as { seq: string }).seq) }));
   }
 
   async getCurrentResult(
@@ -495,6 +569,11 @@ class PostgresStore implements GovernanceStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // Acknowledge what is queued or in flight before closing: nothing accepted may be dropped.
+    while (this.pending.length > 0 || this.inFlight > 0 || this.flushScheduled) {
+      this.scheduleFlush();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     this.closed = true;
     await this.pool.end();
   }
