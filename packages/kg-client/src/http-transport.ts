@@ -26,7 +26,7 @@ export interface TransportSettings {
  * 500/502/504 usually means the query itself failed or was too slow upstream, and repeating an
  * expensive query would only multiply the load.
  */
-export type RetryKind = 'idempotent' | 'query' | 'none';
+export type RetryKind = 'idempotent' | 'query';
 
 /** One call of the transport. */
 export interface TransportCall<T> {
@@ -50,7 +50,6 @@ export type Transport = <T>(call: TransportCall<T>) => Promise<T>;
 const retryStatuses: Record<RetryKind, number[]> = {
   idempotent: [408, 429, 500, 502, 503, 504],
   query: [408, 429, 503],
-  none: [],
 };
 const maxProblemBytes = 64 * 1024;
 
@@ -79,7 +78,7 @@ export function createTransport(settings: TransportSettings): Transport {
     const timeoutSignal = AbortSignal.timeout(settings.timeoutMs);
     const signal = userSignal ? AbortSignal.any([userSignal, timeoutSignal]) : timeoutSignal;
     const retry: RetryOptions = {
-      limit: call.retry === 'none' ? 0 : settings.retries,
+      limit: settings.retries,
       methods: [call.method],
       statusCodes: retryStatuses[call.retry],
       afterStatusCodes: [429, 503],
