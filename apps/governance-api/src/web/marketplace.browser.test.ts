@@ -20,6 +20,8 @@ const CONTRACTS = {
   violated: 'urn:dmb:cmp:sales:shop:0:orders-port',
   unprocessable: 'urn:dmb:cmp:sales:shop:0:returns-port',
   distributed: 'urn:dmb:cmp:sales:shop:0:invoices-port',
+  // Deployed, but no guardian has reported on it yet.
+  unknown: 'urn:dmb:cmp:sales:shop:0:refunds-port',
 } as const;
 // A subcomponent with its own specification (rule A5, distributed definition): its records come
 // under its URN beside `root`.
@@ -54,6 +56,7 @@ const system = {
     outputPort(CONTRACTS.compliant, 'Customers'),
     outputPort(CONTRACTS.violated, 'Orders'),
     outputPort(CONTRACTS.unprocessable, 'Returns'),
+    outputPort(CONTRACTS.unknown, 'Refunds'),
     {
       ...outputPort(CONTRACTS.distributed, 'Invoices'),
       components: [
@@ -313,7 +316,11 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     expect(await byId(CONTRACTS.compliant)).toContain('Compliant');
     expect(await byId(CONTRACTS.violated)).toContain('Violated');
     expect(await byId(CONTRACTS.unprocessable)).toContain('Monitoring results cannot be processed');
+    expect(await byId(CONTRACTS.unknown)).toContain('Unknown');
     expect(await byId('urn:dmb:cmp:sales:shop:0:guardian')).toContain('Not a data contract');
+    await expect(card.getByText('5 data contracts:').textContent()).resolves.toBe(
+      '5 data contracts: 2 violated, 1 with results that cannot be processed, 1 without results yet, 1 compliant',
+    );
     await expect(
       page
         .getByRole('link', { name: 'Orders: Violated, view compliance details' })
@@ -470,6 +477,15 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     await page.getByRole('link', { name: 'Shop' }).click();
     await page.waitForURL(/\/marketplace\?environment=production#/);
     await expect(page.locator('.card:target h2').textContent()).resolves.toBe('Shop');
+    await page.close();
+  });
+
+  it('says when no result has arrived yet for a deployed contract', async () => {
+    expect(await open(contractUrl(api, CONTRACTS.unknown))).toBe(200);
+    await expect(page.locator('.badge-large').textContent()).resolves.toContain('Unknown');
+    await expect(
+      page.getByRole('heading', { name: 'No monitoring results yet' }).isVisible(),
+    ).resolves.toBe(true);
     await page.close();
   });
 
