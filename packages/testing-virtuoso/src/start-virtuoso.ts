@@ -240,16 +240,13 @@ function makeHandle(input: {
   installExitHook();
   const watchdog = startWatchdog(pid, removeDir ? dir : undefined);
 
-  const isql = (statements: string, timeoutMs?: number) => {
+  const isql = (statements: string) => {
     if (stopped) {
       return Promise.reject(
         new VirtuosoError('VIRTUOSO_STOPPED', 'this Virtuoso has been stopped'),
       );
     }
-    return runIsql(
-      timeoutMs === undefined ? { isqlBin, sqlPort } : { isqlBin, sqlPort, timeoutMs },
-      statements,
-    );
+    return runIsql({ isqlBin, sqlPort }, statements);
   };
 
   let loads: Promise<unknown> = Promise.resolve();
