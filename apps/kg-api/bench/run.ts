@@ -9,6 +9,9 @@ import { createLogger } from '@dcg/http-kit';
 import { KnowledgeBase, parseRdf, SearchConfigSchema } from '@dcg/knowledge-graph';
 import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
 import { isVirtuosoAvailable, startVirtuoso } from '@dcg/testing-virtuoso';
+// The query set and data of @dcg/sparql-subset's own benchmark (not part of its published API).
+import { benchmarkQueries } from '../../../packages/sparql-subset/bench/queries';
+import { generateThesaurus, toNTriples } from '../../../packages/sparql-subset/bench/thesaurus';
 import { startKgApi } from '../src/server';
 import { BENCH_BASE, makeSearchTerms, makeVocabulary } from './synthetic-vocabulary';
 
@@ -16,6 +19,8 @@ const concepts = Number(process.env.KG_BENCH_CONCEPTS ?? 100_000);
 const sparqlRuns = Number(process.env.KG_BENCH_SPARQL_RUNS ?? 30);
 const withSparql = process.env.KG_BENCH_SPARQL !== '0';
 const GRAPH = 'https://bench.dcg.example.org/graph';
+const GRAPH_THESAURUS = 'https://bench.dcg.example.org/thesaurus';
+const BENCH_KEY = 'bench-writer-key-0123456789';
 const SKOS = 'http://www.w3.org/2004/02/skos/core#';
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -49,7 +54,7 @@ try {
   const parsed = await parseRdf(vocabulary.ntriples, 'n-triples');
   if (!parsed.success) throw new Error(parsed.issues[0]?.message);
   const t1 = performance.now();
-  const kb = await KnowledgeBase.open({
+  let kb: KnowledgeBase | undefined = await KnowledgeBase.open({
     sources: [source],
     search: SearchConfigSchema.parse({}),
     persistence: new FileGraphPersistence(join(dir, 'data')),
@@ -109,67 +114,50 @@ try {
     `CPU time:   p50 ${fmt(percentile(cpuTimes, 50))}   p99 ${fmt(percentile(cpuTimes, 99))}   (load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores)`,
   );
 
+  // The in-process knowledge base is dropped: the HTTP servers below load their own.
+  kb = undefined;
+  gc();
+
   // --- SPARQL over HTTP vs Virtuoso ------------------------------------------------------------
   const availability = withSparql
     ? await isVirtuosoAvailable()
     : { available: false as const, reason: 'KG_BENCH_SPARQL=0' };
-  const api = await startKgApi({
-    config: { sources: [source], sparql: { timeoutMs: 60_000, maxRows: 1_000_000 } },
-    dataDir: join(dir, 'data'),
-    logger: createLogger('bench', { level: 'silent' }),
-  });
   const c = (i: number) => `<${BENCH_BASE}${i}>`;
   const mid = Math.floor(concepts / 2);
-  const queries: Array<[string, string]> = [
-    [
-      'labels of one concept',
-      `PREFIX skos: <${SKOS}> SELECT ?label WHERE { ${c(mid)} skos:prefLabel ?label }`,
-    ],
-    ['describe one concept', `SELECT ?p ?o WHERE { ${c(mid)} ?p ?o }`],
-    [
-      'narrower with English labels, ordered',
-      `PREFIX skos: <${SKOS}> SELECT ?n ?label WHERE { ?n skos:broader ${c(12)} ; skos:prefLabel ?label FILTER(lang(?label) = "en") } ORDER BY ?label LIMIT 50`,
-    ],
-    [
-      'children with optional alt labels',
-      `PREFIX skos: <${SKOS}> SELECT ?c ?label ?alt WHERE { ?c skos:broader ${c(3)} ; skos:prefLabel ?label . OPTIONAL { ?c skos:altLabel ?alt } } LIMIT 100`,
-    ],
-    [
-      'broader chain, two hops, with labels',
-      `PREFIX skos: <${SKOS}> SELECT ?p ?gp ?l WHERE { ${c(mid)} skos:broader ?p . ?p skos:broader ?gp . ?gp skos:prefLabel ?l }`,
-    ],
-    [
-      'related concepts with definitions',
-      `PREFIX skos: <${SKOS}> SELECT ?r ?d WHERE { ${c(mid)} skos:related ?r . ?r skos:definition ?d }`,
-    ],
-    [
-      'ASK a broader link',
-      `PREFIX skos: <${SKOS}> ASK { ${c(mid)} skos:broader ${c(Math.floor((mid - 1) / 10))} }`,
-    ],
-    [
-      'scan: labels containing a word',
-      `PREFIX skos: <${SKOS}> SELECT ?c ?l WHERE { ?c skos:altLabel ?l FILTER(CONTAINS(LCASE(STR(?l)), "${vocabulary.words[3]}")) } LIMIT 20`,
-    ],
+  const ownQueries: BenchQuery[] = [
+    {
+      name: 'labels of one concept',
+      text: `PREFIX skos: <${SKOS}> SELECT ?label WHERE { ${c(mid)} skos:prefLabel ?label }`,
+    },
+    { name: 'describe one concept', text: `SELECT ?p ?o WHERE { ${c(mid)} ?p ?o }` },
+    {
+      name: 'narrower with English labels, ordered',
+      text: `PREFIX skos: <${SKOS}> SELECT ?n ?label WHERE { ?n skos:broader ${c(12)} ; skos:prefLabel ?label FILTER(lang(?label) = "en") } ORDER BY ?label LIMIT 50`,
+    },
+    {
+      name: 'children with optional alt labels',
+      text: `PREFIX skos: <${SKOS}> SELECT ?c ?label ?alt WHERE { ?c skos:broader ${c(3)} ; skos:prefLabel ?label . OPTIONAL { ?c skos:altLabel ?alt } } LIMIT 100`,
+    },
+    {
+      name: 'broader chain, two hops, with labels',
+      text: `PREFIX skos: <${SKOS}> SELECT ?p ?gp ?l WHERE { ${c(mid)} skos:broader ?p . ?p skos:broader ?gp . ?gp skos:prefLabel ?l }`,
+    },
+    {
+      name: 'related concepts with definitions',
+      text: `PREFIX skos: <${SKOS}> SELECT ?r ?d WHERE { ${c(mid)} skos:related ?r . ?r skos:definition ?d }`,
+    },
+    {
+      name: 'ASK a broader link',
+      text: `PREFIX skos: <${SKOS}> ASK { ${c(mid)} skos:broader ${c(Math.floor((mid - 1) / 10))} }`,
+    },
+    {
+      name: 'scan: labels containing a word',
+      text: `PREFIX skos: <${SKOS}> SELECT ?c ?l WHERE { ?c skos:altLabel ?l FILTER(CONTAINS(LCASE(STR(?l)), "${vocabulary.words[3]}")) } LIMIT 20`,
+    },
   ];
-  const run = async (endpoint: string, query: string, extra: Record<string, string> = {}) => {
-    const s = performance.now();
-    const response = await fetch(endpoint, {
-      method: 'POST',
-      headers: { accept: 'application/sparql-results+json' },
-      body: new URLSearchParams({ query, ...extra }),
-    });
-    const body = (await response.json()) as {
-      results?: { bindings: unknown[] };
-      boolean?: boolean;
-    };
-    if (!response.ok) throw new Error(`${endpoint}: ${response.status} ${JSON.stringify(body)}`);
-    return {
-      ms: performance.now() - s,
-      rows: body.results?.bindings.length ?? (body.boolean ? 1 : 0),
-    };
-  };
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+  const ratios: number[] = [];
+  let sparqlSpeedup: number | undefined;
   let virtuoso: Awaited<ReturnType<typeof startVirtuoso>> | undefined;
   try {
     if (availability.available) {
@@ -185,51 +173,79 @@ try {
       console.log(
         `\nVirtuoso bulk load: ${loadSeconds.toFixed(2)} s (${Math.round(vocabulary.triples / loadSeconds).toLocaleString('en')} triples/s); ours in-process: ${Math.round(totalRate).toLocaleString('en')} triples/s → ratio ${(totalRate / (vocabulary.triples / loadSeconds)).toFixed(2)}× Virtuoso's rate`,
       );
-    } else {
+    } else if (withSparql) {
       console.log(
         `\nVirtuoso not available (${availability.reason}): SPARQL timings of kg-api only`,
       );
     }
-    console.log(`\n## SPARQL over HTTP (form POST, median of ${sparqlRuns} runs after warm-up)`);
-    console.log('| query | rows | kg-api | Virtuoso | Virtuoso / kg-api |');
-    console.log('|---|---:|---:|---:|---:|');
-    const ratios: number[] = [];
-    for (const [name, query] of withSparql ? queries : []) {
-      const ours: number[] = [];
-      const theirs: number[] = [];
-      let rows = 0;
-      let theirRows = 0;
-      for (let i = 0; i < 3; i++) await run(`${api.url}/v1/graph/sparql`, query);
-      if (virtuoso)
-        for (let i = 0; i < 3; i++)
-          await run(virtuoso.sparqlUrl, query, { 'default-graph-uri': GRAPH });
-      for (let i = 0; i < sparqlRuns; i++) {
-        const a = await run(`${api.url}/v1/graph/sparql`, query);
-        ours.push(a.ms);
-        rows = a.rows;
-        if (virtuoso) {
-          const b = await run(virtuoso.sparqlUrl, query, { 'default-graph-uri': GRAPH });
-          theirs.push(b.ms);
-          theirRows = b.rows;
-        }
+
+    if (withSparql) {
+      // 1. Typical knowledge-graph queries on the vocabulary above.
+      const api = await startKgApi({
+        config: { sources: [source], sparql: { timeoutMs: 60_000, maxRows: 1_000_000 } },
+        dataDir: join(dir, 'data'),
+        logger: createLogger('bench', { level: 'silent' }),
+      });
+      try {
+        ratios.push(
+          ...(await compareSparql('the vocabulary above', api.url, virtuoso, GRAPH, ownQueries)),
+        );
+      } finally {
+        await api.close();
       }
-      const mo = median(ours);
-      const mt = virtuoso ? median(theirs) : Number.NaN;
-      if (virtuoso) ratios.push(mt / mo);
-      const rowNote = virtuoso && theirRows !== rows ? ` (Virtuoso ${theirRows})` : '';
-      console.log(
-        `| ${name} | ${rows}${rowNote} | ${fmt(mo)} | ${virtuoso ? fmt(mt) : '–'} | ${virtuoso ? `${(mt / mo).toFixed(2)}×` : '–'} |`,
-      );
+
+      // 2. The benchmark queries of @dcg/sparql-subset on its own thesaurus, same size.
+      const thesaurus = toNTriples(generateThesaurus(concepts));
+      const thesaurusFile = join(dir, 'thesaurus.nt');
+      await writeFile(thesaurusFile, thesaurus);
+      const api2 = await startKgApi({
+        config: {
+          sources: [{ ...source, id: 'thesaurus' }],
+          sparql: { timeoutMs: 60_000, maxRows: 1_000_000 },
+          auth: { apiKeys: [{ name: 'bench', key: BENCH_KEY }] },
+        },
+        dataDir: join(dir, 'data2'),
+        logger: createLogger('bench', { level: 'silent' }),
+      });
+      try {
+        const u0 = performance.now();
+        const put = await fetch(`${api2.url}/v1/sources/thesaurus/graph`, {
+          method: 'PUT',
+          headers: {
+            'content-type': 'application/n-triples',
+            authorization: `Bearer ${BENCH_KEY}`,
+          },
+          body: thesaurus,
+        });
+        const uploaded = (await put.json()) as { triples: number };
+        if (!put.ok) throw new Error(`upload failed: ${JSON.stringify(uploaded)}`);
+        const uploadSeconds = (performance.now() - u0) / 1000;
+        console.log(
+          `\n@dcg/sparql-subset thesaurus: ${uploaded.triples.toLocaleString('en')} triples uploaded over HTTP (PUT) in ${uploadSeconds.toFixed(2)} s (${Math.round(uploaded.triples / uploadSeconds).toLocaleString('en')} triples/s)`,
+        );
+        if (virtuoso) await virtuoso.load(thesaurusFile, GRAPH_THESAURUS);
+        ratios.push(
+          ...(await compareSparql(
+            "@dcg/sparql-subset's benchmark queries on its thesaurus",
+            api2.url,
+            virtuoso,
+            GRAPH_THESAURUS,
+            benchmarkQueries(concepts),
+          )),
+        );
+      } finally {
+        await api2.close();
+      }
     }
     if (ratios.length > 0) {
-      const geo = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
+      const geo = Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length);
+      sparqlSpeedup = Number(geo.toFixed(2));
       console.log(
-        `\ngeometric mean: kg-api is ${geo.toFixed(2)}× as fast as Virtuoso over HTTP on these queries`,
+        `\ngeometric mean over ${ratios.length} queries: kg-api is ${geo.toFixed(2)}× as fast as Virtuoso over HTTP`,
       );
     }
   } finally {
     await virtuoso?.stop();
-    await api.close();
   }
   console.log(
     `\nsummary ${JSON.stringify({
@@ -243,8 +259,76 @@ try {
       searchP99Ms: Number(p99.toFixed(3)),
       searchCpuP50Ms: Number(percentile(cpuTimes, 50).toFixed(3)),
       searchCpuP99Ms: Number(percentile(cpuTimes, 99).toFixed(3)),
+      sparqlSpeedupOverVirtuoso: sparqlSpeedup,
     })}`,
   );
 } finally {
   await rm(dir, { recursive: true, force: true });
+}
+
+interface BenchQuery {
+  name: string;
+  text: string;
+}
+
+async function runQuery(endpoint: string, query: string, extra: Record<string, string> = {}) {
+  const s = performance.now();
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: { accept: 'application/sparql-results+json' },
+    body: new URLSearchParams({ query, ...extra }),
+  });
+  const body = (await response.json()) as { results?: { bindings: unknown[] }; boolean?: boolean };
+  if (!response.ok) throw new Error(`${endpoint}: ${response.status} ${JSON.stringify(body)}`);
+  return {
+    ms: performance.now() - s,
+    rows: body.results?.bindings.length ?? (body.boolean ? 1 : 0),
+  };
+}
+
+/** Times each query on kg-api and Virtuoso (same form POST), prints a table, returns the ratios. */
+async function compareSparql(
+  title: string,
+  apiUrl: string,
+  virtuoso: { sparqlUrl: string } | undefined,
+  graph: string,
+  queries: BenchQuery[],
+): Promise<number[]> {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ours = `${apiUrl}/v1/graph/sparql`;
+  const theirs = (q: string) => runQuery(virtuoso!.sparqlUrl, q, { 'default-graph-uri': graph });
+  console.log(
+    `\n## SPARQL over HTTP: ${title} (form POST, median of ${sparqlRuns} runs after warm-up)`,
+  );
+  console.log('| query | rows | kg-api | Virtuoso | Virtuoso / kg-api |');
+  console.log('|---|---:|---:|---:|---:|');
+  const ratios: number[] = [];
+  for (const { name, text } of queries) {
+    const a: number[] = [];
+    const b: number[] = [];
+    let rows = 0;
+    let theirRows = 0;
+    for (let i = 0; i < 3; i++) {
+      await runQuery(ours, text);
+      if (virtuoso) await theirs(text);
+    }
+    for (let i = 0; i < sparqlRuns; i++) {
+      const mine = await runQuery(ours, text);
+      a.push(mine.ms);
+      rows = mine.rows;
+      if (virtuoso) {
+        const other = await theirs(text);
+        b.push(other.ms);
+        theirRows = other.rows;
+      }
+    }
+    const mo = median(a);
+    const mt = virtuoso ? median(b) : Number.NaN;
+    if (virtuoso) ratios.push(mt / mo);
+    const rowNote = virtuoso && theirRows !== rows ? ` (Virtuoso ${theirRows})` : '';
+    console.log(
+      `| ${name} | ${rows}${rowNote} | ${fmt(mo)} | ${virtuoso ? fmt(mt) : '–'} | ${virtuoso ? `${(mt / mo).toFixed(2)}×` : '–'} |`,
+    );
+  }
+  return ratios;
 }
