@@ -88,9 +88,8 @@ function migrate(db: Database.Database): void {
 }
 
 /**
- * Governance storage in one SQLite file (WAL mode). With `synchronous: FULL`, evaluation results
- * that arrive together are written in one transaction (group commit), so each is on disk when
- * acknowledged without paying one fsync per request; with `NORMAL` each is committed at once.
+ * Governance storage in one SQLite file (WAL mode). Evaluation results that arrive together are
+ * written in one transaction (group commit) and each is acknowledged only after that commit.
  */
 class SqliteStore implements GovernanceStore {
   readonly kind = 'sqlite';
@@ -100,11 +99,9 @@ class SqliteStore implements GovernanceStore {
   private closed = false;
   private readonly stmts;
   private readonly appendBatch: (results: NewEvaluationResult[]) => StoredEvaluationResult[];
-  private readonly appendOne: (result: NewEvaluationResult) => StoredEvaluationResult;
 
   constructor(
     db: Database.Database,
-    private readonly groupCommit: boolean,
     private readonly checkpointer: { close(): Promise<void> } | undefined,
   ) {
     this.db = db;
@@ -167,7 +164,6 @@ class SqliteStore implements GovernanceStore {
       );
       return { ...result, seq: Number(info.lastInsertRowid) };
     };
-    this.appendOne = appendOne;
     this.appendBatch = db.transaction((results: NewEvaluationResult[]) => results.map(appendOne));
   }
 
@@ -473,25 +469,12 @@ class SqliteStore implements GovernanceStore {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (!this.groupCommit) {
-      // Without a disk sync per commit a transaction costs microseconds: write at once and save
-      // the event-loop turn that batching would cost every request.
-      try {
-        return Promise.resolve(this.appendOne(result));
-      } catch (error) {
-        return Promise.reject(
-          new GovernanceError('storage_failure', 'SQLite failed to store a result', {
-            cause: error,
-          }),
-        );
-      }
-    }
     return new Promise((resolve, reject) => {
       this.pending.push({ result, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        // setImmediate runs after pending I/O, so submissions that arrive together share a commit
-        // (and its fsync).
+        // setImmediate runs after pending I/O, so submissions that arrive together share one
+        // commit: its WAL pages are written once (and synced once with FULL).
         setImmediate(() => this.flush());
       }
     });
@@ -605,5 +588,5 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
       { cause: error },
     );
   }
-  return new SqliteStore(db, options.synchronous === 'FULL', checkpointer);
+  return new SqliteStore(db, checkpointer);
 }
