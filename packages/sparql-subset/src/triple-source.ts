@@ -74,32 +74,45 @@ type KeyCache = WeakMap<object, string[]>;
 
 /**
  * Listing the keys of a large index level (Object.keys) costs as much as answering a whole query,
- * so large levels keep their key list per store. n3 invalidates `_size` on every add (null) and
- * remove (decrement), so a changed `_size` means the store changed and the lists are dropped.
+ * so levels keep their key lists per store. n3 invalidates `_size` on every add (null) and remove
+ * (decrement): a `_size` different from the one recorded means the store changed, and the lists are
+ * dropped. Recording needs `store.size`, a full count when `_size` is null, so it is only done when
+ * a scan meets a level large enough to be worth it; point lookups never pay for it.
  */
 const keyCaches = new WeakMap<object, { size: number; keys: KeyCache }>();
 const CACHE_LEVELS_FROM = 32;
+const START_CACHE_FROM = 1024;
 
-function keyCacheOf(store: N3StoreInternals): KeyCache | undefined {
-  if (!('_size' in store)) return undefined;
-  let entry = keyCaches.get(store);
-  if (entry === undefined || store._size !== entry.size) {
-    const size = store.size;
-    if (typeof size !== 'number') return undefined;
-    entry = { size, keys: new WeakMap() };
-    keyCaches.set(store, entry);
-  }
-  return entry.keys;
-}
+class LevelKeys {
+  private cache: KeyCache | undefined;
 
-function keysOf(level: object, cache: KeyCache | undefined): string[] {
-  if (cache === undefined) return Object.keys(level);
-  let keys = cache.get(level);
-  if (keys === undefined) {
-    keys = Object.keys(level);
-    if (keys.length >= CACHE_LEVELS_FROM) cache.set(level, keys);
+  constructor(private readonly store: N3StoreInternals) {
+    const entry = keyCaches.get(store);
+    if (entry !== undefined && store._size === entry.size) this.cache = entry.keys;
   }
-  return keys;
+
+  of(level: object): string[] {
+    const cache = this.cache;
+    if (cache !== undefined) {
+      let keys = cache.get(level);
+      if (keys === undefined) {
+        keys = Object.keys(level);
+        if (keys.length >= CACHE_LEVELS_FROM) cache.set(level, keys);
+      }
+      return keys;
+    }
+    const keys = Object.keys(level);
+    if (keys.length >= START_CACHE_FROM && '_size' in this.store) {
+      const size = this.store.size;
+      if (typeof size === 'number') {
+        const entry = { size, keys: new WeakMap<object, string[]>() };
+        keyCaches.set(this.store, entry);
+        entry.keys.set(level, keys);
+        this.cache = entry.keys;
+      }
+    }
+    return keys;
+  }
 }
 
 /**
@@ -132,7 +145,7 @@ class N3Cursor implements TripleCursor {
     private readonly k0: string,
     private readonly k1: string,
     private readonly k2: string,
-    private readonly cache: KeyCache | undefined,
+    private readonly levels: LevelKeys,
     s: string | undefined,
     p: string | undefined,
     o: string | undefined,
@@ -161,7 +174,7 @@ class N3Cursor implements TripleCursor {
           if (this.emit(this.k2)) return true;
           continue;
         }
-        this.keys2 = keysOf(level2, this.cache);
+        this.keys2 = this.levels.of(level2);
         this.i2 = 0;
         continue;
       }
@@ -173,7 +186,7 @@ class N3Cursor implements TripleCursor {
         this.level1 = level1;
         if (this.k1) {
           this.keys1 = level1[this.k1] === undefined ? NO_KEYS : [this.k1];
-        } else this.keys1 = keysOf(level1, this.cache);
+        } else this.keys1 = this.levels.of(level1);
         this.i1 = 0;
         continue;
       }
@@ -186,7 +199,7 @@ class N3Cursor implements TripleCursor {
         ? index[this.k0] === undefined
           ? NO_KEYS
           : [this.k0]
-        : keysOf(index, this.cache);
+        : this.levels.of(index);
       this.i0 = 0;
     }
   }
@@ -213,12 +226,12 @@ class N3Cursor implements TripleCursor {
  * created, and ids come straight from the store's own dictionary.
  */
 class N3TripleSource implements TripleSource {
-  private readonly cache: KeyCache | undefined;
+  private readonly levels: LevelKeys;
   /** The graphs as they were when evaluation started. */
   private readonly graphList: GraphIndexes[] = [];
 
   constructor(private readonly store: N3StoreInternals) {
-    this.cache = keyCacheOf(store);
+    this.levels = new LevelKeys(store);
     for (const key in store._graphs) {
       const graph = store._graphs[key];
       if (graph) this.graphList.push(graph);
@@ -285,7 +298,7 @@ class N3TripleSource implements TripleSource {
     }
     const graphs = this.graphList;
     const entities = this.store._entityIndex._entities;
-    const cache = this.cache;
+    const cache = this.levels;
     // Pick the index whose first levels are bound, as n3 itself does.
     if (si && oi) return new N3Cursor(graphs, entities, 2, oi, si, pi, cache, s, p, o);
     if (si) return new N3Cursor(graphs, entities, 0, si, pi, oi, cache, s, p, o);
