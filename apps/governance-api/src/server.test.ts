@@ -58,6 +58,30 @@ describe('governance-api over HTTP (SQLite)', () => {
       ]),
     );
     expect(doc.components.schemas.InfrastructureTemplate).toBeDefined();
+    // Every $ref of the document resolves inside it.
+    const refs: string[] = [];
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          if (key === '$ref' && typeof inner === 'string') refs.push(inner);
+          else walk(inner);
+        }
+      }
+    };
+    walk(doc);
+    expect(refs.length).toBeGreaterThan(5);
+    const dangling = refs.filter(
+      (ref) =>
+        ref
+          .replace(/^#\//, '')
+          .split('/')
+          .reduce<unknown>(
+            (node, key) => (node as Record<string, unknown> | undefined)?.[key],
+            doc,
+          ) === undefined,
+    );
+    expect(dangling).toEqual([]);
     const page = await request(`${url}/docs`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('swagger-ui');

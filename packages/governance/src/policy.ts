@@ -1,8 +1,18 @@
 import { z } from 'zod';
 
-/** When a policy runs: `active` during deployment, `passive` outside it (guardians push results). */
+/**
+ * When a policy runs: `active` during deployment, `passive` outside it (guardians push results).
+ *
+ * @example
+ * PolicyTriggerSchema.parse('passive');
+ */
 export const PolicyTriggerSchema = z.enum(['active', 'passive']);
-/** Lifecycle of a policy. */
+/**
+ * Lifecycle of a policy.
+ *
+ * @example
+ * PolicyStatusSchema.parse('enabled');
+ */
 export const PolicyStatusSchema = z.enum(['draft', 'grace', 'enabled']);
 
 /**

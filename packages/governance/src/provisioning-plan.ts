@@ -1,8 +1,18 @@
 import { z } from 'zod';
 
-/** State of a provisioning plan. `terminated`: stopped by a governance rule before completion. */
+/**
+ * State of a provisioning plan. `terminated`: stopped by a governance rule before completion.
+ *
+ * @example
+ * PlanStatusSchema.parse('terminated');
+ */
 export const PlanStatusSchema = z.enum(['running', 'completed', 'failed', 'terminated']);
-/** State of one component's task. `skipped`: not run because the plan stopped earlier. */
+/**
+ * State of one component's task. `skipped`: not run because the plan stopped earlier.
+ *
+ * @example
+ * TaskStatusSchema.parse('skipped');
+ */
 export const TaskStatusSchema = z.enum(['pending', 'running', 'completed', 'failed', 'skipped']);
 
 /**

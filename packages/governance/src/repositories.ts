@@ -30,7 +30,12 @@ export interface TemplatePolicyDraft {
   description: string;
 }
 
-/** Templates and the policies their guardian part creates. */
+/**
+ * Templates and the policies their guardian part creates.
+ *
+ * @example
+ * const template = await store.getTemplate('urn:dmb:itm:ge-guardian:1');
+ */
 export interface TemplateRepository {
   getTemplate(id: string): Promise<TemplateRecord | null>;
   /**
@@ -44,7 +49,12 @@ export interface TemplateRepository {
   ): Promise<{ template: TemplateRecord; created: Policy[]; updated: Policy[] }>;
 }
 
-/** Computational governance policies. */
+/**
+ * Computational governance policies.
+ *
+ * @example
+ * const page = await store.listPolicies({ trigger: 'passive', limit: 50, offset: 0 });
+ */
 export interface PolicyRepository {
   getPolicy(id: string): Promise<Policy | null>;
   getPolicies(ids: readonly string[]): Promise<Policy[]>;
@@ -53,7 +63,12 @@ export interface PolicyRepository {
   listPolicies(filter: PolicyFilter): Promise<Page<Policy>>;
 }
 
-/** Provisioning plans. */
+/**
+ * Provisioning plans.
+ *
+ * @example
+ * const plan = await store.getPlan(planId);
+ */
 export interface PlanRepository {
   createPlan(plan: ProvisioningPlan): Promise<void>;
   updatePlan(plan: ProvisioningPlan): Promise<void>;
@@ -79,7 +94,12 @@ export interface InstanceRecord {
   planId: string;
 }
 
-/** Marketplace instances (deployed systems per environment). */
+/**
+ * Marketplace instances (deployed systems per environment).
+ *
+ * @example
+ * const instances = await store.listInstances({ environment: 'production' });
+ */
 export interface InstanceRepository {
   putInstance(instance: InstanceRecord): Promise<void>;
   /** Removes the instance; true when one was there. */
@@ -108,10 +128,20 @@ export interface StoredEvaluationResult {
   detailsConform: boolean;
 }
 
-/** A new result before storage assigns its sequence number. */
+/**
+ * A new result before storage assigns its sequence number.
+ *
+ * @example
+ * await store.appendResult({ contractId, policyId, environment, receivedAt, submission, detailsConform: true });
+ */
 export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'>;
 
-/** Evaluation results: history plus the current result per contract, policy and environment. */
+/**
+ * Evaluation results: history plus the current result per contract, policy and environment.
+ *
+ * @example
+ * const current = await store.getCurrentResult('urn:dmb:cmp:a:b:0:port', 'production');
+ */
 export interface EvaluationResultRepository {
   /**
    * Appends to the history and makes the result current for its contract, policy and environment,
