@@ -149,4 +149,13 @@ describe('start-up configuration', () => {
     expect(out).toContain('provisioning.pollIntervalMs');
     expect(out).toMatch(/exited with 1/);
   });
+
+  it('stops with a clear message when the database cannot be opened', async () => {
+    const out = await spawnApp({
+      DCG_DATA_DIR: join(dir, 'data2'),
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere',
+    }).catch((e: Error) => e.message);
+    expect(out).toMatch(/exited with 1/);
+    expect(out).toContain('Cannot open the PostgreSQL database');
+  });
 });
