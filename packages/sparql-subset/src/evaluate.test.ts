@@ -113,8 +113,9 @@ describe('evaluate', () => {
   });
 
   it('sees additions and removals made to a store between queries', async () => {
+    // More labels than the engine's key-list cache threshold, so the cache is used and invalidated.
     const store = storeOf(
-      Array.from({ length: 100 }, (_, i) => `ex:s${i} skos:prefLabel "label ${i}" .`).join('\n'),
+      Array.from({ length: 1500 }, (_, i) => `ex:s${i} skos:prefLabel "label ${i}" .`).join('\n'),
     );
     const count = async () =>
       (await select('SELECT ?c { ?c skos:prefLabel ?l }', store)).results.bindings.length;

@@ -122,5 +122,5 @@ describe('differential against Oxigraph', () => {
       { numRuns: Number(process.env.DIFFERENTIAL_RUNS ?? 400) },
     );
     expect(true).toBe(true);
-  });
+  }, 180_000);
 });
