@@ -31,7 +31,7 @@ export const LITERALS = [
   `"false"^^<${XSD}boolean>`,
 ];
 const OBJECTS = [...SUBJECTS, ...LITERALS, '_:blank'];
-const VARS = ['?a', '?b', '?c', '?d'];
+const VARS = ['?a', '?b', '?c', '?d', '?p'];
 
 export const dataArbitrary = fc
   .array(
@@ -40,7 +40,7 @@ export const dataArbitrary = fc
       fc.constantFrom(...PREDICATES),
       fc.constantFrom(...OBJECTS),
     ),
-    { minLength: 1, maxLength: 30 },
+    { minLength: 8, maxLength: 40 },
   )
   .map((triples) => triples.map(([s, p, o]) => `${s} ${p} ${o} .`).join('\n'));
 
@@ -48,16 +48,25 @@ const varArb = fc.constantFrom(...VARS);
 const termOrVar = (pool: string[]) =>
   fc.oneof({ weight: 3, arbitrary: varArb }, { weight: 1, arbitrary: fc.constantFrom(...pool) });
 
+// Subjects use ?a/?b, objects ?b/?c/?d: patterns chain into joins instead of self-loops.
+const subjectVar = fc.constantFrom('?a', '?a', '?b');
+const objectVar = fc.constantFrom('?b', '?c', '?d');
 const triplePattern = fc
   .tuple(
-    termOrVar(SUBJECTS),
     fc.oneof(
-      { weight: 4, arbitrary: fc.constantFrom(...PREDICATES) },
-      { weight: 1, arbitrary: varArb },
+      { weight: 6, arbitrary: subjectVar },
+      { weight: 1, arbitrary: fc.constantFrom(...SUBJECTS) },
     ),
-    termOrVar(OBJECTS.filter((o) => o !== '_:blank')),
+    fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...PREDICATES) },
+      { weight: 1, arbitrary: fc.constant('?p') },
+    ),
+    fc.oneof(
+      { weight: 6, arbitrary: objectVar },
+      { weight: 1, arbitrary: fc.constantFrom(...OBJECTS.filter((o) => o !== '_:blank')) },
+    ),
   )
-  .map(([s, p, o]) => `${s} ${p} ${o} .`);
+  .map(([subject, predicate, object]) => `${subject} ${predicate} ${object} .`);
 
 const bgp = fc
   .array(triplePattern, { minLength: 1, maxLength: 3 })
@@ -75,10 +84,14 @@ const atom: fc.Arbitrary<string> = fc.oneof(
   fc
     .tuple(varArb, fc.constantFrom('=', '!='), fc.oneof(varArb, constant))
     .map(([a, op, b]) => `${a} ${op} ${b}`),
-  // SPARQL defines < > <= >= on literals only; Oxigraph also orders IRIs, so the operands are guarded.
+  // SPARQL 1.1 defines < > <= >= on numbers, strings, booleans and dates only; Oxigraph also orders
+  // IRIs and language-tagged strings (an extension), so the operands are guarded.
   fc
     .tuple(varArb, fc.constantFrom('<', '>', '<=', '>='), fc.oneof(varArb, constant))
-    .map(([a, op, b]) => `isLiteral(${a}) && isLiteral(${b}) && ${a} ${op} ${b}`),
+    .map(
+      ([a, op, b]) =>
+        `isLiteral(${a}) && isLiteral(${b}) && LANG(${a}) = "" && LANG(${b}) = "" && ${a} ${op} ${b}`,
+    ),
   varArb.map((v) => `BOUND(${v})`),
   fc
     .tuple(fc.constantFrom('isIRI', 'isLiteral', 'isBlank', 'isNumeric'), varArb)
@@ -138,7 +151,7 @@ const groupArbitrary: fc.Arbitrary<string> = fc.letrec<{ group: string }>((tie) 
       fc.array(
         fc.oneof(
           {
-            weight: 3,
+            weight: 5,
             arbitrary: fc
               .tuple(bgp, fc.option(filter, { nil: '' }))
               .map(([b, f]) => `OPTIONAL { ${b} ${f} }`),
@@ -147,7 +160,7 @@ const groupArbitrary: fc.Arbitrary<string> = fc.letrec<{ group: string }>((tie) 
           { weight: 1, arbitrary: fc.tuple(bgp, bgp).map(([x, y]) => `{ ${x} } UNION { ${y} }`) },
           { weight: 1, arbitrary: bgp.map((b) => `MINUS { ${b} }`) },
           {
-            weight: 1,
+            weight: 2,
             arbitrary: fc
               .tuple(expressionArbitrary, fc.constantFrom('?e', '?f'))
               .map(([e, v]) => `BIND(${e} AS ${v})`),
@@ -155,13 +168,19 @@ const groupArbitrary: fc.Arbitrary<string> = fc.letrec<{ group: string }>((tie) 
           {
             weight: 1,
             arbitrary: fc
-              .tuple(varArb, fc.array(constant, { minLength: 1, maxLength: 3 }))
+              .tuple(
+                fc.constantFrom('?a', '?b'),
+                fc.array(fc.constantFrom(...SUBJECTS, ...LITERALS.slice(0, 3)), {
+                  minLength: 1,
+                  maxLength: 4,
+                }),
+              )
               .map(([v, values]) => `VALUES ${v} { ${values.join(' ')} }`),
           },
           { weight: 1, arbitrary: bgp.map((b) => `FILTER NOT EXISTS { ${b} }`) },
           { weight: 1, arbitrary: tie('group').map((g) => `OPTIONAL { ${g} }`) },
         ),
-        { maxLength: 3 },
+        { maxLength: 2 },
       ),
     )
     .map(([first, rest]) => `${first} ${rest.join(' ')}`),
@@ -178,7 +197,7 @@ export interface GeneratedQuery {
 
 export const queryArbitrary: fc.Arbitrary<GeneratedQuery> = fc
   .tuple(
-    fc.constantFrom('SELECT', 'SELECT DISTINCT', 'ASK'),
+    fc.constantFrom('SELECT', 'SELECT', 'SELECT DISTINCT', 'SELECT DISTINCT', 'ASK'),
     fc.option(fc.uniqueArray(varArb, { minLength: 1, maxLength: 3 }), { nil: undefined }),
     groupArbitrary,
     fc.option(fc.tuple(varArb, fc.boolean()), { nil: undefined }),
