@@ -45,9 +45,6 @@ export const dataArbitrary = fc
   .map((triples) => triples.map(([s, p, o]) => `${s} ${p} ${o} .`).join('\n'));
 
 const varArb = fc.constantFrom(...VARS);
-const termOrVar = (pool: string[]) =>
-  fc.oneof({ weight: 3, arbitrary: varArb }, { weight: 1, arbitrary: fc.constantFrom(...pool) });
-
 // Subjects use ?a/?b, objects ?b/?c/?d: patterns chain into joins instead of self-loops.
 const subjectVar = fc.constantFrom('?a', '?a', '?b');
 const objectVar = fc.constantFrom('?b', '?c', '?d');
