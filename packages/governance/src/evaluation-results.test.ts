@@ -133,6 +133,12 @@ describe('EvaluationResults and the compliance view', () => {
     expect(
       (await error({ policyId: 'passive', environment: undefined, body: submission(true) })).code,
     ).toBe('invalid_input');
+    const long = await error({
+      policyId: 'passive',
+      environment: 'e'.repeat(201),
+      body: submission(true),
+    });
+    expect(long.issues[0]?.path).toBe('$.query.environment');
     const two = await error({
       policyId: 'passive',
       environment: 'production',

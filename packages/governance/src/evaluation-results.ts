@@ -75,6 +75,11 @@ export class EvaluationResults {
         issues: [{ path: '$.query.environment', message: 'is required' }],
       });
     }
+    if (input.environment.length > 200) {
+      throw new GovernanceError('invalid_input', 'The query parameter environment is too long', {
+        issues: [{ path: '$.query.environment', message: 'at most 200 characters' }],
+      });
+    }
     const environment = input.environment;
     let trigger = this.triggers.get(input.policyId);
     if (trigger === undefined) {
