@@ -41,6 +41,15 @@ describe('graph replacement under load', () => {
             modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
           },
           {
+            id: 'yearly',
+            name: 'yearly',
+            baseUrl: adapter.url,
+            modes: {
+              ingestion: { enabled: true, schedule: '0 0 1 1 *' },
+              passthrough: { enabled: false },
+            },
+          },
+          {
             id: 'scheduled',
             name: 'scheduled',
             baseUrl: adapter.url,
@@ -94,10 +103,23 @@ describe('graph replacement under load', () => {
     }
   });
 
+  it('pulls a scheduled source with no graph at start, without waiting for its schedule', async () => {
+    const deadline = Date.now() + 20_000;
+    let triples = 0;
+    while (triples === 0 && Date.now() < deadline) {
+      const info = await fetch(`${api.url}/v1/sources/yearly/graph`);
+      triples = ((await info.json()) as { triples: number }).triples;
+      if (triples === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(triples).toBe(1);
+  });
+
   it('pulls scheduled sources on their cron schedule', async () => {
     const deadline = Date.now() + 20_000;
-    while (pulls < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(pulls).toBeGreaterThanOrEqual(2);
+    const before = pulls;
+    while (pulls < before + 2 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(pulls).toBeGreaterThanOrEqual(before + 2);
     const response = await fetch(`${api.url}/v1/search/query?term=pulled`);
     expect(((await response.json()) as { results: string[] }).results).toEqual([
       'https://ex.org/pulled',

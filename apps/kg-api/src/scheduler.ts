@@ -4,17 +4,19 @@ import { Cron } from 'croner';
 import type { IngestionService } from './ingestion-service';
 
 /**
- * Pulls every source that has `modes.ingestion.schedule` (cron, UTC) on its schedule. A run that
- * is still going when the next is due is skipped (`protect`). Returns a function that stops all.
+ * Pulls every source that has `modes.ingestion.schedule` (cron, UTC) on its schedule, and once
+ * at start when it has no graph yet (rather than waiting hours for the first run). A run that is
+ * still going when the next is due is skipped (`protect`). Returns a function that stops all.
  *
  * @example
- * const stop = scheduleIngestion(config.sources, ingestion, logger);
+ * const stop = scheduleIngestion(config.sources, ingestion, logger, (id) => kb.graphInfo(id).triples > 0);
  * stop();
  */
 export function scheduleIngestion(
   sources: readonly SourceConfig[],
   ingestion: IngestionService,
   logger: Logger,
+  hasGraph: (sourceId: string) => boolean = () => true,
 ): () => void {
   const jobs: Cron[] = [];
   for (const source of sources) {
@@ -34,6 +36,10 @@ export function scheduleIngestion(
         },
       ),
     );
+    if (!hasGraph(source.id)) {
+      // Failures are logged by the ingestion service; the schedule tries again.
+      void ingestion.pull(source.id).catch(() => undefined);
+    }
     logger.info('ingestion scheduled', {
       sourceId: source.id,
       schedule,

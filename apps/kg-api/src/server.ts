@@ -97,7 +97,12 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
   });
-  const stopSchedule = scheduleIngestion(config.sources, ingestion, logger);
+  const stopSchedule = scheduleIngestion(
+    config.sources,
+    ingestion,
+    logger,
+    (sourceId) => kb.graphInfo(sourceId).triples > 0,
+  );
   return {
     url: server.url,
     port: server.port,
