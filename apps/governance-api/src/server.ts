@@ -133,7 +133,10 @@ export async function startGovernanceApi(
       planId: e.planId,
     }),
   );
-  const interrupted = await governance.coordinator.recoverInterrupted();
+  const interrupted = await governance.coordinator.recoverInterrupted().catch(async (error) => {
+    await store.close();
+    throw error;
+  });
   if (interrupted > 0)
     logger.warn('plans interrupted by an earlier stop were marked failed', { count: interrupted });
 
@@ -154,7 +157,16 @@ export async function startGovernanceApi(
     await store.close();
     throw error;
   }
-  if (options.demo) await seedDemo(governance, server.url, logger);
+  if (options.demo) {
+    try {
+      await seedDemo(governance, server.url, logger);
+    } catch (error) {
+      await server.close();
+      await governance.coordinator.idle();
+      await store.close();
+      throw error;
+    }
+  }
   return {
     url: server.url,
     port: server.port,
