@@ -185,6 +185,23 @@ try {
         logger: createLogger('bench', { level: 'silent' }),
       });
       try {
+        // Search end to end: the same 1,000 terms over HTTP, one request at a time.
+        const httpLatencies: number[] = [];
+        for (const term of terms.slice(0, 200)) {
+          await (await fetch(`${api.url}/v1/search/query?term=${encodeURIComponent(term)}`)).json();
+        }
+        for (const term of terms) {
+          const s = performance.now();
+          const response = await fetch(
+            `${api.url}/v1/search/query?term=${encodeURIComponent(term)}&limit=10`,
+          );
+          await response.json();
+          httpLatencies.push(performance.now() - s);
+        }
+        httpLatencies.sort((a, b) => a - b);
+        console.log(
+          `\n## search over HTTP (${terms.length} terms, sequential, after 200 warm-up requests): p50 ${fmt(percentile(httpLatencies, 50))}   p99 ${fmt(percentile(httpLatencies, 99))}`,
+        );
         ratios.push(
           ...(await compareSparql('the vocabulary above', api.url, virtuoso, GRAPH, ownQueries)),
         );
