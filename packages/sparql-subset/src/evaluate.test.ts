@@ -160,6 +160,26 @@ describe('evaluate', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('keeps the event loop turning during a long scan, so an abort from a timer ends it', async () => {
+    const big = storeOf(Array.from({ length: 300 }, (_, i) => `ex:s${i} ex:p ${i} .`).join('\n'));
+    const parsed = parseQuery(
+      'SELECT * { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i FILTER(?c = ?f + ?i + 1000) }',
+    );
+    if (!parsed.success) throw new Error('parse failed');
+    const controller = new AbortController();
+    let timerTicks = 0;
+    const interval = setInterval(() => timerTicks++, 5);
+    setTimeout(() => controller.abort(new Error('client went away')), 100);
+    const started = Date.now();
+    const error = await evaluate(parsed.query, big, { signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    clearInterval(interval);
+    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('ABORTED');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(timerTicks).toBeGreaterThan(1);
+  });
+
   it('ends with ROW_LIMIT_EXCEEDED when the answer has more rows than allowed', async () => {
     const error = await query('SELECT * { ?s ?p ?o }', thesaurus, { maxRows: 3 }).catch(
       (e: unknown) => e,

@@ -1,6 +1,13 @@
 import type { CheckedQuery } from './algebra';
 import { type Plan, planOf } from './plan';
-import { checkLimits, createRuntime, type Row, type Runtime } from './runtime';
+import {
+  checkLimits,
+  createRuntime,
+  PAUSE,
+  PAUSE_AFTER_MS,
+  type Row,
+  type Runtime,
+} from './runtime';
 import { SparqlSubsetError } from './sparql-subset-error';
 import { idToJson, type SparqlJsonTerm } from './term-ids';
 import { orderCompare } from './term-values';
@@ -22,7 +29,6 @@ export type SparqlResults =
   | { head: Record<string, never>; boolean: boolean };
 
 /** Hands control back to the event loop so that timers and abort signals can fire. */
-const YIELD_EVERY_MS = 25;
 const breathe = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 function checkOptions(options: EvaluateOptions): void {
@@ -59,18 +65,24 @@ export async function evaluate(
   checkLimits(deadline, signal, timeoutMs);
   const plan = planOf(query);
   const rt = createRuntime(toTripleSource(source), plan.width, { deadline, signal, timeoutMs });
+  // Operators yield PAUSE after PAUSE_AFTER_MS of work; rows can also arrive fast for a long time.
   let lastBreath = Date.now();
-  const maybeBreathe = async () => {
-    const now = Date.now();
-    if (now - lastBreath < YIELD_EVERY_MS) return;
+  const pause = async () => {
     await breathe();
     lastBreath = Date.now();
+    rt.breathed();
     checkLimits(deadline, signal, timeoutMs);
+  };
+  const maybeBreathe = async () => {
+    if (Date.now() - lastBreath >= PAUSE_AFTER_MS) await pause();
   };
 
   const solutions = plan.root(new Array(plan.width), rt);
   if (query.form === 'ASK') {
-    for (const _ of solutions) return { head: {}, boolean: true };
+    for (const row of solutions) {
+      if (row !== PAUSE) return { head: {}, boolean: true };
+      await pause();
+    }
     return { head: {}, boolean: false };
   }
 
@@ -79,7 +91,7 @@ export async function evaluate(
     // DISTINCT may drop sorted rows, so only a plain LIMIT bounds what the sort keeps.
     const keep =
       query.limit === undefined || query.distinct ? undefined : query.offset + query.limit;
-    rows = await sortRows(solutions, plan.order, keep, rt, maybeBreathe);
+    rows = await sortRows(solutions, plan.order, keep, rt, pause);
   }
 
   const vars = [...query.variables];
@@ -90,6 +102,10 @@ export async function evaluate(
   const limit = query.limit ?? Number.POSITIVE_INFINITY;
   if (limit === 0) return { head: { vars }, results: { bindings } };
   for (const row of rows) {
+    if (row === PAUSE) {
+      await pause();
+      continue;
+    }
     if (seen) {
       const key = slots.map((slot) => row[slot] ?? '\u0001').join('\u0000');
       if (seen.has(key)) continue;
@@ -123,7 +139,7 @@ async function sortRows(
   order: Plan['order'],
   keep: number | undefined,
   rt: Runtime,
-  maybeBreathe: () => Promise<void>,
+  pause: () => Promise<void>,
 ): Promise<Row[]> {
   type Keyed = { row: Row; keys: (string | undefined)[] };
   const compare = (a: Keyed, b: Keyed): number => {
@@ -135,8 +151,11 @@ async function sortRows(
   };
   const keyed: Keyed[] = [];
   const bounded = keep !== undefined && keep <= 10_000;
-  let count = 0;
   for (const row of solutions) {
+    if (row === PAUSE) {
+      await pause();
+      continue;
+    }
     rt.tick();
     const item: Keyed = { row, keys: order.map((o) => o.key(row, rt)) };
     if (bounded) {
@@ -153,7 +172,6 @@ async function sortRows(
       keyed.splice(lo, 0, item);
       if (keyed.length > keep) keyed.pop();
     } else keyed.push(item);
-    if ((++count & 4095) === 0) await maybeBreathe();
   }
   if (!bounded) keyed.sort(compare);
   return keyed.map((item) => item.row);

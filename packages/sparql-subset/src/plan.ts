@@ -8,7 +8,7 @@ import {
 } from './compile-expression';
 import { allVars, certainVars, expressionVars, patternVars, possibleVars } from './plan-vars';
 import { conjuncts, pushFilters } from './push-filters';
-import type { Row, Runtime } from './runtime';
+import { collectRows, hasRow, PAUSE, type Row, type Runtime } from './runtime';
 import type { TripleCursor } from './triple-source';
 
 /** An operator: the solutions of a sub-pattern joined with the incoming row. */
@@ -91,10 +91,7 @@ class Planner implements ExpressionContext {
     if (probe) return probe;
     const incoming = new Set([...this.scope.incoming, ...this.pendingScope]);
     const op = this.compile(expression.pattern, incoming, true);
-    return (row, rt) => {
-      for (const _ of op(row, rt)) return true;
-      return false;
-    };
+    return (row, rt) => hasRow(op(row, rt));
   }
 
   /** Variables of the pattern a filter expression is attached to (visible to its EXISTS). */
@@ -149,7 +146,10 @@ class Planner implements ExpressionContext {
           substitute,
         );
         return function* join(row, rt) {
-          for (const r of left(row, rt)) yield* right(r, rt);
+          for (const r of left(row, rt)) {
+            if (r === PAUSE) yield r;
+            else yield* right(r, rt);
+          }
         };
       }
       case 'leftjoin': {
@@ -162,8 +162,16 @@ class Planner implements ExpressionContext {
           : undefined;
         return function* leftJoin(row, rt) {
           for (const r of left(row, rt)) {
+            if (r === PAUSE) {
+              yield r;
+              continue;
+            }
             let matched = false;
             for (const extended of right(r, rt)) {
+              if (extended === PAUSE) {
+                yield extended;
+                continue;
+              }
               rt.tick();
               if (condition === undefined || condition(extended, rt) === true) {
                 matched = true;
@@ -184,6 +192,10 @@ class Planner implements ExpressionContext {
         const condition = this.condition(node.expression, scope, substitute, scope);
         return function* filter(row, rt) {
           for (const r of input(row, rt)) {
+            if (r === PAUSE) {
+              yield r;
+              continue;
+            }
             rt.tick();
             if (condition(r, rt) === true) yield r;
           }
@@ -196,6 +208,10 @@ class Planner implements ExpressionContext {
         const slot = this.slot(node.variable);
         return function* extend(row, rt) {
           for (const r of input(row, rt)) {
+            if (r === PAUSE) {
+              yield r;
+              continue;
+            }
             const computed = value(r, rt);
             if (computed === undefined) {
               yield r;
@@ -226,10 +242,14 @@ class Planner implements ExpressionContext {
         return function* minus(row, rt) {
           let removed = rt.memo.get(id);
           if (!removed) {
-            removed = [...right(new Array(rt.width), rt)];
+            removed = collectRows(right(new Array(rt.width), rt));
             rt.memo.set(id, removed);
           }
           for (const r of left(row, rt)) {
+            if (r === PAUSE) {
+              yield r;
+              continue;
+            }
             rt.tick();
             const excluded = (removed as Row[]).some((other) => {
               let shared = false;
@@ -301,7 +321,7 @@ class Planner implements ExpressionContext {
     return function* independent(row, rt) {
       let rows = rt.memo.get(id);
       if (!rows) {
-        rows = [...op(new Array(rt.width), rt)];
+        rows = collectRows(op(new Array(rt.width), rt));
         rt.memo.set(id, rows);
       }
       for (const other of rows) {
@@ -348,14 +368,12 @@ class Planner implements ExpressionContext {
       rest.length > 0 ? this.condition(andAll(rest), scope, substitute, scope) : undefined;
     return function* antiJoin(row, rt) {
       for (const r of left(row, rt)) {
-        rt.tick();
-        let found: boolean;
-        if (probe) found = probe(r, rt);
-        else {
-          const matches = right(r, rt)[Symbol.iterator]();
-          found = !matches.next().done;
-          matches.return?.();
+        if (r === PAUSE) {
+          yield r;
+          continue;
         }
+        rt.tick();
+        const found = probe ? probe(r, rt) : hasRow(right(r, rt));
         if (found) continue;
         if (condition === undefined || condition(r, rt) === true) yield r;
       }
@@ -471,6 +489,10 @@ class Planner implements ExpressionContext {
           continue;
         }
         rt.tick();
+        if (rt.wantsPause) {
+          rt.wantsPause = false;
+          yield PAUSE;
+        }
         const bound = bind(level, rows[level] as Row, cursor.s, cursor.p, cursor.o);
         if (!bound) continue;
         if ((levelConditions[level] as CompiledCondition[]).length > 0 && !passes(level, bound, rt))

@@ -4,11 +4,22 @@ import type { TripleSource } from './triple-source';
 /** A solution under construction: one slot per variable, `undefined` when unbound. */
 export type Row = (string | undefined)[];
 
+/**
+ * Yielded through the operators, in place of a row, when evaluation has run for a while without
+ * handing control back: the consumer awaits the event loop (so timers, aborts and other requests
+ * get their turn) and continues. It never reaches the results.
+ */
+export const PAUSE: Row = [];
+
 /** Per-evaluation state shared by every operator of a plan. */
 export interface Runtime {
   readonly source: TripleSource;
   /** Counts a unit of work; every so often checks the deadline and the abort signal. */
   tick(): void;
+  /** Set by `tick` when it is time to yield {@link PAUSE}; the yielder clears it. */
+  wantsPause: boolean;
+  /** Records that control went back to the event loop. */
+  breathed(): void;
   /** Results of sub-plans that do not depend on the incoming row, by plan node id. */
   readonly memo: Map<number, Row[]>;
   readonly width: number;
@@ -16,6 +27,8 @@ export interface Runtime {
 
 /** How often (in units of work) the clock and the signal are read. */
 const CHECK_EVERY = 1024;
+/** Longest stretch of synchronous work between two returns to the event loop. */
+export const PAUSE_AFTER_MS = 25;
 
 export function createRuntime(
   source: TripleSource,
@@ -27,16 +40,37 @@ export function createRuntime(
   },
 ): Runtime {
   let work = 0;
+  let lastBreath = Date.now();
   const { deadline, signal, timeoutMs } = options;
-  return {
+  const rt: Runtime = {
     source,
     memo: new Map(),
     width,
+    wantsPause: false,
     tick() {
       if ((++work & (CHECK_EVERY - 1)) !== 0) return;
       checkLimits(deadline, signal, timeoutMs);
+      if (Date.now() - lastBreath >= PAUSE_AFTER_MS) rt.wantsPause = true;
+    },
+    breathed() {
+      lastBreath = Date.now();
+      rt.wantsPause = false;
     },
   };
+  return rt;
+}
+
+/** The first real row of a sub-evaluation, skipping pauses (a sub-evaluation cannot await). */
+export function hasRow(rows: Iterable<Row>): boolean {
+  for (const row of rows) if (row !== PAUSE) return true;
+  return false;
+}
+
+/** All real rows of a sub-evaluation. */
+export function collectRows(rows: Iterable<Row>): Row[] {
+  const out: Row[] = [];
+  for (const row of rows) if (row !== PAUSE) out.push(row);
+  return out;
 }
 
 export function checkLimits(
