@@ -59,6 +59,50 @@ auth:
     }
   });
 
+  it('after kill -9 in the middle of a replacement, has the old graph or the new one, whole', async () => {
+    const env = { DCG_DATA_DIR: join(dir, 'midway'), DCG_CONFIG: configPath, KG_TEST_KEY: WRITER };
+    const graph = (n: number, word: string) =>
+      Array.from(
+        { length: n },
+        (_, i) =>
+          `<https://ex.org/${word}${i}> <http://www.w3.org/2004/02/skos/core#prefLabel> "${word} ${i}" .`,
+      ).join('\n');
+    const put = (url: string, body: string) =>
+      fetch(`${url}/v1/sources/vocab/graph`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/n-triples', authorization: `Bearer ${WRITER}` },
+        body,
+      });
+    for (const delayMs of [50, 400]) {
+      const app = await spawnKgApi(env);
+      expect((await put(app.url, graph(1_000, 'old'))).status).toBe(200);
+      const inFlight = put(app.url, graph(60_000, 'new')).then(
+        (r) => r.status,
+        () => 0,
+      );
+      await new Promise((r) => setTimeout(r, delayMs));
+      app.child.kill('SIGKILL');
+      await exited(app.child);
+      const acknowledged = (await inFlight) === 200;
+
+      const again = await spawnKgApi(env);
+      try {
+        const count = async (word: string) => {
+          const response = await fetch(`${again.url}/v1/search/query?term=${word}&limit=1`);
+          return ((await response.json()) as { totalResults: number }).totalResults;
+        };
+        const [oldCount, newCount] = [await count('old'), await count('new')];
+        // Whole old graph or whole new graph; the new one for sure if it was acknowledged.
+        expect([`${oldCount}/${newCount}`]).toContainEqual(
+          acknowledged ? '0/60000' : expect.stringMatching(/^(1000\/0|0\/60000)$/),
+        );
+      } finally {
+        again.child.kill('SIGKILL');
+        await exited(again.child);
+      }
+    }
+  });
+
   it('starts with the demo vocabulary when DCG_DEMO=1', async () => {
     const app = await spawnKgApi({ DCG_DATA_DIR: join(dir, 'demo'), DCG_DEMO: '1' });
     try {

@@ -125,7 +125,10 @@ describe('SearchIndex', () => {
     index.replaceSource('a', concepts([['a1', `${skos}prefLabel`, 'Forest']]));
     index.replaceSource('b', concepts([['b1', `${skos}prefLabel`, 'Forest fire']]));
     expect(index.search('forest', page).totalResults).toBe(2);
+    const untouched = index.sourceIndex('b');
     index.replaceSource('a', concepts([['a2', `${skos}prefLabel`, 'Meadow']]));
+    // Only the replaced source was re-indexed.
+    expect(index.sourceIndex('b')).toBe(untouched);
     expect(index.search('forest', page).results).toEqual([`${ex}b1`]);
     expect(index.search('meadow', page).results).toEqual([`${ex}a2`]);
     index.removeSource('b');

@@ -82,6 +82,11 @@ export class SearchIndex {
     this.swapSource(sourceId, undefined);
   }
 
+  /** The index of one source (replacing another source leaves it as it is: same object). */
+  sourceIndex(sourceId: string): SourceSearchIndex | undefined {
+    return this.#sources.get(sourceId);
+  }
+
   /** Number of searchable documents per source. */
   stats(): Record<string, number> {
     return Object.fromEntries([...this.#sources].map(([id, s]) => [id, s.docCount]));
