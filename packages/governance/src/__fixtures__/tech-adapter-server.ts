@@ -18,7 +18,12 @@ export type AdapterBehaviour =
   | { kind: 'info-null' }
   | { kind: 'info-drop' }
   | { kind: 'info-absent' }
-  | { kind: 'never-finishes' };
+  | { kind: 'never-finishes' }
+  | { kind: 'plain-text-token' }
+  | { kind: 'sync-running' }
+  | { kind: 'invalid-status' }
+  | { kind: 'poll-error' }
+  | { kind: 'empty-token' };
 
 /** A request the adapter received, with its YAML descriptor parsed. */
 export interface ReceivedRequest {
@@ -94,6 +99,21 @@ export async function startTechAdapter(
           return behaviour.status === 400
             ? c.json({ errors: ['bad descriptor'], userMessage: 'The descriptor was refused' }, 400)
             : c.json({ error: 'adapter crashed', userMessage: 'Internal adapter problem' }, 500);
+        case 'sync-running':
+          return c.json({ status: 'RUNNING', result: '' });
+        case 'invalid-status':
+          return c.json({ state: 'done' });
+        case 'empty-token':
+          return c.body(null, 202);
+        case 'plain-text-token':
+        case 'poll-error': {
+          const token = crypto.randomUUID();
+          tokens.set(token, {
+            remaining: behaviour.kind === 'poll-error' ? -1 : 1,
+            body: completed(descriptor.data, behaviour),
+          });
+          return c.text(token, 202);
+        }
         case 'async':
         case 'never-finishes': {
           const token = crypto.randomUUID();
@@ -110,6 +130,7 @@ export async function startTechAdapter(
     app.get(`/v1/${operation}/:token/status`, (c) => {
       const entry = tokens.get(c.req.param('token'));
       if (!entry) return c.json({ errors: ['unknown token'] }, 400);
+      if (entry.remaining < 0) return c.json({ error: 'status store unavailable' }, 500);
       if (entry.remaining > 0) {
         entry.remaining--;
         return c.json({ status: 'RUNNING', result: '' });
