@@ -1,4 +1,9 @@
 import { defineProject, mergeConfig } from 'vitest/config';
 import { sharedConfig } from '../../vitest.shared';
 
-export default mergeConfig(sharedConfig, defineProject({ test: { name: 'kg-api' } }));
+// Some tests spawn kg-api processes (kill -9, CLI) and start Virtuoso: on a busy CI machine they
+// need more than the shared 30 s.
+export default mergeConfig(
+  sharedConfig,
+  defineProject({ test: { name: 'kg-api', testTimeout: 120_000 } }),
+);
