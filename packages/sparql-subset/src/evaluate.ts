@@ -13,7 +13,14 @@ import { idToJson, type SparqlJsonTerm } from './term-ids';
 import { orderCompare } from './term-values';
 import { type QuerySource, toTripleSource } from './triple-source';
 
-/** Options of {@link evaluate}. */
+/**
+ * Options of {@link evaluate}.
+ *
+ * @example
+ * ```ts
+ * const options: EvaluateOptions = { timeoutMs: 5000, maxRows: 10_000, signal: request.signal };
+ * ```
+ */
 export interface EvaluateOptions {
   /** Aborts evaluation with `ABORTED`. */
   signal?: AbortSignal;
@@ -23,7 +30,17 @@ export interface EvaluateOptions {
   maxRows?: number;
 }
 
-/** W3C SPARQL 1.1 Query Results JSON. */
+/**
+ * W3C SPARQL 1.1 Query Results JSON: bindings for SELECT (an unbound variable is absent), a
+ * boolean for ASK. Serialise it as `application/sparql-results+json`.
+ *
+ * @example
+ * ```ts
+ * const results: SparqlResults = await evaluate(parsed.query, store);
+ * if ('boolean' in results) console.log(results.boolean);
+ * else for (const row of results.results.bindings) console.log(row.label?.value);
+ * ```
+ */
 export type SparqlResults =
   | { head: { vars: string[] }; results: { bindings: Record<string, SparqlJsonTerm>[] } }
   | { head: Record<string, never>; boolean: boolean };

@@ -11,7 +11,14 @@ import { writtenNumericForms } from './numeric-lexical-forms';
 import { PROBLEM_CODES, type Problem, type ProblemCode } from './problem-codes';
 import { termToId } from './term-ids';
 
-/** Options of {@link parseQuery}. */
+/**
+ * Options of {@link parseQuery}.
+ *
+ * @example
+ * ```ts
+ * parseQuery('SELECT ?l { <c1> skos:prefLabel ?l }', { baseIRI: 'http://example.org/', prefixes: { skos: 'http://www.w3.org/2004/02/skos/core#' }, maxDepth: 8 });
+ * ```
+ */
 export interface ParseOptions {
   /** Base IRI for relative IRIs (a BASE in the query wins). */
   baseIRI?: string;
@@ -21,11 +28,27 @@ export interface ParseOptions {
   maxDepth?: number;
 }
 
-/** Result of {@link parseQuery}. */
+/**
+ * Result of {@link parseQuery}: the checked query, or every problem found.
+ *
+ * @example
+ * ```ts
+ * const result: ParseResult = parseQuery(text);
+ * if (!result.success) return { status: 400, problems: result.problems };
+ * ```
+ */
 export type ParseResult =
   | { success: true; query: CheckedQuery }
   | { success: false; problems: Problem[] };
 
+/**
+ * Default limit on the nesting of group patterns and EXISTS.
+ *
+ * @example
+ * ```ts
+ * parseQuery(text, { maxDepth: DEFAULT_MAX_DEPTH - 4 }); // stricter than the default
+ * ```
+ */
 export const DEFAULT_MAX_DEPTH = 12;
 
 /** Built-in functions of the subset, by sparqljs operator name, with their arity range. */

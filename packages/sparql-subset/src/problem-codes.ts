@@ -40,7 +40,14 @@ export const PROBLEM_CODES = {
   INVALID_OPTIONS: 'INVALID_OPTIONS',
 } as const;
 
-/** One of the {@link PROBLEM_CODES}. */
+/**
+ * One of the {@link PROBLEM_CODES}.
+ *
+ * @example
+ * ```ts
+ * const code: ProblemCode = 'NESTING_TOO_DEEP';
+ * ```
+ */
 export type ProblemCode = (typeof PROBLEM_CODES)[keyof typeof PROBLEM_CODES];
 
 /**

@@ -1,7 +1,8 @@
 import type { AlgebraNode, Expression } from './algebra';
 import { certainVars, expressionVars } from './plan-vars';
 
-function conjuncts(expression: Expression, out: Expression[] = []): Expression[] {
+/** The operands of a chain of `&&`. */
+export function conjuncts(expression: Expression, out: Expression[] = []): Expression[] {
   if (expression.type === 'call' && expression.op === '&&') {
     conjuncts(expression.args[0] as Expression, out);
     conjuncts(expression.args[1] as Expression, out);
@@ -101,5 +102,3 @@ export function pushFilters(node: AlgebraNode): AlgebraNode {
       return node;
   }
 }
-
-export { conjuncts };

@@ -2,7 +2,14 @@ import type { Problem } from './problem-codes';
 
 const MARKER = Symbol.for('dcg.sparql-subset.error');
 
-/** Codes of {@link SparqlSubsetError}. */
+/**
+ * Codes of {@link SparqlSubsetError}.
+ *
+ * @example
+ * ```ts
+ * const status = (code: SparqlSubsetErrorCode) => (code === 'TIMEOUT' ? 504 : code === 'QUERY_REJECTED' ? 400 : 500);
+ * ```
+ */
 export type SparqlSubsetErrorCode =
   | 'TIMEOUT'
   | 'ROW_LIMIT_EXCEEDED'

@@ -104,7 +104,14 @@ export function idToTerm(id: string): RDF.Term {
   return DataFactory.namedNode(id);
 }
 
-/** One value of a SPARQL JSON result binding. */
+/**
+ * One value of a SPARQL JSON result binding.
+ *
+ * @example
+ * ```ts
+ * const label: SparqlJsonTerm = { type: 'literal', value: 'Data contract', 'xml:lang': 'en' };
+ * ```
+ */
 export type SparqlJsonTerm =
   | { type: 'uri'; value: string }
   | { type: 'bnode'; value: string }

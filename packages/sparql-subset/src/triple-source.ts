@@ -5,6 +5,11 @@ import { idToTerm, termToId } from './term-ids';
 /**
  * What `evaluate` reads: an n3 `Store`, any RDF/JS `DatasetCore`, or an array of them whose union
  * (RDF merge, every graph of every dataset) is the default graph.
+ *
+ * @example
+ * ```ts
+ * const source: QuerySource = [storeOfSourceA, storeOfSourceB];
+ * ```
  */
 export type QuerySource = RDF.DatasetCore | readonly RDF.DatasetCore[];
 
