@@ -8,6 +8,7 @@ import {
 } from '@dcg/http-kit';
 import type { KnowledgeBase } from '@dcg/knowledge-graph';
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { cors } from 'hono/cors';
 import type { KgEnv } from './app-env';
 import { authGuards } from './auth';
 import type { KgApiConfig, ResolvedApiKey } from './config';
@@ -43,6 +44,18 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
   const { config, kb } = deps;
   const app = new OpenAPIHono<KgEnv>({ defaultHook: zodValidationHook });
   app.use(requestContext({ logger: deps.logger }));
+  if (config.cors.allowedOrigins.length > 0) {
+    // Browsers on the configured origins may call the API (the typed client runs in browsers).
+    app.use(
+      cors({
+        origin: config.cors.allowedOrigins,
+        allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+        allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+        exposeHeaders: ['X-Request-Id', 'WWW-Authenticate'],
+        maxAge: 600,
+      }),
+    );
+  }
   installErrorHandling(app, deps.logger);
   const guards = authGuards(deps.apiKeys, { readsRequireKey: config.auth.readsRequireKey });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -57,6 +57,14 @@ export const KgApiConfigSchema = z
       })
       .strict()
       .default({ maxUploadBytes: 512 * MiB, pullTimeoutMs: 120_000 }),
+    cors: z
+      .object({
+        allowedOrigins: z
+          .array(z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin))
+          .default([]),
+      })
+      .strict()
+      .default({ allowedOrigins: [] }),
     auth: z
       .object({
         apiKeys: z.array(ApiKeySchema).default([]),
