@@ -89,6 +89,13 @@ describe('parseQuery', () => {
     expect(result.problems[1]?.location).toEqual({ part: 'REGEX', line: 3, column: 9 });
   });
 
+  it('locates the path operator itself, not an earlier * or ?', () => {
+    const result = parseQuery('SELECT * WHERE {\n  ?s ?x ?y .\n  ?s <urn:p>+ ?o\n}');
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.problems[0]?.location).toEqual({ part: '+', line: 3, column: 13 });
+  });
+
   it('rejects nesting deeper than maxDepth', () => {
     const nested = 'SELECT * { { { { ?s ?p ?o } } } }';
     expect(codes(nested, { maxDepth: 2 })).toEqual([PROBLEM_CODES.NESTING_TOO_DEEP]);

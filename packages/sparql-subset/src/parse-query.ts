@@ -267,12 +267,22 @@ function truncate(text: string, max: number): string {
 }
 
 /** Reports a problem, locating `part` (a keyword or snippet) in the query text when it can. */
-function report(walk: Walk, code: ProblemCode, message: string, part?: string): void {
+function report(
+  walk: Walk,
+  code: ProblemCode,
+  message: string,
+  part?: string,
+  locator?: RegExp,
+): void {
   const problem: Problem = { code, message };
   if (part) {
     problem.location = { part };
     const keyword = part.split(/[\s(<]/)[0] ?? part;
-    const at = keyword ? walk.text.toLowerCase().indexOf(keyword.toLowerCase()) : -1;
+    const at = locator
+      ? walk.text.search(locator)
+      : keyword
+        ? walk.text.toLowerCase().indexOf(keyword.toLowerCase())
+        : -1;
     if (at >= 0) {
       const before = walk.text.slice(0, at).split('\n');
       problem.location.line = before.length;
@@ -661,8 +671,18 @@ function translatePath(
     PROBLEM_CODES.PROPERTY_PATH_NOT_SUPPORTED,
     `Property path "${predicate.pathType}" is not supported: ${why}`,
     predicate.pathType,
+    PATH_LOCATORS[predicate.pathType],
   );
 }
+
+/** Where a path operator is written: right after an IRI, a prefixed name or `)`. */
+const PATH_LOCATORS: Record<string, RegExp> = {
+  '*': /(?<=[>\w)])\*(?!\w)/,
+  '+': /(?<=[>\w)])\+(?!\w)/,
+  '?': /(?<=[>\w)])\?(?![\w$])/,
+  '|': /(?<!\|)\|(?!\|)/,
+  '!': /!\s*(?=[<(^]|[\w-]*:)/,
+};
 
 function translateExpression(
   expression: sparqljs.Expression,
