@@ -5,6 +5,7 @@ export default defineConfig({
     index: 'src/index.ts',
     sqlite: 'src/storage/sqlite/index.ts',
     postgres: 'src/storage/postgres/index.ts',
+    testing: 'src/storage/postgres/test-database.ts',
   },
   format: ['esm'],
   dts: true,

@@ -1,17 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/governance/testing';
 import { createLogger } from '@dcg/http-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KEYS, request, testConfig } from './__fixtures__/test-keys';
-import { dropSchema, postgresAvailable, TEST_DATABASE_URL } from './__fixtures__/test-postgres';
 import { startGovernanceApi } from './server';
 
 const available = await postgresAvailable();
-const schema = `dcg_api_test_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+const { schema, drop } = randomSchema();
 const dir = mkdtempSync(join(tmpdir(), 'governance-pg-'));
 afterAll(async () => {
-  if (available) await dropSchema(schema);
+  if (available) await drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

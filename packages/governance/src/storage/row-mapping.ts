@@ -1,5 +1,6 @@
 import { GovernanceError } from '../errors';
 import type { Policy } from '../policy';
+import type { TemplatePolicyDraft } from '../repositories';
 
 /** A policy row as both SQL stores read it (column names are the same in both). */
 export interface PolicyRow {
@@ -74,4 +75,54 @@ export function assertStorableText(fields: Record<string, string | null | undefi
       });
     }
   }
+}
+
+/**
+ * Checks a template registration for text no store can keep (see {@link assertStorableText}).
+ *
+ * @example
+ * assertStorableTemplate(document.id, drafts);
+ */
+export function assertStorableTemplate(
+  templateId: string,
+  drafts: readonly TemplatePolicyDraft[],
+): void {
+  assertStorableText({ id: templateId });
+  for (const d of drafts) {
+    assertStorableText({ resourceType: d.resourceType, name: d.name, description: d.description });
+  }
+}
+
+/**
+ * The passive policy a guardian template's draft creates, or the existing one updated by it.
+ *
+ * @example
+ * const policy = templatePolicy('urn:dmb:itm:g:1', draft, now, existingRow);
+ */
+export function templatePolicy(
+  templateId: string,
+  draft: TemplatePolicyDraft,
+  now: string,
+  existing?: PolicyRow,
+): Policy {
+  if (existing) {
+    return {
+      ...policyFromRow(existing),
+      name: draft.name,
+      description: draft.description,
+      updatedAt: now,
+    };
+  }
+  return {
+    id: newId(),
+    name: draft.name,
+    description: draft.description,
+    resourceType: draft.resourceType,
+    trigger: 'passive',
+    status: 'enabled',
+    environment: null,
+    templateId,
+    createdAt: now,
+    updatedAt: now,
+  };
 }

@@ -12,11 +12,12 @@ import type {
   TemplateRecord,
 } from '../../repositories';
 import {
+  assertStorableTemplate,
   assertStorableText,
   clampPaging,
-  newId,
   type PolicyRow,
   policyFromRow,
+  templatePolicy,
 } from '../row-mapping';
 import { POSTGRES_MIGRATIONS } from './migrations';
 
@@ -155,13 +156,7 @@ class PostgresStore implements GovernanceStore {
     drafts: TemplatePolicyDraft[],
     now: string,
   ): Promise<{ template: TemplateRecord; created: Policy[]; updated: Policy[] }> {
-    assertStorableText({ id: document.id });
-    for (const d of drafts)
-      assertStorableText({
-        resourceType: d.resourceType,
-        name: d.name,
-        description: d.description,
-      });
+    assertStorableTemplate(document.id, drafts);
     return this.run('save a template', () =>
       this.transaction(async (client) => {
         const { rows } = await client.query(
@@ -180,30 +175,14 @@ class PostgresStore implements GovernanceStore {
             [document.id, draft.resourceType],
           );
           const row = existing.rows[0] as PolicyRow | undefined;
+          const policy = templatePolicy(document.id, draft, now, row);
           if (row) {
             await client.query(
               'UPDATE policies SET name = $1, description = $2, updated_at = $3 WHERE id = $4',
               [draft.name, draft.description, now, row.id],
             );
-            updated.push({
-              ...policyFromRow(row),
-              name: draft.name,
-              description: draft.description,
-              updatedAt: now,
-            });
+            updated.push(policy);
           } else {
-            const policy: Policy = {
-              id: newId(),
-              name: draft.name,
-              description: draft.description,
-              resourceType: draft.resourceType,
-              trigger: 'passive',
-              status: 'enabled',
-              environment: null,
-              templateId: document.id,
-              createdAt: now,
-              updatedAt: now,
-            };
             await this.insertPolicy(client, policy);
             created.push(policy);
           }

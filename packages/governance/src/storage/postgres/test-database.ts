@@ -5,7 +5,8 @@ export const TEST_DATABASE_URL =
   process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
- * Whether the test PostgreSQL answers. When it does not, tests skip with a visible message,
+ * Whether the test PostgreSQL answers (test helper, `@dcg/governance/testing`). When it does not,
+ * tests skip with a visible message,
  * unless `DCG_REQUIRE_POSTGRES=1` (CI), where its absence is a failure.
  *
  * @example

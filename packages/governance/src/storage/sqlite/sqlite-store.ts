@@ -12,11 +12,12 @@ import type {
   TemplateRecord,
 } from '../../repositories';
 import {
+  assertStorableTemplate,
   assertStorableText,
   clampPaging,
-  newId,
   type PolicyRow,
   policyFromRow,
+  templatePolicy,
 } from '../row-mapping';
 import { SQLITE_MIGRATIONS } from './migrations';
 import { startWalCheckpointer } from './wal-checkpointer';
@@ -202,13 +203,7 @@ class SqliteStore implements GovernanceStore {
     drafts: TemplatePolicyDraft[],
     now: string,
   ): Promise<{ template: TemplateRecord; created: Policy[]; updated: Policy[] }> {
-    assertStorableText({ id: document.id });
-    for (const d of drafts)
-      assertStorableText({
-        resourceType: d.resourceType,
-        name: d.name,
-        description: d.description,
-      });
+    assertStorableTemplate(document.id, drafts);
     return this.guard('save a template', () =>
       this.db
         .transaction(() => {
@@ -223,27 +218,11 @@ class SqliteStore implements GovernanceStore {
             const existing = this.stmts.templatePolicy.get(document.id, draft.resourceType) as
               | PolicyRow
               | undefined;
+            const policy = templatePolicy(document.id, draft, now, existing);
             if (existing) {
               this.stmts.updateTemplatePolicy.run(draft.name, draft.description, now, existing.id);
-              updated.push({
-                ...policyFromRow(existing),
-                name: draft.name,
-                description: draft.description,
-                updatedAt: now,
-              });
+              updated.push(policy);
             } else {
-              const policy: Policy = {
-                id: newId(),
-                name: draft.name,
-                description: draft.description,
-                resourceType: draft.resourceType,
-                trigger: 'passive',
-                status: 'enabled',
-                environment: null,
-                templateId: document.id,
-                createdAt: now,
-                updatedAt: now,
-              };
               this.stmts.insertPolicy.run(policy);
               created.push(policy);
             }
