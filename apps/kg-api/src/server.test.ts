@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
+import { parseRdf } from '@dcg/knowledge-graph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SKOS, startTestServer, TURTLE } from './__fixtures__/test-servers';
 import { type RunningKgApi, startKgApi } from './server';
@@ -82,6 +83,25 @@ describe('kg-api over HTTP', () => {
     const { body } = await search('term=water');
     expect(body).toMatchObject({ offset: 0, limit: 10, totalResults: 2 });
     expect(body.results).toEqual(['https://ex.org/water', 'https://ex.org/water-quality']);
+  });
+
+  it('gives the graph back as ingested, in the format asked for', async () => {
+    const turtle = await fetch(`${api.url}/v1/sources/local/graph/content`, {
+      headers: { accept: 'text/turtle' },
+    });
+    expect(turtle.status).toBe(200);
+    expect(turtle.headers.get('content-type')).toMatch(/^text\/turtle/);
+    const text = await turtle.text();
+    expect(text).toMatch(/@prefix skos:/);
+    const parsed = await parseRdf(text, 'turtle');
+    expect(parsed.success && parsed.data.length).toBe(6);
+    const nt = await fetch(`${api.url}/v1/sources/local/graph/content`);
+    expect(nt.headers.get('content-type')).toMatch(/^application\/n-triples/);
+    expect((await nt.text()).trim().split('\n')).toHaveLength(6);
+    const jsonld = await fetch(`${api.url}/v1/sources/local/graph/content`, {
+      headers: { accept: 'application/ld+json' },
+    });
+    expect(jsonld.status).toBe(406);
   });
 
   it('does not search a predicate that is not configured (skos:note)', async () => {
@@ -208,6 +228,7 @@ describe('kg-api over HTTP', () => {
         '/v1/graph/sparql',
         '/v1/sources/{sourceId}/graph',
         '/v1/sources/{sourceId}/ingest',
+        '/v1/sources/{sourceId}/graph/content',
         '/passthrough/{sourceId}/v1/search/query',
         '/passthrough/{sourceId}/v1/graph/sparql',
       ]),

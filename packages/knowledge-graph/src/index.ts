@@ -34,6 +34,7 @@ export {
   type SearchResponse,
   SearchResponseSchema,
 } from './search-response';
+export { serializeGraph, WRITABLE_RDF_FORMATS } from './serialize-graph';
 export {
   DEFAULT_SEARCH_PREDICATES,
   type SearchConfig,

@@ -93,6 +93,12 @@ export class KnowledgeBase {
     return this.#storesCache;
   }
 
+  /** The quads of a source's graph (none when nothing was ingested). */
+  quads(sourceId: string): Quad[] {
+    this.source(sourceId);
+    return this.#graphs.get(sourceId)?.store.getQuads(null, null, null, null) ?? [];
+  }
+
   /** Total number of triples over all sources. */
   get size(): number {
     let n = 0;

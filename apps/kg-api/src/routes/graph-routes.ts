@@ -2,9 +2,13 @@ import { ProblemError } from '@dcg/http-kit';
 import {
   type KnowledgeBase,
   KnowledgeGraphError,
+  mediaTypeOfRdfFormat,
   parseRdf,
   RDF_MEDIA_TYPES,
+  type RdfFormat,
   rdfFormatFromMediaType,
+  serializeGraph,
+  WRITABLE_RDF_FORMATS,
 } from '@dcg/knowledge-graph';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
@@ -150,6 +154,41 @@ export function mountGraphRoutes(
     },
   );
 
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/v1/sources/{sourceId}/graph/content',
+    tags: ['sources'],
+    summary: "Downloads a source's graph as ingested",
+    description:
+      'The format follows Accept: text/turtle, application/n-triples (default), application/n-quads or application/trig.',
+    request: { params: SourceParamsSchema },
+    responses: {
+      200: {
+        description: 'The graph',
+        content: Object.fromEntries(
+          WRITABLE_RDF_FORMATS.map((f) => [mediaTypeOfRdfFormat(f), { schema: z.string() }]),
+        ),
+      },
+      404: problem('unknown source'),
+      406: problem('Accept names no format the graph can be written in'),
+    },
+  });
+  app.get('/v1/sources/:sourceId/graph/content', guards.read, async (c) => {
+    const sourceId = c.req.param('sourceId');
+    const quads = await withProblems(() => kb.quads(sourceId));
+    const format = negotiateRdfFormat(c.req.header('accept'));
+    if (!format) {
+      throw new ProblemError({
+        status: 406,
+        title: 'Not Acceptable',
+        detail: `The graph can be written as ${WRITABLE_RDF_FORMATS.map(mediaTypeOfRdfFormat).join(', ')}`,
+      });
+    }
+    return c.body(serializeGraph(quads, format, EXPORT_PREFIXES), 200, {
+      'content-type': `${mediaTypeOfRdfFormat(format)}; charset=utf-8`,
+    });
+  });
+
   // The upload reads a raw body of several media types, which the OpenAPI validator would try to
   // parse as JSON for JSON-LD: it is documented in the registry and served by a plain handler.
   app.openAPIRegistry.registerPath({
@@ -230,4 +269,39 @@ export function mountGraphRoutes(
       return c.json(info, 200);
     },
   );
+}
+
+const EXPORT_PREFIXES = {
+  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
+  skos: 'http://www.w3.org/2004/02/skos/core#',
+  dcterms: 'http://purl.org/dc/terms/',
+  owl: 'http://www.w3.org/2002/07/owl#',
+  xsd: 'http://www.w3.org/2001/XMLSchema#',
+};
+
+// The first writable format the Accept header names, by quality; N-Triples for none or */*.
+function negotiateRdfFormat(accept: string | undefined): RdfFormat | undefined {
+  if (!accept) return 'n-triples';
+  const ranges = accept
+    .split(',')
+    .map((part) => {
+      const [type = '', ...params] = part.trim().split(';');
+      const q = Number(
+        params
+          .find((p) => p.trim().startsWith('q='))
+          ?.trim()
+          .slice(2) ?? 1,
+      );
+      return { type: type.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0 };
+    })
+    .filter((r) => r.q > 0)
+    .sort((a, b) => b.q - a.q);
+  for (const { type } of ranges) {
+    if (type === '*/*' || type === 'application/*') return 'n-triples';
+    if (type === 'text/*') return 'turtle';
+    const format = rdfFormatFromMediaType(type);
+    if (format && WRITABLE_RDF_FORMATS.includes(format)) return format;
+  }
+  return undefined;
 }
