@@ -157,7 +157,7 @@ describe('evaluate', () => {
     const started = Date.now();
     const error = await evaluate(parsed.query, big, { timeoutMs: 100 }).catch((e: unknown) => e);
     expect(SparqlSubsetError.isInstance(error) && error.code).toBe('TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('keeps the event loop turning during a long scan, so an abort from a timer ends it', async () => {
@@ -176,7 +176,7 @@ describe('evaluate', () => {
     );
     clearInterval(interval);
     expect(SparqlSubsetError.isInstance(error) && error.code).toBe('ABORTED');
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(timerTicks).toBeGreaterThan(1);
   });
 
