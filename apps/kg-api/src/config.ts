@@ -48,15 +48,17 @@ export const KgApiConfigSchema = z
       .default({ timeoutMs: 10_000, maxResponseBytes: 50 * MiB }),
     ingestion: z
       .object({
+        // A document is parsed from one string, and V8 strings stop just short of 512 MiB.
         maxUploadBytes: z
           .number()
           .int()
           .min(1024)
-          .default(512 * MiB),
+          .max(500 * MiB, 'at most 524288000 (500 MiB): a document is parsed as one string')
+          .default(256 * MiB),
         pullTimeoutMs: z.number().int().min(1).max(3_600_000).default(120_000),
       })
       .strict()
-      .default({ maxUploadBytes: 512 * MiB, pullTimeoutMs: 120_000 }),
+      .default({ maxUploadBytes: 256 * MiB, pullTimeoutMs: 120_000 }),
     cors: z
       .object({
         allowedOrigins: z
