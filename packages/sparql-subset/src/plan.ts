@@ -476,6 +476,20 @@ class Planner implements ExpressionContext {
       }
       return out ?? row;
     };
+    if (n === 1 && (levelConditions[0] as CompiledCondition[]).length === 0)
+      // One pattern: a plain scan (pagination over labels, subject lookups) without level bookkeeping.
+      return function* scan(row, rt) {
+        const cursor = open(0, row, rt);
+        while (cursor.next()) {
+          rt.tick();
+          if (rt.wantsPause) {
+            rt.wantsPause = false;
+            yield PAUSE;
+          }
+          const bound = bind(0, row, cursor.s, cursor.p, cursor.o);
+          if (bound) yield bound;
+        }
+      };
     return function* bgp(row, rt) {
       const cursors: TripleCursor[] = new Array(n);
       const rows: Row[] = new Array(n);
