@@ -1,10 +1,9 @@
-import { constants } from 'node:fs';
-import { access, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Quad, Writer } from 'n3';
+import { DataFactory, Parser, type Quad, Writer } from 'n3';
 import { KnowledgeGraphError } from '../errors';
 import type { GraphPersistence } from '../graph-persistence';
-import { parseRdf } from '../parse-rdf';
 
 const EXTENSION = '.nt';
 const TEMP_SUFFIX = '.tmp';
@@ -91,16 +90,38 @@ export class FileGraphPersistence implements GraphPersistence {
 
   async load(sourceId: string): Promise<Quad[]> {
     const file = this.#file(sourceId);
-    const text = await readFile(file, 'utf8');
-    const parsed = await parseRdf(text, 'n-triples');
-    if (!parsed.success) {
-      const issue = parsed.issues[0];
-      throw new KnowledgeGraphError(
-        'PERSISTENCE',
-        `stored graph ${file} is unreadable at line ${issue?.line}: ${issue?.message}`,
+    // Streamed: a stored graph can be larger than the longest string V8 can hold.
+    const quads: Quad[] = [];
+    const graph = DataFactory.defaultGraph();
+    await new Promise<void>((resolve, reject) => {
+      const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+      stream.on('error', (error) =>
+        reject(new KnowledgeGraphError('PERSISTENCE', `cannot read ${file}`, { cause: error })),
       );
-    }
-    return parsed.data;
+      new Parser({ format: 'N-Triples' }).parse(stream as never, (error, quad) => {
+        if (error) {
+          stream.destroy();
+          reject(
+            new KnowledgeGraphError(
+              'PERSISTENCE',
+              `stored graph ${file} is unreadable: ${error.message}`,
+              {
+                cause: error,
+              },
+            ),
+          );
+        } else if (quad) {
+          quads.push(
+            quad.graph.termType === 'DefaultGraph'
+              ? quad
+              : DataFactory.quad(quad.subject, quad.predicate, quad.object, graph),
+          );
+        } else {
+          resolve();
+        }
+      });
+    });
+    return quads;
   }
 
   #file(sourceId: string): string {
