@@ -31,7 +31,7 @@ export const KgApiConfigSchema = z
     sparql: z
       .object({
         timeoutMs: z.number().int().min(1).max(600_000).default(10_000),
-        maxRows: z.number().int().min(1).max(10_000_000).default(10_000),
+        maxRows: z.number().int().min(1).max(1_000_000).default(10_000),
       })
       .strict()
       .default({ timeoutMs: 10_000, maxRows: 10_000 }),
@@ -42,6 +42,7 @@ export const KgApiConfigSchema = z
           .number()
           .int()
           .min(1024)
+          .max(500 * MiB)
           .default(50 * MiB),
       })
       .strict()
