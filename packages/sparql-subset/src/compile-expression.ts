@@ -214,10 +214,14 @@ function callBuiltin(op: string, v: (string | undefined)[]): string | undefined 
         return undefined;
       const langB = literalLang(b);
       if (langB !== '' && langB !== literalLang(a)) return undefined;
-      const x = literalLex(a);
+      // Search inside the id of `a` (its lexical form is a[1..end)) instead of slicing it out.
+      const end = a.lastIndexOf('"');
       const y = literalLex(b);
-      if (op === 'contains') return booleanId(x.includes(y));
-      return booleanId(op === 'strstarts' ? x.startsWith(y) : x.endsWith(y));
+      if (y.length > end - 1) return FALSE_ID;
+      if (op === 'strstarts') return booleanId(a.startsWith(y, 1));
+      if (op === 'strends') return booleanId(a.endsWith(y, end));
+      const at = a.indexOf(y, 1);
+      return booleanId(at >= 0 && at + y.length <= end);
     }
     case 'strbefore':
     case 'strafter': {

@@ -476,6 +476,31 @@ class Planner implements ExpressionContext {
       }
       return out ?? row;
     };
+    // Binds into a reused row so that a triple rejected by a level's filter allocates nothing.
+    const bindInto = (
+      i: number,
+      row: Row,
+      ts: string,
+      tp: string,
+      to: string,
+      target: Row,
+    ): boolean => {
+      const pattern = compiled[i] as CompiledPattern;
+      for (let k = 0; k < row.length; k++) target[k] = row[k];
+      if (pattern.sSlot >= 0 && row[pattern.sSlot] === undefined) target[pattern.sSlot] = ts;
+      if (pattern.pSlot >= 0 && row[pattern.pSlot] === undefined) {
+        const current = target[pattern.pSlot];
+        if (current !== undefined && current !== tp) return false;
+        target[pattern.pSlot] = tp;
+      }
+      if (pattern.oSlot >= 0 && row[pattern.oSlot] === undefined) {
+        const current = target[pattern.oSlot];
+        if (current !== undefined && current !== to) return false;
+        target[pattern.oSlot] = to;
+      }
+      return true;
+    };
+    const filtered = levelConditions.some((conditions) => conditions.length > 0);
     if (n === 1 && (levelConditions[0] as CompiledCondition[]).length === 0)
       // One pattern: a plain scan (pagination over labels, subject lookups) without level bookkeeping.
       return function* scan(row, rt) {
@@ -491,6 +516,7 @@ class Planner implements ExpressionContext {
         }
       };
     return function* bgp(row, rt) {
+      const scratch: Row | undefined = filtered ? new Array(row.length) : undefined;
       const cursors: TripleCursor[] = new Array(n);
       const rows: Row[] = new Array(n);
       rows[0] = row;
@@ -507,10 +533,16 @@ class Planner implements ExpressionContext {
           rt.wantsPause = false;
           yield PAUSE;
         }
-        const bound = bind(level, rows[level] as Row, cursor.s, cursor.p, cursor.o);
-        if (!bound) continue;
-        if ((levelConditions[level] as CompiledCondition[]).length > 0 && !passes(level, bound, rt))
-          continue;
+        let bound: Row | undefined;
+        if ((levelConditions[level] as CompiledCondition[]).length > 0) {
+          const target = scratch as Row;
+          if (!bindInto(level, rows[level] as Row, cursor.s, cursor.p, cursor.o, target)) continue;
+          if (!passes(level, target, rt)) continue;
+          bound = target.slice();
+        } else {
+          bound = bind(level, rows[level] as Row, cursor.s, cursor.p, cursor.o);
+          if (!bound) continue;
+        }
         if (level === n - 1) {
           yield bound;
           continue;

@@ -113,6 +113,28 @@ const NUMERIC_SUFFIXES: [string, number][] = [
   [`"^^${XSD_DOUBLE}`, DOUBLE],
 ];
 
+/**
+ * Parses an optionally signed run of at most 15 digits in `text[from..to)` without allocating;
+ * undefined for anything else (longer numbers and invalid forms take the general path).
+ */
+function parseSmallInteger(text: string, from: number, to: number): number | undefined {
+  let i = from;
+  let sign = 1;
+  const first = text.charCodeAt(i);
+  if (first === 45 || first === 43) {
+    if (first === 45) sign = -1;
+    i++;
+  }
+  if (i >= to || to - i > 15) return undefined;
+  let value = 0;
+  for (; i < to; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    value = value * 10 + digit;
+  }
+  return sign * value;
+}
+
 /** Numeric type of the last successful {@link numberOf} call (avoids allocating a pair). */
 export let lastNumericType = INTEGER;
 
@@ -124,6 +146,13 @@ export function numberOf(id: string): number | undefined {
   if (id.charCodeAt(0) !== 34 || id.charCodeAt(id.length - 1) === 34) return undefined;
   for (const [suffix, type] of NUMERIC_SUFFIXES) {
     if (!id.endsWith(suffix)) continue;
+    if (type === INTEGER) {
+      const value = parseSmallInteger(id, 1, id.length - suffix.length);
+      if (value !== undefined) {
+        lastNumericType = INTEGER;
+        return value;
+      }
+    }
     const lex = id.slice(1, id.length - suffix.length);
     const valid =
       type === INTEGER
