@@ -21,6 +21,7 @@ export {
   rdfFormatFromFileName,
   rdfFormatFromMediaType,
 } from './rdf-format';
+export { rdfFormatFromAccept } from './rdf-negotiation';
 export { DocRegistry } from './search/doc-registry';
 export { boundedEditDistance } from './search/edit-distance';
 export { foldText, tokenize } from './search/fold-text';

@@ -5,7 +5,7 @@ import {
   mediaTypeOfRdfFormat,
   parseRdf,
   RDF_MEDIA_TYPES,
-  type RdfFormat,
+  rdfFormatFromAccept,
   rdfFormatFromMediaType,
   serializeGraph,
   WRITABLE_RDF_FORMATS,
@@ -176,7 +176,7 @@ export function mountGraphRoutes(
   app.get('/v1/sources/:sourceId/graph/content', guards.read, async (c) => {
     const sourceId = c.req.param('sourceId');
     const quads = await withProblems(() => kb.quads(sourceId));
-    const format = negotiateRdfFormat(c.req.header('accept'));
+    const format = rdfFormatFromAccept(c.req.header('accept'));
     if (!format) {
       throw new ProblemError({
         status: 406,
@@ -279,29 +279,3 @@ const EXPORT_PREFIXES = {
   owl: 'http://www.w3.org/2002/07/owl#',
   xsd: 'http://www.w3.org/2001/XMLSchema#',
 };
-
-// The first writable format the Accept header names, by quality; N-Triples for none or */*.
-function negotiateRdfFormat(accept: string | undefined): RdfFormat | undefined {
-  if (!accept) return 'n-triples';
-  const ranges = accept
-    .split(',')
-    .map((part) => {
-      const [type = '', ...params] = part.trim().split(';');
-      const q = Number(
-        params
-          .find((p) => p.trim().startsWith('q='))
-          ?.trim()
-          .slice(2) ?? 1,
-      );
-      return { type: type.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0 };
-    })
-    .filter((r) => r.q > 0)
-    .sort((a, b) => b.q - a.q);
-  for (const { type } of ranges) {
-    if (type === '*/*' || type === 'application/*') return 'n-triples';
-    if (type === 'text/*') return 'turtle';
-    const format = rdfFormatFromMediaType(type);
-    if (format && WRITABLE_RDF_FORMATS.includes(format)) return format;
-  }
-  return undefined;
-}
