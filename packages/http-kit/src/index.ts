@@ -18,6 +18,8 @@ export {
 } from './problem';
 export type { RequestContextVariables } from './request-context';
 export { requestContext } from './request-context';
+export type { StartedService } from './run-service';
+export { portFromEnv, runService } from './run-service';
 export type { RunningServer } from './server';
 export { startHttpServer } from './server';
 export { zodValidationHook } from './zod-validation-hook';

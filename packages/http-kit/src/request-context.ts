@@ -26,9 +26,12 @@ export function requestContext(options: { logger: Logger }): MiddlewareHandler<{
     const logger = options.logger.child({ requestId });
     c.set('requestId', requestId);
     c.set('logger', logger);
+    // Set before the handler runs so it is part of the response as built (no copy afterwards).
+    c.header('X-Request-Id', requestId);
     const started = performance.now();
     await next();
-    c.header('X-Request-Id', requestId);
+    // A handler that returns its own Response bypasses the prepared headers.
+    if (!c.res.headers.has('X-Request-Id')) c.header('X-Request-Id', requestId);
     logger.info('request', {
       method: c.req.method,
       path: c.req.path,

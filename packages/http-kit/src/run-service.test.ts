@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// runService is about a process's life: run a real one.
+const here = dirname(fileURLToPath(import.meta.url));
+const tsx = join(here, '..', '..', '..', 'node_modules', '.bin', 'tsx');
+
+function runScript(body: string, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'run-service-'));
+  const file = join(here, `.run-service-${process.pid}-${Math.random().toString(36).slice(2)}.ts`);
+  writeFileSync(file, body);
+  const child = spawn(tsx, ['--conditions=@dcg/source', file], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+    cwd: dir,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      import('node:fs').then((fs) => fs.rmSync(file, { force: true }));
+      resolve(code);
+    }),
+  );
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+const service = `
+import { Hono } from 'hono';
+import { portFromEnv, runService, startHttpServer } from './index';
+await runService({
+  name: 'demo',
+  start: async () => {
+    const app = new Hono().get('/', (c) => c.text('hi'));
+    const server = await startHttpServer(app, { port: portFromEnv(0) });
+    return { service: server, listening: { docs: server.url + '/docs' } };
+  },
+});
+`;
+
+describe('runService', () => {
+  it('prints the listening line even when logs are silent, serves, and stops on SIGTERM', async () => {
+    const run = runScript(service, { PORT: '0' });
+    const line = await new Promise<{ url: string; docs: string }>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const found = run
+          .out()
+          .split('\n')
+          .find((l) => l.includes('"msg":"listening"'));
+        if (found) {
+          clearInterval(timer);
+          resolve(JSON.parse(found));
+        }
+      }, 50);
+      run.exited.then(() => reject(new Error(`exited early: ${run.err()}`)));
+    });
+    expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(line.docs).toBe(`${line.url}/docs`);
+    expect(await (await fetch(line.url)).text()).toBe('hi');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('exits 1 naming the bad variable, without a stack trace', async () => {
+    const run = runScript(service, { PORT: 'eighty' });
+    expect(await run.exited).toBe(1);
+    expect(run.err()).toContain('PORT must be an integer between 0 and 65535, not "eighty"');
+    expect(run.err()).not.toMatch(/\n\s+at /);
+  });
+});
