@@ -34,8 +34,9 @@ function oxigraphAnswer(data: string, text: string): Answer {
 }
 
 /**
- * Our answer over the data spread across several n3 stores (`placement[i]` puts triple i in the
- * first store, the second, or both), which must behave as their RDF merge.
+ * Our answer over the data: one n3 Store (no placement), the same read only through the RDF/JS
+ * DatasetCore interface (one placement entry), or spread over two stores (`placement[i]` puts
+ * triple i in the first, the second, or both), which must behave as their RDF merge.
  */
 async function ourAnswer(data: string, text: string, placement: number[]): Promise<Answer> {
   const parsed = parseQuery(text);
@@ -48,13 +49,13 @@ async function ourAnswer(data: string, text: string, placement: number[]): Promi
   const first = new Store();
   const second = new Store();
   quads.forEach((quad, i) => {
-    const where = placement[i % placement.length] ?? 0;
+    const where = placement.length < 2 ? 0 : (placement[i % placement.length] ?? 0);
     if (where !== 1) first.addQuad(quad);
     if (where !== 0) second.addQuad(quad);
   });
-  const result = await evaluate(parsed.query, placement.length === 0 ? first : [first, second], {
-    timeoutMs: 5000,
-  });
+  const source =
+    placement.length === 0 ? first : placement.length === 1 ? first.match() : [first, second];
+  const result = await evaluate(parsed.query, source, { timeoutMs: 5000 });
   if ('boolean' in result) return { kind: 'boolean', value: result.boolean };
   return { kind: 'rows', rows: solutionsOfJson(result.results.bindings) };
 }
