@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   mediaTypeOfRdfFormat,
@@ -57,7 +57,10 @@ export async function runCli(
     const url = (parsed.url ?? env.DCG_KG_URL ?? 'http://127.0.0.1:8081').replace(/\/+$/, '');
     const key = parsed.key ?? env.DCG_KG_API_KEY;
 
-    const bytes = await readFile(file).catch((error: Error) => {
+    // Through `pnpm --filter kg-api dcg-kg …` the script runs in the package folder: relative
+    // paths are meant from where the user typed the command (INIT_CWD).
+    const path = resolve(env.INIT_CWD ?? process.cwd(), file);
+    const bytes = await readFile(path).catch((error: Error) => {
       throw new CliFailure(`cannot read ${file}: ${error.message}`);
     });
     const text = bytes.toString('utf8');
