@@ -20,6 +20,8 @@ export interface ParseRdfOptions {
   baseIri?: string;
   /** Called with the number of characters consumed so far (for progress bars). */
   onProgress?: (consumed: number) => void;
+  /** Characters fed to the parser at a time (default 1 MiB; rounded up to a line break). */
+  chunkSize?: number;
 }
 
 const n3Formats = {
@@ -48,6 +50,7 @@ export async function parseRdf(
 
 // Large documents are fed to the parser in chunks, yielding between them, so that a big upload
 // neither blocks the event loop for seconds nor builds one token array for the whole text.
+// Chunks end after a line break, which keeps n3's token positions meaningful (see below).
 const CHUNK = 1 << 20;
 
 async function parseN3(
@@ -57,6 +60,9 @@ async function parseN3(
 ): Promise<ParseRdfResult> {
   const quads: Quad[] = [];
   const graph = DataFactory.defaultGraph();
+  const chunkSize = Math.max(1, options.chunkSize ?? CHUNK);
+  // Lines on which a chunk begins: n3 measures positions on them from the chunk start.
+  const chunkStartLines = new Set<number>([1]);
   const handlers = new Map<string, (value?: unknown) => void>();
   const input = {
     on(event: string, handler: (value?: unknown) => void) {
@@ -83,23 +89,48 @@ async function parseN3(
       }
     });
     void (async () => {
-      for (let offset = 0; offset < text.length && !settled; offset += CHUNK) {
-        handlers.get('data')?.(text.slice(offset, offset + CHUNK));
-        options.onProgress?.(Math.min(offset + CHUNK, text.length));
-        if (offset + CHUNK < text.length) await new Promise((r) => setTimeout(r, 0));
+      let line = 1;
+      for (let offset = 0; offset < text.length && !settled; ) {
+        const breakAt = text.indexOf('\n', Math.min(offset + chunkSize, text.length) - 1);
+        const end = breakAt < 0 ? text.length : breakAt + 1;
+        const chunk = text.slice(offset, end);
+        chunkStartLines.add(line);
+        line += countLineBreaks(chunk);
+        handlers.get('data')?.(chunk);
+        options.onProgress?.(end);
+        offset = end;
+        if (end < text.length) await new Promise((r) => setTimeout(r, 0));
       }
       if (!settled) handlers.get('end')?.();
     })();
   });
   if (failure === undefined) return { success: true, data: quads };
-  // Columns reported by a chunked parse are relative to the chunk: locate the error exactly by
-  // parsing the text again in one piece (only on the error path).
-  try {
-    newN3Parser(format, options).parse(text);
-  } catch (error) {
-    return { success: false, issues: [locateN3Error(error, text)] };
+  return { success: false, issues: [locateN3Error(failure, text, chunkStartLines)] };
+}
+
+// Line breaks as n3 counts them (\r\n, \n or \r).
+function countLineBreaks(chunk: string): number {
+  let n = 0;
+  for (let i = 0; i < chunk.length; i++) {
+    const c = chunk.charCodeAt(i);
+    if (c === 10) n++;
+    else if (c === 13 && chunk.charCodeAt(i + 1) !== 10) n++;
   }
-  return { success: false, issues: [locateN3Error(failure, text)] };
+  return n;
+}
+
+// The text of a 1-based line, without allocating every line before it.
+function lineAt(text: string, line: number): string {
+  let start = 0;
+  for (let current = 1; current < line; current++) {
+    let i = start;
+    while (i < text.length && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
+    if (i >= text.length) return '';
+    start = text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
+  }
+  let end = start;
+  while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+  return text.slice(start, end);
 }
 
 function newN3Parser(format: Exclude<RdfFormat, 'json-ld'>, options: ParseRdfOptions): Parser {
@@ -115,24 +146,23 @@ interface N3Token {
   end: number;
 }
 
-function locateN3Error(error: unknown, text: string): RdfSyntaxIssue {
+function locateN3Error(error: unknown, text: string, chunkStartLines: Set<number>): RdfSyntaxIssue {
   const err = error as Error & {
     context?: { line?: number; token?: N3Token; previousToken?: N3Token };
   };
   const message = (err.message ?? String(error)).replace(/ on line \d+\.$/, '');
   const line = err.context?.line ?? 1;
+  const lineText = lineAt(text, line);
+  // n3 measures a token's start from the line's first character on a line where a chunk
+  // begins, and from after the indentation on every other line.
+  const shift = (tokenLine: number) =>
+    chunkStartLines.has(tokenLine) ? 0 : (/^[ \t]*/.exec(lineAt(text, tokenLine))?.[0].length ?? 0);
   if (err.context?.token) {
-    // n3 counts a token's start from after the indentation on every line but the first.
-    const indentation =
-      line > 1
-        ? (/^[ \t]*/.exec(text.split(/\r\n|\n|\r/, line)[line - 1] ?? '')?.[0].length ?? 0)
-        : 0;
-    return { message, line, column: err.context.token.start + indentation + 1 };
+    return { message, line, column: err.context.token.start + shift(line) + 1 };
   }
   // Lexer errors carry no column: find the offending text after the previous token.
-  const lineText = text.split(/\r\n|\n|\r/, line)[line - 1] ?? '';
   const previous = err.context?.previousToken;
-  const from = previous && previous.line === line ? previous.end : 0;
+  const from = previous && previous.line === line ? previous.end + shift(line) : 0;
   const issue = /^Unexpected "(.*)"$/s.exec(message)?.[1] ?? '';
   const found = issue ? lineText.indexOf(issue, from) : -1;
   const column =
