@@ -89,6 +89,17 @@ describe('parseQuery', () => {
     expect(result.problems[1]?.location).toEqual({ part: 'REGEX', line: 3, column: 9 });
   });
 
+  it('points at the first use of an undeclared prefix', () => {
+    const result = parseQuery('SELECT * {\n  ?s skos:prefLabel ?o }');
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.problems[0]).toMatchObject({
+      code: PROBLEM_CODES.SYNTAX_ERROR,
+      message: 'Syntax error: Unknown prefix: skos',
+      location: { line: 2, column: 6, part: 'skos:' },
+    });
+  });
+
   it('locates the path operator itself, not an earlier * or ?', () => {
     const result = parseQuery('SELECT * WHERE {\n  ?s ?x ?y .\n  ?s <urn:p>+ ?o\n}');
     expect(result.success).toBe(false);

@@ -258,8 +258,27 @@ function syntaxProblem(error: unknown, text: string): Problem {
       column: (before[before.length - 1]?.length ?? 0) + 1,
     };
     problem.location.part = hash.text || 'end of query';
+    return problem;
+  }
+  // Errors raised outside the grammar name what is wrong; point at its first use.
+  const prefix = /^Unknown prefix: (\S*)/.exec(message)?.[1];
+  const relative = /^Cannot resolve relative IRI (\S*)/.exec(message)?.[1];
+  const part =
+    prefix !== undefined ? `${prefix}:` : relative !== undefined ? `<${relative}>` : undefined;
+  const at = part === undefined ? -1 : text.search(new RegExp(`(?<![\\w-])${escapeRegExp(part)}`));
+  if (part !== undefined && at >= 0) {
+    const before = text.slice(0, at).split('\n');
+    problem.location = {
+      line: before.length,
+      column: (before[before.length - 1]?.length ?? 0) + 1,
+      part,
+    };
   }
   return problem;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function truncate(text: string, max: number): string {
