@@ -120,7 +120,66 @@ describe('EvaluationResults and the compliance view', () => {
     const view = await governance.marketplace.getContractCompliance(CONTRACT, 'production');
     expect(view.status).toBe('unprocessable');
     expect(view.message).toBe(UNPROCESSABLE_MESSAGE);
-    expect(view.schemaErrors?.length).toBeGreaterThan(0);
+    // The view locates the errors in the submitted body, exactly as the submitter was answered.
+    expect(view.schemaErrors).toEqual(accepted.schemaErrors);
+    expect(view.tree).toEqual([]);
+  });
+
+  it('lists instances with the stored status of each contract and finds where a contract is deployed', async () => {
+    const systemId = 'urn:dmb:dp:finance:invoices:0';
+    const other = 'urn:dmb:cmp:finance:invoices:0:other-port';
+    const port = (id: string) => ({
+      id,
+      name: id,
+      kind: 'outputport',
+      consumable: true,
+      __dataContractEnabled: true,
+      dataContract: { schema: [{ name: 'id', dataType: 'string' }] },
+    });
+    // A system whose id does not follow the URN convention of its components: found by the index.
+    for (const [id, environment] of [
+      [systemId, 'production'],
+      ['shop-without-convention', 'staging'],
+    ] as const) {
+      await governance.store.putInstance({
+        systemId: id,
+        environment,
+        descriptor: {
+          id,
+          name: 'Invoices',
+          kind: 'dataproduct',
+          components: [port(CONTRACT), port(other)],
+        },
+        deployedAt: new Date().toISOString(),
+        planId: 'plan',
+      });
+    }
+    await governance.results.submit({
+      policyId: 'passive',
+      environment: 'staging',
+      body: submission(false),
+    });
+    const [production] = await governance.marketplace.listInstances({ environment: 'production' });
+    expect(production?.components.map((c) => [c.id, c.compliance?.status])).toEqual([
+      [CONTRACT, 'unprocessable'],
+      [other, 'unknown'],
+    ]);
+    const staging = await governance.marketplace.getInstance('shop-without-convention', 'staging');
+    expect(staging?.components[0]?.compliance?.status).toBe('violated');
+    expect(
+      (await governance.marketplace.findContractInstances(CONTRACT)).map((i) => [
+        i.environment,
+        i.systemId,
+      ]),
+    ).toEqual([
+      ['production', systemId],
+      ['staging', 'shop-without-convention'],
+    ]);
+    expect(
+      (await governance.marketplace.findContractInstances(CONTRACT, 'staging')).map(
+        (i) => i.systemId,
+      ),
+    ).toEqual(['shop-without-convention']);
   });
 
   it('refuses unknown and active policies, a missing environment and malformed envelopes', async () => {
@@ -170,7 +229,12 @@ describe('EvaluationResults and the compliance view', () => {
     expect(noDetails.issues.map((i) => i.path)).toEqual(
       expect.arrayContaining(['$[0].result.satisfiesPolicy', '$[0].result.details']),
     );
-    const history = await governance.results.history(CONTRACT, { limit: 100, offset: 0 });
+    // Nothing refused was stored: production still holds the three accepted results.
+    const history = await governance.results.history(CONTRACT, {
+      environment: 'production',
+      limit: 100,
+      offset: 0,
+    });
     expect(history.meta.pagination.total).toBe(3);
   });
 });

@@ -124,28 +124,31 @@ export class EvaluationResults {
     }
     const submission = (input.body as unknown[])[0] as Record<string, unknown>;
     const resource = submission.resource as { id: string };
+    // The envelope parsed above, so the state follows from satisfiesPolicy and the details check.
+    // It is computed once, here, and stored with the result: readers never recompute it.
+    const detailsConform = schemaErrors.length === 0;
+    const result = submission.result as { satisfiesPolicy: boolean };
+    const status = detailsConform
+      ? result.satisfiesPolicy
+        ? 'compliant'
+        : 'violated'
+      : 'unprocessable';
     const stored = await this.store.appendResult({
       contractId: resource.id,
       policyId: input.policyId,
       environment,
       receivedAt: this.clock().toISOString(),
       submission,
-      detailsConform: schemaErrors.length === 0,
+      detailsConform,
+      status,
     });
-    // The envelope parsed above, so the state follows from satisfiesPolicy and the details check.
-    const result = submission.result as { satisfiesPolicy: boolean };
-    const status = stored.detailsConform
-      ? result.satisfiesPolicy
-        ? 'compliant'
-        : 'violated'
-      : 'unprocessable';
     return {
       seq: stored.seq,
       contractId: stored.contractId,
       policyId: stored.policyId,
       environment: stored.environment,
       receivedAt: stored.receivedAt,
-      status,
+      status: stored.status,
       detailsConform: stored.detailsConform,
       ...(stored.detailsConform ? {} : { message: UNPROCESSABLE_MESSAGE, schemaErrors }),
     };

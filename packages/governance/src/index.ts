@@ -10,7 +10,11 @@ export {
   type GovernanceEventName,
   GovernanceEvents,
 } from './governance-events';
-export { complianceView, MarketplaceProjection } from './marketplace-projection';
+export {
+  complianceView,
+  MarketplaceProjection,
+  submittedBodyPath,
+} from './marketplace-projection';
 export type {
   ComplianceTreeNode,
   ComplianceViewStatus,
@@ -45,6 +49,7 @@ export {
   TaskStatusSchema,
 } from './provisioning-plan';
 export type {
+  CurrentResultStatus,
   EvaluationResultRepository,
   GovernanceStore,
   InstanceRecord,

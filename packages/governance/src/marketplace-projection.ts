@@ -3,6 +3,7 @@ import {
   complianceStatus,
   type ComplianceTreeNode as RecordNode,
   selectContractTargets,
+  UNPROCESSABLE_MESSAGE,
 } from '@dcg/contract-schema';
 import type {
   ComplianceTreeNode,
@@ -50,19 +51,42 @@ export function complianceView(
       tree: [],
     };
   }
+  // The tree and the schema errors come from the document; the state is the one stored when the
+  // result was accepted, so this view, the list pages and the submission's answer agree.
   const status = complianceStatus(current.submission);
+  const unprocessable = current.status === 'unprocessable';
   return {
     contractId,
     environment,
-    status: status.status,
+    status: current.status,
     evaluatedAt: current.receivedAt,
     policyId: current.policyId,
-    summary: status.summary ?? null,
-    counts: status.counts,
-    tree: status.tree.flatMap((target) => target.records.map((r) => toViewNode(r, target.key))),
-    ...(status.message === undefined ? {} : { message: status.message }),
-    ...(status.schemaErrors === undefined ? {} : { schemaErrors: status.schemaErrors }),
+    summary: unprocessable ? null : (status.summary ?? null),
+    counts: unprocessable ? { compliant: 0, failing: 0 } : status.counts,
+    tree: unprocessable
+      ? []
+      : status.tree.flatMap((target) => target.records.map((r) => toViewNode(r, target.key))),
+    ...(unprocessable
+      ? {
+          message: UNPROCESSABLE_MESSAGE,
+          schemaErrors: (status.schemaErrors ?? []).map((issue) => ({
+            path: submittedBodyPath(issue.path),
+            message: issue.message,
+          })),
+        }
+      : {}),
   };
+}
+
+/**
+ * A path within the stored result (the one element of the submitted array) as a path within the
+ * submitted body, the convention of the submission's answer: `$.result.details` → `$[0].result.details`.
+ *
+ * @example
+ * submittedBodyPath('$.result.details.results.root[0]'); // '$[0].result.details.results.root[0]'
+ */
+export function submittedBodyPath(path: string): string {
+  return path.startsWith('$') ? `$[0]${path.slice(1)}` : path;
 }
 
 function flatten(
@@ -93,6 +117,14 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     const records = await this.store.listInstances(
       filter.environment === undefined ? {} : { environment: filter.environment },
     );
+    return Promise.all(records.map((r) => this.toView(r)));
+  }
+
+  async findContractInstances(
+    contractId: string,
+    environment?: string,
+  ): Promise<MarketplaceInstanceView[]> {
+    const records = await this.store.findInstancesWithComponent(contractId, environment);
     return Promise.all(records.map((r) => this.toView(r)));
   }
 
@@ -128,20 +160,30 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     const contracts = new Set(selectContractTargets(system).map((t) => t.resourceId));
     const all: ComponentDescriptor[] = [];
     flatten(system.components ?? [], all);
-    const components = await Promise.all(
-      all.map(async (c) => {
-        const dataContract = contracts.has(c.id);
-        const base = {
-          id: c.id,
-          ...(c.name === undefined ? {} : { name: c.name }),
-          ...(c.kind === undefined ? {} : { kind: c.kind }),
-          dataContract,
-        };
-        if (!dataContract) return base;
-        const view = await this.getContractCompliance(c.id, record.environment);
-        return { ...base, compliance: { status: view.status, evaluatedAt: view.evaluatedAt } };
-      }),
+    // One read of the stored states of every contract of the instance; no document is parsed.
+    const statuses = new Map(
+      (await this.store.getCurrentStatuses([...contracts], record.environment)).map((s) => [
+        s.contractId,
+        s,
+      ]),
     );
+    const components = all.map((c) => {
+      const dataContract = contracts.has(c.id);
+      const base = {
+        id: c.id,
+        ...(c.name === undefined ? {} : { name: c.name }),
+        ...(c.kind === undefined ? {} : { kind: c.kind }),
+        dataContract,
+      };
+      if (!dataContract) return base;
+      const current = statuses.get(c.id);
+      return {
+        ...base,
+        compliance: current
+          ? { status: current.status, evaluatedAt: current.receivedAt }
+          : { status: 'unknown' as const, evaluatedAt: null },
+      };
+    });
     const version = text(system.version);
     return {
       systemId: record.systemId,

@@ -85,5 +85,13 @@ export interface MarketplaceInstanceView {
 export interface MarketplaceReadModel {
   listInstances(filter: { environment?: string }): Promise<MarketplaceInstanceView[]>;
   getInstance(systemId: string, environment?: string): Promise<MarketplaceInstanceView | null>;
+  /**
+   * The instances that deploy this data contract (optionally in one environment), from an index:
+   * no scan of every instance.
+   */
+  findContractInstances(
+    contractId: string,
+    environment?: string,
+  ): Promise<MarketplaceInstanceView[]>;
   getContractCompliance(contractId: string, environment: string): Promise<ContractComplianceView>;
 }

@@ -1,3 +1,4 @@
+import type { ComplianceState } from '@dcg/contract-schema';
 import type { Page } from './page';
 import type { Policy, PolicyFilter } from './policy';
 import type { ProvisioningPlan } from './provisioning-plan';
@@ -107,6 +108,11 @@ export interface InstanceRepository {
   getInstance(systemId: string, environment: string): Promise<InstanceRecord | null>;
   /** Instances of a system in every environment, or of every system in one environment. */
   listInstances(filter: { environment?: string; systemId?: string }): Promise<InstanceRecord[]>;
+  /**
+   * Instances with a component (at any depth) of this id, optionally in one environment, ordered
+   * by environment: "where is this contract deployed" from an index, without reading every instance.
+   */
+  findInstancesWithComponent(componentId: string, environment?: string): Promise<InstanceRecord[]>;
 }
 
 /**
@@ -126,13 +132,29 @@ export interface StoredEvaluationResult {
   submission: Record<string, unknown>;
   /** False when `result.details` did not conform to the details schema. */
   detailsConform: boolean;
+  /** The compliance state, computed once when the result was accepted and stored with it. */
+  status: ComplianceState;
+}
+
+/**
+ * The state of a data contract's current result, read without its document (list pages).
+ *
+ * @example
+ * const [first] = await store.getCurrentStatuses(['urn:dmb:cmp:a:b:0:port'], 'production');
+ */
+export interface CurrentResultStatus {
+  contractId: string;
+  policyId: string;
+  seq: number;
+  status: ComplianceState;
+  receivedAt: string;
 }
 
 /**
  * A new result before storage assigns its sequence number.
  *
  * @example
- * await store.appendResult({ contractId, policyId, environment, receivedAt, submission, detailsConform: true });
+ * await store.appendResult({ contractId, policyId, environment, receivedAt, submission, detailsConform: true, status: 'compliant' });
  */
 export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'>;
 
@@ -154,6 +176,14 @@ export interface EvaluationResultRepository {
     environment: string,
     policyId?: string,
   ): Promise<StoredEvaluationResult | null>;
+  /**
+   * The state of the current result of each contract in the environment (with several policies,
+   * the latest); contracts without a result are left out. One query, no documents read.
+   */
+  getCurrentStatuses(
+    contractIds: readonly string[],
+    environment: string,
+  ): Promise<CurrentResultStatus[]>;
   /** History of a contract, newest first. */
   listResultHistory(
     contractId: string,

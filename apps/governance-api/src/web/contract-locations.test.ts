@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ORDERS_PORT, ordersInstance, stagingInstance } from './__fixtures__/marketplace-views';
-import { conventionalSystemId, findContractLocations } from './contract-locations';
+import { findContractLocations } from './contract-locations';
 
 describe('findContractLocations', () => {
   it('finds every environment a contract is deployed in, sorted, with the component names', () => {
@@ -12,18 +12,5 @@ describe('findContractLocations', () => {
     });
     expect(found[0]!.componentNames.get('urn:dmb:cmp:finance:orders:0:guardian')).toBe('Guardian');
     expect(findContractLocations([ordersInstance], 'urn:dmb:cmp:x:y:0:z')).toEqual([]);
-  });
-});
-
-describe('conventionalSystemId', () => {
-  it('maps a component URN to its system URN and gives up on anything else', () => {
-    expect(conventionalSystemId('urn:dmb:cmp:finance:orders:0:port')).toBe(
-      'urn:dmb:dp:finance:orders:0',
-    );
-    expect(conventionalSystemId('urn:dmb:cmp:finance:orders:0:port:sub')).toBe(
-      'urn:dmb:dp:finance:orders:0',
-    );
-    expect(conventionalSystemId('urn:dmb:cmp:finance:orders')).toBeUndefined();
-    expect(conventionalSystemId('orders-port')).toBeUndefined();
   });
 });

@@ -14,7 +14,7 @@ export interface ContractLocation {
  * deployed in), sorted by environment.
  *
  * @example
- * const places = findContractLocations(await readModel.listInstances({}), 'urn:dmb:cmp:finance:orders:0:port');
+ * const places = findContractLocations(await readModel.findContractInstances(id), id);
  */
 export function findContractLocations(
   instances: MarketplaceInstanceView[],
@@ -41,19 +41,4 @@ export function findContractLocations(
     }
   }
   return found.sort((a, b) => a.environment.localeCompare(b.environment));
-}
-
-const COMPONENT_URN = /^urn:dmb:cmp:([^:]+):([^:]+):([^:]+):/;
-
-/**
- * The system a component URN names by the platform's convention
- * (`urn:dmb:cmp:<domain>:<system>:<major>:…` belongs to `urn:dmb:dp:<domain>:<system>:<major>`),
- * so the page can read one instance instead of all; callers fall back to a full search.
- *
- * @example
- * conventionalSystemId('urn:dmb:cmp:finance:orders:0:port'); // 'urn:dmb:dp:finance:orders:0'
- */
-export function conventionalSystemId(componentId: string): string | undefined {
-  const match = COMPONENT_URN.exec(componentId);
-  return match ? `urn:dmb:dp:${match[1]}:${match[2]}:${match[3]}` : undefined;
 }

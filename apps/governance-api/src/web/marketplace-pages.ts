@@ -3,7 +3,7 @@ import type { MarketplaceReadModel } from '@dcg/governance';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { contractHelpPage } from './contract-help-page';
-import { conventionalSystemId, findContractLocations } from './contract-locations';
+import { findContractLocations } from './contract-locations';
 import { contractPage } from './contract-page';
 import { instancesPage } from './instances-page';
 import type { Markup } from './markup';
@@ -49,16 +49,12 @@ function queryValue(value: string | undefined): string | undefined {
 export function marketplacePages(readModel: MarketplaceReadModel): Hono {
   const pages = new Hono();
 
-  // Reading every instance of an environment costs a compliance read per contract: try the
-  // conventional system of the URN first.
-  async function locate(contractId: string, environment: string) {
-    const systemId = conventionalSystemId(contractId);
-    const instance = systemId ? await readModel.getInstance(systemId, environment) : null;
-    const direct = instance ? findContractLocations([instance], contractId)[0] : undefined;
-    return (
-      direct ?? findContractLocations(await readModel.listInstances({ environment }), contractId)[0]
+  // The read model finds the instances deploying a contract from an index, not by reading all.
+  const locations = async (contractId: string, environment?: string) =>
+    findContractLocations(
+      await readModel.findContractInstances(contractId, environment),
+      contractId,
     );
-  }
 
   pages.get('/marketplace', async (c) => {
     const environment = queryValue(c.req.query('environment'));
@@ -94,22 +90,24 @@ export function marketplacePages(readModel: MarketplaceReadModel): Hono {
     const contractId = c.req.param('contractId');
     const environment = queryValue(c.req.query('environment'));
     if (environment === undefined) {
-      const locations = findContractLocations(await readModel.listInstances({}), contractId);
       return htmlPage(
         c,
-        contractHelpPage(contractId, { kind: 'environment-required' }, locations),
+        contractHelpPage(contractId, { kind: 'environment-required' }, await locations(contractId)),
         400,
       );
     }
     const [view, placement] = await Promise.all([
       readModel.getContractCompliance(contractId, environment),
-      locate(contractId, environment),
+      locations(contractId, environment).then((found) => found[0]),
     ]);
     if (placement === undefined && view.status === 'unknown') {
-      const locations = findContractLocations(await readModel.listInstances({}), contractId);
       return htmlPage(
         c,
-        contractHelpPage(contractId, { kind: 'not-found', environment }, locations),
+        contractHelpPage(
+          contractId,
+          { kind: 'not-found', environment },
+          await locations(contractId),
+        ),
         404,
       );
     }

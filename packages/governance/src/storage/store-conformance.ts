@@ -20,7 +20,11 @@ const policy = (id: string, overrides: Partial<Policy> = {}): Policy => ({
   ...overrides,
 });
 
-const result = (contractId: string, n: number, overrides: Partial<NewEvaluationResult> = {}) => ({
+const result = (
+  contractId: string,
+  n: number,
+  overrides: Partial<NewEvaluationResult> = {},
+): NewEvaluationResult => ({
   contractId,
   policyId: 'p-results',
   environment: 'production',
@@ -30,6 +34,7 @@ const result = (contractId: string, n: number, overrides: Partial<NewEvaluationR
     result: { satisfiesPolicy: n % 2 === 0, details: { results: {}, n } },
   },
   detailsConform: true,
+  status: n % 2 === 0 ? 'compliant' : 'violated',
   ...overrides,
 });
 
@@ -225,6 +230,69 @@ export function describeStoreConformance(
       expect(await store.deleteInstance(base.systemId, 'development')).toBe(true);
       expect(await store.deleteInstance(base.systemId, 'development')).toBe(false);
       expect(await store.getInstance(base.systemId, 'development')).toBeNull();
+    });
+
+    it('finds the instances deploying a component, at any depth, and follows redeploys', async () => {
+      const systemId = 'urn:dmb:dp:where:0';
+      const port = 'urn:dmb:cmp:where:0:port';
+      const nested = 'urn:dmb:cmp:where:0:nested';
+      const instance = (environment: string, components: unknown[]) => ({
+        systemId,
+        environment,
+        descriptor: { id: systemId, components },
+        deployedAt: now(),
+        planId: 'p',
+      });
+      await store.putInstance(instance('production', [{ id: port, components: [{ id: nested }] }]));
+      await store.putInstance(instance('development', [{ id: port }, { id: port }]));
+      await store.putInstance({
+        ...instance('production', [{ id: port }]),
+        systemId: 'urn:dmb:dp:where:other',
+      });
+      const where = async (id: string, environment?: string) =>
+        (await store.findInstancesWithComponent(id, environment)).map(
+          (i) => `${i.environment} ${i.systemId}`,
+        );
+      expect(await where(port)).toEqual([
+        `development ${systemId}`,
+        `production ${systemId}`,
+        'production urn:dmb:dp:where:other',
+      ]);
+      expect(await where(port, 'development')).toEqual([`development ${systemId}`]);
+      expect(await where(nested)).toEqual([`production ${systemId}`]);
+      // A redeploy without the nested component, and an undeploy, update the index.
+      await store.putInstance(instance('production', [{ id: port }]));
+      expect(await where(nested)).toEqual([]);
+      await store.deleteInstance(systemId, 'development');
+      expect(await where(port, 'development')).toEqual([]);
+      expect(await where('urn:dmb:cmp:nowhere')).toEqual([]);
+      expect(await where('nul\u0000')).toEqual([]);
+    });
+
+    it('reads the stored status of current results without their documents', async () => {
+      const a = 'urn:dmb:cmp:status:0:a';
+      const b = 'urn:dmb:cmp:status:0:b';
+      await store.appendResult(result(a, 1, { policyId: 'pa' }));
+      const latest = await store.appendResult(result(a, 2, { policyId: 'pb' }));
+      await store.appendResult(result(b, 3, { status: 'unprocessable', detailsConform: false }));
+      await store.appendResult(result(b, 4, { environment: 'development' }));
+      const statuses = await store.getCurrentStatuses(
+        [a, b, 'urn:none', 'nul\u0000'],
+        'production',
+      );
+      const byId = Object.fromEntries(statuses.map((s) => [s.contractId, s]));
+      expect(Object.keys(byId).sort()).toEqual([a, b]);
+      // With several policies the latest result of the contract wins.
+      expect(byId[a]).toEqual({
+        contractId: a,
+        policyId: 'pb',
+        seq: latest.seq,
+        status: 'compliant',
+        receivedAt: latest.receivedAt,
+      });
+      expect(byId[b]?.status).toBe('unprocessable');
+      expect((await store.getCurrentResult(b, 'production'))?.status).toBe('unprocessable');
+      expect(await store.getCurrentStatuses([], 'production')).toEqual([]);
     });
 
     it('keeps every result as history and the latest one current', async () => {

@@ -145,6 +145,15 @@ export function arrayReadModel(
         ) ?? null
       );
     },
+    async findContractInstances(contractId, environment) {
+      return instances
+        .filter(
+          (instance) =>
+            (environment === undefined || instance.environment === environment) &&
+            instance.components.some((component) => component.id === contractId),
+        )
+        .sort((a, b) => a.environment.localeCompare(b.environment));
+    },
     async getContractCompliance(contractId, environment) {
       return (
         views.find(

@@ -61,4 +61,50 @@ CREATE TABLE current_results (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'compliance status stored with each result; component index of instances',
+    // The status is computed once when a result is accepted; the current pointer carries it (and
+    // the time) so list pages read statuses without documents. Existing rows get the state that
+    // the accepted envelope decides: unprocessable details, else satisfiesPolicy.
+    sql: `
+ALTER TABLE evaluation_results ADD COLUMN status TEXT;
+UPDATE evaluation_results SET status = CASE
+  WHEN NOT details_conform THEN 'unprocessable'
+  WHEN json_typeof(submission) = 'object' AND (submission -> 'result' ->> 'satisfiesPolicy') = 'true' THEN 'compliant'
+  ELSE 'violated' END;
+ALTER TABLE evaluation_results ALTER COLUMN status SET NOT NULL,
+  ADD CONSTRAINT evaluation_results_status CHECK (status IN ('compliant', 'violated', 'unprocessable'));
+ALTER TABLE current_results ADD COLUMN status TEXT, ADD COLUMN received_at TEXT;
+UPDATE current_results c SET status = r.status, received_at = r.received_at
+  FROM evaluation_results r WHERE r.seq = c.seq;
+UPDATE current_results SET status = 'unprocessable', received_at = '' WHERE status IS NULL;
+ALTER TABLE current_results ALTER COLUMN status SET NOT NULL, ALTER COLUMN received_at SET NOT NULL;
+CREATE INDEX current_results_environment ON current_results (environment, contract_id);
+CREATE TABLE instance_components (
+  component_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  system_id TEXT NOT NULL,
+  PRIMARY KEY (component_id, environment, system_id)
+);
+CREATE INDEX instance_components_instance ON instance_components (system_id, environment);
+WITH RECURSIVE component (system_id, environment, value) AS (
+  SELECT i.system_id, i.environment, c.value
+  FROM instances i CROSS JOIN LATERAL json_array_elements(
+    CASE WHEN json_typeof(i.descriptor -> 'components') = 'array' THEN i.descriptor -> 'components' ELSE '[]'::json END
+  ) AS c(value)
+  UNION ALL
+  SELECT p.system_id, p.environment, c.value
+  FROM component p CROSS JOIN LATERAL json_array_elements(
+    CASE WHEN json_typeof(p.value) = 'object' AND json_typeof(p.value -> 'components') = 'array'
+      THEN p.value -> 'components' ELSE '[]'::json END
+  ) AS c(value)
+)
+INSERT INTO instance_components (component_id, environment, system_id)
+SELECT DISTINCT value ->> 'id', environment, system_id FROM component
+WHERE json_typeof(value) = 'object' AND json_typeof(value -> 'id') = 'string'
+  AND strpos((value -> 'id')::text, '\\u0000') = 0
+ON CONFLICT DO NOTHING;
+`,
+  },
 ];

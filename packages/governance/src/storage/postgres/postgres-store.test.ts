@@ -1,13 +1,16 @@
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from '../../errors';
 import { describeStoreConformance } from '../store-conformance';
+import { POSTGRES_MIGRATIONS } from './migrations';
 import { openPostgresStore } from './postgres-store';
 import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from './test-database';
 
 const available = await postgresAvailable();
 const { schema, drop } = randomSchema();
+const old = randomSchema();
 afterAll(async () => {
-  if (available) await drop();
+  if (available) await Promise.all([drop(), old.drop()]);
 });
 
 describeStoreConformance(
@@ -32,5 +35,104 @@ describe.skipIf(!available)('PostgreSQL store specifics', () => {
     await expect(
       openPostgresStore({ connectionString: 'postgres://postgres@127.0.0.1:1/test' }),
     ).rejects.toSatisfy((e) => GovernanceError.is(e) && e.code === 'storage_failure');
+  });
+
+  it('migrates a version-1 schema: statuses and the component index are derived from stored rows', async () => {
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`CREATE SCHEMA ${old.schema}`);
+      await client.query(`SET search_path = ${old.schema}`);
+      await client.query(
+        'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+      );
+      const first = POSTGRES_MIGRATIONS.find((m) => m.version === 1)!;
+      await client.query(first.sql);
+      await client.query("INSERT INTO schema_migrations VALUES (1, 'initial schema', 'then')");
+      const submission = (satisfiesPolicy: boolean) =>
+        JSON.stringify({ resource: { id: 'x', descriptor: '' }, result: { satisfiesPolicy } });
+      for (const [seq, contract, satisfies, conform] of [
+        [1, 'ok', true, true],
+        [2, 'bad', false, true],
+        [3, 'odd', true, false],
+        [4, 'bad', false, true],
+      ] as const) {
+        await client.query(
+          'INSERT INTO evaluation_results (seq, contract_id, policy_id, environment, received_at, submission, details_conform) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          [
+            seq,
+            contract,
+            'p',
+            'e',
+            `2026-01-01T00:00:0${seq}.000Z`,
+            submission(satisfies),
+            conform,
+          ],
+        );
+        await client.query(
+          `INSERT INTO current_results (contract_id, policy_id, environment, seq) VALUES ($1, 'p', 'e', $2)
+           ON CONFLICT (contract_id, policy_id, environment) DO UPDATE SET seq = excluded.seq`,
+          [contract, seq],
+        );
+      }
+      await client.query("SELECT setval(pg_get_serial_sequence('evaluation_results', 'seq'), 4)");
+      await client.query(
+        'INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES ($1, $2, $3, $4, $5)',
+        [
+          'urn:dmb:dp:m:s:0',
+          'e',
+          JSON.stringify({
+            id: 'urn:dmb:dp:m:s:0',
+            components: [
+              {
+                id: 'urn:dmb:cmp:m:s:0:a',
+                components: [{ id: 'urn:dmb:cmp:m:s:0:nested' }, 'junk'],
+              },
+              { name: 'no id', components: { not: 'an array' } },
+              7,
+            ],
+          }),
+          '2026-01-01T00:00:00.000Z',
+          'plan',
+        ],
+      );
+    } finally {
+      await client.end();
+    }
+
+    const store = await openPostgresStore({
+      connectionString: TEST_DATABASE_URL,
+      schema: old.schema,
+    });
+    try {
+      const statuses = await store.getCurrentStatuses(['ok', 'bad', 'odd', 'none'], 'e');
+      expect(Object.fromEntries(statuses.map((s) => [s.contractId, s.status]))).toEqual({
+        ok: 'compliant',
+        bad: 'violated',
+        odd: 'unprocessable',
+      });
+      expect(statuses.find((s) => s.contractId === 'bad')?.receivedAt).toBe(
+        '2026-01-01T00:00:04.000Z',
+      );
+      expect((await store.getCurrentResult('ok', 'e'))?.status).toBe('compliant');
+      for (const component of ['urn:dmb:cmp:m:s:0:a', 'urn:dmb:cmp:m:s:0:nested']) {
+        expect((await store.findInstancesWithComponent(component)).map((i) => i.systemId)).toEqual([
+          'urn:dmb:dp:m:s:0',
+        ]);
+      }
+      const next = await store.appendResult({
+        contractId: 'bad',
+        policyId: 'p',
+        environment: 'e',
+        receivedAt: '2026-01-02T00:00:00.000Z',
+        submission: {},
+        detailsConform: true,
+        status: 'compliant',
+      });
+      expect(next.seq).toBe(5);
+      expect((await store.getCurrentStatuses(['bad'], 'e'))[0]?.status).toBe('compliant');
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -1,9 +1,11 @@
+import type { ComplianceState } from '@dcg/contract-schema';
 import pg from 'pg';
 import { GovernanceError } from '../../errors';
 import type { Page } from '../../page';
 import type { Policy, PolicyFilter } from '../../policy';
 import type { ProvisioningPlan } from '../../provisioning-plan';
 import type {
+  CurrentResultStatus,
   GovernanceStore,
   InstanceRecord,
   NewEvaluationResult,
@@ -11,6 +13,7 @@ import type {
   TemplatePolicyDraft,
   TemplateRecord,
 } from '../../repositories';
+import { componentIds } from '../component-ids';
 import {
   assertStorableTemplate,
   assertStorableText,
@@ -43,6 +46,7 @@ interface ResultRow {
   received_at: string;
   submission: Record<string, unknown>;
   details_conform: boolean;
+  status: ComplianceState;
 }
 
 const resultFromRow = (row: ResultRow): StoredEvaluationResult => ({
@@ -53,6 +57,7 @@ const resultFromRow = (row: ResultRow): StoredEvaluationResult => ({
   receivedAt: row.received_at,
   submission: row.submission,
   detailsConform: row.details_conform,
+  status: row.status,
 });
 
 interface InstanceRow {
@@ -335,17 +340,27 @@ class PostgresStore implements GovernanceStore {
 
   async putInstance(instance: InstanceRecord): Promise<void> {
     assertStorableText({ systemId: instance.systemId, environment: instance.environment });
+    // One statement: the instance and its component index change together.
     await this.run('store an instance', () =>
       this.pool.query(
-        `INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (system_id, environment) DO UPDATE SET descriptor = excluded.descriptor,
-           deployed_at = excluded.deployed_at, plan_id = excluded.plan_id`,
+        `WITH upsert AS (
+           INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (system_id, environment) DO UPDATE SET descriptor = excluded.descriptor,
+             deployed_at = excluded.deployed_at, plan_id = excluded.plan_id
+         ), dropped AS (
+           DELETE FROM instance_components WHERE system_id = $1 AND environment = $2
+             AND NOT (component_id = ANY($6::text[]))
+         )
+         INSERT INTO instance_components (component_id, environment, system_id)
+         SELECT DISTINCT id, $2, $1 FROM unnest($6::text[]) AS t(id)
+         ON CONFLICT DO NOTHING`,
         [
           instance.systemId,
           instance.environment,
           JSON.stringify(instance.descriptor),
           instance.deployedAt,
           instance.planId,
+          componentIds(instance.descriptor),
         ],
       ),
     );
@@ -354,10 +369,30 @@ class PostgresStore implements GovernanceStore {
   async deleteInstance(systemId: string, environment: string): Promise<boolean> {
     return this.run('delete an instance', async () => {
       const result = await this.pool.query(
-        'DELETE FROM instances WHERE system_id = $1 AND environment = $2',
+        `WITH dropped AS (
+           DELETE FROM instance_components WHERE system_id = $1 AND environment = $2
+         )
+         DELETE FROM instances WHERE system_id = $1 AND environment = $2`,
         [systemId, environment],
       );
       return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  async findInstancesWithComponent(
+    componentId: string,
+    environment?: string,
+  ): Promise<InstanceRecord[]> {
+    if (componentId.includes('\u0000')) return [];
+    return this.run('find instances', async () => {
+      const { rows } = await this.pool.query(
+        `SELECT i.* FROM instance_components c
+         JOIN instances i ON i.system_id = c.system_id AND i.environment = c.environment
+         WHERE c.component_id = $1 AND ($2::text IS NULL OR c.environment = $2)
+         ORDER BY i.environment, i.system_id`,
+        [componentId, environment ?? null],
+      );
+      return (rows as InstanceRow[]).map(instanceFromRow);
     });
   }
 
@@ -465,17 +500,18 @@ class PostgresStore implements GovernanceStore {
     const { rows } = await this.pool.query(
       `WITH input AS MATERIALIZED (
          SELECT t.*, nextval(pg_get_serial_sequence('evaluation_results', 'seq')) AS seq
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[])
-           WITH ORDINALITY AS t(contract_id, policy_id, environment, received_at, submission, details_conform, ord)
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[])
+           WITH ORDINALITY AS t(contract_id, policy_id, environment, received_at, submission, details_conform, status, ord)
          ORDER BY t.ord
        ), inserted AS (
-         INSERT INTO evaluation_results (seq, contract_id, policy_id, environment, received_at, submission, details_conform)
-         SELECT seq, contract_id, policy_id, environment, received_at, submission::json, details_conform FROM input
+         INSERT INTO evaluation_results (seq, contract_id, policy_id, environment, received_at, submission, details_conform, status)
+         SELECT seq, contract_id, policy_id, environment, received_at, submission::json, details_conform, status FROM input
        ), pointer AS (
-         INSERT INTO current_results (contract_id, policy_id, environment, seq)
-         SELECT DISTINCT ON (contract_id, policy_id, environment) contract_id, policy_id, environment, seq
+         INSERT INTO current_results (contract_id, policy_id, environment, seq, status, received_at)
+         SELECT DISTINCT ON (contract_id, policy_id, environment) contract_id, policy_id, environment, seq, status, received_at
          FROM input ORDER BY contract_id, policy_id, environment, seq DESC
-         ON CONFLICT (contract_id, policy_id, environment) DO UPDATE SET seq = excluded.seq
+         ON CONFLICT (contract_id, policy_id, environment) DO UPDATE SET seq = excluded.seq,
+           status = excluded.status, received_at = excluded.received_at
          WHERE excluded.seq > current_results.seq
        )
        SELECT seq FROM input ORDER BY ord`,
@@ -486,6 +522,7 @@ class PostgresStore implements GovernanceStore {
         results.map((r) => r.receivedAt),
         results.map((r) => JSON.stringify(r.submission)),
         results.map((r) => r.detailsConform),
+        results.map((r) => r.status),
       ],
     );
     return results.map((r, i) => ({ ...r, seq: Number((rows[i] as { seq: string }).seq) }));
@@ -511,6 +548,38 @@ class PostgresStore implements GovernanceStore {
             );
       const row = rows[0] as ResultRow | undefined;
       return row ? resultFromRow(row) : null;
+    });
+  }
+
+  async getCurrentStatuses(
+    contractIds: readonly string[],
+    environment: string,
+  ): Promise<CurrentResultStatus[]> {
+    // Text with NUL cannot be stored, so no result can match it; PostgreSQL would refuse the query.
+    const ids = contractIds.filter((id) => !id.includes('\u0000'));
+    if (ids.length === 0 || environment.includes('\u0000')) return [];
+    return this.run('read statuses', async () => {
+      const { rows } = await this.pool.query(
+        `SELECT DISTINCT ON (contract_id) contract_id, policy_id, seq, status, received_at
+         FROM current_results WHERE environment = $1 AND contract_id = ANY($2::text[])
+         ORDER BY contract_id, seq DESC`,
+        [environment, ids],
+      );
+      return (
+        rows as Array<{
+          contract_id: string;
+          policy_id: string;
+          seq: string;
+          status: ComplianceState;
+          received_at: string;
+        }>
+      ).map((row) => ({
+        contractId: row.contract_id,
+        policyId: row.policy_id,
+        seq: Number(row.seq),
+        status: row.status,
+        receivedAt: row.received_at,
+      }));
     });
   }
 

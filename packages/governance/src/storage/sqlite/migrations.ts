@@ -75,4 +75,55 @@ BEGIN
 END;
 `,
   },
+  {
+    version: 3,
+    name: 'compliance status stored with each result; component index of instances',
+    // The status is computed once when a result is accepted; the current pointer carries it (and
+    // the time) so list pages read statuses without parsing documents. Existing rows get the
+    // state that the accepted envelope decides: unprocessable details, else satisfiesPolicy.
+    sql: `
+ALTER TABLE evaluation_results ADD COLUMN status TEXT NOT NULL DEFAULT 'unprocessable'
+  CHECK (status IN ('compliant', 'violated', 'unprocessable'));
+UPDATE evaluation_results SET status = CASE
+  WHEN details_conform = 0 THEN 'unprocessable'
+  WHEN json_valid(submission) AND json_extract(submission, '$.result.satisfiesPolicy') = 1 THEN 'compliant'
+  ELSE 'violated' END;
+ALTER TABLE current_results ADD COLUMN status TEXT NOT NULL DEFAULT 'unprocessable';
+ALTER TABLE current_results ADD COLUMN received_at TEXT NOT NULL DEFAULT '';
+UPDATE current_results SET
+  status = (SELECT r.status FROM evaluation_results r WHERE r.seq = current_results.seq),
+  received_at = (SELECT r.received_at FROM evaluation_results r WHERE r.seq = current_results.seq)
+  WHERE EXISTS (SELECT 1 FROM evaluation_results r WHERE r.seq = current_results.seq);
+CREATE INDEX current_results_environment ON current_results (environment, contract_id);
+DROP TRIGGER evaluation_results_current;
+CREATE TRIGGER evaluation_results_current AFTER INSERT ON evaluation_results
+BEGIN
+  INSERT INTO current_results (contract_id, policy_id, environment, seq, status, received_at)
+  VALUES (NEW.contract_id, NEW.policy_id, NEW.environment, NEW.seq, NEW.status, NEW.received_at)
+  ON CONFLICT (contract_id, policy_id, environment) DO UPDATE SET seq = excluded.seq,
+    status = excluded.status, received_at = excluded.received_at
+  WHERE excluded.seq > current_results.seq;
+END;
+CREATE TABLE instance_components (
+  component_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  system_id TEXT NOT NULL,
+  PRIMARY KEY (component_id, environment, system_id)
+);
+CREATE INDEX instance_components_instance ON instance_components (system_id, environment);
+INSERT OR IGNORE INTO instance_components (component_id, environment, system_id)
+WITH RECURSIVE component (system_id, environment, type, value) AS (
+  SELECT i.system_id, i.environment, c.type, c.value
+  FROM instances i, json_each(i.descriptor, '$.components') c
+  WHERE json_valid(i.descriptor) AND json_type(i.descriptor, '$.components') = 'array'
+  UNION ALL
+  SELECT p.system_id, p.environment, c.type, c.value
+  FROM component p, json_each(p.value, '$.components') c
+  WHERE p.type = 'object' AND json_type(p.value, '$.components') = 'array'
+)
+SELECT json_extract(value, '$.id'), environment, system_id FROM component
+WHERE type = 'object' AND json_type(value, '$.id') = 'text'
+  AND instr(json_extract(value, '$.id'), char(0)) = 0;
+`,
+  },
 ];

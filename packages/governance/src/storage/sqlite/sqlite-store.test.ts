@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from '../../errors';
 import { describeStoreConformance } from '../store-conformance';
+import { SQLITE_MIGRATIONS } from './migrations';
 import { openSqliteStore } from './sqlite-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'governance-sqlite-'));
@@ -27,12 +29,14 @@ describe('SQLite store specifics', () => {
       receivedAt: new Date().toISOString(),
       submission: { a: 1 },
       detailsConform: false,
+      status: 'unprocessable',
     });
     await first.close();
     const second = await openSqliteStore({ file });
     const current = await second.getCurrentResult('c', 'e');
     expect(current?.submission).toEqual({ a: 1 });
     expect(current?.detailsConform).toBe(false);
+    expect(current?.status).toBe('unprocessable');
     await second.close();
   });
 
@@ -53,6 +57,7 @@ describe('SQLite store specifics', () => {
           receivedAt: new Date().toISOString(),
           submission: { i },
           detailsConform: true,
+          status: 'compliant',
         }),
       ),
     );
@@ -65,6 +70,7 @@ describe('SQLite store specifics', () => {
       receivedAt: new Date().toISOString(),
       submission: { late: true },
       detailsConform: true,
+      status: 'violated',
     });
     await store.close();
     const stored = await late;
@@ -74,6 +80,77 @@ describe('SQLite store specifics', () => {
       (await reopened.listResultHistory('g', { limit: 100, offset: 0 })).meta.pagination.total,
     ).toBe(26);
     await reopened.close();
+  });
+
+  it('migrates a version-2 database: statuses and the component index are derived from stored rows', async () => {
+    const file = join(dir, 'version-2.db');
+    const db = new Database(file);
+    db.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    for (const migration of SQLITE_MIGRATIONS.filter((m) => m.version <= 2)) {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        'then',
+      );
+    }
+    const insert = db.prepare(
+      'INSERT INTO evaluation_results (contract_id, policy_id, environment, received_at, submission, details_conform) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    const submission = (satisfiesPolicy: boolean) =>
+      JSON.stringify({ resource: { id: 'x', descriptor: '' }, result: { satisfiesPolicy } });
+    insert.run('ok', 'p', 'e', '2026-01-01T00:00:00.000Z', submission(true), 1);
+    insert.run('bad', 'p', 'e', '2026-01-01T00:00:01.000Z', submission(false), 1);
+    insert.run('odd', 'p', 'e', '2026-01-01T00:00:02.000Z', submission(true), 0);
+    insert.run('bad', 'p', 'e', '2026-01-01T00:00:03.000Z', submission(false), 1);
+    db.prepare(
+      'INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES (?, ?, ?, ?, ?)',
+    ).run(
+      'urn:dmb:dp:m:s:0',
+      'e',
+      JSON.stringify({
+        id: 'urn:dmb:dp:m:s:0',
+        components: [
+          { id: 'urn:dmb:cmp:m:s:0:a', components: [{ id: 'urn:dmb:cmp:m:s:0:nested' }, 'junk'] },
+          { name: 'no id' },
+          7,
+        ],
+      }),
+      '2026-01-01T00:00:00.000Z',
+      'plan',
+    );
+    db.close();
+
+    const store = await openSqliteStore({ file });
+    const statuses = await store.getCurrentStatuses(['ok', 'bad', 'odd', 'none'], 'e');
+    expect(Object.fromEntries(statuses.map((s) => [s.contractId, s.status]))).toEqual({
+      ok: 'compliant',
+      bad: 'violated',
+      odd: 'unprocessable',
+    });
+    expect(statuses.find((s) => s.contractId === 'bad')?.receivedAt).toBe(
+      '2026-01-01T00:00:03.000Z',
+    );
+    expect((await store.getCurrentResult('ok', 'e'))?.status).toBe('compliant');
+    for (const component of ['urn:dmb:cmp:m:s:0:a', 'urn:dmb:cmp:m:s:0:nested']) {
+      expect((await store.findInstancesWithComponent(component)).map((i) => i.systemId)).toEqual([
+        'urn:dmb:dp:m:s:0',
+      ]);
+    }
+    // New results after the migration move the stored status forward.
+    await store.appendResult({
+      contractId: 'bad',
+      policyId: 'p',
+      environment: 'e',
+      receivedAt: '2026-01-02T00:00:00.000Z',
+      submission: {},
+      detailsConform: true,
+      status: 'compliant',
+    });
+    expect((await store.getCurrentStatuses(['bad'], 'e'))[0]?.status).toBe('compliant');
+    await store.close();
   });
 
   it('refuses work after close', async () => {

@@ -1,9 +1,11 @@
+import type { ComplianceState } from '@dcg/contract-schema';
 import Database from 'better-sqlite3';
 import { GovernanceError } from '../../errors';
 import type { Page } from '../../page';
 import type { Policy, PolicyFilter } from '../../policy';
 import type { ProvisioningPlan } from '../../provisioning-plan';
 import type {
+  CurrentResultStatus,
   GovernanceStore,
   InstanceRecord,
   NewEvaluationResult,
@@ -11,6 +13,7 @@ import type {
   TemplatePolicyDraft,
   TemplateRecord,
 } from '../../repositories';
+import { componentIds } from '../component-ids';
 import {
   assertStorableTemplate,
   assertStorableText,
@@ -48,6 +51,7 @@ interface ResultRow {
   received_at: string;
   submission: string;
   details_conform: number;
+  status: ComplianceState;
 }
 
 const resultFromRow = (row: ResultRow): StoredEvaluationResult => ({
@@ -58,6 +62,7 @@ const resultFromRow = (row: ResultRow): StoredEvaluationResult => ({
   receivedAt: row.received_at,
   submission: JSON.parse(row.submission) as Record<string, unknown>,
   detailsConform: row.details_conform === 1,
+  status: row.status,
 });
 
 interface PendingAppend {
@@ -100,6 +105,8 @@ class SqliteStore implements GovernanceStore {
   private closed = false;
   private readonly stmts;
   private readonly appendBatch: (results: NewEvaluationResult[]) => StoredEvaluationResult[];
+  private readonly writeInstance: (instance: InstanceRecord) => void;
+  private readonly removeInstance: (systemId: string, environment: string) => boolean;
 
   constructor(
     db: Database.Database,
@@ -140,9 +147,30 @@ class SqliteStore implements GovernanceStore {
       ),
       deleteInstance: db.prepare('DELETE FROM instances WHERE system_id = ? AND environment = ?'),
       getInstance: db.prepare('SELECT * FROM instances WHERE system_id = ? AND environment = ?'),
+      deleteComponents: db.prepare(
+        'DELETE FROM instance_components WHERE system_id = ? AND environment = ?',
+      ),
+      insertComponent: db.prepare(
+        'INSERT OR IGNORE INTO instance_components (component_id, environment, system_id) VALUES (?, ?, ?)',
+      ),
+      instancesWithComponent: db.prepare(
+        `SELECT i.* FROM instance_components c
+         JOIN instances i ON i.system_id = c.system_id AND i.environment = c.environment
+         WHERE c.component_id = ? ORDER BY i.environment, i.system_id`,
+      ),
+      instancesWithComponentIn: db.prepare(
+        `SELECT i.* FROM instance_components c
+         JOIN instances i ON i.system_id = c.system_id AND i.environment = c.environment
+         WHERE c.component_id = ? AND c.environment = ? ORDER BY i.system_id`,
+      ),
+      currentStatuses: db.prepare(
+        `SELECT contract_id, policy_id, seq, status, received_at FROM current_results
+         WHERE environment = ? AND contract_id IN (SELECT value FROM json_each(?))
+         ORDER BY seq`,
+      ),
       insertResult: db.prepare(
-        `INSERT INTO evaluation_results (contract_id, policy_id, environment, received_at, submission, details_conform)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO evaluation_results (contract_id, policy_id, environment, received_at, submission, details_conform, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       currentAny: db.prepare(
         `SELECT r.* FROM current_results c JOIN evaluation_results r ON r.seq = c.seq
@@ -162,10 +190,29 @@ class SqliteStore implements GovernanceStore {
         result.receivedAt,
         JSON.stringify(result.submission),
         result.detailsConform ? 1 : 0,
+        result.status,
       );
       return { ...result, seq: Number(info.lastInsertRowid) };
     };
     this.appendBatch = db.transaction((results: NewEvaluationResult[]) => results.map(appendOne));
+    // The instance and its component index change together.
+    this.writeInstance = db.transaction((instance: InstanceRecord) => {
+      this.stmts.putInstance.run(
+        instance.systemId,
+        instance.environment,
+        JSON.stringify(instance.descriptor),
+        instance.deployedAt,
+        instance.planId,
+      );
+      this.stmts.deleteComponents.run(instance.systemId, instance.environment);
+      for (const id of componentIds(instance.descriptor)) {
+        this.stmts.insertComponent.run(id, instance.environment, instance.systemId);
+      }
+    });
+    this.removeInstance = db.transaction((systemId: string, environment: string) => {
+      this.stmts.deleteComponents.run(systemId, environment);
+      return this.stmts.deleteInstance.run(systemId, environment).changes > 0;
+    });
   }
 
   private guard<T>(what: string, fn: () => T): T {
@@ -369,22 +416,25 @@ class SqliteStore implements GovernanceStore {
 
   async putInstance(instance: InstanceRecord): Promise<void> {
     assertStorableText({ systemId: instance.systemId, environment: instance.environment });
-    this.guard('store an instance', () =>
-      this.stmts.putInstance.run(
-        instance.systemId,
-        instance.environment,
-        JSON.stringify(instance.descriptor),
-        instance.deployedAt,
-        instance.planId,
-      ),
-    );
+    this.guard('store an instance', () => this.writeInstance(instance));
   }
 
   async deleteInstance(systemId: string, environment: string): Promise<boolean> {
-    return this.guard(
-      'delete an instance',
-      () => this.stmts.deleteInstance.run(systemId, environment).changes > 0,
-    );
+    return this.guard('delete an instance', () => this.removeInstance(systemId, environment));
+  }
+
+  async findInstancesWithComponent(
+    componentId: string,
+    environment?: string,
+  ): Promise<InstanceRecord[]> {
+    return this.guard('find instances', () => {
+      const rows = (
+        environment === undefined
+          ? this.stmts.instancesWithComponent.all(componentId)
+          : this.stmts.instancesWithComponentIn.all(componentId, environment)
+      ) as Array<Parameters<SqliteStore['instanceFromRow']>[0]>;
+      return rows.map((row) => this.instanceFromRow(row));
+    });
   }
 
   private instanceFromRow(row: {
@@ -495,6 +545,37 @@ class SqliteStore implements GovernanceStore {
           : this.stmts.currentFor.get(contractId, environment, policyId)
       ) as ResultRow | undefined;
       return row ? resultFromRow(row) : null;
+    });
+  }
+
+  async getCurrentStatuses(
+    contractIds: readonly string[],
+    environment: string,
+  ): Promise<CurrentResultStatus[]> {
+    if (contractIds.length === 0) return [];
+    return this.guard('read statuses', () => {
+      const rows = this.stmts.currentStatuses.all(
+        environment,
+        JSON.stringify(contractIds),
+      ) as Array<{
+        contract_id: string;
+        policy_id: string;
+        seq: number;
+        status: ComplianceState;
+        received_at: string;
+      }>;
+      // Ordered by seq: with several policies the latest result of a contract wins.
+      const latest = new Map<string, CurrentResultStatus>();
+      for (const row of rows) {
+        latest.set(row.contract_id, {
+          contractId: row.contract_id,
+          policyId: row.policy_id,
+          seq: row.seq,
+          status: row.status,
+          receivedAt: row.received_at,
+        });
+      }
+      return [...latest.values()];
     });
   }
 
