@@ -1,5 +1,6 @@
 import {
   type KnowledgeBase,
+  KnowledgeGraphError,
   passthroughEndpoints,
   passthroughSearch,
   passthroughSparql,
@@ -57,10 +58,12 @@ export function mountPassthroughRoutes(
       const { sourceId } = c.req.valid('param');
       const query = c.req.valid('query');
       const page = await withProblems(() =>
-        passthroughSearch(deps.kb.source(sourceId), query, {
-          ...options,
-          signal: c.req.raw.signal,
-        }),
+        logUpstreamFailure(c, sourceId, () =>
+          passthroughSearch(deps.kb.source(sourceId), query, {
+            ...options,
+            signal: c.req.raw.signal,
+          }),
+        ),
       );
       return c.json(page, 200);
     },
@@ -82,7 +85,9 @@ export function mountPassthroughRoutes(
     });
     const query = await readSparqlQuery(c);
     const results = await withProblems(() =>
-      passthroughSparql(source, query, { ...options, signal: c.req.raw.signal }),
+      logUpstreamFailure(c, sourceId, () =>
+        passthroughSparql(source, query, { ...options, signal: c.req.raw.signal }),
+      ),
     );
     return c.body(JSON.stringify(results), 200, {
       'content-type': 'application/sparql-results+json',
@@ -90,4 +95,25 @@ export function mountPassthroughRoutes(
   };
   app.get('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, handler);
   app.post('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, handler);
+}
+
+// Upstream failures reach the client as short problems; operators get the cause in the log.
+async function logUpstreamFailure<T>(
+  c: Context<KgEnv>,
+  sourceId: string,
+  task: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await task();
+  } catch (error) {
+    if (KnowledgeGraphError.is(error) && error.code.startsWith('UPSTREAM_')) {
+      c.get('logger').warn('passthrough failed', {
+        sourceId,
+        code: error.code,
+        detail: error.message,
+        cause: error.cause instanceof Error ? error.cause.message : undefined,
+      });
+    }
+    throw error;
+  }
 }
