@@ -80,57 +80,35 @@ class Planner implements ExpressionContext {
     return this.slots.size;
   }
 
-  private scope: { incoming: VarSet; substitute: boolean } = {
-    incoming: new Set(),
-    substitute: false,
-  };
+  /** Variables an EXISTS inside the expression being compiled may find bound (it substitutes them). */
+  private existsScope: VarSet = new Set();
 
   exists(expression: Extract<Expression, { type: 'exists' }>): (row: Row, rt: Runtime) => boolean {
     // EXISTS substitutes the current solution into its pattern (SPARQL §18.6).
     const probe = this.probe(expression.pattern);
     if (probe) return probe;
-    const incoming = new Set([...this.scope.incoming, ...this.pendingScope]);
-    const op = this.compile(expression.pattern, incoming, true);
+    const op = this.compile(expression.pattern, this.existsScope, true);
     return (row, rt) => hasRow(op(row, rt));
   }
 
-  /** Variables of the pattern a filter expression is attached to (visible to its EXISTS). */
-  private pendingScope: VarSet = new Set();
-
-  expression(
-    expression: Expression,
-    incoming: VarSet,
-    substitute: boolean,
-    patternScope: VarSet,
-  ): CompiledExpression {
-    const saved = this.scope;
-    const savedPending = this.pendingScope;
-    this.scope = { incoming, substitute };
-    this.pendingScope = patternScope;
+  private inScope<T>(scope: VarSet, compile: () => T): T {
+    const saved = this.existsScope;
+    this.existsScope = scope;
     try {
-      return compileExpression(expression, this);
+      return compile();
     } finally {
-      this.scope = saved;
-      this.pendingScope = savedPending;
+      this.existsScope = saved;
     }
   }
 
-  condition(
-    expression: Expression,
-    incoming: VarSet,
-    substitute: boolean,
-    patternScope: VarSet,
-  ): CompiledCondition {
-    const saved = this.scope;
-    const savedPending = this.pendingScope;
-    this.scope = { incoming, substitute };
-    this.pendingScope = patternScope;
-    try {
-      return compileCondition(expression, this);
-    } finally {
-      this.scope = saved;
-      this.pendingScope = savedPending;
-    }
+  /** Compiles an expression whose variables may be bound from `scope`. */
+  expression(expression: Expression, scope: VarSet): CompiledExpression {
+    return this.inScope(scope, () => compileExpression(expression, this));
+  }
+
+  /** Compiles a FILTER condition whose variables may be bound from `scope`. */
+  condition(expression: Expression, scope: VarSet): CompiledCondition {
+    return this.inScope(scope, () => compileCondition(expression, this));
   }
 
   compile(node: AlgebraNode, incoming: VarSet, substitute: boolean): Operator {
@@ -157,9 +135,7 @@ class Planner implements ExpressionContext {
         const leftScope = new Set([...incoming, ...possibleVars(node.left)]);
         const right = this.compile(node.right, leftScope, substitute);
         const scope = new Set([...leftScope, ...possibleVars(node.right)]);
-        const condition = node.expression
-          ? this.condition(node.expression, scope, substitute, scope)
-          : undefined;
+        const condition = node.expression ? this.condition(node.expression, scope) : undefined;
         return function* leftJoin(row, rt) {
           for (const r of left(row, rt)) {
             if (r === PAUSE) {
@@ -185,11 +161,11 @@ class Planner implements ExpressionContext {
       case 'filter': {
         const scope = new Set([...incoming, ...possibleVars(node.input)]);
         if (node.input.type === 'bgp')
-          return this.bgp(node.input.patterns, incoming, conjuncts(node.expression), substitute);
+          return this.bgp(node.input.patterns, incoming, conjuncts(node.expression));
         const anti = this.antiJoin(node, incoming, substitute);
         if (anti) return anti;
         const input = this.compile(node.input, incoming, substitute);
-        const condition = this.condition(node.expression, scope, substitute, scope);
+        const condition = this.condition(node.expression, scope);
         return function* filter(row, rt) {
           for (const r of input(row, rt)) {
             if (r === PAUSE) {
@@ -204,7 +180,7 @@ class Planner implements ExpressionContext {
       case 'extend': {
         const input = this.compile(node.input, incoming, substitute);
         const scope = new Set([...incoming, ...possibleVars(node.input)]);
-        const value = this.expression(node.expression, scope, substitute, scope);
+        const value = this.expression(node.expression, scope);
         const slot = this.slot(node.variable);
         return function* extend(row, rt) {
           for (const r of input(row, rt)) {
@@ -364,8 +340,7 @@ class Planner implements ExpressionContext {
     const probe = this.probe(input.right);
     const rest = parts.filter((_, i) => i !== index);
     const scope = new Set([...incoming, ...possibleVars(input)]);
-    const condition =
-      rest.length > 0 ? this.condition(andAll(rest), scope, substitute, scope) : undefined;
+    const condition = rest.length > 0 ? this.condition(andAll(rest), scope) : undefined;
     return function* antiJoin(row, rt) {
       for (const r of left(row, rt)) {
         if (r === PAUSE) {
@@ -404,12 +379,7 @@ class Planner implements ExpressionContext {
       );
   }
 
-  private bgp(
-    patterns: TriplePattern[],
-    incoming: VarSet,
-    filters: Expression[] = [],
-    substitute = false,
-  ): Operator {
+  private bgp(patterns: TriplePattern[], incoming: VarSet, filters: Expression[] = []): Operator {
     const ordered = orderPatterns(patterns, incoming);
     // Each filter conjunct runs at the first level where the pattern variables it reads are bound.
     const scope = new Set([...incoming, ...ordered.flatMap(patternVars)]);
@@ -424,9 +394,7 @@ class Planner implements ExpressionContext {
       let level = 0;
       for (const name of expressionVars(filter))
         if (bgpVars.has(name)) level = Math.max(level, boundAt.get(name) ?? 0);
-      (levelConditions[level] as CompiledCondition[]).push(
-        this.condition(filter, scope, substitute, scope),
-      );
+      (levelConditions[level] as CompiledCondition[]).push(this.condition(filter, scope));
     }
     const compiled: CompiledPattern[] = ordered.map((pattern) => {
       const position = (term: PatternTerm) =>
@@ -597,7 +565,7 @@ export function planOf(query: CheckedQuery): Plan {
   const root = planner.compile(pushFilters(query.where), new Set(), false);
   const scope = possibleVars(query.where);
   const order = query.order.map((condition) => ({
-    key: planner.expression(condition.expression, scope, false, scope),
+    key: planner.expression(condition.expression, scope),
     descending: condition.descending,
   }));
   const plan: Plan = { root, width: planner.width, projection, order };
