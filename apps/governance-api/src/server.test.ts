@@ -283,6 +283,8 @@ describe('governance-api over HTTP (SQLite)', () => {
       message: UNPROCESSABLE_MESSAGE,
       policyId: passive,
     });
+    // The compliance view locates the errors in the submitted body, as the answer did.
+    expect(compliance.schemaErrors).toEqual(accepted.schemaErrors);
     expect(
       (
         await request(

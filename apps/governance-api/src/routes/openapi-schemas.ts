@@ -12,7 +12,13 @@ import { z } from 'zod';
 // Response schemas for the OpenAPI document. `DocumentedTypes` below checks at compile time that
 // every domain value is an instance of the schema documenting it, so the two cannot drift.
 
-const IssueSchema = z.object({ path: z.string(), message: z.string() });
+const IssueSchema = z.object({
+  path: z.string().meta({
+    description:
+      'JSONPath within the submitted body (the array of one result), e.g. `$[0].result.details.results.root[0]`',
+  }),
+  message: z.string(),
+});
 
 /** A problem-details response entry for route definitions. */
 export function problem(description: string) {

@@ -59,10 +59,10 @@ describe('contractPage', () => {
       '<section class="alert" role="alert" aria-labelledby="unprocessable-heading">\n<h2 id="unprocessable-heading">The monitoring results cannot be processed</h2>',
     );
     expect(out).toContain(
-      '<li><code>/results/root/0</code> must have exactly one of compliant and children</li>',
+      '<li><code>$[0].result.details.results.root[0]</code> must have exactly one of compliant and children</li>',
     );
     expect(out).toContain(
-      '<code>/results/root/1/issues</code> issues is allowed only together with compliant',
+      '<code>$[0].result.details.results.root[1].issues</code> issues is allowed only together with compliant',
     );
     expect(out).not.toContain('class="tree"');
     expect(out).not.toContain('Requirements</dt>');

@@ -84,7 +84,7 @@ describe('marketplacePages', () => {
       await pages.request(contractUrl(BROKEN_PORT, 'production'))
     ).text();
     expect(unprocessable).toContain('The monitoring results cannot be processed');
-    expect(unprocessable).toContain('/results/root/0');
+    expect(unprocessable).toContain('$[0].result.details.results.root[0]');
   });
 
   it('shows a deployed contract without results as unknown', async () => {

@@ -447,10 +447,18 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     const errors = await alert.getByRole('list').getByRole('listitem').allInnerTexts();
     expect(errors.length).toBeGreaterThan(0);
     // The page lists the same schema errors the submitter was answered with.
-    const answered = submissions.unprocessable!.schemaErrors as Array<{ message: string }>;
+    const answered = submissions.unprocessable!.schemaErrors as Array<{
+      path: string;
+      message: string;
+    }>;
     expect(answered.length).toBe(errors.length);
-    for (const [index, error] of answered.entries()) expect(errors[index]).toContain(error.message);
-    expect(errors[0]).toContain('results.root[0]');
+    // Same paths (within the submitted body) and messages, in the same order.
+    const paths = await alert.locator('li code').allInnerTexts();
+    expect(paths).toEqual(answered.map((error) => error.path));
+    for (const [index, error] of answered.entries()) {
+      expect(errors[index]).toBe(`${error.path} ${error.message}`);
+    }
+    expect(paths[0]).toMatch(/^\$\[0\]\.result\.details\.results\.root\[0\]/);
     await expect(page.locator('.tree').count()).resolves.toBe(0);
     await screenshot('unprocessable');
   });

@@ -72,8 +72,14 @@ export const unprocessableView: ContractComplianceView = {
   tree: [],
   message: 'The monitoring results cannot be processed',
   schemaErrors: [
-    { path: '/results/root/0', message: 'must have exactly one of compliant and children' },
-    { path: '/results/root/1/issues', message: 'issues is allowed only together with compliant' },
+    {
+      path: '$[0].result.details.results.root[0]',
+      message: 'must have exactly one of compliant and children',
+    },
+    {
+      path: '$[0].result.details.results.root[1].issues',
+      message: 'issues is allowed only together with compliant',
+    },
   ],
 };
 
