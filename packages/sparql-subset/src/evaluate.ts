@@ -10,7 +10,7 @@ import {
 } from './runtime';
 import { SparqlSubsetError } from './sparql-subset-error';
 import { idToJson, type SparqlJsonTerm } from './term-ids';
-import { orderCompare } from './term-values';
+import { compareSortKeys, type SortKey, sortKey } from './term-values';
 import { type QuerySource, toTripleSource } from './triple-source';
 
 /**
@@ -158,10 +158,10 @@ async function sortRows(
   rt: Runtime,
   pause: () => Promise<void>,
 ): Promise<Row[]> {
-  type Keyed = { row: Row; keys: (string | undefined)[] };
+  type Keyed = { row: Row; keys: SortKey[] };
   const compare = (a: Keyed, b: Keyed): number => {
     for (let i = 0; i < order.length; i++) {
-      const c = orderCompare(a.keys[i], b.keys[i]);
+      const c = compareSortKeys(a.keys[i] as SortKey, b.keys[i] as SortKey);
       if (c !== 0) return order[i]?.descending ? -c : c;
     }
     return 0;
@@ -174,7 +174,7 @@ async function sortRows(
       continue;
     }
     rt.tick();
-    const item: Keyed = { row, keys: order.map((o) => o.key(row, rt)) };
+    const item: Keyed = { row, keys: order.map((o) => sortKey(o.key(row, rt))) };
     if (bounded) {
       if (keep === 0) continue;
       if (keyed.length === keep && compare(item, keyed[keyed.length - 1] as Keyed) >= 0) continue;

@@ -2,6 +2,7 @@ import {
   FALSE_ID,
   isBlankId,
   isLiteralId,
+  type LiteralParts,
   literalParts,
   TRUE_ID,
   XSD,
@@ -234,8 +235,11 @@ export function valueCompare(a: string, b: string): number | undefined {
   if (!isLiteralId(a) || !isLiteralId(b)) return undefined;
   if (a.charCodeAt(a.length - 1) === 34 && b.charCodeAt(b.length - 1) === 34)
     return compareStrings(a.slice(1, -1), b.slice(1, -1));
-  const va = termValue(a);
-  const vb = termValue(b);
+  return compareValues(termValue(a), termValue(b));
+}
+
+/** `<` on typed values: negative, zero, positive, or undefined when SPARQL does not define it. */
+function compareValues(va: TermValue, vb: TermValue): number | undefined {
   if (va.k === 'num' && vb.k === 'num') {
     if (Number.isNaN(va.n) || Number.isNaN(vb.n)) return undefined;
     return va.n < vb.n ? -1 : va.n > vb.n ? 1 : 0;
@@ -298,25 +302,38 @@ const LITERAL_GROUP: Record<TermValue['k'], number> = {
   other: 5,
 };
 
+/** A term decoded once for sorting, so that comparisons during a sort do not re-parse it. */
+export interface SortKey {
+  readonly id: string | undefined;
+  readonly kind: number;
+  readonly value: TermValue | undefined;
+  readonly parts: LiteralParts | undefined;
+}
+
+export function sortKey(id: string | undefined): SortKey {
+  const kind = orderKind(id);
+  if (kind !== 3 || id === undefined) return { id, kind, value: undefined, parts: undefined };
+  return { id, kind, value: termValue(id), parts: literalParts(id) };
+}
+
 /**
- * ORDER BY comparison: unbound < blank nodes < IRIs < literals; literals by value where `<` is
- * defined, else by a fixed order of value spaces, then lexical form, then language / datatype.
+ * ORDER BY comparison of decoded terms: unbound < blank nodes < IRIs < literals; literals by value
+ * where `<` is defined, else by a fixed order of value spaces, then lexical form, then language /
+ * datatype.
  */
-export function orderCompare(a: string | undefined, b: string | undefined): number {
-  if (a === b) return 0;
-  const ka = orderKind(a);
-  const kb = orderKind(b);
-  if (ka !== kb) return ka - kb;
-  if (a === undefined || b === undefined) return 0;
-  if (ka !== 3) return compareStrings(a, b);
-  const byValue = valueCompare(a, b);
+export function compareSortKeys(a: SortKey, b: SortKey): number {
+  if (a.id === b.id) return 0;
+  if (a.kind !== b.kind) return a.kind - b.kind;
+  if (a.id === undefined || b.id === undefined) return 0;
+  if (a.kind !== 3) return compareStrings(a.id, b.id);
+  const va = a.value as TermValue;
+  const vb = b.value as TermValue;
+  const byValue = compareValues(va, vb);
   if (byValue !== undefined && byValue !== 0) return byValue;
-  const va = termValue(a);
-  const vb = termValue(b);
   const group = LITERAL_GROUP[va.k] - LITERAL_GROUP[vb.k];
   if (group !== 0) return group;
-  const pa = literalParts(a);
-  const pb = literalParts(b);
+  const pa = a.parts as LiteralParts;
+  const pb = b.parts as LiteralParts;
   return (
     compareStrings(pa.lex, pb.lex) ||
     compareStrings(pa.lang, pb.lang) ||
