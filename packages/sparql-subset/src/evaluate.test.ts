@@ -102,6 +102,12 @@ describe('evaluate', () => {
     ]);
   });
 
+  it('answers over no sources at all as over an empty graph', async () => {
+    expect((await select('SELECT ?s { ?s ?p ?o }', [])).results.bindings).toEqual([]);
+    expect(await query('ASK { ?s ?p ?o }', [])).toEqual({ head: {}, boolean: false });
+    expect(await query('ASK {}', [])).toEqual({ head: {}, boolean: true });
+  });
+
   it('counts quads of named graphs for the default graph, once', async () => {
     const store = new Store(
       new Parser({ format: 'TriG' }).parse(

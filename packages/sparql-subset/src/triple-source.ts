@@ -73,6 +73,12 @@ function hasIn(graph: GraphIndexes, s: string, p: string, o: string): boolean {
 
 const EMPTY_CURSOR: TripleCursor = { next: () => false, s: '', p: '', o: '' };
 
+const EMPTY_SOURCE: TripleSource = {
+  open: () => EMPTY_CURSOR,
+  has: () => false,
+  any: () => false,
+};
+
 const NO_KEYS: string[] = [];
 
 type KeyCache = WeakMap<object, string[]>;
@@ -436,8 +442,8 @@ function single(dataset: unknown): TripleSource {
 export function toTripleSource(source: QuerySource): TripleSource {
   if (Array.isArray(source)) {
     const sources = (source as readonly unknown[]).map(single);
-    if (sources.length === 0)
-      throw new SparqlSubsetError('INVALID_SOURCE', 'The array of sources is empty');
+    // No sources yet: the default graph is empty, and every pattern simply has no match.
+    if (sources.length === 0) return EMPTY_SOURCE;
     return sources.length === 1 ? (sources[0] as TripleSource) : new UnionTripleSource(sources);
   }
   return single(source);
