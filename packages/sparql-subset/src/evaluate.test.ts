@@ -186,6 +186,17 @@ describe('evaluate', () => {
     expect(timerTicks).toBeGreaterThan(1);
   });
 
+  it('gives the same answers to evaluations that interleave at their pauses', async () => {
+    const big = storeOf(Array.from({ length: 400 }, (_, i) => `ex:s${i} ex:p ${i} .`).join('\n'));
+    const text = (sum: number) =>
+      `PREFIX ex: <http://example.org/> SELECT ?a ?d { ?a ex:p ?c . ?d ex:p ?f FILTER(?c + ?f = ${sum}) }`;
+    const alone = [await query(text(399), big), await query(text(200), big)];
+    const together = await Promise.all([query(text(399), big), query(text(200), big)]);
+    expect(together).toEqual(alone);
+    expect('results' in alone[0]! && alone[0].results.bindings.length).toBe(400);
+    expect('results' in alone[1]! && alone[1].results.bindings.length).toBe(201);
+  });
+
   it('ends with ROW_LIMIT_EXCEEDED when the answer has more rows than allowed', async () => {
     const error = await query('SELECT * { ?s ?p ?o }', thesaurus, { maxRows: 3 }).catch(
       (e: unknown) => e,
