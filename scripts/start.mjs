@@ -1,7 +1,8 @@
 // `pnpm start`: starts every app that exists on its embedded defaults, each on a fixed port with
-// its own data folder under .dcg-data/, and stops them all on Ctrl-C.
+// its own data folder under .dcg-data/, and stops them all on Ctrl-C. If one app cannot start, the
+// others are stopped too, so that a broken platform never looks half up.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const apps = [
@@ -11,28 +12,66 @@ const apps = [
 ];
 
 const root = new URL('..', import.meta.url).pathname;
+const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const children = [];
+let stopping = false;
+
+function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  // Each app runs in its own process group: signal the group so nothing is left behind.
+  for (const child of children) {
+    if (child.exitCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {}
+    }
+  }
+  const deadline = setTimeout(() => {
+    for (const child of children) {
+      if (child.exitCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {}
+      }
+    }
+  }, 5000);
+  deadline.unref();
+  Promise.all(
+    children.map((c) => (c.exitCode === null ? new Promise((r) => c.on('exit', r)) : null)),
+  ).then(() => process.exit(code));
+}
+
 for (const app of apps) {
-  const manifest = join(root, 'apps', app.name, 'package.json');
-  if (!existsSync(manifest) || !JSON.parse(readFileSync(manifest, 'utf8')).scripts?.start) continue;
+  const dir = join(root, 'apps', app.name);
+  if (!existsSync(join(dir, 'src', 'main.ts'))) continue;
+  const portVariable = `${app.name.toUpperCase().replace('-', '_')}_PORT`;
   const env = {
     ...process.env,
-    PORT: process.env[`${app.name.toUpperCase().replace('-', '_')}_PORT`] ?? String(app.port),
+    PORT: process.env[portVariable] ?? String(app.port),
     DCG_DATA_DIR: process.env.DCG_DATA_DIR
       ? join(process.env.DCG_DATA_DIR, app.name)
       : join(root, '.dcg-data', app.name),
     DCG_DEMO: process.env.DCG_DEMO ?? '1',
   };
-  console.log(`starting ${app.name} on http://127.0.0.1:${env.PORT}`);
-  children.push(spawn('pnpm', ['--filter', app.name, 'start'], { env, stdio: 'inherit' }));
+  console.log(`starting ${app.name} on http://127.0.0.1:${env.PORT} (${portVariable} to change)`);
+  const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts'], {
+    cwd: dir,
+    env,
+    stdio: 'inherit',
+    detached: true,
+  });
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(`${app.name} stopped (${signal ?? `exit code ${code}`}); stopping the platform`);
+    stopAll(code || 1);
+  });
+  children.push(child);
 }
+
 if (children.length === 0) {
   console.log('no app to start yet');
   process.exit(0);
 }
-const stop = () => {
-  for (const child of children) child.kill('SIGTERM');
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-for (const child of children) child.on('exit', (code) => code && code !== 0 && stop());
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
