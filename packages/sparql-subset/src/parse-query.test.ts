@@ -113,6 +113,22 @@ describe('parseQuery', () => {
     expect(codes(nested, { maxDepth: 4 })).toEqual([]);
   });
 
+  it('answers a repeated text from its cache without sharing problems between callers', () => {
+    const first = parseQuery('SELECT ?s { ?s ?p ?o }');
+    const second = parseQuery('SELECT ?s { ?s ?p ?o }');
+    expect(first.success && second.success && first.query === second.query).toBe(true);
+    const bad = parseQuery('SELECT * { ?s <urn:p>* ?o }');
+    if (bad.success) throw new Error('expected a rejection');
+    bad.problems[0]!.message = 'changed by a caller';
+    const again = parseQuery('SELECT * { ?s <urn:p>* ?o }');
+    expect(!again.success && again.problems[0]?.message).toMatch(/not supported/);
+    // Different options are different cache entries.
+    expect(parseQuery('SELECT * { <a> ?p ?o }').success).toBe(false);
+    expect(parseQuery('SELECT * { <a> ?p ?o }', { baseIRI: 'http://example.org/' }).success).toBe(
+      true,
+    );
+  });
+
   it('rejects invalid options instead of throwing', () => {
     expect(codes('SELECT * {}', { maxDepth: -1 })).toEqual([PROBLEM_CODES.INVALID_OPTIONS]);
     expect(codes(42 as unknown as string)).toEqual([PROBLEM_CODES.INVALID_OPTIONS]);
