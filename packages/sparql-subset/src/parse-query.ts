@@ -155,19 +155,20 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParseResul
   if (cached) {
     cache.delete(key);
     cache.set(key, cached);
-    return cached.success
-      ? cached
-      : { success: false, problems: cached.problems.map((problem) => ({ ...problem })) };
+    return cached.success ? cached : { success: false, problems: cached.problems.map(copyProblem) };
   }
   const result = parseUncached(text, options);
   cache.set(key, result);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  return result.success
-    ? result
-    : { success: false, problems: result.problems.map((problem) => ({ ...problem })) };
+  return result.success ? result : { success: false, problems: result.problems.map(copyProblem) };
 }
 
 const CACHE_SIZE = 512;
+
+/** Callers get their own problems, so that changing one cannot change the cached answer. */
+function copyProblem(problem: Problem): Problem {
+  return problem.location ? { ...problem, location: { ...problem.location } } : { ...problem };
+}
 const cache = new Map<string, ParseResult>();
 
 function parseUncached(text: string, options: ParseOptions): ParseResult {
