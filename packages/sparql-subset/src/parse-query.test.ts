@@ -117,6 +117,7 @@ describe('parseQuery', () => {
     const first = parseQuery('SELECT ?s { ?s ?p ?o }');
     const second = parseQuery('SELECT ?s { ?s ?p ?o }');
     expect(first.success && second.success && first.query === second.query).toBe(true);
+    expect(first.success && Object.isFrozen(first.query.variables)).toBe(true);
     const bad = parseQuery('SELECT * { ?s <urn:p>* ?o }');
     if (bad.success) throw new Error('expected a rejection');
     bad.problems[0]!.message = 'changed by a caller';

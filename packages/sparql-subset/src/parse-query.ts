@@ -158,12 +158,20 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParseResul
     return cached.success ? cached : { success: false, problems: cached.problems.map(copyProblem) };
   }
   const result = parseUncached(text, options);
+  // The same CheckedQuery goes to every caller of this text: freeze it so that none can change it.
+  if (result.success) deepFreeze(result.query);
   cache.set(key, result);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   return result.success ? result : { success: false, problems: result.problems.map(copyProblem) };
 }
 
 const CACHE_SIZE = 512;
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const item of Object.values(value)) deepFreeze(item);
+}
 
 /** Callers get their own problems, so that changing one cannot change the cached answer. */
 function copyProblem(problem: Problem): Problem {
