@@ -27,14 +27,7 @@ export { boundedEditDistance } from './search/edit-distance';
 export { foldText, tokenize } from './search/fold-text';
 export { SearchIndex, type SearchPage } from './search/search-index';
 export { type SearchPredicate, SourceSearchIndex } from './search/source-search-index';
-export {
-  MAX_SEARCH_LIMIT,
-  MAX_SEARCH_TERM_LENGTH,
-  type SearchQuery,
-  SearchQuerySchema,
-  type SearchResponse,
-  SearchResponseSchema,
-} from './search-response';
+export { type SearchQuery, SearchQuerySchema } from './search-query';
 export { serializeGraph, WRITABLE_RDF_FORMATS } from './serialize-graph';
 export {
   DEFAULT_SEARCH_PREDICATES,
@@ -44,4 +37,3 @@ export {
   SourceConfigSchema,
   SourcesConfigSchema,
 } from './source-config';
-export { type SparqlResults, SparqlResultsSchema } from './sparql-results';

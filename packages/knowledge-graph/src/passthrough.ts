@@ -1,8 +1,13 @@
+import {
+  parseSparqlResults,
+  type SearchPage as SearchResponse,
+  SearchResponseSchema,
+  type SparqlResults,
+} from '@dcg/kg-client';
 import { KnowledgeGraphError } from './errors';
 import { readCapped } from './read-capped';
-import { type SearchQuery, type SearchResponse, SearchResponseSchema } from './search-response';
+import type { SearchQuery } from './search-query';
 import type { SourceConfig } from './source-config';
-import { type SparqlResults, SparqlResultsSchema } from './sparql-results';
 
 /** Options of the passthrough calls. */
 export interface PassthroughOptions {
@@ -100,11 +105,12 @@ export async function passthroughSparql(
     },
     options,
   );
-  const parsed = SparqlResultsSchema.safeParse(body);
+  const parsed = parseSparqlResults(body);
   if (!parsed.success) {
+    const first = parsed.issues[0];
     throw new KnowledgeGraphError(
       'UPSTREAM_MALFORMED',
-      `source "${source.id}" answered something that is not SPARQL JSON results`,
+      `source "${source.id}" answered something that is not SPARQL JSON results${first ? ` (${first.path}: ${first.message})` : ''}`,
     );
   }
   return parsed.data;

@@ -40,7 +40,9 @@ export const GraphInfoSchema = z
   .meta({ id: 'GraphInfo' });
 
 /**
- * A JSON object of SPARQL 1.1 Query Results JSON (for the OpenAPI document).
+ * A JSON object of SPARQL 1.1 Query Results JSON (for the OpenAPI document only: the schema that
+ * validates results is `SparqlResultsSchema` of `@dcg/kg-client`, whose lazy RDF-star terms and
+ * `typed-literal` transform the OpenAPI generator cannot express).
  *
  * @example
  * content: { 'application/sparql-results+json': { schema: SparqlJsonSchema } }

@@ -1,3 +1,4 @@
+import { SearchResponseSchema } from '@dcg/kg-client';
 import {
   type KnowledgeBase,
   KnowledgeGraphError,
@@ -5,7 +6,6 @@ import {
   passthroughSearch,
   passthroughSparql,
   SearchQuerySchema,
-  SearchResponseSchema,
 } from '@dcg/knowledge-graph';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';

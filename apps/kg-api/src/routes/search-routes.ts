@@ -1,5 +1,6 @@
+import { SearchResponseSchema } from '@dcg/kg-client';
 import type { KnowledgeBase } from '@dcg/knowledge-graph';
-import { SearchQuerySchema, SearchResponseSchema } from '@dcg/knowledge-graph';
+import { SearchQuerySchema } from '@dcg/knowledge-graph';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';

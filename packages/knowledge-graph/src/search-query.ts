@@ -1,9 +1,5 @@
+import { MAX_SEARCH_LIMIT, MAX_SEARCH_TERM_LENGTH } from '@dcg/kg-client';
 import { z } from 'zod';
-
-/** Largest page size of search. */
-export const MAX_SEARCH_LIMIT = 100;
-/** Longest search term. */
-export const MAX_SEARCH_TERM_LENGTH = 256;
 
 /**
  * Query parameters of `GET /v1/search/query` (internal and passthrough): `term` required, at
@@ -33,20 +29,3 @@ export const SearchQuerySchema = z.object({
 
 /** Parsed search query. */
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
-
-/**
- * The search response (spec C1): full IRIs, best first.
- *
- * @example
- * SearchResponseSchema.parse({ results: ['https://ex.org/c1'], totalResults: 1, offset: 0, limit: 10 });
- */
-export const SearchResponseSchema = z.object({
-  results: z.array(z.string().min(1)),
-  totalResults: z.number().int().min(0),
-  offset: z.number().int().min(0),
-  limit: z.number().int().min(0),
-  hasNextPage: z.boolean().optional(),
-});
-
-/** The search response. */
-export type SearchResponse = z.infer<typeof SearchResponseSchema>;
