@@ -72,9 +72,11 @@ export const KgApiConfigSchema = z
       .object({
         apiKeys: z.array(ApiKeySchema).default([]),
         readsRequireKey: z.boolean().default(false),
+        /** Print a random writer key at start-up when no key is configured (else nobody could write). */
+        developmentKey: z.boolean().default(true),
       })
       .strict()
-      .default({ apiKeys: [], readsRequireKey: false }),
+      .default({ apiKeys: [], readsRequireKey: false, developmentKey: true }),
   })
   .strict()
   .superRefine((config, ctx) => {

@@ -5,7 +5,7 @@ import { startKgApi } from './server';
 // kg-api as a process: PORT (0 = free port), HOST, DCG_DATA_DIR, DCG_CONFIG, DCG_DEMO=1.
 await runService({
   name: 'kg-api',
-  start: async ({ logger }) => {
+  start: async ({ logger, announce }) => {
     const dataDir = process.env.DCG_DATA_DIR ?? '.dcg-data/kg-api';
     const api = await startKgApi({
       config: loadConfig(KgApiConfigSchema),
@@ -15,6 +15,12 @@ await runService({
       demo: process.env.DCG_DEMO === '1' || process.env.DCG_DEMO === 'true',
       logger,
     });
+    if (api.developmentKey) {
+      announce.warn('development key (writer; configure auth.apiKeys for real use)', {
+        developmentKey: api.developmentKey,
+        usage: `Authorization: Bearer ${api.developmentKey}`,
+      });
+    }
     return { service: api, listening: { dataDir, docs: `${api.url}/docs` } };
   },
 });

@@ -281,6 +281,48 @@ describe('kg-api with readsRequireKey', () => {
     }
   });
 
+  it('makes a development writer key only when no key is configured', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kg-api-'));
+    const bare = await startKgApi({ dataDir: dir, logger, config: { sources: [local('local')] } });
+    try {
+      expect(bare.developmentKey).toMatch(/^dcg-dev-[0-9a-f]{32}$/);
+      const put = (key?: string) =>
+        fetch(`${bare.url}/v1/sources/local/graph`, {
+          method: 'PUT',
+          headers: {
+            'content-type': 'text/turtle',
+            ...(key ? { authorization: `Bearer ${key}` } : {}),
+          },
+          body: '<https://ex.org/a> <http://www.w3.org/2000/01/rdf-schema#label> "alpha" .',
+        });
+      expect((await put()).status).toBe(401);
+      expect((await put(bare.developmentKey)).status).toBeLessThan(300);
+    } finally {
+      await bare.close();
+    }
+    const keyed = await startKgApi({
+      dataDir: dir,
+      logger,
+      config: {
+        sources: [local('local')],
+        auth: { apiKeys: [{ name: 'viewer', key: READER, role: 'reader' }] },
+      },
+    });
+    const off = await startKgApi({
+      dataDir: await mkdtemp(join(tmpdir(), 'kg-api-')),
+      logger,
+      config: { sources: [local('local')], auth: { developmentKey: false } },
+    });
+    try {
+      expect(keyed.developmentKey).toBeUndefined();
+      expect(off.developmentKey).toBeUndefined();
+    } finally {
+      await keyed.close();
+      await off.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses an invalid configuration, naming the key', async () => {
     await expect(
       startKgApi({

@@ -39,6 +39,8 @@ export interface StartKgApiOptions {
 export interface RunningKgApi {
   url: string;
   port: number;
+  /** A random writer key, made when no key is configured and `auth.developmentKey` is on. */
+  developmentKey?: string;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,11 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     throw new ConfigError((error as Error).message, [
       { key: 'auth.apiKeys', message: (error as Error).message },
     ]);
+  }
+  let developmentKey: string | undefined;
+  if (apiKeys.length === 0 && config.auth.developmentKey) {
+    developmentKey = `dcg-dev-${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
+    apiKeys = [{ name: 'development', key: developmentKey, role: 'writer' }];
   }
 
   const persistence = new FileGraphPersistence(options.dataDir);
@@ -106,6 +113,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
   return {
     url: server.url,
     port: server.port,
+    ...(developmentKey ? { developmentKey } : {}),
     close: async () => {
       stopSchedule();
       await server.close();
