@@ -1,9 +1,8 @@
 import {
   type ComplianceState,
-  EvaluationResultSubmissionSchema,
-  toValidationIssues,
   UNPROCESSABLE_MESSAGE,
   type ValidationIssue,
+  validateSubmission,
 } from '@dcg/contract-schema';
 import { GovernanceError } from './errors';
 import type { Page } from './page';
@@ -95,10 +94,12 @@ export class EvaluationResults {
         `Policy "${input.policyId}" is ${trigger}: evaluation results are accepted for passive policies only`,
       );
     }
-    const parsed = EvaluationResultSubmissionSchema.safeParse(input.body);
+    // A conforming body is confirmed by zod's compiled fast path; anything else gets the full
+    // runtime schema and its issues (same verdict, same issues as EvaluationResultSubmissionSchema).
+    const parsed = validateSubmission(input.body);
     let schemaErrors: ValidationIssue[] = [];
     if (!parsed.success) {
-      const issues = toValidationIssues(parsed.error.issues);
+      const issues = parsed.issues;
       const first = Array.isArray(input.body) ? input.body[0] : undefined;
       const hasDetails =
         Array.isArray(input.body) &&

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -150,6 +150,37 @@ describe('SQLite store specifics', () => {
       status: 'compliant',
     });
     expect((await store.getCurrentStatuses(['bad'], 'e'))[0]?.status).toBe('compliant');
+    await store.close();
+  });
+
+  it('keeps the WAL file below its limit under sustained writes, losing nothing', async () => {
+    const file = join(dir, 'wal-limit.db');
+    const limit = 256 * 1024;
+    const store = await openSqliteStore({ file, walLimitBytes: limit });
+    const document = { text: 'x'.repeat(2000) };
+    // One commit per result: each writes several WAL pages, far more than the limit in total.
+    for (let i = 0; i < 400; i++) {
+      await store.appendResult({
+        contractId: `wal-${i % 7}`,
+        policyId: 'p',
+        environment: 'e',
+        receivedAt: new Date().toISOString(),
+        submission: { ...document, i },
+        detailsConform: true,
+        status: 'compliant',
+      });
+    }
+    const deadline = Date.now() + 10_000;
+    while (statSync(`${file}-wal`).size > limit && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(statSync(`${file}-wal`).size).toBeLessThanOrEqual(limit);
+    let total = 0;
+    for (let c = 0; c < 7; c++) {
+      total += (await store.listResultHistory(`wal-${c}`, { limit: 1, offset: 0 })).meta.pagination
+        .total;
+    }
+    expect(total).toBe(400);
     await store.close();
   });
 

@@ -41,6 +41,11 @@ export interface SqliteStoreOptions {
    * at the price of one fsync per commit.
    */
   synchronous?: 'FULL' | 'NORMAL';
+  /**
+   * Size above which the WAL file is checkpointed whole and emptied (default 64 MiB). Under
+   * sustained writes passive checkpoints never catch up, and the WAL would otherwise grow forever.
+   */
+  walLimitBytes?: number;
 }
 
 interface ResultRow {
@@ -194,7 +199,11 @@ class SqliteStore implements GovernanceStore {
       );
       return { ...result, seq: Number(info.lastInsertRowid) };
     };
-    this.appendBatch = db.transaction((results: NewEvaluationResult[]) => results.map(appendOne));
+    const appendMany = db.transaction((results: NewEvaluationResult[]) => results.map(appendOne));
+    // A single INSERT commits on its own (its trigger included): BEGIN and COMMIT statements would
+    // only add work to the common case of one result per commit at low concurrency.
+    this.appendBatch = (results) =>
+      results.length === 1 ? [appendOne(results[0]!)] : appendMany(results);
     // The instance and its component index change together.
     this.writeInstance = db.transaction((instance: InstanceRecord) => {
       this.stmts.putInstance.run(
@@ -639,7 +648,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
     if (db.pragma('journal_mode', { simple: true }) === 'wal') {
       // Checkpoints run in a worker thread (see wal-checkpointer.ts), never inside a commit.
       db.pragma('wal_autocheckpoint = 0');
-      checkpointer = await startWalCheckpointer(options.file);
+      checkpointer = await startWalCheckpointer(options.file, 200, options.walLimitBytes);
     }
   } catch (error) {
     throw new GovernanceError(

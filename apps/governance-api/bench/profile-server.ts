@@ -1,0 +1,38 @@
+// Profiling helper: starts governance-api on SQLite with a bench key and policy, prints the URL,
+// and stops after PROFILE_SECONDS so `node --cpu-prof` writes its profile. Load it from another
+// process (autocannon), so the profile shows the server alone:
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx --conditions=@dcg/source bench/profile-server.ts
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@dcg/http-kit';
+import { startGovernanceApi } from '../src/server';
+
+const KEY = 'bench-admin-key-0123456789';
+const dir = mkdtempSync(join(tmpdir(), 'governance-profile-'));
+const api = await startGovernanceApi({
+  config: { auth: { apiKeys: [{ name: 'bench', key: KEY, role: 'platform-admin' }] } },
+  dataDir: dir,
+  port: Number(process.env.PORT ?? 0),
+  logger: createLogger('profile', { level: 'silent' }),
+});
+const created = await fetch(`${api.url}/v1/computational-governance/policies`, {
+  method: 'POST',
+  headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+  body: JSON.stringify({
+    id: 'bench-policy',
+    name: 'B',
+    resourceType: 'dataproduct',
+    trigger: 'passive',
+  }),
+});
+if (created.status !== 201) throw new Error(`policy: ${created.status}`);
+console.log(JSON.stringify({ msg: 'listening', url: api.url }));
+const stop = async () => {
+  await api.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+};
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
+setTimeout(stop, Number(process.env.PROFILE_SECONDS ?? 15) * 1000);
