@@ -115,7 +115,11 @@ export async function evaluate(
   const slots = plan.projection;
   const bindings: Record<string, SparqlJsonTerm>[] = [];
   const seen = query.distinct ? new Set<string>() : undefined;
-  let skip = query.offset;
+  // Without ORDER BY and DISTINCT the first OFFSET rows of the root are dropped as they come: a
+  // root scan may skip them in its index (rt.offset), the rest is counted off here.
+  const rootOffset = plan.order.length === 0 && !query.distinct;
+  if (rootOffset) rt.offset = query.offset;
+  let skip = rootOffset ? 0 : query.offset;
   const limit = query.limit ?? Number.POSITIVE_INFINITY;
   if (limit === 0) return { head: { vars }, results: { bindings } };
   for (const row of rows) {
@@ -127,6 +131,11 @@ export async function evaluate(
       const key = slots.map((slot) => row[slot] ?? '\u0001').join('\u0000');
       if (seen.has(key)) continue;
       seen.add(key);
+    }
+    if (rt.offset > 0) {
+      rt.offset--;
+      rt.tick();
+      continue;
     }
     if (skip > 0) {
       skip--;

@@ -7,9 +7,9 @@ import {
   type ExpressionContext,
 } from './compile-expression';
 import { allVars, certainVars, expressionVars, patternVars, possibleVars } from './plan-vars';
-import { conjuncts, pushFilters } from './push-filters';
+import { conjuncts, hasExists, pushFilters } from './push-filters';
 import { collectRows, hasRow, PAUSE, type Row, type Runtime } from './runtime';
-import type { TripleCursor } from './triple-source';
+import type { KeyTests, TripleCursor } from './triple-source';
 
 /** An operator: the solutions of a sub-pattern joined with the incoming row. */
 export type Operator = (row: Row, rt: Runtime) => Iterable<Row>;
@@ -109,6 +109,15 @@ class Planner implements ExpressionContext {
   /** Compiles a FILTER condition whose variables may be bound from `scope`. */
   condition(expression: Expression, scope: VarSet): CompiledCondition {
     return this.inScope(scope, () => compileCondition(expression, this));
+  }
+
+  /** The whole query's pattern; a lone triple pattern may skip a root OFFSET in its index. */
+  compileRoot(node: AlgebraNode): Operator {
+    if (node.type === 'bgp' && node.patterns.length === 1) {
+      const names = patternVars(node.patterns[0] as TriplePattern);
+      if (new Set(names).size === names.length) return this.bgp(node.patterns, new Set(), [], true);
+    }
+    return this.compile(node, new Set(), false);
   }
 
   compile(node: AlgebraNode, incoming: VarSet, substitute: boolean): Operator {
@@ -379,23 +388,85 @@ class Planner implements ExpressionContext {
       );
   }
 
-  private bgp(patterns: TriplePattern[], incoming: VarSet, filters: Expression[] = []): Operator {
+  /**
+   * A basic graph pattern with the filter conjuncts that read only its variables (and constants).
+   * `skippable`: this is the whole query's pattern (one triple pattern, distinct variables, no
+   * filters), so the rows a root OFFSET drops are the first triples of its scan.
+   */
+  private bgp(
+    patterns: TriplePattern[],
+    incoming: VarSet,
+    filters: Expression[] = [],
+    skippable = false,
+  ): Operator {
     const ordered = orderPatterns(patterns, incoming);
     // Each filter conjunct runs at the first level where the pattern variables it reads are bound.
     const scope = new Set([...incoming, ...ordered.flatMap(patternVars)]);
     const bgpVars = new Set(ordered.flatMap(patternVars));
     const levelConditions: CompiledCondition[][] = ordered.map(() => []);
     if (ordered.length === 0) levelConditions.push([]);
+    // Conjuncts on one variable that its level's pattern binds for the first time become tests on
+    // single terms, which the cursor applies inside the index (a rejected term drops every triple
+    // under it). Terms are then tested once per distinct term instead of once per triple.
+    const keyed: { position: 's' | 'p' | 'o'; slot: number; condition: CompiledCondition }[][] =
+      ordered.map(() => []);
     const boundAt = new Map<string, number>();
     ordered.forEach((pattern, level) => {
       for (const name of patternVars(pattern)) if (!boundAt.has(name)) boundAt.set(name, level);
     });
     for (const filter of filters) {
       let level = 0;
-      for (const name of expressionVars(filter))
+      const names = expressionVars(filter);
+      for (const name of names)
         if (bgpVars.has(name)) level = Math.max(level, boundAt.get(name) ?? 0);
-      (levelConditions[level] as CompiledCondition[]).push(this.condition(filter, scope));
+      const condition = this.condition(filter, scope);
+      const [only] = names;
+      const pattern = ordered[level];
+      if (
+        names.size === 1 &&
+        only !== undefined &&
+        pattern !== undefined &&
+        !incoming.has(only) &&
+        boundAt.get(only) === level &&
+        !hasExists(filter)
+      ) {
+        const position = (['subject', 'predicate', 'object'] as const).find((key) => {
+          const term = pattern[key];
+          return term.kind === 'var' && term.name === only;
+        });
+        if (position !== undefined) {
+          (keyed[level] as (typeof keyed)[number]).push({
+            position: position === 'subject' ? 's' : position === 'predicate' ? 'p' : 'o',
+            slot: this.slot(only),
+            condition,
+          });
+          continue;
+        }
+      }
+      (levelConditions[level] as CompiledCondition[]).push(condition);
     }
+    /** The key tests of each level, made once per evaluation of this pattern. */
+    const makeTests = (rt: Runtime): (KeyTests | undefined)[] =>
+      keyed.map((entries) => {
+        if (entries.length === 0) return undefined;
+        const scratch: Row = new Array(rt.width);
+        const test = (position: 's' | 'p' | 'o') => {
+          const mine = entries.filter((entry) => entry.position === position);
+          if (mine.length === 0) return undefined;
+          return (id: string): boolean => {
+            rt.tick();
+            for (const { slot, condition } of mine) {
+              scratch[slot] = id;
+              const pass = condition(scratch, rt) === true;
+              scratch[slot] = undefined;
+              if (!pass) return false;
+            }
+            return true;
+          };
+        };
+        return { s: test('s'), p: test('p'), o: test('o'), interrupt: () => rt.wantsPause };
+      });
+    const anyKeyed = keyed.some((entries) => entries.length > 0);
     const compiled: CompiledPattern[] = ordered.map((pattern) => {
       const position = (term: PatternTerm) =>
         term.kind === 'const'
@@ -416,12 +487,17 @@ class Planner implements ExpressionContext {
       return function* empty(row, rt) {
         if (passes(0, row, rt)) yield row;
       };
-    const open = (i: number, row: Row, rt: Runtime): TripleCursor => {
+    const open = (
+      i: number,
+      row: Row,
+      rt: Runtime,
+      tests: (KeyTests | undefined)[] | undefined,
+    ): TripleCursor => {
       const pattern = compiled[i] as CompiledPattern;
       const s = pattern.sSlot < 0 ? pattern.s : row[pattern.sSlot];
       const p = pattern.pSlot < 0 ? pattern.p : row[pattern.pSlot];
       const o = pattern.oSlot < 0 ? pattern.o : row[pattern.oSlot];
-      return rt.source.open(s, p, o);
+      return rt.source.open(s, p, o, tests?.[i]);
     };
     const bind = (i: number, row: Row, ts: string, tp: string, to: string): Row | undefined => {
       const pattern = compiled[i] as CompiledPattern;
@@ -472,8 +548,17 @@ class Planner implements ExpressionContext {
     if (n === 1 && (levelConditions[0] as CompiledCondition[]).length === 0)
       // One pattern: a plain scan (pagination over labels, subject lookups) without level bookkeeping.
       return function* scan(row, rt) {
-        const cursor = open(0, row, rt);
-        while (cursor.next()) {
+        const cursor = open(0, row, rt, anyKeyed ? makeTests(rt) : undefined);
+        // The root OFFSET: skip triples inside the index without reading their terms.
+        if (skippable && rt.offset > 0 && cursor.skip) rt.offset -= cursor.skip(rt.offset);
+        for (;;) {
+          if (!cursor.next()) {
+            if (!cursor.suspended) return;
+            cursor.suspended = false;
+            rt.wantsPause = false;
+            yield PAUSE;
+            continue;
+          }
           rt.tick();
           if (rt.wantsPause) {
             rt.wantsPause = false;
@@ -485,14 +570,21 @@ class Planner implements ExpressionContext {
       };
     return function* bgp(row, rt) {
       const scratch: Row | undefined = filtered ? new Array(row.length) : undefined;
+      const tests = anyKeyed ? makeTests(rt) : undefined;
       const cursors: TripleCursor[] = new Array(n);
       const rows: Row[] = new Array(n);
       rows[0] = row;
-      cursors[0] = open(0, row, rt);
+      cursors[0] = open(0, row, rt, tests);
       let level = 0;
       while (level >= 0) {
         const cursor = cursors[level] as TripleCursor;
         if (!cursor.next()) {
+          if (cursor.suspended) {
+            cursor.suspended = false;
+            rt.wantsPause = false;
+            yield PAUSE;
+            continue;
+          }
           level--;
           continue;
         }
@@ -517,7 +609,7 @@ class Planner implements ExpressionContext {
         }
         level++;
         rows[level] = bound;
-        cursors[level] = open(level, bound, rt);
+        cursors[level] = open(level, bound, rt, tests);
       }
     };
   }
@@ -562,7 +654,8 @@ export function planOf(query: CheckedQuery): Plan {
   if (cached) return cached;
   const planner = new Planner();
   const projection = query.variables.map((name) => planner.slot(name));
-  const root = planner.compile(pushFilters(query.where), new Set(), false);
+  const where = pushFilters(query.where);
+  const root = planner.compileRoot(where);
   const scope = possibleVars(query.where);
   const order = query.order.map((condition) => ({
     key: planner.expression(condition.expression, scope),

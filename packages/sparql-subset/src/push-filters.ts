@@ -16,7 +16,8 @@ function and(expressions: Expression[]): Expression {
   return out;
 }
 
-function hasExists(expression: Expression): boolean {
+/** Whether an expression contains EXISTS / NOT EXISTS (its value may depend on the whole row). */
+export function hasExists(expression: Expression): boolean {
   switch (expression.type) {
     case 'exists':
       return true;

@@ -23,6 +23,11 @@ export interface Runtime {
   /** Results of sub-plans that do not depend on the incoming row, by plan node id. */
   readonly memo: Map<number, Row[]>;
   readonly width: number;
+  /**
+   * Leading rows of the root operator's output that the consumer will drop (a root OFFSET with
+   * neither ORDER BY nor DISTINCT). A root scan may skip them inside the index and lower this.
+   */
+  offset: number;
 }
 
 /** How often (in units of work) the clock and the signal are read. */
@@ -46,6 +51,7 @@ export function createRuntime(
     source,
     memo: new Map(),
     width,
+    offset: 0,
     wantsPause: false,
     tick() {
       if ((++work & (CHECK_EVERY - 1)) !== 0) return;

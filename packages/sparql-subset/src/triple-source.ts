@@ -22,6 +22,30 @@ export interface TripleCursor {
   s: string;
   p: string;
   o: string;
+  /**
+   * Set when `next()` returned false only to hand control back (many keys were rejected by
+   * {@link KeyTests} in a row and `interrupt` said so): the cursor is not exhausted, call `next()`
+   * again later. The caller clears it.
+   */
+  suspended?: boolean;
+  /**
+   * Skips up to `n` triples without reading their terms, where the index allows it cheaply;
+   * returns how many were skipped (possibly 0). Absent or partial: the caller skips the rest.
+   */
+  skip?(n: number): number;
+}
+
+/**
+ * Tests on single terms at the wildcard positions of a pattern, applied by the cursor as early as
+ * its index allows: on an n3 Store a rejected object of a `p o s` index drops all its subjects at
+ * once. A triple is matched only when every test given for its terms passes.
+ */
+export interface KeyTests {
+  s?: ((id: string) => boolean) | undefined;
+  p?: ((id: string) => boolean) | undefined;
+  o?: ((id: string) => boolean) | undefined;
+  /** Read after each rejected term: true suspends the cursor (see {@link TripleCursor.suspended}). */
+  interrupt?: (() => boolean) | undefined;
 }
 
 /** Distinct triples matching a pattern, over the union of all graphs of all datasets. */
@@ -30,6 +54,7 @@ export interface TripleSource {
     subject: string | undefined,
     predicate: string | undefined,
     object: string | undefined,
+    tests?: KeyTests,
   ): TripleCursor;
   has(subject: string, predicate: string, object: string): boolean;
   /** Whether any triple matches (wildcards allowed), without listing them. */
@@ -84,31 +109,50 @@ const NO_KEYS: string[] = [];
 type KeyCache = WeakMap<object, string[]>;
 
 /**
+ * A large second index level with all its third-level keys laid out in one array: the keys under
+ * `keys1[j]` are `keys2[starts[j]..starts[j + 1])`. Scanning it reads arrays only (no key list
+ * per entry), and `starts` counts triples, so an OFFSET skips whole entries by binary search.
+ */
+interface FlatLevel {
+  keys1: string[];
+  starts: Int32Array;
+  keys2: string[];
+}
+
+interface CacheEntry {
+  size: number;
+  keys: KeyCache;
+  flats: WeakMap<object, FlatLevel>;
+}
+
+/**
  * Listing the keys of a large index level (Object.keys) costs as much as answering a whole query,
  * so levels keep their key lists per store. n3 invalidates `_size` on every add (null) and remove
  * (decrement): a `_size` different from the one recorded means the store changed, and the lists are
  * dropped. Recording needs `store.size`, a full count when `_size` is null, so it is only done when
  * a scan meets a level large enough to be worth it; point lookups never pay for it.
  */
-const keyCaches = new WeakMap<object, { size: number; keys: KeyCache }>();
+const keyCaches = new WeakMap<object, CacheEntry>();
 const CACHE_LEVELS_FROM = 32;
 const START_CACHE_FROM = 1024;
+/** Second levels with at least this many keys are flattened (see {@link FlatLevel}). */
+const FLAT_FROM = 1024;
 
 class LevelKeys {
-  private cache: KeyCache | undefined;
+  private cache: CacheEntry | undefined;
 
   constructor(private readonly store: N3StoreInternals) {
     const entry = keyCaches.get(store);
-    if (entry !== undefined && store._size === entry.size) this.cache = entry.keys;
+    if (entry !== undefined && store._size === entry.size) this.cache = entry;
   }
 
   of(level: object): string[] {
     const cache = this.cache;
     if (cache !== undefined) {
-      let keys = cache.get(level);
+      let keys = cache.keys.get(level);
       if (keys === undefined) {
         keys = Object.keys(level);
-        if (keys.length >= CACHE_LEVELS_FROM) cache.set(level, keys);
+        if (keys.length >= CACHE_LEVELS_FROM) cache.keys.set(level, keys);
       }
       return keys;
     }
@@ -116,13 +160,32 @@ class LevelKeys {
     if (keys.length >= START_CACHE_FROM && '_size' in this.store) {
       const size = this.store.size;
       if (typeof size === 'number') {
-        const entry = { size, keys: new WeakMap<object, string[]>() };
+        const entry: CacheEntry = { size, keys: new WeakMap(), flats: new WeakMap() };
         keyCaches.set(this.store, entry);
         entry.keys.set(level, keys);
-        this.cache = entry.keys;
+        this.cache = entry;
       }
     }
     return keys;
+  }
+
+  /** The flattened form of a large second level, built once per store state; else undefined. */
+  flat(level1: Record<string, Record<string, null>>, keys1: string[]): FlatLevel | undefined {
+    const cache = this.cache;
+    if (cache === undefined || keys1.length < FLAT_FROM) return undefined;
+    let flat = cache.flats.get(level1);
+    if (flat === undefined) {
+      const starts = new Int32Array(keys1.length + 1);
+      const keys2: string[] = [];
+      for (let j = 0; j < keys1.length; j++) {
+        const level2 = level1[keys1[j] as string];
+        if (level2 !== undefined) for (const key in level2) keys2.push(key);
+        starts[j + 1] = keys2.length;
+      }
+      flat = { keys1, starts, keys2 };
+      cache.flats.set(level1, flat);
+    }
+    return flat;
   }
 }
 
@@ -130,11 +193,13 @@ class LevelKeys {
  * Walks the three-level indexes of an n3 Store, graph after graph. `order` says how the levels of
  * the chosen index map to s/p/o: 0 = s,p,o (subjects), 1 = p,o,s (predicates), 2 = o,s,p (objects).
  * Bound positions keep the caller's ids; only wildcard positions are looked up in the dictionary.
+ * The third-level keys of the current entry are `keys2[i2..end2)`.
  */
 class N3Cursor implements TripleCursor {
   s: string;
   p: string;
   o: string;
+  suspended = false;
   private g = -1;
   private index: Index | undefined;
   private keys0: string[] = NO_KEYS;
@@ -142,12 +207,21 @@ class N3Cursor implements TripleCursor {
   private level1: Record<string, Record<string, null>> | undefined;
   private keys1: string[] = NO_KEYS;
   private i1 = 0;
+  private flat: FlatLevel | undefined;
   private a = '';
   private b = '';
   private keys2: string[] = NO_KEYS;
   private i2 = 0;
+  private end2 = 0;
+  private readonly one: string[] = [''];
+  private readonly one1: string[] = [''];
   /** Which of s, p, o are wildcards. */
   private readonly free: number;
+  /** Key tests per index level (on the store's numeric keys), from the caller's term tests. */
+  private readonly test0: ((key: string) => boolean) | undefined;
+  private readonly test1: ((key: string) => boolean) | undefined;
+  private readonly test2: ((key: string) => boolean) | undefined;
+  private readonly interrupt: (() => boolean) | undefined;
 
   constructor(
     private readonly graphs: GraphIndexes[],
@@ -160,44 +234,103 @@ class N3Cursor implements TripleCursor {
     s: string | undefined,
     p: string | undefined,
     o: string | undefined,
+    tests: KeyTests | undefined,
   ) {
     this.s = s ?? '';
     this.p = p ?? '';
     this.o = o ?? '';
     this.free = (s === undefined ? 1 : 0) | (p === undefined ? 2 : 0) | (o === undefined ? 4 : 0);
+    const onKey = (test: ((id: string) => boolean) | undefined, free: boolean) =>
+      test === undefined || !free ? undefined : (key: string) => test(entities[key] as string);
+    const ts = onKey(tests?.s, s === undefined);
+    const tp = onKey(tests?.p, p === undefined);
+    const to = onKey(tests?.o, o === undefined);
+    this.test0 = order === 0 ? ts : order === 1 ? tp : to;
+    this.test1 = order === 0 ? tp : order === 1 ? to : ts;
+    this.test2 = order === 0 ? to : order === 1 ? ts : tp;
+    this.interrupt = tests?.interrupt;
   }
 
   next(): boolean {
     for (;;) {
-      if (this.i2 < this.keys2.length) {
+      while (this.i2 < this.end2) {
         const c = this.keys2[this.i2++] as string;
+        if (this.test2 !== undefined && !this.test2(c)) {
+          if (this.rejected()) return false;
+          continue;
+        }
         if (this.emit(c)) return true;
-        continue;
       }
+      if (!this.refill()) return false;
+    }
+  }
+
+  /** After a rejected key: whether to suspend (hand control back) now. */
+  private rejected(): boolean {
+    if (this.interrupt === undefined || !this.interrupt()) return false;
+    this.suspended = true;
+    return true;
+  }
+
+  /** Moves to the next entry with third-level keys; false at the end (or when suspended). */
+  private refill(): boolean {
+    for (;;) {
       if (this.i1 < this.keys1.length) {
-        const b = this.keys1[this.i1++] as string;
+        const j = this.i1++;
+        const b = this.keys1[j] as string;
+        const flat = this.flat;
+        if (flat !== undefined) {
+          if (this.test1 !== undefined && !this.test1(b)) {
+            if (this.rejected()) return false;
+            continue;
+          }
+          this.b = b;
+          this.i2 = flat.starts[j] as number;
+          this.end2 = flat.starts[j + 1] as number;
+          if (this.i2 < this.end2) return true;
+          continue;
+        }
         const level2 = (this.level1 as Record<string, Record<string, null>>)[b];
         if (level2 === undefined) continue;
+        if (this.test1 !== undefined && !this.test1(b)) {
+          if (this.rejected()) return false;
+          continue;
+        }
         this.b = b;
         if (this.k2) {
           if (!(this.k2 in level2)) continue;
-          this.i2 = this.keys2.length;
-          if (this.emit(this.k2)) return true;
-          continue;
-        }
-        this.keys2 = this.levels.of(level2);
+          this.one[0] = this.k2;
+          this.keys2 = this.one;
+        } else this.keys2 = this.levels.of(level2);
         this.i2 = 0;
+        this.end2 = this.keys2.length;
+        if (this.end2 > 0) return true;
         continue;
       }
       if (this.i0 < this.keys0.length) {
         const a = this.keys0[this.i0++] as string;
         const level1 = (this.index as Index)[a];
         if (level1 === undefined) continue;
+        if (this.test0 !== undefined && !this.test0(a)) {
+          if (this.rejected()) return false;
+          continue;
+        }
         this.a = a;
         this.level1 = level1;
+        this.flat = undefined;
         if (this.k1) {
-          this.keys1 = level1[this.k1] === undefined ? NO_KEYS : [this.k1];
-        } else this.keys1 = this.levels.of(level1);
+          if (level1[this.k1] === undefined) this.keys1 = NO_KEYS;
+          else {
+            this.one1[0] = this.k1;
+            this.keys1 = this.one1;
+          }
+        } else {
+          this.keys1 = this.levels.of(level1);
+          if (!this.k2) {
+            this.flat = this.levels.flat(level1, this.keys1);
+            if (this.flat !== undefined) this.keys2 = this.flat.keys2;
+          }
+        }
         this.i1 = 0;
         continue;
       }
@@ -212,6 +345,44 @@ class N3Cursor implements TripleCursor {
           : [this.k0]
         : this.levels.of(index);
       this.i0 = 0;
+    }
+  }
+
+  skip(n: number): number {
+    // Duplicates across graphs and term tests need every triple looked at.
+    if (this.graphs.length !== 1 || this.test0 || this.test1 || this.test2) return 0;
+    let skipped = 0;
+    for (;;) {
+      const room = this.end2 - this.i2;
+      if (room >= n - skipped) {
+        this.i2 += n - skipped;
+        return n;
+      }
+      skipped += room;
+      this.i2 = this.end2;
+      const flat = this.flat;
+      if (flat !== undefined && this.i1 < this.keys1.length) {
+        const starts = flat.starts;
+        const last = this.keys1.length;
+        const from = starts[this.i1] as number;
+        const target = from + (n - skipped);
+        if (target >= (starts[last] as number)) {
+          skipped += (starts[last] as number) - from;
+          this.i1 = last;
+        } else {
+          // The entry holding triple number `target`: the last j with starts[j] <= target.
+          let lo = this.i1;
+          let hi = last;
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            if ((starts[mid] as number) <= target) lo = mid + 1;
+            else hi = mid;
+          }
+          skipped += (starts[lo - 1] as number) - from;
+          this.i1 = lo - 1;
+        }
+      }
+      if (!this.refill()) return skipped;
     }
   }
 
@@ -287,7 +458,12 @@ class N3TripleSource implements TripleSource {
     return false;
   }
 
-  open(s: string | undefined, p: string | undefined, o: string | undefined): TripleCursor {
+  open(
+    s: string | undefined,
+    p: string | undefined,
+    o: string | undefined,
+    tests?: KeyTests,
+  ): TripleCursor {
     const ids = this.store._entityIndex._ids;
     let si = '';
     let pi = '';
@@ -311,11 +487,11 @@ class N3TripleSource implements TripleSource {
     const entities = this.store._entityIndex._entities;
     const cache = this.levels;
     // Pick the index whose first levels are bound, as n3 itself does.
-    if (si && oi) return new N3Cursor(graphs, entities, 2, oi, si, pi, cache, s, p, o);
-    if (si) return new N3Cursor(graphs, entities, 0, si, pi, oi, cache, s, p, o);
-    if (pi) return new N3Cursor(graphs, entities, 1, pi, oi, si, cache, s, p, o);
-    if (oi) return new N3Cursor(graphs, entities, 2, oi, si, pi, cache, s, p, o);
-    return new N3Cursor(graphs, entities, 0, '', '', '', cache, s, p, o);
+    if (si && oi) return new N3Cursor(graphs, entities, 2, oi, si, pi, cache, s, p, o, tests);
+    if (si) return new N3Cursor(graphs, entities, 0, si, pi, oi, cache, s, p, o, tests);
+    if (pi) return new N3Cursor(graphs, entities, 1, pi, oi, si, cache, s, p, o, tests);
+    if (oi) return new N3Cursor(graphs, entities, 2, oi, si, pi, cache, s, p, o, tests);
+    return new N3Cursor(graphs, entities, 0, '', '', '', cache, s, p, o, tests);
   }
 }
 
@@ -337,7 +513,16 @@ class DatasetTripleSource implements TripleSource {
     return this.open(s, p, o).next();
   }
 
-  open(s: string | undefined, p: string | undefined, o: string | undefined): TripleCursor {
+  open(
+    s: string | undefined,
+    p: string | undefined,
+    o: string | undefined,
+    tests?: KeyTests,
+  ): TripleCursor {
+    const testS = s === undefined ? tests?.s : undefined;
+    const testP = p === undefined ? tests?.p : undefined;
+    const testO = o === undefined ? tests?.o : undefined;
+    const interrupt = tests?.interrupt;
     const quads = this.dataset
       .match(
         s === undefined ? null : (idToTerm(s) as RDF.Quad_Subject),
@@ -362,6 +547,17 @@ class DatasetTripleSource implements TripleSource {
           const key = `${ts} ${tp} ${to}`;
           if (seen.has(key)) continue;
           seen.add(key);
+          if (
+            (testS !== undefined && !testS(ts)) ||
+            (testP !== undefined && !testP(tp)) ||
+            (testO !== undefined && !testO(to))
+          ) {
+            if (interrupt?.()) {
+              cursor.suspended = true;
+              return false;
+            }
+            continue;
+          }
           cursor.s = ts;
           cursor.p = tp;
           cursor.o = to;
@@ -385,10 +581,15 @@ class UnionTripleSource implements TripleSource {
     return this.sources.some((source) => source.any(s, p, o));
   }
 
-  open(s: string | undefined, p: string | undefined, o: string | undefined): TripleCursor {
+  open(
+    s: string | undefined,
+    p: string | undefined,
+    o: string | undefined,
+    tests?: KeyTests,
+  ): TripleCursor {
     const sources = this.sources;
     let i = 0;
-    let inner = (sources[0] as TripleSource).open(s, p, o);
+    let inner = (sources[0] as TripleSource).open(s, p, o, tests);
     const cursor: TripleCursor = {
       s: '',
       p: '',
@@ -396,8 +597,13 @@ class UnionTripleSource implements TripleSource {
       next() {
         for (;;) {
           if (!inner.next()) {
+            if (inner.suspended) {
+              inner.suspended = false;
+              cursor.suspended = true;
+              return false;
+            }
             if (++i >= sources.length) return false;
-            inner = (sources[i] as TripleSource).open(s, p, o);
+            inner = (sources[i] as TripleSource).open(s, p, o, tests);
             continue;
           }
           let duplicate = false;
