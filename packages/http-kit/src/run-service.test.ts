@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +10,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const tsx = join(here, '..', '..', '..', 'node_modules', '.bin', 'tsx');
 
 function runScript(body: string, env: Record<string, string> = {}) {
+  // The script lives in a temp folder (never beside the sources, where lint would see it).
   const dir = mkdtempSync(join(tmpdir(), 'run-service-'));
-  const file = join(here, `.run-service-${process.pid}-${Math.random().toString(36).slice(2)}.ts`);
+  const file = join(dir, 'service.mts'); // .mts: an ES module wherever it lies
   writeFileSync(file, body);
   const child = spawn(tsx, ['--conditions=@dcg/source', file], {
     env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
@@ -27,7 +28,7 @@ function runScript(body: string, env: Record<string, string> = {}) {
   });
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => {
-      import('node:fs').then((fs) => fs.rmSync(file, { force: true }));
+      rmSync(dir, { recursive: true, force: true });
       resolve(code);
     }),
   );
@@ -35,12 +36,11 @@ function runScript(body: string, env: Record<string, string> = {}) {
 }
 
 const service = `
-import { Hono } from 'hono';
-import { portFromEnv, runService, startHttpServer } from './index';
+import { portFromEnv, runService, startHttpServer } from ${JSON.stringify(join(here, 'index.ts'))};
 await runService({
   name: 'demo',
   start: async () => {
-    const app = new Hono().get('/', (c) => c.text('hi'));
+    const app = { fetch: () => new Response('hi') };
     const server = await startHttpServer(app, { port: portFromEnv(0) });
     return { service: server, listening: { docs: server.url + '/docs' } };
   },
