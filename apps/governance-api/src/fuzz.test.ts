@@ -47,6 +47,7 @@ const ENDPOINTS: Array<[method: string, path: string]> = [
   ['GET', '/v1/computational-governance/data-contracts/{}/evaluation-results'],
   ['POST', '/v1/provisioning/deploy'],
   ['POST', '/v1/provisioning/undeploy'],
+  ['GET', '/v1/provisioning/plans'],
   ['GET', '/v1/provisioning/plans/{}'],
   ['GET', '/v1/marketplace/instances'],
   ['GET', '/v1/marketplace/instances/{}'],
@@ -146,6 +147,8 @@ const query = fc.oneof(
         limit: fc.oneof(fc.string({ maxLength: 6 }), fc.integer().map(String)),
         offset: fc.oneof(fc.string({ maxLength: 6 }), fc.integer().map(String)),
         trigger: fc.string({ maxLength: 8 }),
+        status: fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('running', 'failed')),
+        state: fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('completed', 'failed')),
       },
       { requiredKeys: [] },
     )

@@ -437,6 +437,27 @@ describe('governance-api over HTTP (SQLite)', () => {
     ).toBe(404);
   });
 
+  it('lists plans newest first, filtered by state and environment, paged', async () => {
+    const list = async (query: string) =>
+      request(`${url}/v1/provisioning/plans${query}`, { key: KEYS.reader });
+    const qa = await (await list('?environment=qa')).json();
+    // The deploy and undeploy of the previous test, newest first.
+    expect(qa.data.map((p: { operation: string }) => p.operation)).toEqual(['undeploy', 'deploy']);
+    expect(qa.meta.pagination).toEqual({ limit: 50, offset: 0, total: 2 });
+    const completed = await (await list('?environment=qa&state=completed&limit=1&offset=1')).json();
+    expect(completed.data.map((p: { operation: string }) => p.operation)).toEqual(['deploy']);
+    expect(completed.data[0].tasks.length).toBe(2);
+    expect(completed.meta.pagination).toEqual({ limit: 1, offset: 1, total: 2 });
+    expect((await (await list('?environment=qa&status=failed')).json()).data).toEqual([]);
+    expect((await (await list('?environment=nowhere')).json()).meta.pagination.total).toBe(0);
+    const bad = await list('?status=finished');
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+    expect((await list('?status=completed&state=failed')).status).toBe(400);
+    expect((await list('?limit=0')).status).toBe(400);
+    expect((await request(`${url}/v1/provisioning/plans`)).status).toBe(401);
+  });
+
   it('streams deploy and undeploy events to subscribers (Server-Sent Events)', async () => {
     expect((await request(`${url}/v1/marketplace/events`)).status).toBe(401);
     const controller = new AbortController();

@@ -55,6 +55,7 @@ export type {
   InstanceRecord,
   InstanceRepository,
   NewEvaluationResult,
+  PlanFilter,
   PlanRepository,
   PolicyRepository,
   StoredEvaluationResult,

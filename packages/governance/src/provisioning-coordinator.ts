@@ -10,8 +10,9 @@ import {
 } from '@dcg/contract-schema';
 import { GovernanceError } from './errors';
 import type { GovernanceEvents } from './governance-events';
+import type { Page } from './page';
 import type { PlanLog, ProvisioningPlan, ProvisioningTask } from './provisioning-plan';
-import type { GovernanceStore } from './repositories';
+import type { GovernanceStore, PlanFilter } from './repositories';
 import { newId } from './storage/row-mapping';
 import type { TechAdapterClient } from './tech-adapter-client';
 import type { TemplateRegistry } from './template-registry';
@@ -102,6 +103,11 @@ export class ProvisioningCoordinator {
     const plan = await this.deps.store.getPlan(id);
     if (!plan) throw new GovernanceError('not_found', `No provisioning plan with id "${id}"`);
     return plan;
+  }
+
+  /** Plans, newest first, optionally of one status and environment (`{ data, meta: { pagination } }`). */
+  listPlans(filter: PlanFilter): Promise<Page<ProvisioningPlan>> {
+    return this.deps.store.listPlans(filter);
   }
 
   /** Resolves when every plan started by this coordinator has finished. */

@@ -76,6 +76,21 @@ export interface PlanRepository {
   getPlan(id: string): Promise<ProvisioningPlan | null>;
   /** Plans still `running` (after a restart they were interrupted). */
   listRunningPlans(): Promise<ProvisioningPlan[]>;
+  /** Plans, newest first, optionally of one status and one environment; paged. */
+  listPlans(filter: PlanFilter): Promise<Page<ProvisioningPlan>>;
+}
+
+/**
+ * Filter and paging of {@link PlanRepository.listPlans}.
+ *
+ * @example
+ * const filter: PlanFilter = { status: 'failed', environment: 'production', limit: 50, offset: 0 };
+ */
+export interface PlanFilter {
+  status?: ProvisioningPlan['status'];
+  environment?: string;
+  limit: number;
+  offset: number;
 }
 
 /**

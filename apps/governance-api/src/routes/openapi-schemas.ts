@@ -86,6 +86,7 @@ export const StoredEvaluationResultSchema = z
     receivedAt: z.string(),
     submission: z.record(z.string(), z.unknown()),
     detailsConform: z.boolean(),
+    status: z.enum(['compliant', 'violated', 'unprocessable']),
   })
   .meta({ id: 'StoredEvaluationResult' });
 

@@ -1,10 +1,16 @@
-import { type Governance, ProvisioningPlanSchema } from '@dcg/governance';
+import { type Governance, PlanStatusSchema, ProvisioningPlanSchema } from '@dcg/governance';
+import { ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { readJson, withProblems } from '../governance-problems';
-import { bearerSecurity, problem } from './openapi-schemas';
+import {
+  bearerSecurity,
+  PaginationMetaSchema,
+  PagingQuerySchema,
+  problem,
+} from './openapi-schemas';
 
 const ProvisioningBodySchema = z
   .object({
@@ -20,6 +26,16 @@ const ProvisioningBodySchema = z
     removeData: z.boolean().optional(),
   })
   .meta({ id: 'ProvisioningRequestBody' });
+
+const PlanPageSchema = z
+  .object({ data: z.array(ProvisioningPlanSchema), meta: PaginationMetaSchema })
+  .meta({ id: 'ProvisioningPlanPage' });
+
+const PlanListQuerySchema = PagingQuerySchema.extend({
+  status: PlanStatusSchema.optional().describe('Only plans in this state'),
+  state: PlanStatusSchema.optional().describe('Alias of status'),
+  environment: z.string().min(1).max(200).optional().describe('Only plans of this environment'),
+});
 
 const AcceptedPlanSchema = z
   .object({ id: z.string(), status: z.literal('running'), plan: z.string() })
@@ -77,6 +93,49 @@ export function mountProvisioningRoutes(
       return c.json({ id: plan.id, status: 'running' as const, plan: location }, 202);
     });
   }
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/provisioning/plans',
+      tags: ['provisioning'],
+      summary: 'Plans, newest first, optionally of one state and one environment; paged',
+      security: bearerSecurity,
+      middleware: [guards.authenticate] as const,
+      request: { query: PlanListQuerySchema },
+      responses: {
+        200: {
+          description: 'One page of plans',
+          content: { 'application/json': { schema: PlanPageSchema } },
+        },
+        400: problem('Invalid state, environment or paging'),
+        401: problem('No or an invalid API key'),
+      },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      if (q.status !== undefined && q.state !== undefined && q.status !== q.state) {
+        throw new ProblemError({
+          status: 400,
+          title: 'Invalid request',
+          detail: 'status and its alias state name different states',
+          errors: [{ path: '$.query.state', message: `differs from status "${q.status}"` }],
+        });
+      }
+      const status = q.status ?? q.state;
+      const page = await withProblems(
+        () =>
+          governance.coordinator.listPlans({
+            limit: q.limit,
+            offset: q.offset,
+            ...(status === undefined ? {} : { status }),
+            ...(q.environment === undefined ? {} : { environment: q.environment }),
+          }),
+        c.get('logger'),
+      );
+      return c.json(page, 200);
+    },
+  );
 
   app.openapi(
     createRoute({

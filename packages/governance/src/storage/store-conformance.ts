@@ -205,6 +205,39 @@ export function describeStoreConformance(
       );
     });
 
+    it('lists plans newest first, filtered by status and environment, paged', async () => {
+      const at = (minute: number) => `2030-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
+      const plan = (id: string, environment: string, minute: number): ProvisioningPlan => ({
+        id,
+        operation: 'deploy',
+        environment,
+        systemId: 'urn:dmb:dp:list:plans:0',
+        systemKind: 'dataproduct',
+        status: 'running',
+        createdAt: at(minute),
+        updatedAt: at(minute),
+        tasks: [],
+        errors: [],
+        descriptor: { id: 'urn:dmb:dp:list:plans:0' },
+      });
+      await store.createPlan(plan('list-a', 'plans-prod', 1));
+      await store.createPlan(plan('list-b', 'plans-dev', 2));
+      await store.createPlan(plan('list-c', 'plans-prod', 3));
+      await store.updatePlan({ ...plan('list-a', 'plans-prod', 1), status: 'failed' });
+      const ids = async (filter: Partial<Parameters<GovernanceStore['listPlans']>[0]>) =>
+        (await store.listPlans({ limit: 50, offset: 0, ...filter })).data.map((p) => p.id);
+      expect(await ids({ environment: 'plans-prod' })).toEqual(['list-c', 'list-a']);
+      expect(await ids({ environment: 'plans-prod', status: 'failed' })).toEqual(['list-a']);
+      expect(await ids({ environment: 'plans-dev', status: 'failed' })).toEqual([]);
+      const page = await store.listPlans({ environment: 'plans-prod', limit: 1, offset: 1 });
+      expect(page.data.map((p) => p.id)).toEqual(['list-a']);
+      expect(page.data[0]?.status).toBe('failed');
+      expect(page.meta.pagination).toEqual({ limit: 1, offset: 1, total: 2 });
+      expect(
+        (await store.listPlans({ limit: 1000, offset: 0 })).meta.pagination.total,
+      ).toBeGreaterThanOrEqual(3);
+    });
+
     it('puts, replaces, lists and deletes instances per environment', async () => {
       const base = {
         systemId: 'urn:dmb:dp:x:y:0',

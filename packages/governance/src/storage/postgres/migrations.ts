@@ -107,4 +107,14 @@ WHERE json_typeof(value) = 'object' AND json_typeof(value -> 'id') = 'string'
 ON CONFLICT DO NOTHING;
 `,
   },
+  {
+    version: 3,
+    name: 'environment of plans as a column, for the plan list',
+    sql: `
+ALTER TABLE plans ADD COLUMN environment TEXT NOT NULL DEFAULT '';
+UPDATE plans SET environment = coalesce(document ->> 'environment', '');
+CREATE INDEX plans_environment_created ON plans (environment, created_at);
+CREATE INDEX plans_created ON plans (created_at);
+`,
+  },
 ];

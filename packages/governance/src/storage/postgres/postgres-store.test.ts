@@ -96,6 +96,27 @@ describe.skipIf(!available)('PostgreSQL store specifics', () => {
           'plan',
         ],
       );
+      await client.query(
+        'INSERT INTO plans (id, status, document, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)',
+        [
+          'old-plan',
+          'completed',
+          JSON.stringify({
+            id: 'old-plan',
+            operation: 'deploy',
+            environment: 'e',
+            systemId: 'urn:dmb:dp:m:s:0',
+            systemKind: 'dataproduct',
+            status: 'completed',
+            createdAt: '2026-01-01T00:00:00.000Z',
+            updatedAt: '2026-01-01T00:00:00.000Z',
+            tasks: [],
+            errors: [],
+          }),
+          '2026-01-01T00:00:00.000Z',
+          '2026-01-01T00:00:00.000Z',
+        ],
+      );
     } finally {
       await client.end();
     }
@@ -115,6 +136,9 @@ describe.skipIf(!available)('PostgreSQL store specifics', () => {
         '2026-01-01T00:00:04.000Z',
       );
       expect((await store.getCurrentResult('ok', 'e'))?.status).toBe('compliant');
+      expect(
+        (await store.listPlans({ environment: 'e', limit: 10, offset: 0 })).data.map((p) => p.id),
+      ).toEqual(['old-plan']);
       for (const component of ['urn:dmb:cmp:m:s:0:a', 'urn:dmb:cmp:m:s:0:nested']) {
         expect((await store.findInstancesWithComponent(component)).map((i) => i.systemId)).toEqual([
           'urn:dmb:dp:m:s:0',

@@ -9,6 +9,7 @@ import type {
   GovernanceStore,
   InstanceRecord,
   NewEvaluationResult,
+  PlanFilter,
   StoredEvaluationResult,
   TemplatePolicyDraft,
   TemplateRecord,
@@ -306,8 +307,15 @@ class PostgresStore implements GovernanceStore {
   async createPlan(plan: ProvisioningPlan): Promise<void> {
     await this.run('create a plan', () =>
       this.pool.query(
-        'INSERT INTO plans (id, status, document, created_at, updated_at) VALUES ($1, $2, $3, $4, $5)',
-        [plan.id, plan.status, JSON.stringify(plan), plan.createdAt, plan.updatedAt],
+        'INSERT INTO plans (id, status, document, created_at, updated_at, environment) VALUES ($1, $2, $3, $4, $5, $6)',
+        [
+          plan.id,
+          plan.status,
+          JSON.stringify(plan),
+          plan.createdAt,
+          plan.updatedAt,
+          plan.environment,
+        ],
       ),
     );
   }
@@ -335,6 +343,32 @@ class PostgresStore implements GovernanceStore {
         "SELECT document FROM plans WHERE status = 'running' ORDER BY created_at",
       );
       return (rows as Array<{ document: ProvisioningPlan }>).map((r) => r.document);
+    });
+  }
+
+  async listPlans(filter: PlanFilter): Promise<Page<ProvisioningPlan>> {
+    return this.run('list plans', async () => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.status !== undefined) {
+        params.push(filter.status);
+        where.push(`status = $${params.length}`);
+      }
+      if (filter.environment !== undefined) {
+        params.push(filter.environment);
+        where.push(`environment = $${params.length}`);
+      }
+      const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const { limit, offset } = clampPaging(filter.limit, filter.offset);
+      const count = await this.pool.query(`SELECT count(*)::int AS n FROM plans ${clause}`, params);
+      const { rows } = await this.pool.query(
+        `SELECT document FROM plans ${clause} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+        params,
+      );
+      return {
+        data: (rows as Array<{ document: ProvisioningPlan }>).map((r) => r.document),
+        meta: { pagination: { limit, offset, total: (count.rows[0] as { n: number }).n } },
+      };
     });
   }
 

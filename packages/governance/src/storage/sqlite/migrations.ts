@@ -126,4 +126,15 @@ WHERE type = 'object' AND json_type(value, '$.id') = 'text'
   AND instr(json_extract(value, '$.id'), char(0)) = 0;
 `,
   },
+  {
+    version: 4,
+    name: 'environment of plans as a column, for the plan list',
+    sql: `
+ALTER TABLE plans ADD COLUMN environment TEXT NOT NULL DEFAULT '';
+UPDATE plans SET environment = coalesce(json_extract(document, '$.environment'), '')
+  WHERE json_valid(document);
+CREATE INDEX plans_environment_created ON plans (environment, created_at);
+CREATE INDEX plans_created ON plans (created_at);
+`,
+  },
 ];

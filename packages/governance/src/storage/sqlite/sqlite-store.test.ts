@@ -121,9 +121,32 @@ describe('SQLite store specifics', () => {
       '2026-01-01T00:00:00.000Z',
       'plan',
     );
+    db.prepare(
+      'INSERT INTO plans (id, status, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(
+      'old-plan',
+      'completed',
+      JSON.stringify({
+        id: 'old-plan',
+        operation: 'deploy',
+        environment: 'e',
+        systemId: 'urn:dmb:dp:m:s:0',
+        systemKind: 'dataproduct',
+        status: 'completed',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+        tasks: [],
+        errors: [],
+      }),
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-01T00:00:00.000Z',
+    );
     db.close();
 
     const store = await openSqliteStore({ file });
+    expect(
+      (await store.listPlans({ environment: 'e', limit: 10, offset: 0 })).data.map((p) => p.id),
+    ).toEqual(['old-plan']);
     const statuses = await store.getCurrentStatuses(['ok', 'bad', 'odd', 'none'], 'e');
     expect(Object.fromEntries(statuses.map((s) => [s.contractId, s.status]))).toEqual({
       ok: 'compliant',

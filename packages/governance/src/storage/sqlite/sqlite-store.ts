@@ -9,6 +9,7 @@ import type {
   GovernanceStore,
   InstanceRecord,
   NewEvaluationResult,
+  PlanFilter,
   StoredEvaluationResult,
   TemplatePolicyDraft,
   TemplateRecord,
@@ -136,7 +137,7 @@ class SqliteStore implements GovernanceStore {
       ),
       getPolicy: db.prepare('SELECT * FROM policies WHERE id = ?'),
       insertPlan: db.prepare(
-        'INSERT INTO plans (id, status, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO plans (id, status, document, created_at, updated_at, environment) VALUES (?, ?, ?, ?, ?, ?)',
       ),
       updatePlan: db.prepare(
         'UPDATE plans SET status = ?, document = ?, updated_at = ? WHERE id = ?',
@@ -392,6 +393,7 @@ class SqliteStore implements GovernanceStore {
         JSON.stringify(plan),
         plan.createdAt,
         plan.updatedAt,
+        plan.environment,
       ),
     );
   }
@@ -421,6 +423,35 @@ class SqliteStore implements GovernanceStore {
         (row) => JSON.parse(row.document) as ProvisioningPlan,
       ),
     );
+  }
+
+  async listPlans(filter: PlanFilter): Promise<Page<ProvisioningPlan>> {
+    return this.guard('list plans', () => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.status !== undefined) {
+        where.push('status = ?');
+        params.push(filter.status);
+      }
+      if (filter.environment !== undefined) {
+        where.push('environment = ?');
+        params.push(filter.environment);
+      }
+      const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const { limit, offset } = clampPaging(filter.limit, filter.offset);
+      const total = (
+        this.db.prepare(`SELECT count(*) AS n FROM plans ${clause}`).get(...params) as { n: number }
+      ).n;
+      const rows = this.db
+        .prepare(
+          `SELECT document FROM plans ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+        )
+        .all(...params, limit, offset) as Array<{ document: string }>;
+      return {
+        data: rows.map((row) => JSON.parse(row.document) as ProvisioningPlan),
+        meta: { pagination: { limit, offset, total } },
+      };
+    });
   }
 
   async putInstance(instance: InstanceRecord): Promise<void> {
