@@ -428,6 +428,81 @@ function isSimpleLiteralId(id: string): boolean {
   return id.charCodeAt(0) === 34 && id.charCodeAt(id.length - 1) === 34;
 }
 
+/** Whether a needle is ASCII without upper-case letters (so ASCII folding of the haystack is exact). */
+function isFoldedAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127 || (c >= 65 && c <= 90)) return false;
+  }
+  return true;
+}
+
+/**
+ * Where `needle` occurs in the lower-cased `text[from..to)`, for `op` (contains: first index,
+ * strstarts / strends: at the start / end only), or -1; undefined when the text has a character
+ * outside ASCII (Unicode lower-casing may change it in ways ASCII folding does not).
+ */
+function foldedSearch(
+  op: string,
+  text: string,
+  from: number,
+  to: number,
+  needle: string,
+): number | undefined {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) > 127) return undefined;
+  const m = needle.length;
+  const first = op === 'strends' ? to - m : from;
+  const last = op === 'contains' ? to - m : first;
+  outer: for (let i = first; i <= last; i++) {
+    if (i < from) return -1;
+    for (let k = 0; k < m; k++) {
+      let c = text.charCodeAt(i + k);
+      if (c >= 65 && c <= 90) c += 32;
+      if (c !== needle.charCodeAt(k)) continue outer;
+    }
+    return i;
+  }
+  return -1;
+}
+
+/**
+ * `CONTAINS` / `STRSTARTS` / `STRENDS` of a term, or of its `LCASE`, and a simple literal: searched
+ * inside the term's id, without building the lower-cased term or an argument list. Same answers as
+ * the general path: an error (undefined) when the term is not a string literal.
+ */
+function compileStringSearch(
+  op: string,
+  left: Expression,
+  right: Expression,
+  context: ExpressionContext,
+): CompiledCondition | undefined {
+  if (right.type !== 'const' || !isSimpleLiteralId(right.id)) return undefined;
+  const needle = literalLex(right.id);
+  const lower = left.type === 'call' && left.op === 'lcase' && left.args.length === 1;
+  if (lower && !isFoldedAscii(needle)) return undefined;
+  const general = compileExpression({ type: 'call', op, args: [left, right] }, context);
+  const value = compileExpression(lower ? (left.args[0] as Expression) : left, context);
+  const m = needle.length;
+  return (row, rt) => {
+    const id = value(row, rt);
+    if (id === undefined || id.charCodeAt(0) !== 34) return undefined;
+    const lastIndex = id.length - 1;
+    const end = id.charCodeAt(lastIndex) === 34 ? lastIndex : id.lastIndexOf('"');
+    // A typed literal other than xsd:string is not a string literal: an error.
+    if (end !== lastIndex && id.charCodeAt(end + 1) !== 64) return undefined;
+    if (m > end - 1) return false;
+    if (lower) {
+      const at = foldedSearch(op, id, 1, end, needle);
+      if (at !== undefined) return at >= 0;
+      return ebv(general(row, rt));
+    }
+    if (op === 'strstarts') return id.startsWith(needle, 1);
+    if (op === 'strends') return id.endsWith(needle, end);
+    const at = id.indexOf(needle, 1);
+    return at >= 0 && at + m <= end;
+  };
+}
+
 /**
  * Compiles an expression used as a condition (FILTER, OPTIONAL's filter). Same semantics as taking
  * the effective boolean value of {@link compileExpression}, with the common shapes (connectives,
@@ -508,6 +583,13 @@ export function compileCondition(
             return value === undefined ? undefined : (value === iri) !== negate;
           };
         }
+        break;
+      }
+      case 'contains':
+      case 'strstarts':
+      case 'strends': {
+        const search = compileStringSearch(expression.op, left, right, context);
+        if (search) return search;
         break;
       }
       default:
