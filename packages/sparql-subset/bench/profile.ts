@@ -1,6 +1,6 @@
 /**
  * Profiling aid: runs selected benchmark queries many times in-process, for `node --cpu-prof`.
- *   PROFILE_CONCEPTS=100000 PROFILE_QUERIES="large OFFSET scan" node --conditions=@dcg/source --import tsx bench/profile.ts
+ *   PROFILE_CONCEPTS=100000 PROFILE_QUERIES="large OFFSET scan" node --conditions=@dcg/source --import tsx --cpu-prof bench/profile.ts
  */
 import { Store } from 'n3';
 import { query } from '../src/query';
