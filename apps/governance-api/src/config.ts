@@ -1,3 +1,4 @@
+import type { ResolvedApiKey as ResolvedKey } from '@dcg/http-kit';
 import { z } from 'zod';
 
 /** Roles of API keys: what each may do is listed in the README. */
@@ -83,36 +84,5 @@ export const GovernanceApiConfigSchema = z.strictObject({
 /** The validated configuration. */
 export type GovernanceApiConfig = z.output<typeof GovernanceApiConfigSchema>;
 
-/**
- * A key with its secret resolved (from the file or from the environment).
- *
- * @example
- * const keys = resolveApiKeys(config, process.env);
- */
-export interface ResolvedApiKey {
-  name: string;
-  key: string;
-  role: Role;
-  policies?: string[];
-}
-
-/**
- * Resolves `keyFromEnv` references; a missing or short variable throws, naming the key.
- *
- * @example
- * resolveApiKeys(config, { GUARDIAN_KEY: 'a-long-enough-secret' });
- */
-export function resolveApiKeys(
-  config: GovernanceApiConfig,
-  env: Record<string, string | undefined>,
-): ResolvedApiKey[] {
-  return config.auth.apiKeys.map((k, index) => {
-    const key = k.key ?? env[k.keyFromEnv ?? ''];
-    if (key === undefined || key.length < 16) {
-      throw new Error(
-        `auth.apiKeys[${index}] (${k.name}): environment variable ${k.keyFromEnv} is unset or shorter than 16 characters`,
-      );
-    }
-    return { name: k.name, key, role: k.role, ...(k.policies ? { policies: k.policies } : {}) };
-  });
-}
+/** An API key of governance-api with its secret resolved. */
+export type ResolvedApiKey = ResolvedKey<GovernanceApiConfig['auth']['apiKeys'][number]>;

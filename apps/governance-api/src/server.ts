@@ -4,20 +4,15 @@ import { createGovernance, type Governance, type GovernanceStore } from '@dcg/go
 import { openPostgresStore } from '@dcg/governance/postgres';
 import { openSqliteStore } from '@dcg/governance/sqlite';
 import {
-  ConfigError,
   createLogger,
   type Logger,
   parseConfig,
+  resolveApiKeys,
   startHttpServer,
 } from '@dcg/http-kit';
 import type { z } from 'zod';
 import { buildGovernanceApp } from './app';
-import {
-  type GovernanceApiConfig,
-  GovernanceApiConfigSchema,
-  type ResolvedApiKey,
-  resolveApiKeys,
-} from './config';
+import { type GovernanceApiConfig, GovernanceApiConfigSchema } from './config';
 import { seedDemo } from './demo';
 import { demoTechAdapter } from './demo-tech-adapter';
 
@@ -100,19 +95,10 @@ export async function startGovernanceApi(
     options.config ?? {},
     'governance-api configuration',
   );
-  let apiKeys: ResolvedApiKey[];
-  try {
-    apiKeys = resolveApiKeys(config, options.env ?? process.env);
-  } catch (error) {
-    throw new ConfigError((error as Error).message, [
-      { key: 'auth.apiKeys', message: (error as Error).message },
-    ]);
-  }
-  let developmentKey: string | undefined;
-  if (apiKeys.length === 0 && config.auth.developmentKey) {
-    developmentKey = `dcg-dev-${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
-    apiKeys = [{ name: 'development', key: developmentKey, role: 'platform-admin' }];
-  }
+  const { keys: apiKeys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
+    env: options.env ?? process.env,
+    developmentRole: config.auth.developmentKey ? 'platform-admin' : undefined,
+  });
 
   const store = await openStore(config, options.dataDir, options.databaseUrl);
   const governance = createGovernance(store, {

@@ -1,3 +1,4 @@
+import type { ResolvedApiKey as ResolvedKey } from '@dcg/http-kit';
 import { SearchConfigSchema, SourcesConfigSchema } from '@dcg/knowledge-graph';
 import { Cron } from 'croner';
 import { z } from 'zod';
@@ -98,30 +99,5 @@ export const KgApiConfigSchema = z
 /** Validated kg-api configuration. */
 export type KgApiConfig = z.output<typeof KgApiConfigSchema>;
 
-/** An API key with its secret resolved. */
-export interface ResolvedApiKey {
-  name: string;
-  key: string;
-  role: 'writer' | 'reader';
-}
-
-/**
- * Resolves `keyFromEnv` references; a missing variable is a configuration error naming the key.
- *
- * @example
- * resolveApiKeys(config, process.env); // [{ name, key, role }]
- */
-export function resolveApiKeys(
-  config: KgApiConfig,
-  env: Record<string, string | undefined>,
-): ResolvedApiKey[] {
-  return config.auth.apiKeys.map((entry, index) => {
-    const key = entry.key ?? env[entry.keyFromEnv ?? ''];
-    if (!key || key.length < 16) {
-      throw new Error(
-        `auth.apiKeys[${index}].keyFromEnv: environment variable ${entry.keyFromEnv} is unset or shorter than 16 characters`,
-      );
-    }
-    return { name: entry.name, key, role: entry.role };
-  });
-}
+/** An API key of kg-api with its secret resolved. */
+export type ResolvedApiKey = ResolvedKey<KgApiConfig['auth']['apiKeys'][number]>;

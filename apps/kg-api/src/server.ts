@@ -1,15 +1,15 @@
 import {
-  ConfigError,
   createLogger,
   type Logger,
   parseConfig,
+  resolveApiKeys,
   startHttpServer,
 } from '@dcg/http-kit';
 import { KnowledgeBase } from '@dcg/knowledge-graph';
 import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
 import type { z } from 'zod';
 import { buildKgApp } from './app';
-import { type KgApiConfig, KgApiConfigSchema, resolveApiKeys } from './config';
+import { type KgApiConfig, KgApiConfigSchema } from './config';
 import { DEMO_SOURCE, loadDemoVocabulary } from './demo';
 import { IngestionService } from './ingestion-service';
 import { scheduleIngestion } from './scheduler';
@@ -60,19 +60,10 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     options.demo && !parsed.sources.some((s) => s.id === DEMO_SOURCE.id)
       ? { ...parsed, sources: [...parsed.sources, DEMO_SOURCE] }
       : parsed;
-  let apiKeys: ReturnType<typeof resolveApiKeys>;
-  try {
-    apiKeys = resolveApiKeys(config, options.env ?? process.env);
-  } catch (error) {
-    throw new ConfigError((error as Error).message, [
-      { key: 'auth.apiKeys', message: (error as Error).message },
-    ]);
-  }
-  let developmentKey: string | undefined;
-  if (apiKeys.length === 0 && config.auth.developmentKey) {
-    developmentKey = `dcg-dev-${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
-    apiKeys = [{ name: 'development', key: developmentKey, role: 'writer' }];
-  }
+  const { keys: apiKeys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
+    env: options.env ?? process.env,
+    developmentRole: config.auth.developmentKey ? 'writer' : undefined,
+  });
 
   const persistence = new FileGraphPersistence(options.dataDir);
   const kb = await KnowledgeBase.open({

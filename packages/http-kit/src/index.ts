@@ -1,3 +1,5 @@
+export type { ApiKeyEntry, ResolvedApiKey } from './api-keys';
+export { MIN_API_KEY_LENGTH, resolveApiKeys } from './api-keys';
 export { apiReference } from './api-reference';
 export type { ApiKey, AuthVariables, Principal } from './bearer-auth';
 export { bearerAuth, constantTimeEqual, requireRole } from './bearer-auth';

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { resolveApiKeys } from './api-keys';
+import { ConfigError } from './config';
+
+describe('resolveApiKeys', () => {
+  const entries = [
+    { name: 'ops', key: 'a-long-enough-secret', role: 'admin' },
+    { name: 'ci', keyFromEnv: 'CI_KEY', role: 'writer', policies: ['p1'] },
+  ];
+
+  it('resolves literal keys and environment references, keeping the other fields', () => {
+    const { keys, developmentKey } = resolveApiKeys(entries, {
+      env: { CI_KEY: 'another-long-secret' },
+      developmentRole: 'admin',
+    });
+    expect(keys).toEqual([
+      { name: 'ops', key: 'a-long-enough-secret', role: 'admin' },
+      { name: 'ci', key: 'another-long-secret', role: 'writer', policies: ['p1'] },
+    ]);
+    expect(developmentKey).toBeUndefined();
+  });
+
+  it('names the key whose variable is unset or too short', () => {
+    for (const env of [{}, { CI_KEY: 'short' }]) {
+      try {
+        resolveApiKeys(entries, { env });
+        expect.unreachable();
+      } catch (error) {
+        expect(ConfigError.is(error)).toBe(true);
+        expect((error as ConfigError).problems[0]?.key).toBe('auth.apiKeys[1].keyFromEnv');
+        expect((error as Error).message).toContain('CI_KEY');
+      }
+    }
+  });
+
+  it('makes a random development key only when none is configured and it is asked for', () => {
+    const none: { name: string; role: string }[] = [];
+    const one = resolveApiKeys(none, { env: {}, developmentRole: 'admin' });
+    const two = resolveApiKeys(none, { env: {}, developmentRole: 'admin' });
+    expect(one.developmentKey).toMatch(/^dcg-dev-[0-9a-f]{32}$/);
+    expect(one.developmentKey).not.toBe(two.developmentKey);
+    expect(one.keys).toEqual([{ name: 'development', role: 'admin', key: one.developmentKey }]);
+    expect(resolveApiKeys(none, { env: {} })).toEqual({ keys: [] });
+  });
+});

@@ -1,0 +1,48 @@
+import { ConfigError } from './config';
+
+/** An API key as configured: the secret itself, or the environment variable that holds it. */
+export interface ApiKeyEntry {
+  name: string;
+  key?: string | undefined;
+  keyFromEnv?: string | undefined;
+  role: string;
+}
+
+/** A configured key with its secret resolved (everything else of the entry kept). */
+export type ResolvedApiKey<E extends ApiKeyEntry> = Omit<E, 'key' | 'keyFromEnv'> & { key: string };
+
+/** Shortest secret accepted: anything shorter is guessable. */
+export const MIN_API_KEY_LENGTH = 16;
+
+/**
+ * Resolves `keyFromEnv` references (a missing or short variable is a `ConfigError` naming the key),
+ * and, when no key is configured and `developmentRole` is given, makes one random key with that
+ * role so that a fresh installation can be used at all (the caller prints it at start-up).
+ *
+ * @example
+ * const { keys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
+ *   env: process.env,
+ *   developmentRole: config.auth.developmentKey ? 'platform-admin' : undefined,
+ * });
+ */
+export function resolveApiKeys<E extends ApiKeyEntry>(
+  entries: readonly E[],
+  options: { env: Record<string, string | undefined>; developmentRole?: E['role'] | undefined },
+): { keys: ResolvedApiKey<E>[]; developmentKey?: string } {
+  const keys = entries.map((entry, index) => {
+    const { key: literal, keyFromEnv, ...rest } = entry;
+    const key = literal ?? (keyFromEnv ? options.env[keyFromEnv] : undefined);
+    if (key === undefined || key.length < MIN_API_KEY_LENGTH) {
+      const where = `auth.apiKeys[${index}].keyFromEnv`;
+      const message = `environment variable ${keyFromEnv} (key "${entry.name}") is unset or shorter than ${MIN_API_KEY_LENGTH} characters`;
+      throw new ConfigError(`Invalid configuration:\n  - ${where}: ${message}`, [
+        { key: where, message },
+      ]);
+    }
+    return { ...rest, key } as ResolvedApiKey<E>;
+  });
+  if (keys.length > 0 || options.developmentRole === undefined) return { keys };
+  const developmentKey = `dcg-dev-${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
+  const development = { name: 'development', role: options.developmentRole, key: developmentKey };
+  return { keys: [development as unknown as ResolvedApiKey<E>], developmentKey };
+}
