@@ -159,7 +159,11 @@ export async function evaluate(
   return { head: { vars }, results: { bindings } };
 }
 
-/** ORDER BY; with LIMIT only the first `keep` rows are kept (a bounded insertion sort). */
+/**
+ * ORDER BY. With LIMIT only the first `keep` rows are kept: a bounded max-heap whose top is the
+ * worst row kept, so a row that cannot make the cut costs one comparison and memory stays at
+ * `keep` rows. Equal keys keep arrival order (the arrival number breaks ties), as the full sort does.
+ */
 async function sortRows(
   solutions: Iterable<Row>,
   order: Plan['order'],
@@ -167,38 +171,57 @@ async function sortRows(
   rt: Runtime,
   pause: () => Promise<void>,
 ): Promise<Row[]> {
-  type Keyed = { row: Row; keys: SortKey[] };
+  type Keyed = { row: Row; keys: SortKey[]; seq: number };
   const compare = (a: Keyed, b: Keyed): number => {
     for (let i = 0; i < order.length; i++) {
       const c = compareSortKeys(a.keys[i] as SortKey, b.keys[i] as SortKey);
       if (c !== 0) return order[i]?.descending ? -c : c;
     }
-    return 0;
+    return a.seq - b.seq;
   };
   const keyed: Keyed[] = [];
-  const bounded = keep !== undefined && keep <= 10_000;
+  let seq = 0;
   for (const row of solutions) {
     if (row === PAUSE) {
       await pause();
       continue;
     }
     rt.tick();
-    const item: Keyed = { row, keys: order.map((o) => sortKey(o.key(row, rt))) };
-    if (bounded) {
-      if (keep === 0) continue;
-      if (keyed.length === keep && compare(item, keyed[keyed.length - 1] as Keyed) >= 0) continue;
-      // Upper bound keeps equal keys in arrival order (a stable sort).
-      let lo = 0;
-      let hi = keyed.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (compare(item, keyed[mid] as Keyed) < 0) hi = mid;
-        else lo = mid + 1;
-      }
-      keyed.splice(lo, 0, item);
-      if (keyed.length > keep) keyed.pop();
-    } else keyed.push(item);
+    if (keep === 0) continue;
+    const item: Keyed = { row, keys: order.map((o) => sortKey(o.key(row, rt))), seq: seq++ };
+    if (keep === undefined) keyed.push(item);
+    else if (keyed.length < keep) heapPush(keyed, item, compare);
+    else if (compare(item, keyed[0] as Keyed) < 0) heapReplaceTop(keyed, item, compare);
   }
-  if (!bounded) keyed.sort(compare);
+  keyed.sort(compare);
   return keyed.map((item) => item.row);
+}
+
+/** Adds to a max-heap (the greatest item under `compare` at index 0). */
+function heapPush<T>(heap: T[], item: T, compare: (a: T, b: T) => number): void {
+  let i = heap.length;
+  heap.push(item);
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (compare(heap[parent] as T, item) >= 0) break;
+    heap[i] = heap[parent] as T;
+    i = parent;
+  }
+  heap[i] = item;
+}
+
+/** Replaces the greatest item of a max-heap and restores the heap. */
+function heapReplaceTop<T>(heap: T[], item: T, compare: (a: T, b: T) => number): void {
+  const n = heap.length;
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    if (left >= n) break;
+    const right = left + 1;
+    const child = right < n && compare(heap[right] as T, heap[left] as T) > 0 ? right : left;
+    if (compare(heap[child] as T, item) <= 0) break;
+    heap[i] = heap[child] as T;
+    i = child;
+  }
+  heap[i] = item;
 }

@@ -117,6 +117,28 @@ describe('large index levels', () => {
     },
   );
 
+  it('ORDER BY with LIMIT/OFFSET keeps the rows of the full sort, ties in arrival order', async () => {
+    const source = new Store(thesaurusQuads(0, N));
+    for (const order of ['DESC(?rank)', '?rank', 'DESC(?rank) ?c', 'STR(?rank)']) {
+      const text = `SELECT ?c ?rank { ?c ex:rank ?rank } ORDER BY ${order}`;
+      const full = await rows(text, source);
+      expect(full.length).toBeGreaterThan(N);
+      for (const [offset, limit] of [
+        [0, 1],
+        [0, 7],
+        [13, 40],
+        [100, 2500],
+        [0, full.length - 1],
+        [2, full.length],
+        [0, full.length + 10],
+        [full.length - 3, 10],
+      ] as const)
+        expect(await rows(`${text} OFFSET ${offset} LIMIT ${limit}`, source)).toEqual(
+          full.slice(offset, offset + limit),
+        );
+    }
+  });
+
   it('a cursor suspended by its term tests resumes where it stopped', () => {
     const store = new Store(thesaurusQuads(0, N));
     const triples = toTripleSource(store);
