@@ -302,18 +302,26 @@ const LITERAL_GROUP: Record<TermValue['k'], number> = {
   other: 5,
 };
 
-/** A term decoded once for sorting, so that comparisons during a sort do not re-parse it. */
+/**
+ * A term decoded once for sorting, so that comparisons during a sort do not re-parse it. The
+ * literal's parts are only needed to break ties between equal values, so they are split lazily.
+ */
 export interface SortKey {
   readonly id: string | undefined;
   readonly kind: number;
   readonly value: TermValue | undefined;
-  readonly parts: LiteralParts | undefined;
+  parts: LiteralParts | undefined;
 }
 
 export function sortKey(id: string | undefined): SortKey {
   const kind = orderKind(id);
   if (kind !== 3 || id === undefined) return { id, kind, value: undefined, parts: undefined };
-  return { id, kind, value: termValue(id), parts: literalParts(id) };
+  // Numbers (the common sort key) without the regular expressions and slices of termValue; the
+  // datatype is only read for dates, so it is left empty here.
+  const n = numberOf(id);
+  if (n !== undefined)
+    return { id, kind, value: { k: 'num', type: lastNumericType, n, dt: '' }, parts: undefined };
+  return { id, kind, value: termValue(id), parts: undefined };
 }
 
 /**
@@ -332,8 +340,10 @@ export function compareSortKeys(a: SortKey, b: SortKey): number {
   if (byValue !== undefined && byValue !== 0) return byValue;
   const group = LITERAL_GROUP[va.k] - LITERAL_GROUP[vb.k];
   if (group !== 0) return group;
-  const pa = a.parts as LiteralParts;
-  const pb = b.parts as LiteralParts;
+  a.parts ??= literalParts(a.id);
+  b.parts ??= literalParts(b.id);
+  const pa = a.parts;
+  const pb = b.parts;
   return (
     compareStrings(pa.lex, pb.lex) ||
     compareStrings(pa.lang, pb.lang) ||
