@@ -1,18 +1,22 @@
 // Benchmark: evaluation-result submissions per second over HTTP (validation + durable write),
 // beside the same server answering a trivial route (GET /health), on SQLite and on PostgreSQL,
 // with 2 and 32 connections. Goal: submissions >= 40% of the trivial route's rate on SQLite.
-//   pnpm --filter @dcg/governance-api bench        (BENCH_SECONDS=5 by default)
+//   pnpm --filter @dcg/governance-api bench        (BENCH_SECONDS=3, BENCH_ROUNDS=3, BENCH_STORAGE=full,normal,postgres)
+// The server runs in a child process (bench/bench-server.ts): autocannon in this process shares
+// neither its event loop nor its heap, and both routes are measured against the same server.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger } from '@dcg/http-kit';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { type RunningGovernanceApi, startGovernanceApi } from '../src/server';
 
+const KEY = 'bench-admin-key-0123456789';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const KEY = 'bench-admin-key-0123456789';
+// Comma-separated subset of full, normal, postgres (default: all three).
+const STORAGE = new Set((process.env.BENCH_STORAGE ?? 'full,normal,postgres').split(','));
 const DATABASE_URL = process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const submission = JSON.stringify([
@@ -59,8 +63,6 @@ async function run(
       : `${url}/health`,
     connections,
     duration: SECONDS,
-    // The load generator runs in a worker thread, not on the server's event loop.
-    workers: 1,
     method: post ? 'POST' : 'GET',
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     ...(post ? { body: submission } : {}),
@@ -68,9 +70,51 @@ async function run(
   return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
 }
 
+/** Starts bench/bench-server.ts in a child process and resolves with its URL. */
+function spawnServer(
+  storage: Record<string, unknown>,
+  databaseUrl?: string,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@dcg/source', '--import', 'tsx', 'bench/bench-server.ts'],
+    {
+      cwd: appDir,
+      env: {
+        ...process.env,
+        BENCH_SERVER_STORAGE: JSON.stringify(storage),
+        BENCH_SERVER_KEY: KEY,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) =>
+      reject(new Error(`the bench server exited with ${code}:\n${out}`)),
+    );
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.includes('"msg":"listening"'));
+      if (!line) return;
+      child.stdout.removeAllListeners('data');
+      resolve({
+        url: (JSON.parse(line) as { url: string }).url,
+        close: () => {
+          child.stdin.end();
+          return exited;
+        },
+      });
+    });
+  });
+}
+
 async function measure(
   label: string,
-  api: RunningGovernanceApi,
+  api: { url: string },
 ): Promise<Array<Record<string, string | number>>> {
   const created = await fetch(`${api.url}/v1/computational-governance/policies`, {
     method: 'POST',
@@ -123,21 +167,13 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
-const logger = createLogger('bench', { level: 'silent' });
-const config = {
-  auth: { apiKeys: [{ name: 'bench', key: KEY, role: 'platform-admin' as const }] },
-};
 const dir = mkdtempSync(join(tmpdir(), 'governance-bench-'));
 const rows: Array<Record<string, string | number>> = [];
 try {
   for (const synchronous of ['FULL', 'NORMAL'] as const) {
-    const sqlite = await startGovernanceApi({
-      config: {
-        ...config,
-        storage: { sqlite: { file: join(dir, `bench-${synchronous}.db`), synchronous } },
-      },
-      dataDir: dir,
-      logger,
+    if (!STORAGE.has(synchronous.toLowerCase())) continue;
+    const sqlite = await spawnServer({
+      sqlite: { file: join(dir, `bench-${synchronous}.db`), synchronous },
     });
     try {
       rows.push(...(await measure(`sqlite (synchronous=${synchronous})`, sqlite)));
@@ -145,14 +181,11 @@ try {
       await sqlite.close();
     }
   }
-  if (await postgresReachable()) {
+  if (!STORAGE.has('postgres')) {
+    // not asked for
+  } else if (await postgresReachable()) {
     const schema = `dcg_bench_${Date.now()}`;
-    const api = await startGovernanceApi({
-      config: { ...config, storage: { postgres: { schema } } },
-      dataDir: dir,
-      databaseUrl: DATABASE_URL,
-      logger,
-    });
+    const api = await spawnServer({ postgres: { schema } }, DATABASE_URL);
     try {
       rows.push(...(await measure('postgres', api)));
     } finally {
@@ -171,6 +204,7 @@ try {
 console.table(rows);
 for (const mode of ['FULL', 'NORMAL']) {
   const measured = rows.filter((r) => r.storage === `sqlite (synchronous=${mode})`);
+  if (measured.length === 0) continue;
   const worst = Math.min(...measured.map((r) => Number.parseFloat(String(r.ratio)) / 100));
   console.log(
     `goal: submissions >= 40% of the trivial route on SQLite; synchronous=${mode}, worst of 2 and 32 connections: ${(worst * 100).toFixed(1)}% (${worst >= 0.4 ? 'met' : 'not met'})`,
