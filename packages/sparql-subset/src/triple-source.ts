@@ -133,6 +133,32 @@ interface CacheEntry {
  * a scan meets a level large enough to be worth it; point lookups never pay for it.
  */
 const keyCaches = new WeakMap<object, CacheEntry>();
+
+/**
+ * `_size` alone can come back to a recorded value after changes (an add, a size read, a remove),
+ * so a store whose key lists are cached also forgets them on every mutation. Every n3 mutation
+ * goes through `addQuad`, `removeQuad` or `addAll` (which merges another store's indexes).
+ */
+const watchedStores = new WeakSet<object>();
+const MUTATORS = ['addQuad', 'removeQuad', 'addAll'] as const;
+
+function forgetCacheOnMutation(store: object): void {
+  if (watchedStores.has(store)) return;
+  watchedStores.add(store);
+  const methods = store as Record<string, unknown>;
+  for (const name of MUTATORS) {
+    const original = methods[name];
+    if (typeof original !== 'function') continue;
+    Object.defineProperty(store, name, {
+      configurable: true,
+      writable: true,
+      value: function (this: unknown, ...args: unknown[]) {
+        keyCaches.delete(store);
+        return (original as (...a: unknown[]) => unknown).apply(this, args);
+      },
+    });
+  }
+}
 const CACHE_LEVELS_FROM = 32;
 const START_CACHE_FROM = 1024;
 /** Second levels with at least this many keys are flattened (see {@link FlatLevel}). */
@@ -161,6 +187,7 @@ class LevelKeys {
       const size = this.store.size;
       if (typeof size === 'number') {
         const entry: CacheEntry = { size, keys: new WeakMap(), flats: new WeakMap() };
+        forgetCacheOnMutation(this.store);
         keyCaches.set(this.store, entry);
         entry.keys.set(level, keys);
         this.cache = entry;

@@ -162,3 +162,33 @@ describe('large index levels', () => {
     expect(interrupts).toBeGreaterThan(1000);
   });
 });
+
+describe('cached key lists of a store changed in place', () => {
+  it('sees every change, even when the size comes back to the recorded one', async () => {
+    const store = new Store(thesaurusQuads(0, N));
+    const labelled = async () => {
+      const r = (await query(
+        `SELECT ?c WHERE { ?c <${SKOS}prefLabel> ?l FILTER(STRSTARTS(?l, "Extra") || ?l = "Word 7"@en) }`,
+        store,
+      )) as unknown as { results: { bindings: { c: { value: string } }[] } };
+      return r.results.bindings.map((b) => b.c.value).sort();
+    };
+    expect(await labelled()).toEqual([`${EX}c7`]);
+    // Add one triple, read the size (n3 recounts it), remove another: the size is as before.
+    const before = store.size;
+    store.addQuad(quad(namedNode(`${EX}new`), namedNode(`${SKOS}prefLabel`), literal('Extra')));
+    expect(store.size).toBe(before + 1);
+    store.removeQuad(
+      quad(namedNode(`${EX}c7`), namedNode(`${SKOS}prefLabel`), literal('Word 7', 'en')),
+    );
+    expect(store.size).toBe(before);
+    expect(await labelled()).toEqual([`${EX}new`]);
+    // Merging another store's indexes is a change too.
+    store.addAll(
+      new Store([
+        quad(namedNode(`${EX}merged`), namedNode(`${SKOS}prefLabel`), literal('Extra 2')),
+      ]),
+    );
+    expect(await labelled()).toEqual([`${EX}merged`, `${EX}new`]);
+  });
+});
