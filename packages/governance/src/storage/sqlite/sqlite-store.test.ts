@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from '../../errors';
 import { describeStoreConformance } from '../store-conformance';
 import { SQLITE_MIGRATIONS } from './migrations';
+import { journalLine } from './result-journal';
 import { openSqliteStore } from './sqlite-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'governance-sqlite-'));
@@ -17,6 +18,16 @@ describeStoreConformance('sqlite (synchronous=NORMAL)', () =>
 describeStoreConformance('sqlite (synchronous=FULL, group commit)', () =>
   openSqliteStore({ file: join(dir, 'conformance-full.db'), synchronous: 'FULL' }),
 );
+
+const newResult = (contractId: string, submission: Record<string, unknown>) => ({
+  contractId,
+  policyId: 'p',
+  environment: 'e',
+  receivedAt: new Date().toISOString(),
+  submission,
+  detailsConform: true,
+  status: 'compliant' as const,
+});
 
 describe('SQLite store specifics', () => {
   it('reopens a file with its data and does not re-run migrations', async () => {
@@ -205,6 +216,77 @@ describe('SQLite store specifics', () => {
     }
     expect(total).toBe(400);
     await store.close();
+  });
+
+  it('applies acknowledged results that a killed process left in the journal, once', async () => {
+    const file = join(dir, 'journal-recovery.db');
+    const store = await openSqliteStore({ file });
+    const first = await store.appendResult(newResult('j', { n: 1 }));
+    await store.close();
+    // A process killed right after acknowledging two more results leaves them in the journal
+    // only, after a line the tables already hold (killed between commit and emptying).
+    const journaled = (seq: number, n: number) =>
+      journalLine({
+        seq,
+        contractId: 'j',
+        policyId: 'p',
+        environment: 'e',
+        receivedAt: `2026-11-22T00:00:0${n}.000Z`,
+        detailsConform: true,
+        status: n === 3 ? 'violated' : 'compliant',
+        submissionJson: JSON.stringify({ n }),
+      });
+    writeFileSync(
+      `${file}.results-journal`,
+      `${journaled(first.seq, 1)}${journaled(first.seq + 1, 2)}${journaled(first.seq + 2, 3)}{"seq":`,
+    );
+    const reopened = await openSqliteStore({ file });
+    const history = await reopened.listResultHistory('j', { limit: 10, offset: 0 });
+    expect(history.data.map((r) => r.submission)).toEqual([{ n: 3 }, { n: 2 }, { n: 1 }]);
+    expect((await reopened.getCurrentStatuses(['j'], 'e'))[0]?.status).toBe('violated');
+    expect(statSync(`${file}.results-journal`).size).toBe(0);
+    // Sequence numbers continue after the recovered ones.
+    expect((await reopened.appendResult(newResult('j', { n: 4 }))).seq).toBe(first.seq + 3);
+    await reopened.close();
+  });
+
+  it('keeps results in the journal until they reach the tables, and reads see them at once', async () => {
+    const file = join(dir, 'journal-read.db');
+    const store = await openSqliteStore({ file });
+    const stored = await store.appendResult(newResult('r', { n: 1 }));
+    // Acknowledged: durable in the journal (a copy of the files is what a kill -9 leaves).
+    expect(statSync(`${file}.results-journal`).size).toBeGreaterThan(0);
+    for (const suffix of ['', '-wal', '.results-journal']) {
+      if (existsSync(`${file}${suffix}`)) copyFileSync(`${file}${suffix}`, `${file}.copy${suffix}`);
+    }
+    expect((await store.getCurrentResult('r', 'e'))?.seq).toBe(stored.seq);
+    expect(statSync(`${file}.results-journal`).size).toBe(0);
+    await store.close();
+    const copy = await openSqliteStore({ file: `${file}.copy` });
+    expect((await copy.getCurrentResult('r', 'e'))?.submission).toEqual({ n: 1 });
+    await copy.close();
+  });
+
+  it('refuses to open over a damaged journal and says which file and line', async () => {
+    const file = join(dir, 'journal-damaged.db');
+    const line = journalLine({
+      seq: 5,
+      contractId: 'd',
+      policyId: 'p',
+      environment: 'e',
+      receivedAt: '2026-11-22T00:00:00.000Z',
+      detailsConform: true,
+      status: 'compliant',
+      submissionJson: '{}',
+    });
+    writeFileSync(`${file}.results-journal`, `not json\n${line}`);
+    await expect(openSqliteStore({ file })).rejects.toSatisfy(
+      (e) =>
+        GovernanceError.is(e) &&
+        e.code === 'storage_failure' &&
+        e.message.includes('journal-damaged.db.results-journal') &&
+        e.message.includes('line 1'),
+    );
   });
 
   it('refuses work after close', async () => {

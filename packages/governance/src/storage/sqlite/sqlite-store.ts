@@ -24,6 +24,7 @@ import {
   templatePolicy,
 } from '../row-mapping';
 import { SQLITE_MIGRATIONS } from './migrations';
+import { type JournalRecord, journalLine, ResultJournal } from './result-journal';
 import { startWalCheckpointer } from './wal-checkpointer';
 
 /**
@@ -71,11 +72,21 @@ const resultFromRow = (row: ResultRow): StoredEvaluationResult => ({
   status: row.status,
 });
 
-interface PendingAppend {
-  result: NewEvaluationResult;
+/** A result waiting for the next group commit; it is acknowledged (resolved) after it. */
+interface QueuedAppend {
+  record: JournalRecord;
+  stored: StoredEvaluationResult;
   resolve: (stored: StoredEvaluationResult) => void;
   reject: (error: unknown) => void;
 }
+
+/** Journaled results are moved into the tables after this delay, or at once past APPLY_BATCH. */
+const APPLY_DELAY_MS = 25;
+const APPLY_BATCH = 2048;
+/** While SQLite refuses them, journaled results are retried this often… */
+const APPLY_RETRY_MS = 1000;
+/** …and new submissions are refused once this many wait (memory is the limit, not the disk). */
+const MAX_UNAPPLIED = 100_000;
 
 function migrate(db: Database.Database): void {
   db.exec(
@@ -100,23 +111,36 @@ function migrate(db: Database.Database): void {
 }
 
 /**
- * Governance storage in one SQLite file (WAL mode). Evaluation results that arrive together are
- * written in one transaction (group commit) and each is acknowledged only after that commit.
+ * Governance storage in one SQLite file (WAL mode), written by one process.
+ *
+ * Evaluation results are the hot write path. Results that arrive together are appended to the
+ * result journal (`<file>.results-journal`) in one write (group commit) and each is acknowledged
+ * once that write returns (and is synced, with `FULL`): the journal then holds it durably. They
+ * reach the tables in large transactions a few milliseconds later, and before any read of
+ * results, so every read sees every acknowledged result. At open, what the journal still holds is
+ * moved into the tables first. A `:memory:` store has no journal: its group commit writes the
+ * tables directly.
  */
 class SqliteStore implements GovernanceStore {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
-  private pending: PendingAppend[] = [];
+  private queued: QueuedAppend[] = [];
   private flushScheduled = false;
+  /** Acknowledged and journaled, not yet in the tables (in seq order). */
+  private unapplied: JournalRecord[] = [];
+  private applyTimer: NodeJS.Timeout | undefined;
+  private applyFailure: unknown;
+  private nextSeq: number;
   private closed = false;
   private readonly stmts;
-  private readonly appendBatch: (results: NewEvaluationResult[]) => StoredEvaluationResult[];
+  private readonly insertRecords: (records: JournalRecord[]) => void;
   private readonly writeInstance: (instance: InstanceRecord) => void;
   private readonly removeInstance: (systemId: string, environment: string) => boolean;
 
   constructor(
     db: Database.Database,
     private readonly checkpointer: { close(): Promise<void> } | undefined,
+    private readonly journal: ResultJournal | undefined,
   ) {
     this.db = db;
     this.stmts = {
@@ -175,9 +199,10 @@ class SqliteStore implements GovernanceStore {
          ORDER BY seq`,
       ),
       insertResult: db.prepare(
-        `INSERT INTO evaluation_results (contract_id, policy_id, environment, received_at, submission, details_conform, status)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO evaluation_results (seq, contract_id, policy_id, environment, received_at, submission, details_conform, status)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      lastSeq: db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'evaluation_results'"),
       currentAny: db.prepare(
         `SELECT r.* FROM current_results c JOIN evaluation_results r ON r.seq = c.seq
          WHERE c.contract_id = ? AND c.environment = ? ORDER BY c.seq DESC LIMIT 1`,
@@ -187,24 +212,29 @@ class SqliteStore implements GovernanceStore {
          WHERE c.contract_id = ? AND c.environment = ? AND c.policy_id = ?`,
       ),
     };
-    const appendOne = (result: NewEvaluationResult): StoredEvaluationResult => {
+    const insertOne = (record: JournalRecord): void => {
       // The trigger of migration 2 moves the current pointer in the same statement.
-      const info = this.stmts.insertResult.run(
-        result.contractId,
-        result.policyId,
-        result.environment,
-        result.receivedAt,
-        JSON.stringify(result.submission),
-        result.detailsConform ? 1 : 0,
-        result.status,
+      this.stmts.insertResult.run(
+        record.seq,
+        record.contractId,
+        record.policyId,
+        record.environment,
+        record.receivedAt,
+        record.submissionJson,
+        record.detailsConform ? 1 : 0,
+        record.status,
       );
-      return { ...result, seq: Number(info.lastInsertRowid) };
     };
-    const appendMany = db.transaction((results: NewEvaluationResult[]) => results.map(appendOne));
+    const insertMany = db.transaction((records: JournalRecord[]) => {
+      for (const record of records) insertOne(record);
+    });
     // A single INSERT commits on its own (its trigger included): BEGIN and COMMIT statements would
-    // only add work to the common case of one result per commit at low concurrency.
-    this.appendBatch = (results) =>
-      results.length === 1 ? [appendOne(results[0]!)] : appendMany(results);
+    // only add work to a group of one.
+    this.insertRecords = (records) =>
+      records.length === 1 ? insertOne(records[0]!) : insertMany(records);
+    // Sequence numbers are handed out here, in arrival order, before the row exists: the journal
+    // needs them. sqlite_sequence remembers the highest ever used, deleted rows included.
+    this.nextSeq = ((this.stmts.lastSeq.get() as { seq: number } | undefined)?.seq ?? 0) + 1;
     // The instance and its component index change together.
     this.writeInstance = db.transaction((instance: InstanceRecord) => {
       this.stmts.putInstance.run(
@@ -529,41 +559,88 @@ class SqliteStore implements GovernanceStore {
     if (this.closed) {
       return Promise.reject(new GovernanceError('storage_failure', 'The store is closed'));
     }
+    if (this.unapplied.length >= MAX_UNAPPLIED) {
+      return Promise.reject(
+        new GovernanceError(
+          'storage_failure',
+          `SQLite has not taken the last ${this.unapplied.length} results (they are safe in ${this.journal?.file}); new ones are refused until it does`,
+          { cause: this.applyFailure },
+        ),
+      );
+    }
+    let record: JournalRecord;
     try {
       assertStorableText({
         contractId: result.contractId,
         policyId: result.policyId,
         environment: result.environment,
       });
+      record = {
+        seq: this.nextSeq,
+        contractId: result.contractId,
+        policyId: result.policyId,
+        environment: result.environment,
+        receivedAt: result.receivedAt,
+        detailsConform: result.detailsConform,
+        status: result.status,
+        submissionJson: JSON.stringify(result.submission),
+      };
     } catch (error) {
       return Promise.reject(error);
     }
+    this.nextSeq++;
     return new Promise((resolve, reject) => {
-      this.pending.push({ result, resolve, reject });
+      this.queued.push({ record, stored: { ...result, seq: record.seq }, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         // setImmediate runs after pending I/O, so submissions that arrive together share one
-        // commit: its WAL pages are written once (and synced once with FULL).
+        // group commit: one journal write (and one sync with FULL).
         setImmediate(() => this.flush());
       }
     });
   }
 
+  /** The group commit: makes the queued results durable, then acknowledges them. */
   private flush(): void {
     this.flushScheduled = false;
-    const batch = this.pending;
-    this.pending = [];
+    const batch = this.queued;
+    this.queued = [];
     if (batch.length === 0) return;
+    if (this.journal === undefined) {
+      this.commitToTables(batch);
+      return;
+    }
     try {
-      const stored = this.appendBatch(batch.map((p) => p.result));
-      for (const [i, p] of batch.entries()) p.resolve(stored[i]!);
+      this.journal.append(batch.map((q) => journalLine(q.record)).join(''));
+    } catch (error) {
+      const failure = new GovernanceError(
+        'storage_failure',
+        `Cannot write the result journal ${this.journal.file}`,
+        { cause: error },
+      );
+      for (const q of batch) q.reject(failure);
+      return;
+    }
+    for (const q of batch) {
+      this.unapplied.push(q.record);
+      q.resolve(q.stored);
+    }
+    if (this.unapplied.length >= APPLY_BATCH) this.applyInBackground();
+    else this.scheduleApply(APPLY_DELAY_MS);
+  }
+
+  /** Without a journal the tables are the commit. One bad row must not fail its neighbours. */
+  private commitToTables(batch: QueuedAppend[]): void {
+    try {
+      this.insertRecords(batch.map((q) => q.record));
+      for (const q of batch) q.resolve(q.stored);
     } catch {
-      // One bad row must not fail its neighbours: retry one by one, rejecting only the culprit.
-      for (const p of batch) {
+      for (const q of batch) {
         try {
-          p.resolve(this.appendBatch([p.result])[0]!);
+          this.insertRecords([q.record]);
+          q.resolve(q.stored);
         } catch (error) {
-          p.reject(
+          q.reject(
             new GovernanceError('storage_failure', 'SQLite failed to store a result', {
               cause: error,
             }),
@@ -573,12 +650,57 @@ class SqliteStore implements GovernanceStore {
     }
   }
 
+  private scheduleApply(delayMs: number): void {
+    if (this.applyTimer !== undefined || this.closed) return;
+    // Unreferenced: a process may exit with results still journaled; the next open applies them.
+    this.applyTimer = setTimeout(() => this.applyInBackground(), delayMs).unref();
+  }
+
+  private applyInBackground(): void {
+    try {
+      this.applyJournaled();
+    } catch {
+      // Kept in the journal and in memory; retried, and reads report the failure meanwhile.
+      this.scheduleApply(APPLY_RETRY_MS);
+    }
+  }
+
+  /**
+   * Moves the journaled results into the tables in one transaction, then empties the journal.
+   * Every read of results calls it first, so reads see every acknowledged result.
+   */
+  private applyJournaled(): void {
+    if (this.applyTimer !== undefined) {
+      clearTimeout(this.applyTimer);
+      this.applyTimer = undefined;
+    }
+    if (this.unapplied.length === 0 || this.journal === undefined) return;
+    try {
+      this.insertRecords(this.unapplied);
+    } catch (error) {
+      this.applyFailure = error;
+      throw new GovernanceError(
+        'storage_failure',
+        `SQLite failed to take ${this.unapplied.length} acknowledged results (they are safe in ${this.journal.file})`,
+        { cause: error },
+      );
+    }
+    this.unapplied = [];
+    this.applyFailure = undefined;
+    try {
+      this.journal.clear();
+    } catch {
+      // Harmless: the next open skips journaled results the tables already hold.
+    }
+  }
+
   async getCurrentResult(
     contractId: string,
     environment: string,
     policyId?: string,
   ): Promise<StoredEvaluationResult | null> {
     return this.guard('read a result', () => {
+      this.applyJournaled();
       const row = (
         policyId === undefined
           ? this.stmts.currentAny.get(contractId, environment)
@@ -594,6 +716,7 @@ class SqliteStore implements GovernanceStore {
   ): Promise<CurrentResultStatus[]> {
     if (contractIds.length === 0) return [];
     return this.guard('read statuses', () => {
+      this.applyJournaled();
       const rows = this.stmts.currentStatuses.all(
         environment,
         JSON.stringify(contractIds),
@@ -624,6 +747,7 @@ class SqliteStore implements GovernanceStore {
     filter: { environment?: string; policyId?: string; limit: number; offset: number },
   ): Promise<Page<StoredEvaluationResult>> {
     return this.guard('list results', () => {
+      this.applyJournaled();
       const where = ['contract_id = ?'];
       const params: unknown[] = [contractId];
       if (filter.environment !== undefined) {
@@ -654,9 +778,26 @@ class SqliteStore implements GovernanceStore {
     if (this.closed) return;
     // Acknowledge what is queued before closing: nothing accepted may be dropped.
     this.flush();
+    try {
+      this.applyJournaled();
+    } catch {
+      // Still in the journal: the next open applies it.
+    }
     this.closed = true;
+    if (this.applyTimer !== undefined) clearTimeout(this.applyTimer);
+    this.journal?.close();
     this.db.close();
     await this.checkpointer?.close();
+  }
+
+  /** At open: results acknowledged from the journal but not yet in the tables are moved in. */
+  recover(records: JournalRecord[]): void {
+    const missing = records.filter((r) => r.seq >= this.nextSeq);
+    if (missing.length > 0) {
+      this.insertRecords(missing);
+      this.nextSeq = missing[missing.length - 1]!.seq + 1;
+    }
+    this.journal?.clear();
   }
 }
 
@@ -668,8 +809,9 @@ class SqliteStore implements GovernanceStore {
  * const store = await openSqliteStore({ file: './data/governance.db' });
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<GovernanceStore> {
-  let db: Database.Database;
+  let db: Database.Database | undefined;
   let checkpointer: { close(): Promise<void> } | undefined;
+  let journal: ResultJournal | undefined;
   try {
     db = new Database(options.file);
     db.pragma('journal_mode = WAL');
@@ -681,12 +823,25 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
       db.pragma('wal_autocheckpoint = 0');
       checkpointer = await startWalCheckpointer(options.file, 200, options.walLimitBytes);
     }
+    const inMemory = options.file === ':memory:' || options.file === '';
+    const opened = inMemory
+      ? undefined
+      : ResultJournal.open(`${options.file}.results-journal`, {
+          sync: options.synchronous === 'FULL',
+        });
+    journal = opened?.journal;
+    const store = new SqliteStore(db, checkpointer, journal);
+    store.recover(opened?.records ?? []);
+    return store;
   } catch (error) {
+    journal?.close();
+    await checkpointer?.close();
+    db?.close();
+    if (GovernanceError.is(error)) throw error;
     throw new GovernanceError(
       'storage_failure',
       `Cannot open the SQLite database ${options.file}: ${(error as Error).message}`,
       { cause: error },
     );
   }
-  return new SqliteStore(db, checkpointer);
 }
