@@ -50,6 +50,19 @@ export async function withProblems<T>(fn: () => Promise<T>, logger?: Logger): Pr
  * const body = await readJson(c, 5 * 1024 * 1024);
  */
 export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
+  return (await readJsonText(c, maxBytes)).value;
+}
+
+/**
+ * Like {@link readJson}, and also returns the body text it parsed.
+ *
+ * @example
+ * const { text, value } = await readJsonText(c, 5 * 1024 * 1024);
+ */
+export async function readJsonText(
+  c: Context,
+  maxBytes: number,
+): Promise<{ text: string; value: unknown }> {
   const text = await readBodyText(c, maxBytes);
   if (text.trim() === '') {
     throw new ProblemError({
@@ -59,7 +72,7 @@ export async function readJson(c: Context, maxBytes: number): Promise<unknown> {
     });
   }
   try {
-    return JSON.parse(text);
+    return { text, value: JSON.parse(text) };
   } catch (error) {
     throw new ProblemError({
       status: 400,

@@ -171,7 +171,13 @@ export interface CurrentResultStatus {
  * @example
  * await store.appendResult({ contractId, policyId, environment, receivedAt, submission, detailsConform: true, status: 'compliant' });
  */
-export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'>;
+export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'> & {
+  /**
+   * `submission` as JSON text on one line, when the caller already has it (the request body):
+   * stored as is instead of serialising `submission` once more.
+   */
+  submissionJson?: string;
+};
 
 /**
  * Evaluation results: history plus the current result per contract, policy and environment.

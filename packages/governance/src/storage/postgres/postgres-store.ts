@@ -554,7 +554,7 @@ class PostgresStore implements GovernanceStore {
         results.map((r) => r.policyId),
         results.map((r) => r.environment),
         results.map((r) => r.receivedAt),
-        results.map((r) => JSON.stringify(r.submission)),
+        results.map((r) => r.submissionJson ?? JSON.stringify(r.submission)),
         results.map((r) => r.detailsConform),
         results.map((r) => r.status),
       ],

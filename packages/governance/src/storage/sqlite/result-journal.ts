@@ -1,12 +1,15 @@
 import {
   closeSync,
   fdatasyncSync,
-  fstatSync,
+  fsyncSync,
   ftruncateSync,
   openSync,
+  readdirSync,
   readFileSync,
+  unlinkSync,
   writeSync,
 } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { ComplianceState } from '@dcg/contract-schema';
 import { GovernanceError } from '../../errors';
 
@@ -26,13 +29,23 @@ export interface JournalRecord {
   submissionJson: string;
 }
 
+const SUBMISSION_MARK = ',"submission":';
+
 /**
  * One journal line: the record as a JSON object followed by a newline. The submission is spliced
  * in as the JSON text it already is, so it is serialised once per result.
  */
 export function journalLine(record: JournalRecord): string {
   const { submissionJson, ...head } = record;
-  return `${JSON.stringify(head).slice(0, -1)},"submission":${submissionJson}}\n`;
+  return `${JSON.stringify(head).slice(0, -1)}${SUBMISSION_MARK}${submissionJson}}\n`;
+}
+
+/**
+ * The submission's JSON text inside a journal line, as written: it is the last member, and the
+ * mark cannot occur earlier because quotes inside JSON strings are escaped.
+ */
+export function submissionText(line: string): string {
+  return line.slice(line.indexOf(SUBMISSION_MARK) + SUBMISSION_MARK.length, -1);
 }
 
 function recordFromLine(line: string): JournalRecord | undefined {
@@ -64,7 +77,7 @@ function recordFromLine(line: string): JournalRecord | undefined {
     receivedAt: r.receivedAt,
     detailsConform: r.detailsConform,
     status: r.status,
-    submissionJson: JSON.stringify(r.submission),
+    submissionJson: submissionText(line),
   };
 }
 
@@ -74,16 +87,12 @@ function recordFromLine(line: string): JournalRecord | undefined {
  * dropped. An unreadable line followed by readable ones is damage, not a cut-off write: refusing
  * it is the only way not to lose the acknowledged results after it silently.
  */
-export function parseJournal(
-  text: string,
-  file: string,
-): { records: JournalRecord[]; readableBytes: number } {
+export function parseJournal(text: string, file: string): JournalRecord[] {
   const lines = text.split('\n');
   // The part after the last newline was never a complete line.
   lines.pop();
   const records: JournalRecord[] = [];
   let unreadable: number | undefined;
-  let readableBytes = 0;
   for (const [index, line] of lines.entries()) {
     const record = line === '' ? undefined : recordFromLine(line);
     if (record === undefined) {
@@ -97,67 +106,73 @@ export function parseJournal(
       );
     }
     records.push(record);
-    readableBytes += Buffer.byteLength(line) + 1;
   }
-  return { records, readableBytes };
+  return records;
 }
 
 /**
- * The append-only file in which the SQLite store makes an evaluation result durable before it
- * acknowledges it. Appending one line costs a single `write` (plus `fdatasync` when `sync`),
- * where a SQLite commit writes every page the row, its indexes and the current pointer touch.
- * The store moves journaled results into its tables in large transactions and then empties the
- * journal; at open, whatever the journal still holds is moved first.
+ * The append-only files in which the SQLite store makes evaluation results durable before it
+ * acknowledges them. Appending costs a single `write` (plus `fdatasync` when `sync`), where a
+ * SQLite commit writes every page the row, its indexes and the current pointer touch.
+ *
+ * The journal is a series of generation files, `<base>.<n>`. The store appends to the newest;
+ * `seal()` closes it when its results are handed to the tables, and `remove(n)` deletes it once
+ * they are there. At open, every file left is read back, oldest first.
  *
  * @example
- * const { journal, records } = ResultJournal.open('/data/governance.db-results', { sync: false });
- * journal.append(records.map(journalLine).join(''));
+ * const { journal, records, files } = ResultJournal.open('/data/governance.db.results-journal', { sync: false });
+ * journal.append(journalLine(record));
+ * const sealed = journal.seal();
  */
 export class ResultJournal {
-  private size: number;
+  private fd: number | undefined;
+  private size = 0;
 
   private constructor(
-    private readonly fd: number,
+    readonly base: string,
     private readonly sync: boolean,
-    readonly file: string,
-  ) {
-    this.size = fstatSync(fd).size;
-  }
+    private generation: number,
+  ) {}
 
-  /** Opens (or creates) the journal and returns the records it holds. */
+  /** Reads every generation file left at `base` (oldest first) and opens the journal after them. */
   static open(
-    file: string,
+    base: string,
     options: { sync: boolean },
-  ): { journal: ResultJournal; records: JournalRecord[] } {
-    const fd = openSync(file, 'a+');
-    try {
-      const { records, readableBytes } = parseJournal(readFileSync(fd, 'utf8'), file);
-      // Appends must follow the last complete line, not a cut-off one.
-      if (fstatSync(fd).size !== readableBytes) ftruncateSync(fd, readableBytes);
-      return { journal: new ResultJournal(fd, options.sync, file), records };
-    } catch (error) {
-      closeSync(fd);
-      throw error;
+  ): { journal: ResultJournal; records: JournalRecord[]; files: string[] } {
+    const prefix = `${basename(base)}.`;
+    const generations = readdirSync(dirname(base))
+      .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+      .map((name) => Number(name.slice(prefix.length)))
+      .sort((a, b) => a - b);
+    const records: JournalRecord[] = [];
+    const files: string[] = [];
+    for (const generation of generations) {
+      const file = `${base}.${generation}`;
+      records.push(...parseJournal(readFileSync(file, 'utf8'), file));
+      files.push(file);
     }
+    const last = generations[generations.length - 1] ?? 0;
+    return { journal: new ResultJournal(base, options.sync, last + 1), records, files };
   }
 
   /**
-   * Appends complete lines and returns once they are written (and synced with `sync`). On
-   * failure the file is cut back to where it was, so a half-written line can never sit in front
-   * of later acknowledged ones.
+   * Appends complete lines to the newest file and returns once they are written (and synced with
+   * `sync`). On failure the file is cut back to where it was, so a half-written line can never
+   * sit in front of later acknowledged ones.
    */
   append(lines: string): void {
+    const fd = this.fd ?? this.openGeneration();
     const buffer = Buffer.from(lines, 'utf8');
     try {
       let written = 0;
       while (written < buffer.length) {
-        written += writeSync(this.fd, buffer, written, buffer.length - written);
+        written += writeSync(fd, buffer, written, buffer.length - written);
       }
-      if (this.sync) fdatasyncSync(this.fd);
+      if (this.sync) fdatasyncSync(fd);
       this.size += buffer.length;
     } catch (error) {
       try {
-        ftruncateSync(this.fd, this.size);
+        ftruncateSync(fd, this.size);
       } catch {
         // The file stays longer; its unreadable end is dropped at the next open.
       }
@@ -165,13 +180,47 @@ export class ResultJournal {
     }
   }
 
-  /** Empties the journal once everything in it is in the tables. */
-  clear(): void {
-    ftruncateSync(this.fd, 0);
-    this.size = 0;
+  /** Closes the newest file (if it has lines) and returns its generation; appends go to a new one. */
+  seal(): number | undefined {
+    if (this.fd === undefined) return undefined;
+    closeSync(this.fd);
+    this.fd = undefined;
+    return this.generation++;
+  }
+
+  /** Deletes a sealed generation whose results are in the tables. */
+  remove(generation: number): void {
+    removeFile(`${this.base}.${generation}`);
   }
 
   close(): void {
-    closeSync(this.fd);
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private openGeneration(): number {
+    this.fd = openSync(`${this.base}.${this.generation}`, 'a');
+    this.size = 0;
+    // A synced line is only power-loss safe once the directory entry of its new file is too.
+    if (this.sync) syncDirectory(dirname(this.base));
+    return this.fd;
+  }
+}
+
+/** Deletes a file; one already gone is fine. */
+export function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+  }
+}
+
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

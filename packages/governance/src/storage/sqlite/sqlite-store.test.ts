@@ -1,6 +1,14 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from '../../errors';
@@ -18,6 +26,10 @@ describeStoreConformance('sqlite (synchronous=NORMAL)', () =>
 describeStoreConformance('sqlite (synchronous=FULL, group commit)', () =>
   openSqliteStore({ file: join(dir, 'conformance-full.db'), synchronous: 'FULL' }),
 );
+
+/** The journal generation files of a store file, by name. */
+const journalFiles = (file: string) =>
+  readdirSync(dir).filter((name) => name.startsWith(`${basename(file)}.results-journal.`));
 
 const newResult = (contractId: string, submission: Record<string, unknown>) => ({
   contractId,
@@ -237,14 +249,14 @@ describe('SQLite store specifics', () => {
         submissionJson: JSON.stringify({ n }),
       });
     writeFileSync(
-      `${file}.results-journal`,
+      `${file}.results-journal.3`,
       `${journaled(first.seq, 1)}${journaled(first.seq + 1, 2)}${journaled(first.seq + 2, 3)}{"seq":`,
     );
     const reopened = await openSqliteStore({ file });
     const history = await reopened.listResultHistory('j', { limit: 10, offset: 0 });
     expect(history.data.map((r) => r.submission)).toEqual([{ n: 3 }, { n: 2 }, { n: 1 }]);
     expect((await reopened.getCurrentStatuses(['j'], 'e'))[0]?.status).toBe('violated');
-    expect(statSync(`${file}.results-journal`).size).toBe(0);
+    expect(journalFiles(file)).toEqual([]);
     // Sequence numbers continue after the recovered ones.
     expect((await reopened.appendResult(newResult('j', { n: 4 }))).seq).toBe(first.seq + 3);
     await reopened.close();
@@ -255,14 +267,17 @@ describe('SQLite store specifics', () => {
     const store = await openSqliteStore({ file });
     const stored = await store.appendResult(newResult('r', { n: 1 }));
     // Acknowledged: durable in the journal (a copy of the files is what a kill -9 leaves).
-    expect(statSync(`${file}.results-journal`).size).toBeGreaterThan(0);
-    for (const suffix of ['', '-wal', '.results-journal']) {
-      if (existsSync(`${file}${suffix}`)) copyFileSync(`${file}${suffix}`, `${file}.copy${suffix}`);
+    const [journal] = journalFiles(file);
+    expect(statSync(join(dir, journal!)).size).toBeGreaterThan(0);
+    for (const name of ['journal-read.db', 'journal-read.db-wal', journal!]) {
+      const from = join(dir, name);
+      if (existsSync(from)) copyFileSync(from, from.replace('journal-read.db', 'journal-copy.db'));
     }
     expect((await store.getCurrentResult('r', 'e'))?.seq).toBe(stored.seq);
-    expect(statSync(`${file}.results-journal`).size).toBe(0);
+    // In the tables now: the journal generation is gone.
+    expect(journalFiles(file)).toEqual([]);
     await store.close();
-    const copy = await openSqliteStore({ file: `${file}.copy` });
+    const copy = await openSqliteStore({ file: join(dir, 'journal-copy.db') });
     expect((await copy.getCurrentResult('r', 'e'))?.submission).toEqual({ n: 1 });
     await copy.close();
   });
@@ -279,12 +294,12 @@ describe('SQLite store specifics', () => {
       status: 'compliant',
       submissionJson: '{}',
     });
-    writeFileSync(`${file}.results-journal`, `not json\n${line}`);
+    writeFileSync(`${file}.results-journal.1`, `not json\n${line}`);
     await expect(openSqliteStore({ file })).rejects.toSatisfy(
       (e) =>
         GovernanceError.is(e) &&
         e.code === 'storage_failure' &&
-        e.message.includes('journal-damaged.db.results-journal') &&
+        e.message.includes('journal-damaged.db.results-journal.1') &&
         e.message.includes('line 1'),
     );
   });

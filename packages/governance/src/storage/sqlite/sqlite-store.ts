@@ -24,7 +24,8 @@ import {
   templatePolicy,
 } from '../row-mapping';
 import { SQLITE_MIGRATIONS } from './migrations';
-import { type JournalRecord, journalLine, ResultJournal } from './result-journal';
+import { type ResultApplier, startResultApplier } from './result-applier';
+import { type JournalRecord, journalLine, ResultJournal, removeFile } from './result-journal';
 import { startWalCheckpointer } from './wal-checkpointer';
 
 /**
@@ -49,6 +50,11 @@ export interface SqliteStoreOptions {
    */
   walLimitBytes?: number;
 }
+
+/** One evaluation result row; the journal's worker runs the same statement. */
+const INSERT_RESULT_SQL = `INSERT INTO evaluation_results
+  (seq, contract_id, policy_id, environment, received_at, submission, details_conform, status)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 
 interface ResultRow {
   seq: number;
@@ -80,9 +86,22 @@ interface QueuedAppend {
   reject: (error: unknown) => void;
 }
 
-/** Journaled results are moved into the tables after this delay, or at once past APPLY_BATCH. */
+/** Journaled results are handed to the tables after this delay, or at once past APPLY_BATCH. */
 const APPLY_DELAY_MS = 25;
 const APPLY_BATCH = 2048;
+
+/** A closed journal generation on its way to the tables. */
+interface SealedGeneration {
+  generation: number | undefined;
+  text: string;
+  count: number;
+}
+
+/** Where journaled results go: the journal files and the thread that moves them to the tables. */
+interface JournalSink {
+  journal: ResultJournal;
+  applier: ResultApplier;
+}
 /** While SQLite refuses them, journaled results are retried this often… */
 const APPLY_RETRY_MS = 1000;
 /** …and new submissions are refused once this many wait (memory is the limit, not the disk). */
@@ -114,24 +133,31 @@ function migrate(db: Database.Database): void {
  * Governance storage in one SQLite file (WAL mode), written by one process.
  *
  * Evaluation results are the hot write path. Results that arrive together are appended to the
- * result journal (`<file>.results-journal`) in one write (group commit) and each is acknowledged
- * once that write returns (and is synced, with `FULL`): the journal then holds it durably. They
- * reach the tables in large transactions a few milliseconds later, and before any read of
- * results, so every read sees every acknowledged result. At open, what the journal still holds is
- * moved into the tables first. A `:memory:` store has no journal: its group commit writes the
- * tables directly.
+ * result journal (`<file>.results-journal.<n>`) in one write (group commit) and each is
+ * acknowledged once that write returns (and is synced, with `FULL`): the journal then holds it
+ * durably. Every few milliseconds the journal generation is sealed and a worker thread inserts it
+ * into the tables in one transaction; a read of results first waits until everything
+ * acknowledged is there. At open, what the journal still holds is moved into the tables first. A
+ * `:memory:` store has no journal: its group commit writes the tables directly.
  */
 class SqliteStore implements GovernanceStore {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
   private queued: QueuedAppend[] = [];
   private flushScheduled = false;
-  /** Acknowledged and journaled, not yet in the tables (in seq order). */
-  private unapplied: JournalRecord[] = [];
+  /** Lines acknowledged in the open journal generation, not yet handed to the tables. */
+  private pendingLines: string[] = [];
+  private pendingCount = 0;
+  /** Sealed generations, oldest first; the first is the one being inserted. */
+  private sealed: SealedGeneration[] = [];
+  private unappliedCount = 0;
+  private draining: Promise<void> | undefined;
   private applyTimer: NodeJS.Timeout | undefined;
   private applyFailure: unknown;
   private nextSeq: number;
   private closed = false;
+  /** The journal and its worker; none for `:memory:`, whose group commit writes the tables. */
+  private sink: JournalSink | undefined;
   private readonly stmts;
   private readonly insertRecords: (records: JournalRecord[]) => void;
   private readonly writeInstance: (instance: InstanceRecord) => void;
@@ -140,7 +166,6 @@ class SqliteStore implements GovernanceStore {
   constructor(
     db: Database.Database,
     private readonly checkpointer: { close(): Promise<void> } | undefined,
-    private readonly journal: ResultJournal | undefined,
   ) {
     this.db = db;
     this.stmts = {
@@ -198,10 +223,7 @@ class SqliteStore implements GovernanceStore {
          WHERE environment = ? AND contract_id IN (SELECT value FROM json_each(?))
          ORDER BY seq`,
       ),
-      insertResult: db.prepare(
-        `INSERT INTO evaluation_results (seq, contract_id, policy_id, environment, received_at, submission, details_conform, status)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
+      insertResult: db.prepare(INSERT_RESULT_SQL),
       lastSeq: db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'evaluation_results'"),
       currentAny: db.prepare(
         `SELECT r.* FROM current_results c JOIN evaluation_results r ON r.seq = c.seq
@@ -559,11 +581,11 @@ class SqliteStore implements GovernanceStore {
     if (this.closed) {
       return Promise.reject(new GovernanceError('storage_failure', 'The store is closed'));
     }
-    if (this.unapplied.length >= MAX_UNAPPLIED) {
+    if (this.unappliedCount >= MAX_UNAPPLIED) {
       return Promise.reject(
         new GovernanceError(
           'storage_failure',
-          `SQLite has not taken the last ${this.unapplied.length} results (they are safe in ${this.journal?.file}); new ones are refused until it does`,
+          `SQLite has not taken the last ${this.unappliedCount} results (they are safe in ${this.sink?.journal.base}.*); new ones are refused until it does`,
           { cause: this.applyFailure },
         ),
       );
@@ -583,14 +605,24 @@ class SqliteStore implements GovernanceStore {
         receivedAt: result.receivedAt,
         detailsConform: result.detailsConform,
         status: result.status,
-        submissionJson: JSON.stringify(result.submission),
+        submissionJson: result.submissionJson ?? JSON.stringify(result.submission),
       };
     } catch (error) {
       return Promise.reject(error);
     }
     this.nextSeq++;
     return new Promise((resolve, reject) => {
-      this.queued.push({ record, stored: { ...result, seq: record.seq }, resolve, reject });
+      const stored: StoredEvaluationResult = {
+        seq: record.seq,
+        contractId: result.contractId,
+        policyId: result.policyId,
+        environment: result.environment,
+        receivedAt: result.receivedAt,
+        submission: result.submission,
+        detailsConform: result.detailsConform,
+        status: result.status,
+      };
+      this.queued.push({ record, stored, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         // setImmediate runs after pending I/O, so submissions that arrive together share one
@@ -606,27 +638,29 @@ class SqliteStore implements GovernanceStore {
     const batch = this.queued;
     this.queued = [];
     if (batch.length === 0) return;
-    if (this.journal === undefined) {
+    if (this.sink === undefined) {
       this.commitToTables(batch);
       return;
     }
+    let lines = '';
+    for (const q of batch) lines += journalLine(q.record);
     try {
-      this.journal.append(batch.map((q) => journalLine(q.record)).join(''));
+      this.sink.journal.append(lines);
     } catch (error) {
       const failure = new GovernanceError(
         'storage_failure',
-        `Cannot write the result journal ${this.journal.file}`,
+        `Cannot write the result journal ${this.sink.journal.base}`,
         { cause: error },
       );
       for (const q of batch) q.reject(failure);
       return;
     }
-    for (const q of batch) {
-      this.unapplied.push(q.record);
-      q.resolve(q.stored);
-    }
-    if (this.unapplied.length >= APPLY_BATCH) this.applyInBackground();
-    else this.scheduleApply(APPLY_DELAY_MS);
+    this.pendingLines.push(lines);
+    this.pendingCount += batch.length;
+    this.unappliedCount += batch.length;
+    for (const q of batch) q.resolve(q.stored);
+    if (this.pendingCount >= APPLY_BATCH) this.handOver();
+    else this.scheduleHandOver(APPLY_DELAY_MS);
   }
 
   /** Without a journal the tables are the commit. One bad row must not fail its neighbours. */
@@ -650,47 +684,70 @@ class SqliteStore implements GovernanceStore {
     }
   }
 
-  private scheduleApply(delayMs: number): void {
+  private scheduleHandOver(delayMs: number): void {
     if (this.applyTimer !== undefined || this.closed) return;
+    this.applyTimer = setTimeout(() => {
+      this.applyTimer = undefined;
+      this.handOver();
+    }, delayMs);
     // Unreferenced: a process may exit with results still journaled; the next open applies them.
-    this.applyTimer = setTimeout(() => this.applyInBackground(), delayMs).unref();
+    this.applyTimer.unref();
   }
 
-  private applyInBackground(): void {
-    try {
-      this.applyJournaled();
-    } catch {
-      // Kept in the journal and in memory; retried, and reads report the failure meanwhile.
-      this.scheduleApply(APPLY_RETRY_MS);
-    }
-  }
-
-  /**
-   * Moves the journaled results into the tables in one transaction, then empties the journal.
-   * Every read of results calls it first, so reads see every acknowledged result.
-   */
-  private applyJournaled(): void {
+  /** Seals the open journal generation and has the worker insert everything sealed. */
+  private handOver(): Promise<void> {
     if (this.applyTimer !== undefined) {
       clearTimeout(this.applyTimer);
       this.applyTimer = undefined;
     }
-    if (this.unapplied.length === 0 || this.journal === undefined) return;
+    if (this.sink === undefined) return Promise.resolve();
+    if (this.pendingCount > 0) {
+      this.sealed.push({
+        generation: this.sink.journal.seal(),
+        text: this.pendingLines.join(''),
+        count: this.pendingCount,
+      });
+      this.pendingLines = [];
+      this.pendingCount = 0;
+    }
+    // drain() suspends at its first insert, so `draining` is set before its finally clears it.
+    if (this.draining === undefined && this.sealed.length > 0)
+      this.draining = this.drain(this.sink);
+    return this.draining ?? Promise.resolve();
+  }
+
+  /** Inserts the sealed generations in order; each file is deleted once its rows are in. */
+  private async drain(sink: JournalSink): Promise<void> {
     try {
-      this.insertRecords(this.unapplied);
+      // Generations sealed while one is being inserted are taken by the same loop.
+      while (this.sealed.length > 0) {
+        const next = this.sealed[0]!;
+        await sink.applier.apply(next.text);
+        this.sealed.shift();
+        this.unappliedCount -= next.count;
+        if (next.generation !== undefined) sink.journal.remove(next.generation);
+      }
+      this.applyFailure = undefined;
     } catch (error) {
+      // Kept in the journal and in memory; retried, and reads report the failure meanwhile.
       this.applyFailure = error;
+      this.scheduleHandOver(APPLY_RETRY_MS);
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  /** Resolves once every acknowledged result is in the tables, so reads see all of them. */
+  private async caughtUp(): Promise<void> {
+    if (this.closed) throw new GovernanceError('storage_failure', 'The store is closed');
+    if (this.unappliedCount === 0 || this.sink === undefined) return;
+    await this.handOver();
+    if (this.sealed.length > 0) {
       throw new GovernanceError(
         'storage_failure',
-        `SQLite failed to take ${this.unapplied.length} acknowledged results (they are safe in ${this.journal.file})`,
-        { cause: error },
+        `SQLite failed to take ${this.unappliedCount} acknowledged results (they are safe in ${this.sink.journal.base}.*)`,
+        { cause: this.applyFailure },
       );
-    }
-    this.unapplied = [];
-    this.applyFailure = undefined;
-    try {
-      this.journal.clear();
-    } catch {
-      // Harmless: the next open skips journaled results the tables already hold.
     }
   }
 
@@ -699,8 +756,8 @@ class SqliteStore implements GovernanceStore {
     environment: string,
     policyId?: string,
   ): Promise<StoredEvaluationResult | null> {
+    await this.caughtUp();
     return this.guard('read a result', () => {
-      this.applyJournaled();
       const row = (
         policyId === undefined
           ? this.stmts.currentAny.get(contractId, environment)
@@ -715,8 +772,8 @@ class SqliteStore implements GovernanceStore {
     environment: string,
   ): Promise<CurrentResultStatus[]> {
     if (contractIds.length === 0) return [];
+    await this.caughtUp();
     return this.guard('read statuses', () => {
-      this.applyJournaled();
       const rows = this.stmts.currentStatuses.all(
         environment,
         JSON.stringify(contractIds),
@@ -746,8 +803,8 @@ class SqliteStore implements GovernanceStore {
     contractId: string,
     filter: { environment?: string; policyId?: string; limit: number; offset: number },
   ): Promise<Page<StoredEvaluationResult>> {
+    await this.caughtUp();
     return this.guard('list results', () => {
-      this.applyJournaled();
       const where = ['contract_id = ?'];
       const params: unknown[] = [contractId];
       if (filter.environment !== undefined) {
@@ -778,26 +835,29 @@ class SqliteStore implements GovernanceStore {
     if (this.closed) return;
     // Acknowledge what is queued before closing: nothing accepted may be dropped.
     this.flush();
-    try {
-      this.applyJournaled();
-    } catch {
-      // Still in the journal: the next open applies it.
-    }
+    // What the tables do not take now stays in the journal, for the next open.
+    await this.handOver();
     this.closed = true;
     if (this.applyTimer !== undefined) clearTimeout(this.applyTimer);
-    this.journal?.close();
+    await this.sink?.applier.close();
+    this.sink?.journal.close();
     this.db.close();
     await this.checkpointer?.close();
   }
 
-  /** At open: results acknowledged from the journal but not yet in the tables are moved in. */
-  recover(records: JournalRecord[]): void {
-    const missing = records.filter((r) => r.seq >= this.nextSeq);
+  /**
+   * At open: results the journal files hold that the tables do not (a crash came between
+   * acknowledging and inserting) are inserted and the files deleted; then new results go to the
+   * journal and its worker.
+   */
+  useJournal(opened: { records: JournalRecord[]; files: string[] }, sink: JournalSink): void {
+    const missing = opened.records.filter((r) => r.seq >= this.nextSeq);
     if (missing.length > 0) {
       this.insertRecords(missing);
       this.nextSeq = missing[missing.length - 1]!.seq + 1;
     }
-    this.journal?.clear();
+    for (const file of opened.files) removeFile(file);
+    this.sink = sink;
   }
 }
 
@@ -811,7 +871,7 @@ class SqliteStore implements GovernanceStore {
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<GovernanceStore> {
   let db: Database.Database | undefined;
   let checkpointer: { close(): Promise<void> } | undefined;
-  let journal: ResultJournal | undefined;
+  let sink: JournalSink | undefined;
   try {
     db = new Database(options.file);
     db.pragma('journal_mode = WAL');
@@ -823,18 +883,24 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
       db.pragma('wal_autocheckpoint = 0');
       checkpointer = await startWalCheckpointer(options.file, 200, options.walLimitBytes);
     }
-    const inMemory = options.file === ':memory:' || options.file === '';
-    const opened = inMemory
-      ? undefined
-      : ResultJournal.open(`${options.file}.results-journal`, {
-          sync: options.synchronous === 'FULL',
-        });
-    journal = opened?.journal;
-    const store = new SqliteStore(db, checkpointer, journal);
-    store.recover(opened?.records ?? []);
+    const store = new SqliteStore(db, checkpointer);
+    if (options.file === ':memory:' || options.file === '') return store;
+    const synchronous = options.synchronous ?? 'NORMAL';
+    const { journal, ...opened } = ResultJournal.open(`${options.file}.results-journal`, {
+      sync: synchronous === 'FULL',
+    });
+    sink = {
+      journal,
+      applier: await startResultApplier(options.file, {
+        synchronous,
+        insertSql: INSERT_RESULT_SQL,
+      }),
+    };
+    store.useJournal(opened, sink);
     return store;
   } catch (error) {
-    journal?.close();
+    sink?.journal.close();
+    await sink?.applier.close();
     await checkpointer?.close();
     db?.close();
     if (GovernanceError.is(error)) throw error;

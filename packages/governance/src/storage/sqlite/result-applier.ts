@@ -1,0 +1,115 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+// Plain CommonJS so it runs the same from source (tsx, vitest) and from dist. It receives journal
+// text (lines written by journalLine, submission last) and inserts every line in one transaction.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 5000');
+db.pragma('synchronous = ' + workerData.synchronous);
+const insert = db.prepare(workerData.insertSql);
+const MARK = ',"submission":';
+const insertLines = db.transaction((text) => {
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf('\\n', start);
+    const line = text.slice(start, end);
+    start = end + 1;
+    const r = JSON.parse(line);
+    // The submission is the last member: its JSON text is kept as written, not re-serialised.
+    const submission = line.slice(line.indexOf(MARK) + MARK.length, -1);
+    insert.run(r.seq, r.contractId, r.policyId, r.environment, r.receivedAt, submission, r.detailsConform ? 1 : 0, r.status);
+  }
+});
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    db.close();
+    parentPort.postMessage('closed');
+    return;
+  }
+  try {
+    insertLines(message.text);
+    parentPort.postMessage({ id: message.id, ok: true });
+  } catch (error) {
+    parentPort.postMessage({ id: message.id, ok: false, message: String(error && error.message || error) });
+  }
+});
+parentPort.postMessage('ready');
+`;
+
+/**
+ * Moves journaled evaluation results into the SQLite tables from a worker thread, so that the
+ * inserts, their indexes and the current-pointer trigger cost the request thread nothing.
+ *
+ * @example
+ * const applier = await startResultApplier('/data/governance.db', { synchronous: 'NORMAL', insertSql });
+ * await applier.apply(journalText);
+ */
+export interface ResultApplier {
+  /** Inserts every journal line of `text` in one transaction; rejects with SQLite's message. */
+  apply(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the worker on its own connection to `file`. `insertSql` takes, in order, seq, contract
+ * id, policy id, environment, received at, submission JSON, details conform (0/1) and status.
+ */
+export async function startResultApplier(
+  file: string,
+  options: { synchronous: 'FULL' | 'NORMAL'; insertSql: string },
+): Promise<ResultApplier> {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { driver, file, ...options },
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+  });
+  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  let nextId = 1;
+  let failure: Error | undefined;
+  const failAll = (error: Error) => {
+    failure = error;
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+  worker.on('message', (message: { id?: number; ok?: boolean; message?: string }) => {
+    if (message.id === undefined) return;
+    const w = waiting.get(message.id);
+    waiting.delete(message.id);
+    if (message.ok) w?.resolve();
+    else w?.reject(new Error(message.message ?? 'the result applier failed'));
+  });
+  worker.on('error', failAll);
+  worker.on('exit', () => failAll(new Error('the result applier thread stopped')));
+  // Idle, it must not keep the process alive; while results are in flight it must.
+  worker.unref();
+  let closing: Promise<void> | undefined;
+  return {
+    apply(text) {
+      if (failure) return Promise.reject(failure);
+      const id = nextId++;
+      if (waiting.size === 0) worker.ref();
+      return new Promise<void>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        worker.postMessage({ id, text });
+      }).finally(() => {
+        if (waiting.size === 0) worker.unref();
+      });
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        if (failure) return resolve();
+        worker.once('message', () => resolve());
+        worker.once('exit', () => resolve());
+        worker.postMessage('close');
+      }).then(() => worker.terminate().then(() => undefined));
+      return closing;
+    },
+  };
+}
