@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-// Plain CommonJS so it runs the same from source (tsx, vitest) and from dist. It receives journal
-// text (lines written by journalLine, submission last) and inserts every line in one transaction.
+// Plain CommonJS so it runs the same from source (tsx, vitest) and from dist. It reads a sealed
+// journal file (lines written by journalLine, submission last) and inserts every line in one
+// transaction.
 const WORKER_SOURCE = `
+const { readFileSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
@@ -15,6 +17,7 @@ const insertLines = db.transaction((text) => {
   let start = 0;
   while (start < text.length) {
     const end = text.indexOf('\\n', start);
+    if (end === -1) break;
     const line = text.slice(start, end);
     start = end + 1;
     const r = JSON.parse(line);
@@ -30,7 +33,7 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    insertLines(message.text);
+    insertLines(readFileSync(message.file, 'utf8'));
     parentPort.postMessage({ id: message.id, ok: true });
   } catch (error) {
     parentPort.postMessage({ id: message.id, ok: false, message: String(error && error.message || error) });
@@ -45,11 +48,11 @@ parentPort.postMessage('ready');
  *
  * @example
  * const applier = await startResultApplier('/data/governance.db', { synchronous: 'NORMAL', insertSql });
- * await applier.apply(journalText);
+ * await applier.apply('/data/governance.db.results-journal.7');
  */
 export interface ResultApplier {
-  /** Inserts every journal line of `text` in one transaction; rejects with SQLite's message. */
-  apply(text: string): Promise<void>;
+  /** Inserts every line of a sealed journal file in one transaction; rejects with the reason. */
+  apply(file: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,13 +94,13 @@ export async function startResultApplier(
   worker.unref();
   let closing: Promise<void> | undefined;
   return {
-    apply(text) {
+    apply(file) {
       if (failure) return Promise.reject(failure);
       const id = nextId++;
       if (waiting.size === 0) worker.ref();
       return new Promise<void>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, text });
+        worker.postMessage({ id, file });
       }).finally(() => {
         if (waiting.size === 0) worker.unref();
       });

@@ -162,14 +162,13 @@ export class ResultJournal {
    */
   append(lines: string): void {
     const fd = this.fd ?? this.openGeneration();
-    const buffer = Buffer.from(lines, 'utf8');
     try {
-      let written = 0;
-      while (written < buffer.length) {
-        written += writeSync(fd, buffer, written, buffer.length - written);
-      }
+      // A string is written without an intermediate Buffer; a short write is a failure.
+      const written = writeSync(fd, lines);
+      const expected = Buffer.byteLength(lines);
+      if (written !== expected) throw new Error(`wrote ${written} of ${expected} bytes`);
       if (this.sync) fdatasyncSync(fd);
-      this.size += buffer.length;
+      this.size += written;
     } catch (error) {
       try {
         ftruncateSync(fd, this.size);
@@ -188,9 +187,14 @@ export class ResultJournal {
     return this.generation++;
   }
 
+  /** The file of a generation. */
+  fileOf(generation: number): string {
+    return `${this.base}.${generation}`;
+  }
+
   /** Deletes a sealed generation whose results are in the tables. */
   remove(generation: number): void {
-    removeFile(`${this.base}.${generation}`);
+    removeFile(this.fileOf(generation));
   }
 
   close(): void {
@@ -199,7 +203,7 @@ export class ResultJournal {
   }
 
   private openGeneration(): number {
-    this.fd = openSync(`${this.base}.${this.generation}`, 'a');
+    this.fd = openSync(this.fileOf(this.generation), 'a');
     this.size = 0;
     // A synced line is only power-loss safe once the directory entry of its new file is too.
     if (this.sync) syncDirectory(dirname(this.base));

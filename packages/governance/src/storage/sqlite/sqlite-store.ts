@@ -92,8 +92,7 @@ const APPLY_BATCH = 2048;
 
 /** A closed journal generation on its way to the tables. */
 interface SealedGeneration {
-  generation: number | undefined;
-  text: string;
+  generation: number;
   count: number;
 }
 
@@ -145,8 +144,7 @@ class SqliteStore implements GovernanceStore {
   private readonly db: Database.Database;
   private queued: QueuedAppend[] = [];
   private flushScheduled = false;
-  /** Lines acknowledged in the open journal generation, not yet handed to the tables. */
-  private pendingLines: string[] = [];
+  /** Results acknowledged in the open journal generation, not yet handed to the tables. */
   private pendingCount = 0;
   /** Sealed generations, oldest first; the first is the one being inserted. */
   private sealed: SealedGeneration[] = [];
@@ -655,7 +653,6 @@ class SqliteStore implements GovernanceStore {
       for (const q of batch) q.reject(failure);
       return;
     }
-    this.pendingLines.push(lines);
     this.pendingCount += batch.length;
     this.unappliedCount += batch.length;
     for (const q of batch) q.resolve(q.stored);
@@ -701,13 +698,9 @@ class SqliteStore implements GovernanceStore {
       this.applyTimer = undefined;
     }
     if (this.sink === undefined) return Promise.resolve();
-    if (this.pendingCount > 0) {
-      this.sealed.push({
-        generation: this.sink.journal.seal(),
-        text: this.pendingLines.join(''),
-        count: this.pendingCount,
-      });
-      this.pendingLines = [];
+    const generation = this.sink.journal.seal();
+    if (generation !== undefined) {
+      this.sealed.push({ generation, count: this.pendingCount });
       this.pendingCount = 0;
     }
     // drain() suspends at its first insert, so `draining` is set before its finally clears it.
@@ -722,10 +715,10 @@ class SqliteStore implements GovernanceStore {
       // Generations sealed while one is being inserted are taken by the same loop.
       while (this.sealed.length > 0) {
         const next = this.sealed[0]!;
-        await sink.applier.apply(next.text);
+        await sink.applier.apply(sink.journal.fileOf(next.generation));
         this.sealed.shift();
         this.unappliedCount -= next.count;
-        if (next.generation !== undefined) sink.journal.remove(next.generation);
+        sink.journal.remove(next.generation);
       }
       this.applyFailure = undefined;
     } catch (error) {
