@@ -21,8 +21,11 @@ function readBuffered(incoming: IncomingMessage, maxBytes: number): string | und
   const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
   if (!Number.isSafeInteger(declared) || incoming.readableLength !== declared) return undefined;
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  if (declared === 0) return '';
-  return (incoming.read(declared) as Buffer).toString('utf8');
+  const text = declared === 0 ? '' : (incoming.read(declared) as Buffer).toString('utf8');
+  // Flowing, the stream ends by itself once the parser marks the message complete; a paused one
+  // would be drained again after the response.
+  incoming.resume();
+  return text;
 }
 
 /**
