@@ -282,6 +282,34 @@ describe('SQLite store specifics', () => {
     await copy.close();
   });
 
+  it('keeps acknowledged results while SQLite refuses them, reports it on reads, and applies them once it accepts', async () => {
+    const file = join(dir, 'journal-blocked.db');
+    const store = await openSqliteStore({ file });
+    const first = await store.appendResult(newResult('b', { n: 1 }));
+    expect((await store.getCurrentResult('b', 'e'))?.seq).toBe(first.seq);
+    // Another connection makes every insert fail for a while.
+    const other = new Database(file);
+    other.exec(`CREATE TABLE block_flag (x INTEGER);
+      INSERT INTO block_flag VALUES (1);
+      CREATE TRIGGER block_inserts BEFORE INSERT ON evaluation_results
+      WHEN EXISTS (SELECT 1 FROM block_flag) BEGIN SELECT RAISE(ABORT, 'blocked for the test'); END;`);
+    const second = await store.appendResult(newResult('b', { n: 2 }));
+    await expect(store.getCurrentResult('b', 'e')).rejects.toSatisfy(
+      (e) =>
+        GovernanceError.is(e) &&
+        e.code === 'storage_failure' &&
+        e.message.includes('journal-blocked.db.results-journal'),
+    );
+    expect(journalFiles(file).length).toBeGreaterThan(0);
+    other.exec('DELETE FROM block_flag');
+    other.close();
+    const current = await store.getCurrentResult('b', 'e');
+    expect(current?.seq).toBe(second.seq);
+    expect(current?.submission).toEqual({ n: 2 });
+    expect(journalFiles(file)).toEqual([]);
+    await store.close();
+  });
+
   it('refuses to open over a damaged journal and says which file and line', async () => {
     const file = join(dir, 'journal-damaged.db');
     const line = journalLine({
