@@ -1,11 +1,11 @@
 // Benchmark: evaluation-result submissions per second over HTTP (validation + durable write),
 // beside the same server answering a trivial route (GET /health), on SQLite and on PostgreSQL,
 // with 2 and 32 connections. Goal: submissions >= 40% of the trivial route's rate on SQLite.
-//   pnpm --filter @dcg/governance-api bench        (BENCH_SECONDS=3, BENCH_ROUNDS=3, BENCH_STORAGE=full,normal,postgres)
+//   pnpm --filter @dcg/governance-api bench        (BENCH_SECONDS=3, BENCH_ROUNDS=5, BENCH_STORAGE=full,normal,postgres)
 // The server runs in a child process (bench/bench-server.ts): autocannon in this process shares
 // neither its event loop nor its heap, and both routes are measured against the same server.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import pg from 'pg';
 
 const KEY = 'bench-admin-key-0123456789';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 // Comma-separated subset of full, normal, postgres (default: all three).
 const STORAGE = new Set((process.env.BENCH_STORAGE ?? 'full,normal,postgres').split(','));
 const DATABASE_URL = process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -52,11 +52,25 @@ const submission = JSON.stringify([
   },
 ]);
 
+/**
+ * CPU time (µs) the server's main thread has used, from /proc (Linux): per request it is far
+ * steadier than a rate on a shared machine. Undefined elsewhere.
+ */
+function mainThreadCpuMicros(pid: number): number | undefined {
+  const stat = `/proc/${pid}/task/${pid}/stat`;
+  if (!existsSync(stat)) return undefined;
+  // Fields after the command name: utime and stime are the 12th and 13th, in clock ticks (100 Hz).
+  const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 async function run(
-  url: string,
+  api: { url: string; pid: number },
   connections: number,
   post: boolean,
-): Promise<{ rps: number; non2xx: number; errors: number }> {
+): Promise<{ rps: number; non2xx: number; errors: number; cpuMicros: number | undefined }> {
+  const url = api.url;
+  const cpuBefore = mainThreadCpuMicros(api.pid);
   const result = await autocannon({
     url: post
       ? `${url}/v1/computational-governance/policies/bench-policy/evaluation-results?environment=bench`
@@ -67,14 +81,23 @@ async function run(
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     ...(post ? { body: submission } : {}),
   });
-  return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
+  const cpuAfter = mainThreadCpuMicros(api.pid);
+  return {
+    rps: result.requests.average,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    cpuMicros:
+      cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
+        ? undefined
+        : (cpuAfter - cpuBefore) / result.requests.total,
+  };
 }
 
 /** Starts bench/bench-server.ts in a child process and resolves with its URL. */
 function spawnServer(
   storage: Record<string, unknown>,
   databaseUrl?: string,
-): Promise<{ url: string; close(): Promise<void> }> {
+): Promise<{ url: string; pid: number; close(): Promise<void> }> {
   const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
   const child = spawn(
     process.execPath,
@@ -103,6 +126,7 @@ function spawnServer(
       child.stdout.removeAllListeners('data');
       resolve({
         url: (JSON.parse(line) as { url: string }).url,
+        pid: child.pid!,
         close: () => {
           child.stdin.end();
           return exited;
@@ -114,7 +138,7 @@ function spawnServer(
 
 async function measure(
   label: string,
-  api: { url: string },
+  api: { url: string; pid: number },
 ): Promise<Array<Record<string, string | number>>> {
   const created = await fetch(`${api.url}/v1/computational-governance/policies`, {
     method: 'POST',
@@ -127,7 +151,7 @@ async function measure(
     }),
   });
   if (created.status !== 201) throw new Error(`cannot create the bench policy: ${created.status}`);
-  await run(api.url, 8, true); // warm-up (JIT, caches); not reported
+  await run(api, 8, true); // warm-up (JIT, caches); not reported
   const rows: Array<Record<string, string | number>> = [];
   const median = (values: number[]) =>
     [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -136,9 +160,14 @@ async function measure(
     // median ratio of the rounds is what is reported.
     const trivial: number[] = [];
     const submit: number[] = [];
+    const trivialCpu: number[] = [];
+    const submitCpu: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      trivial.push((await run(api.url, connections, false)).rps);
-      const measured = await run(api.url, connections, true);
+      const health = await run(api, connections, false);
+      trivial.push(health.rps);
+      if (health.cpuMicros !== undefined) trivialCpu.push(health.cpuMicros);
+      const measured = await run(api, connections, true);
+      if (measured.cpuMicros !== undefined) submitCpu.push(measured.cpuMicros);
       if (measured.non2xx > 0 || measured.errors > 0) {
         throw new Error(`${label}: ${measured.non2xx} non-2xx answers, ${measured.errors} errors`);
       }
@@ -150,6 +179,12 @@ async function measure(
       'trivial req/s': Math.round(median(trivial)),
       'submissions/s': Math.round(median(submit)),
       ratio: `${(median(submit.map((v, k) => v / trivial[k]!)) * 100).toFixed(1)}%`,
+      ...(trivialCpu.length > 0 && submitCpu.length > 0
+        ? {
+            'server µs/req trivial': Math.round(median(trivialCpu)),
+            'server µs/req submission': Math.round(median(submitCpu)),
+          }
+        : {}),
     });
   }
   return rows;
