@@ -2,10 +2,10 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 // Plain CommonJS so it runs the same from source (tsx, vitest) and from dist. It reads a sealed
-// journal file (lines written by journalLine, submission last) and inserts every line in one
-// transaction.
+// journal file (lines written by journalLine, submission last), inserts every line in one
+// transaction and deletes the file.
 const WORKER_SOURCE = `
-const { readFileSync } = require('node:fs');
+const { readFileSync, unlinkSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
@@ -34,6 +34,9 @@ parentPort.on('message', (message) => {
   }
   try {
     insertLines(readFileSync(message.file, 'utf8'));
+    // Its rows are committed: the file is no longer needed (a file left behind is harmless, the
+    // next open skips rows the tables hold).
+    try { unlinkSync(message.file); } catch {}
     parentPort.postMessage({ id: message.id, ok: true });
   } catch (error) {
     parentPort.postMessage({ id: message.id, ok: false, message: String(error && error.message || error) });
@@ -51,7 +54,10 @@ parentPort.postMessage('ready');
  * await applier.apply('/data/governance.db.results-journal.7');
  */
 export interface ResultApplier {
-  /** Inserts every line of a sealed journal file in one transaction; rejects with the reason. */
+  /**
+   * Inserts every line of a sealed journal file in one transaction, then deletes the file;
+   * rejects with the reason (the file is then kept).
+   */
   apply(file: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -116,7 +116,7 @@ export function parseJournal(text: string, file: string): JournalRecord[] {
  * SQLite commit writes every page the row, its indexes and the current pointer touch.
  *
  * The journal is a series of generation files, `<base>.<n>`. The store appends to the newest;
- * `seal()` closes it when its results are handed to the tables, and `remove(n)` deletes it once
+ * `seal()` closes it when its results are handed to the tables, whose worker deletes it once
  * they are there. At open, every file left is read back, oldest first.
  *
  * @example
@@ -190,11 +190,6 @@ export class ResultJournal {
   /** The file of a generation. */
   fileOf(generation: number): string {
     return `${this.base}.${generation}`;
-  }
-
-  /** Deletes a sealed generation whose results are in the tables. */
-  remove(generation: number): void {
-    removeFile(this.fileOf(generation));
   }
 
   close(): void {

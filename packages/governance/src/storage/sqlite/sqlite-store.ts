@@ -709,16 +709,16 @@ class SqliteStore implements GovernanceStore {
     return this.draining ?? Promise.resolve();
   }
 
-  /** Inserts the sealed generations in order; each file is deleted once its rows are in. */
+  /** Has the worker insert the sealed generations in order (and delete each file). */
   private async drain(sink: JournalSink): Promise<void> {
     try {
       // Generations sealed while one is being inserted are taken by the same loop.
       while (this.sealed.length > 0) {
         const next = this.sealed[0]!;
+        // The worker deletes the file once its rows are committed.
         await sink.applier.apply(sink.journal.fileOf(next.generation));
         this.sealed.shift();
         this.unappliedCount -= next.count;
-        sink.journal.remove(next.generation);
       }
       this.applyFailure = undefined;
     } catch (error) {
