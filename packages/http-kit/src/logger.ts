@@ -13,6 +13,54 @@ export interface Logger {
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /**
+ * One JSON object per line. A class rather than closures: a child logger per request (request
+ * ids) then costs one small object.
+ */
+class JsonLinesLogger implements Logger {
+  constructor(
+    private readonly base: Readonly<Record<string, unknown>>,
+    private readonly threshold: number,
+    private readonly write: (line: string) => void,
+  ) {}
+
+  debug(msg: string, fields?: Record<string, unknown>): void {
+    if (ORDER.debug >= this.threshold) this.emit('debug', msg, fields);
+  }
+
+  info(msg: string, fields?: Record<string, unknown>): void {
+    if (ORDER.info >= this.threshold) this.emit('info', msg, fields);
+  }
+
+  warn(msg: string, fields?: Record<string, unknown>): void {
+    if (ORDER.warn >= this.threshold) this.emit('warn', msg, fields);
+  }
+
+  error(msg: string, fields?: Record<string, unknown>): void {
+    if (ORDER.error >= this.threshold) this.emit('error', msg, fields);
+  }
+
+  child(fields: Record<string, unknown>): Logger {
+    return new JsonLinesLogger({ ...this.base, ...fields }, this.threshold, this.write);
+  }
+
+  private emit(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
+    const record: Record<string, unknown> = {
+      time: new Date().toISOString(),
+      level,
+      ...this.base,
+      msg,
+    };
+    if (fields) {
+      for (const [key, value] of Object.entries(fields)) {
+        record[key] =
+          value instanceof Error ? { message: value.message, stack: value.stack } : value;
+      }
+    }
+    this.write(JSON.stringify(record));
+  }
+}
+
+/**
  * Creates a JSON-lines logger. The level comes from `LOG_LEVEL` (default `info`); `silent` writes nothing.
  *
  * @example
@@ -30,29 +78,9 @@ export function createLogger(
   const level =
     options.level ?? ((process.env.LOG_LEVEL as LogLevel | 'silent' | undefined) || 'info');
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const base = { name, ...options.fields };
-  const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-    if (level === 'silent' || ORDER[lvl] < ORDER[level]) return;
-    const record: Record<string, unknown> = {
-      time: new Date().toISOString(),
-      level: lvl,
-      ...base,
-      msg,
-    };
-    if (fields) {
-      for (const [key, value] of Object.entries(fields)) {
-        record[key] =
-          value instanceof Error ? { message: value.message, stack: value.stack } : value;
-      }
-    }
-    write(JSON.stringify(record));
-  };
-  return {
-    debug: (msg, fields) => emit('debug', msg, fields),
-    info: (msg, fields) => emit('info', msg, fields),
-    warn: (msg, fields) => emit('warn', msg, fields),
-    error: (msg, fields) => emit('error', msg, fields),
-    child: (fields) =>
-      createLogger(name, { level, write, fields: { ...options.fields, ...fields } }),
-  };
+  return new JsonLinesLogger(
+    { name, ...options.fields },
+    level === 'silent' ? Number.POSITIVE_INFINITY : ORDER[level],
+    write,
+  );
 }
