@@ -108,13 +108,20 @@ describe('durability: acknowledged submissions survive kill -9', () => {
 
     const second = await spawnApp(env);
     children.push(second.child);
-    const history = await (
-      await request(
-        `${second.url}/v1/computational-governance/data-contracts/${encodeURIComponent(contract)}/evaluation-results?limit=1000`,
-        { key: KEYS.reader },
-      )
-    ).json();
-    const stored = new Set(history.data.map((h: { seq: number }) => h.seq));
+    // Every page of the history (1 000 is the largest page).
+    const stored = new Set<number>();
+    let newest: { receivedAt: string } | undefined;
+    for (let offset = 0; ; offset += 1000) {
+      const page = await (
+        await request(
+          `${second.url}/v1/computational-governance/data-contracts/${encodeURIComponent(contract)}/evaluation-results?limit=1000&offset=${offset}`,
+          { key: KEYS.reader },
+        )
+      ).json();
+      newest ??= page.data[0];
+      for (const h of page.data as Array<{ seq: number }>) stored.add(h.seq);
+      if (offset + 1000 >= page.meta.pagination.total) break;
+    }
     const lost = acknowledged.filter((seq) => !stored.has(seq));
     expect(lost).toEqual([]);
     const compliance = await (
@@ -122,7 +129,7 @@ describe('durability: acknowledged submissions survive kill -9', () => {
         `${second.url}/v1/marketplace/data-contracts/${encodeURIComponent(contract)}/compliance?environment=production`,
       )
     ).json();
-    expect(compliance.evaluatedAt).toBe(history.data[0].receivedAt);
+    expect(compliance.evaluatedAt).toBe(newest?.receivedAt);
     expect(
       (
         await request(`${second.url}/v1/computational-governance/policies/durable`, {
