@@ -59,6 +59,8 @@ export interface ResultApplier {
    * rejects with the reason (the file is then kept).
    */
   apply(file: string): Promise<void>;
+  /** True once the thread has stopped (closed, or died): `apply` then rejects at once. */
+  readonly stopped: boolean;
   close(): Promise<void>;
 }
 
@@ -100,8 +102,13 @@ export async function startResultApplier(
   worker.unref();
   let closing: Promise<void> | undefined;
   return {
+    get stopped() {
+      return failure !== undefined || closing !== undefined;
+    },
     apply(file) {
-      if (failure) return Promise.reject(failure);
+      if (failure || closing) {
+        return Promise.reject(failure ?? new Error('the result applier thread stopped'));
+      }
       const id = nextId++;
       if (waiting.size === 0) worker.ref();
       return new Promise<void>((resolve, reject) => {

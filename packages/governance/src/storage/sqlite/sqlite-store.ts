@@ -100,10 +100,12 @@ interface SealedGeneration {
 interface JournalSink {
   journal: ResultJournal;
   applier: ResultApplier;
+  /** Starts a new applier thread, should the current one stop. */
+  startApplier: () => Promise<ResultApplier>;
 }
 /** While SQLite refuses them, journaled results are retried this often… */
 const APPLY_RETRY_MS = 1000;
-/** …and new submissions are refused once this many wait (memory is the limit, not the disk). */
+/** …and new submissions are refused once this many wait (the journal would grow without end). */
 const MAX_UNAPPLIED = 100_000;
 
 function migrate(db: Database.Database): void {
@@ -714,6 +716,7 @@ class SqliteStore implements GovernanceStore {
     try {
       // Generations sealed while one is being inserted are taken by the same loop.
       while (this.sealed.length > 0) {
+        if (sink.applier.stopped) sink.applier = await sink.startApplier();
         const next = this.sealed[0]!;
         // The worker deletes the file once its rows are committed.
         await sink.applier.apply(sink.journal.fileOf(next.generation));
@@ -882,13 +885,9 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
     const { journal, ...opened } = ResultJournal.open(`${options.file}.results-journal`, {
       sync: synchronous === 'FULL',
     });
-    sink = {
-      journal,
-      applier: await startResultApplier(options.file, {
-        synchronous,
-        insertSql: INSERT_RESULT_SQL,
-      }),
-    };
+    const startApplier = () =>
+      startResultApplier(options.file, { synchronous, insertSql: INSERT_RESULT_SQL });
+    sink = { journal, applier: await startApplier(), startApplier };
     store.useJournal(opened, sink);
     return store;
   } catch (error) {
