@@ -1,6 +1,6 @@
 import {
   closeSync,
-  fdatasyncSync,
+  fdatasync,
   fsyncSync,
   ftruncateSync,
   openSync,
@@ -156,26 +156,56 @@ export class ResultJournal {
   }
 
   /**
-   * Appends complete lines to the newest file and returns once they are written (and synced with
-   * `sync`). On failure the file is cut back to where it was, so a half-written line can never
-   * sit in front of later acknowledged ones.
+   * Appends complete lines to the newest file. Without `sync` they are durable (against a crash
+   * of the process) once this returns; with `sync`, once `flushToDisk()` resolves. On failure the
+   * file is cut back to where it was, so a half-written line can never sit in front of later
+   * acknowledged ones.
    */
   append(lines: string): void {
     const fd = this.fd ?? this.openGeneration();
+    const before = this.size;
     try {
       // A string is written without an intermediate Buffer; a short write is a failure.
       const written = writeSync(fd, lines);
+      this.size += written;
       const expected = Buffer.byteLength(lines);
       if (written !== expected) throw new Error(`wrote ${written} of ${expected} bytes`);
-      if (this.sync) fdatasyncSync(fd);
-      this.size += written;
     } catch (error) {
-      try {
-        ftruncateSync(fd, this.size);
-      } catch {
-        // The file stays longer; its unreadable end is dropped at the next open.
-      }
+      this.cutBack(before);
       throw error;
+    }
+  }
+
+  /** Whether appended lines need `flushToDisk()` before they may be acknowledged. */
+  get syncs(): boolean {
+    return this.sync;
+  }
+
+  /** Bytes in the newest file. */
+  get length(): number {
+    return this.size;
+  }
+
+  /**
+   * Syncs the newest file's data to disk on the thread pool, so the event loop keeps serving
+   * (and gathering the next group) meanwhile. No append or seal may happen until it settles.
+   */
+  flushToDisk(): Promise<void> {
+    const fd = this.fd;
+    if (fd === undefined) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      fdatasync(fd, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Cuts the newest file back to `length` bytes (lines that never became durable). */
+  cutBack(length: number): void {
+    if (this.fd === undefined) return;
+    try {
+      ftruncateSync(this.fd, length);
+      this.size = length;
+    } catch {
+      // The file stays longer; its unreadable end is dropped at the next open.
     }
   }
 

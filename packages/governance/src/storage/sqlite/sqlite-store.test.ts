@@ -310,6 +310,34 @@ describe('SQLite store specifics', () => {
     await store.close();
   });
 
+  it('with FULL, syncs the journal off the event loop and a read gets through back-to-back syncs', async () => {
+    const file = join(dir, 'journal-full.db');
+    const store = await openSqliteStore({ file, synchronous: 'FULL' });
+    let stop = false;
+    let acknowledged = 0;
+    let lastAcknowledged = 0;
+    // Keep a sync in flight all the time: each settled sync finds the next group waiting.
+    const writers = Array.from({ length: 8 }, async (_, w) => {
+      for (let i = 0; !stop; i++) {
+        const stored = await store.appendResult(newResult('f', { w, i }));
+        acknowledged++;
+        lastAcknowledged = Math.max(lastAcknowledged, stored.seq);
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let read = 0; read < 5; read++) {
+      const before = lastAcknowledged;
+      const current = await store.getCurrentResult('f', 'e');
+      expect(current?.seq).toBeGreaterThanOrEqual(before);
+    }
+    stop = true;
+    await Promise.all(writers);
+    const history = await store.listResultHistory('f', { limit: 1, offset: 0 });
+    expect(history.meta.pagination.total).toBe(acknowledged);
+    expect(history.data[0]?.seq).toBe(lastAcknowledged);
+    await store.close();
+  });
+
   it('refuses to open over a damaged journal and says which file and line', async () => {
     const file = join(dir, 'journal-damaged.db');
     const line = journalLine({

@@ -152,6 +152,10 @@ class SqliteStore implements GovernanceStore {
   private sealed: SealedGeneration[] = [];
   private unappliedCount = 0;
   private draining: Promise<void> | undefined;
+  /** With `FULL`: the journal sync in flight; new groups gather until it settles. */
+  private syncing: Promise<void> | undefined;
+  /** Hand-overs asked for during a sync: they go first once it settles. */
+  private handOverWaiters: Array<(drained: Promise<void>) => void> = [];
   private applyTimer: NodeJS.Timeout | undefined;
   private applyFailure: unknown;
   private nextSeq: number;
@@ -635,30 +639,65 @@ class SqliteStore implements GovernanceStore {
   /** The group commit: makes the queued results durable, then acknowledges them. */
   private flush(): void {
     this.flushScheduled = false;
+    // With FULL, the group gathering during a sync is flushed when that sync settles.
+    if (this.syncing !== undefined) return;
     const batch = this.queued;
     this.queued = [];
     if (batch.length === 0) return;
-    if (this.sink === undefined) {
+    const sink = this.sink;
+    if (sink === undefined) {
       this.commitToTables(batch);
       return;
     }
+    const journal = sink.journal;
+    const before = journal.length;
     let lines = '';
     for (const q of batch) lines += journalLine(q.record);
-    try {
-      this.sink.journal.append(lines);
-    } catch (error) {
+    const fail = (error: unknown) => {
       const failure = new GovernanceError(
         'storage_failure',
-        `Cannot write the result journal ${this.sink.journal.base}`,
+        `Cannot write the result journal ${journal.base}`,
         { cause: error },
       );
       for (const q of batch) q.reject(failure);
+    };
+    try {
+      journal.append(lines);
+    } catch (error) {
+      fail(error);
       return;
     }
+    if (!journal.syncs) {
+      this.acknowledge(batch);
+      return;
+    }
+    this.syncing = journal.flushToDisk().then(
+      () => this.acknowledge(batch),
+      (error: unknown) => {
+        journal.cutBack(before);
+        fail(error);
+      },
+    );
+    void this.syncing.finally(() => {
+      this.syncing = undefined;
+      // A hand-over waiting for this sync seals the file before the next group is appended;
+      // otherwise back-to-back syncs under load would never leave it a gap.
+      const waiters = this.handOverWaiters;
+      this.handOverWaiters = [];
+      if (waiters.length > 0) {
+        const drained = this.sealAndDrain();
+        for (const waiter of waiters) waiter(drained);
+      }
+      this.flush();
+    });
+  }
+
+  /** The group is durable in the journal: acknowledge it and see that it reaches the tables. */
+  private acknowledge(batch: QueuedAppend[]): void {
     this.pendingCount += batch.length;
     this.unappliedCount += batch.length;
     for (const q of batch) q.resolve(q.stored);
-    if (this.pendingCount >= APPLY_BATCH) this.handOver();
+    if (this.pendingCount >= APPLY_BATCH) void this.handOver();
     else this.scheduleHandOver(APPLY_DELAY_MS);
   }
 
@@ -699,6 +738,20 @@ class SqliteStore implements GovernanceStore {
       clearTimeout(this.applyTimer);
       this.applyTimer = undefined;
     }
+    if (this.sink === undefined) return Promise.resolve();
+    // The file cannot be sealed under a sync in flight; its group is acknowledged after it.
+    if (this.syncing !== undefined) {
+      return new Promise((resolve) => {
+        this.handOverWaiters.push((drained) => {
+          void drained.then(resolve);
+        });
+      });
+    }
+    return this.sealAndDrain();
+  }
+
+  /** Seals the open generation (no sync may be in flight) and starts the worker on it. */
+  private sealAndDrain(): Promise<void> {
     if (this.sink === undefined) return Promise.resolve();
     const generation = this.sink.journal.seal();
     if (generation !== undefined) {
@@ -831,6 +884,8 @@ class SqliteStore implements GovernanceStore {
     if (this.closed) return;
     // Acknowledge what is queued before closing: nothing accepted may be dropped.
     this.flush();
+    // With FULL, each settled sync flushes the group that gathered meanwhile.
+    while (this.syncing !== undefined) await this.syncing;
     // What the tables do not take now stays in the journal, for the next open.
     await this.handOver();
     this.closed = true;
