@@ -40,10 +40,11 @@ const result = (
 
 /**
  * The behaviour every {@link GovernanceStore} must have. Each store's test file calls this with a
- * factory that opens a fresh, empty store.
+ * factory that opens its database: empty at first, the same one each time (the last test closes
+ * the store and opens it again).
  *
  * @example
- * describeStoreConformance('sqlite', async () => openSqliteStore({ file: ':memory:' }));
+ * describeStoreConformance('sqlite', async () => openSqliteStore({ file: '/tmp/conformance.db' }));
  */
 export function describeStoreConformance(
   name: string,
@@ -381,17 +382,21 @@ export function describeStoreConformance(
     });
 
     it('commits appends still queued when the store closes (nothing acknowledged is dropped)', async () => {
-      const other = await open();
+      // The last test: it closes the shared store and reopens it (a SQLite file has one owner).
       const contract = 'urn:dmb:cmp:closing:0:port';
-      const appends = Array.from({ length: 12 }, (_, i) => other.appendResult(result(contract, i)));
-      await other.close();
+      const closing = store;
+      const appends = Array.from({ length: 12 }, (_, i) =>
+        closing.appendResult(result(contract, i)),
+      );
+      await closing.close();
       const stored = await Promise.all(appends);
+      await expect(closing.appendResult(result(contract, 99))).rejects.toThrow(/closed/);
+      store = await open();
       const history = await store.listResultHistory(contract, { limit: 100, offset: 0 });
       expect(history.meta.pagination.total).toBe(12);
       expect((await store.getCurrentResult(contract, 'production'))?.seq).toBe(
         Math.max(...stored.map((s) => s.seq)),
       );
-      await expect(other.appendResult(result(contract, 99))).rejects.toThrow(/closed/);
     });
   });
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
@@ -336,6 +337,28 @@ describe('SQLite store specifics', () => {
     expect(history.meta.pagination.total).toBe(acknowledged);
     expect(history.data[0]?.seq).toBe(lastAcknowledged);
     await store.close();
+  });
+
+  it('lets one process at a time open a file, and takes over a lock whose process is gone', async () => {
+    const file = join(dir, 'locked.db');
+    const first = await openSqliteStore({ file });
+    await expect(openSqliteStore({ file })).rejects.toSatisfy(
+      (e) =>
+        GovernanceError.is(e) &&
+        e.code === 'storage_failure' &&
+        e.message.includes(`process ${process.pid}`) &&
+        e.message.includes('locked.db.lock'),
+    );
+    // The refused open changed nothing: the first store still works.
+    await first.appendResult(newResult('l', { n: 1 }));
+    await first.close();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    // A process killed with the file open leaves its lock behind.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(`${file}.lock`, `${gone}\n`);
+    const second = await openSqliteStore({ file });
+    expect((await second.getCurrentResult('l', 'e'))?.submission).toEqual({ n: 1 });
+    await second.close();
   });
 
   it('refuses to open over a damaged journal and says which file and line', async () => {

@@ -26,6 +26,7 @@ import {
 import { SQLITE_MIGRATIONS } from './migrations';
 import { type ResultApplier, startResultApplier } from './result-applier';
 import { type JournalRecord, journalLine, ResultJournal, removeFile } from './result-journal';
+import { lockStoreFile } from './store-lock';
 import { startWalCheckpointer } from './wal-checkpointer';
 
 /**
@@ -96,8 +97,12 @@ interface SealedGeneration {
   count: number;
 }
 
-/** Where journaled results go: the journal files and the thread that moves them to the tables. */
+/**
+ * What a file-backed store owns besides the database: the lock that makes it the file's only
+ * process, the journal files and the thread that moves them to the tables.
+ */
 interface JournalSink {
+  lock: { release(): void };
   journal: ResultJournal;
   applier: ResultApplier;
   /** Starts a new applier thread, should the current one stop. */
@@ -894,6 +899,7 @@ class SqliteStore implements GovernanceStore {
     this.sink?.journal.close();
     this.db.close();
     await this.checkpointer?.close();
+    this.sink?.lock.release();
   }
 
   /**
@@ -923,7 +929,11 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
   let db: Database.Database | undefined;
   let checkpointer: { close(): Promise<void> } | undefined;
   let sink: JournalSink | undefined;
+  const inMemory = options.file === ':memory:' || options.file === '';
+  let lock: { release(): void } | undefined;
   try {
+    // Sequence numbers and the journal live in this process: it must be the file's only one.
+    lock = inMemory ? undefined : lockStoreFile(options.file);
     db = new Database(options.file);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
@@ -935,14 +945,14 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
       checkpointer = await startWalCheckpointer(options.file, 200, options.walLimitBytes);
     }
     const store = new SqliteStore(db, checkpointer);
-    if (options.file === ':memory:' || options.file === '') return store;
+    if (lock === undefined) return store;
     const synchronous = options.synchronous ?? 'NORMAL';
     const { journal, ...opened } = ResultJournal.open(`${options.file}.results-journal`, {
       sync: synchronous === 'FULL',
     });
     const startApplier = () =>
       startResultApplier(options.file, { synchronous, insertSql: INSERT_RESULT_SQL });
-    sink = { journal, applier: await startApplier(), startApplier };
+    sink = { lock, journal, applier: await startApplier(), startApplier };
     store.useJournal(opened, sink);
     return store;
   } catch (error) {
@@ -950,6 +960,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
     await sink?.applier.close();
     await checkpointer?.close();
     db?.close();
+    lock?.release();
     if (GovernanceError.is(error)) throw error;
     throw new GovernanceError(
       'storage_failure',
