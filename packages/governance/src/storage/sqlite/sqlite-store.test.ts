@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -359,6 +360,18 @@ describe('SQLite store specifics', () => {
     const second = await openSqliteStore({ file });
     expect((await second.getCurrentResult('l', 'e'))?.submission).toEqual({ n: 1 });
     await second.close();
+    // After a restart the same pid can name another process (a container's pid 1): a lock with
+    // this process's pid that this process does not hold, or with another start time, is stale.
+    for (const stale of [`${process.pid}\n`, `${process.ppid} 1\n`]) {
+      writeFileSync(`${file}.lock`, stale);
+      await (await openSqliteStore({ file })).close();
+    }
+    // Another live process (this one's parent, with its real start time) holds it: refused.
+    const stat = readFileSync(`/proc/${process.ppid}/stat`, 'utf8');
+    const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    writeFileSync(`${file}.lock`, `${process.ppid} ${started}\n`);
+    await expect(openSqliteStore({ file })).rejects.toThrow(`open in process ${process.ppid}`);
+    rmSync(`${file}.lock`);
   });
 
   it('refuses to open over a damaged journal and says which file and line', async () => {
