@@ -188,7 +188,8 @@ export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'> & {
 export interface EvaluationResultRepository {
   /**
    * Appends to the history and makes the result current for its contract, policy and environment,
-   * in one durable transaction. Resolves once the result is on disk.
+   * both at once. Resolves once the result is durable (in the result journal, for SQLite files);
+   * every read after that sees it.
    */
   appendResult(result: NewEvaluationResult): Promise<StoredEvaluationResult>;
   /** The current result for the contract in the environment; with several policies, the latest. */
