@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,6 +139,8 @@ describe('durability: acknowledged submissions survive kill -9', () => {
     ).toBe(200);
     second.child.kill('SIGTERM');
     await exited(second.child);
+    // A graceful stop finishes closing the store: its lock, journal and WAL are gone.
+    expect(readdirSync(join(dir, 'data')).filter((name) => name !== 'governance.db')).toEqual([]);
   });
 });
 

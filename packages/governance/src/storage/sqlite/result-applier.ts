@@ -121,6 +121,8 @@ export async function startResultApplier(
     close() {
       closing ??= new Promise<void>((resolve) => {
         if (failure) return resolve();
+        // Referenced again: an idle process must not exit before the thread has closed.
+        worker.ref();
         worker.once('message', () => resolve());
         worker.once('exit', () => resolve());
         worker.postMessage('close');

@@ -57,6 +57,8 @@ export async function startWalCheckpointer(
   return {
     close: () => {
       closing ??= new Promise<void>((resolve) => {
+        // Referenced again: an idle process must not exit before the final checkpoint.
+        worker.ref();
         worker.once('message', () => resolve());
         worker.once('exit', () => resolve());
         worker.postMessage('close');
