@@ -56,7 +56,7 @@ describe('result applier thread', () => {
     await applier.close();
   });
 
-  it('rejects a file it cannot insert, keeps it and inserts none of its rows', async () => {
+  it('rejects a file it cannot insert (kept, none of its rows in); a file applied again adds only what is missing', async () => {
     const applier = await startResultApplier(file, { synchronous: 'FULL', insertSql: INSERT });
     const sealed = join(dir, 'applier.db.results-journal.2');
     writeFileSync(sealed, journalLine(record(3)) + journalLine(record(4, 'bogus')));
@@ -64,8 +64,12 @@ describe('result applier thread', () => {
     expect(existsSync(sealed)).toBe(true);
     expect(rows().map((r) => r.seq)).toEqual([1, 2]);
     expect(applier.stopped).toBe(false);
+    // A file applied again (its thread stopped after the commit) inserts only what is missing.
+    writeFileSync(sealed, journalLine(record(2)) + journalLine(record(3)));
+    await applier.apply(sealed);
+    expect(rows().map((r) => r.seq)).toEqual([1, 2, 3]);
     await applier.close();
     expect(applier.stopped).toBe(true);
-    await expect(applier.apply(sealed)).rejects.toThrow(/stopped/);
+    await expect(applier.apply(join(dir, 'any'))).rejects.toThrow(/stopped/);
   });
 });

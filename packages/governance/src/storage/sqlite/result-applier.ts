@@ -12,8 +12,12 @@ const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = ' + workerData.synchronous);
 const insert = db.prepare(workerData.insertSql);
+const lastSeq = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'evaluation_results'").pluck();
 const MARK = ',"submission":';
 const insertLines = db.transaction((text) => {
+  // Rows go in in seq order, so a line at or below the highest seq is already in: a file applied
+  // again (its thread stopped between the commit and the answer) inserts only what is missing.
+  const done = lastSeq.get() ?? 0;
   let start = 0;
   while (start < text.length) {
     const end = text.indexOf('\\n', start);
@@ -21,6 +25,7 @@ const insertLines = db.transaction((text) => {
     const line = text.slice(start, end);
     start = end + 1;
     const r = JSON.parse(line);
+    if (r.seq <= done) continue;
     // The submission is the last member: its JSON text is kept as written, not re-serialised.
     const submission = line.slice(line.indexOf(MARK) + MARK.length, -1);
     insert.run(r.seq, r.contractId, r.policyId, r.environment, r.receivedAt, submission, r.detailsConform ? 1 : 0, r.status);
