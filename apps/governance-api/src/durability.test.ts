@@ -51,98 +51,104 @@ const exited = (child: ChildProcess) =>
       : child.once('exit', () => resolve()),
   );
 
-describe('durability: acknowledged submissions survive kill -9', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'governance-kill-'));
-  const configFile = join(dir, 'config.json');
-  writeFileSync(configFile, JSON.stringify(testConfig));
-  const env = { DCG_DATA_DIR: join(dir, 'data'), DCG_CONFIG: configFile };
-  const children: ChildProcess[] = [];
-  afterAll(async () => {
-    for (const child of children)
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('finds every acknowledged result and the last one current after SIGKILL and restart', async () => {
-    const first = await spawnApp(env);
-    children.push(first.child);
-    const policy = await request(`${first.url}/v1/computational-governance/policies`, {
-      key: KEYS.admin,
-      body: { id: 'durable', name: 'Durable', resourceType: 'dataproduct', trigger: 'passive' },
+describe.each(['NORMAL', 'FULL'] as const)(
+  'durability (SQLite synchronous=%s): acknowledged submissions survive kill -9',
+  (synchronous) => {
+    const dir = mkdtempSync(join(tmpdir(), 'governance-kill-'));
+    const configFile = join(dir, 'config.json');
+    writeFileSync(
+      configFile,
+      JSON.stringify({ ...testConfig, storage: { sqlite: { synchronous } } }),
+    );
+    const env = { DCG_DATA_DIR: join(dir, 'data'), DCG_CONFIG: configFile };
+    const children: ChildProcess[] = [];
+    afterAll(async () => {
+      for (const child of children)
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
     });
-    expect(policy.status).toBe(201);
-    const contract = 'urn:dmb:cmp:durable:0:port';
-    const acknowledged: number[] = [];
-    let stop = false;
-    // Keep submitting from several connections and kill the server in the middle of it.
-    const workers = Array.from({ length: 4 }, async (_, w) => {
-      for (let i = 0; !stop; i++) {
-        try {
-          const res = await request(
-            `${first.url}/v1/computational-governance/policies/durable/evaluation-results?environment=production`,
-            {
-              key: KEYS.guardian,
-              body: [
-                {
-                  resource: { id: contract, descriptor: '' },
-                  result: {
-                    satisfiesPolicy: true,
-                    details: { results: { root: [{ key: `w${w}-${i}`, compliant: true }] } },
+
+    it('finds every acknowledged result and the last one current after SIGKILL and restart', async () => {
+      const first = await spawnApp(env);
+      children.push(first.child);
+      const policy = await request(`${first.url}/v1/computational-governance/policies`, {
+        key: KEYS.admin,
+        body: { id: 'durable', name: 'Durable', resourceType: 'dataproduct', trigger: 'passive' },
+      });
+      expect(policy.status).toBe(201);
+      const contract = 'urn:dmb:cmp:durable:0:port';
+      const acknowledged: number[] = [];
+      let stop = false;
+      // Keep submitting from several connections and kill the server in the middle of it.
+      const workers = Array.from({ length: 4 }, async (_, w) => {
+        for (let i = 0; !stop; i++) {
+          try {
+            const res = await request(
+              `${first.url}/v1/computational-governance/policies/durable/evaluation-results?environment=production`,
+              {
+                key: KEYS.guardian,
+                body: [
+                  {
+                    resource: { id: contract, descriptor: '' },
+                    result: {
+                      satisfiesPolicy: true,
+                      details: { results: { root: [{ key: `w${w}-${i}`, compliant: true }] } },
+                    },
                   },
-                },
-              ],
-            },
-          );
-          if (res.status === 201) acknowledged.push((await res.json()).seq);
-        } catch {
-          return; // the server is gone
+                ],
+              },
+            );
+            if (res.status === 201) acknowledged.push((await res.json()).seq);
+          } catch {
+            return; // the server is gone
+          }
         }
-      }
-    });
-    await new Promise((r) => setTimeout(r, 700));
-    first.child.kill('SIGKILL');
-    stop = true;
-    await Promise.all(workers);
-    await exited(first.child);
-    expect(acknowledged.length).toBeGreaterThan(10);
+      });
+      await new Promise((r) => setTimeout(r, 700));
+      first.child.kill('SIGKILL');
+      stop = true;
+      await Promise.all(workers);
+      await exited(first.child);
+      expect(acknowledged.length).toBeGreaterThan(10);
 
-    const second = await spawnApp(env);
-    children.push(second.child);
-    // Every page of the history (1 000 is the largest page).
-    const stored = new Set<number>();
-    let newest: { receivedAt: string } | undefined;
-    for (let offset = 0; ; offset += 1000) {
-      const page = await (
+      const second = await spawnApp(env);
+      children.push(second.child);
+      // Every page of the history (1 000 is the largest page).
+      const stored = new Set<number>();
+      let newest: { receivedAt: string } | undefined;
+      for (let offset = 0; ; offset += 1000) {
+        const page = await (
+          await request(
+            `${second.url}/v1/computational-governance/data-contracts/${encodeURIComponent(contract)}/evaluation-results?limit=1000&offset=${offset}`,
+            { key: KEYS.reader },
+          )
+        ).json();
+        newest ??= page.data[0];
+        for (const h of page.data as Array<{ seq: number }>) stored.add(h.seq);
+        if (offset + 1000 >= page.meta.pagination.total) break;
+      }
+      const lost = acknowledged.filter((seq) => !stored.has(seq));
+      expect(lost).toEqual([]);
+      const compliance = await (
         await request(
-          `${second.url}/v1/computational-governance/data-contracts/${encodeURIComponent(contract)}/evaluation-results?limit=1000&offset=${offset}`,
-          { key: KEYS.reader },
+          `${second.url}/v1/marketplace/data-contracts/${encodeURIComponent(contract)}/compliance?environment=production`,
         )
       ).json();
-      newest ??= page.data[0];
-      for (const h of page.data as Array<{ seq: number }>) stored.add(h.seq);
-      if (offset + 1000 >= page.meta.pagination.total) break;
-    }
-    const lost = acknowledged.filter((seq) => !stored.has(seq));
-    expect(lost).toEqual([]);
-    const compliance = await (
-      await request(
-        `${second.url}/v1/marketplace/data-contracts/${encodeURIComponent(contract)}/compliance?environment=production`,
-      )
-    ).json();
-    expect(compliance.evaluatedAt).toBe(newest?.receivedAt);
-    expect(
-      (
-        await request(`${second.url}/v1/computational-governance/policies/durable`, {
-          key: KEYS.reader,
-        })
-      ).status,
-    ).toBe(200);
-    second.child.kill('SIGTERM');
-    await exited(second.child);
-    // A graceful stop finishes closing the store: its lock, journal and WAL are gone.
-    expect(readdirSync(join(dir, 'data')).filter((name) => name !== 'governance.db')).toEqual([]);
-  });
-});
+      expect(compliance.evaluatedAt).toBe(newest?.receivedAt);
+      expect(
+        (
+          await request(`${second.url}/v1/computational-governance/policies/durable`, {
+            key: KEYS.reader,
+          })
+        ).status,
+      ).toBe(200);
+      second.child.kill('SIGTERM');
+      await exited(second.child);
+      // A graceful stop finishes closing the store: its lock, journal and WAL are gone.
+      expect(readdirSync(join(dir, 'data')).filter((name) => name !== 'governance.db')).toEqual([]);
+    });
+  },
+);
 
 describe('start-up configuration', () => {
   const dir = mkdtempSync(join(tmpdir(), 'governance-config-'));
