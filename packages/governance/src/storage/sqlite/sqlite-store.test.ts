@@ -303,10 +303,13 @@ describe('SQLite store specifics', () => {
         e.message.includes('journal-blocked.db.results-journal'),
     );
     expect(journalFiles(file).length).toBeGreaterThan(0);
+    // Not ready meanwhile (GET /ready answers 503).
+    await expect(store.ping()).rejects.toThrow(/not taking/);
     other.exec('DELETE FROM block_flag');
     other.close();
     const current = await store.getCurrentResult('b', 'e');
     expect(current?.seq).toBe(second.seq);
+    await store.ping();
     expect(current?.submission).toEqual({ n: 2 });
     expect(journalFiles(file)).toEqual([]);
     await store.close();

@@ -298,6 +298,14 @@ class SqliteStore implements GovernanceStore {
 
   async ping(): Promise<void> {
     this.guard('answer', () => this.db.prepare('SELECT 1').get());
+    // Not ready while acknowledged results cannot reach the tables (reads of results would fail).
+    if (this.applyFailure !== undefined && this.sealed.length > 0) {
+      throw new GovernanceError(
+        'storage_failure',
+        `SQLite is not taking ${this.unappliedCount} acknowledged results (they are safe in ${this.sink?.journal.base}.*)`,
+        { cause: this.applyFailure },
+      );
+    }
   }
 
   async getTemplate(id: string): Promise<TemplateRecord | null> {
