@@ -39,10 +39,10 @@ export interface SqliteStoreOptions {
   /** Path of the database file (`:memory:` for a throw-away store). */
   file: string;
   /**
-   * `NORMAL` (default, WAL mode): a write is in the WAL file before it is acknowledged, so it
-   * survives a crash or `kill -9` of the process; an OS crash or power loss may roll back the
-   * latest commits. `FULL` also syncs the WAL to disk at every (group) commit: power-loss safe,
-   * at the price of one fsync per commit.
+   * `NORMAL` (default, WAL mode): a write is in the WAL file (an evaluation result: in the result
+   * journal) before it is acknowledged, so it survives a crash or `kill -9` of the process; an OS
+   * crash or power loss may lose the latest ones. `FULL` also syncs the WAL and the journal to
+   * disk before acknowledging: power-loss safe, at the price of one fsync per (group) commit.
    */
   synchronous?: 'FULL' | 'NORMAL';
   /**
