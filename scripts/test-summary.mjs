@@ -10,6 +10,8 @@ if (!file || !existsSync(file)) {
 const report = JSON.parse(readFileSync(file, 'utf8'));
 const passed = report.numPassedTests ?? 0;
 const failed = report.numFailedTests || report.numFailedTestSuites || 0;
+// vitest's JSON report counts tests that did not run in two fields: numPendingTests (skipped)
+// and numTodoTests (declared with it.todo); both are "skipped" in the summary line.
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -3,13 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from '../../errors';
-import {
-  type JournalRecord,
-  journalLine,
-  parseJournal,
-  ResultJournal,
-  removeFile,
-} from './result-journal';
+import { type JournalRecord, journalLine, parseJournal, ResultJournal } from './result-journal';
 
 const dir = mkdtempSync(join(tmpdir(), 'governance-journal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,8 +72,8 @@ describe('result journal', () => {
     expect(second.files).toEqual([1, 2, 9, 10].map((n) => `${base}.${n}`));
     second.journal.append(journalLine(record(7)));
     expect(existsSync(`${base}.11`)).toBe(true);
-    removeFile(second.journal.fileOf(1));
-    removeFile(second.journal.fileOf(1));
+    rmSync(second.journal.fileOf(1), { force: true });
+    rmSync(second.journal.fileOf(1), { force: true });
     expect(existsSync(`${base}.1`)).toBe(false);
     second.journal.close();
     expect(readFileSync(`${base}.11`, 'utf8')).toBe(journalLine(record(7)));

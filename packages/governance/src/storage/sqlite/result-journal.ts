@@ -6,7 +6,6 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  unlinkSync,
   writeSync,
 } from 'node:fs';
 import { basename, dirname } from 'node:path';
@@ -233,15 +232,6 @@ export class ResultJournal {
     // A synced line is only power-loss safe once the directory entry of its new file is too.
     if (this.sync) syncDirectory(dirname(this.base));
     return this.fd;
-  }
-}
-
-/** Deletes a file; one already gone is fine. */
-export function removeFile(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
   }
 }
 

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { ComplianceState } from '@dcg/contract-schema';
 import Database from 'better-sqlite3';
 import { GovernanceError } from '../../errors';
@@ -25,7 +26,7 @@ import {
 } from '../row-mapping';
 import { SQLITE_MIGRATIONS } from './migrations';
 import { type ResultApplier, startResultApplier } from './result-applier';
-import { type JournalRecord, journalLine, ResultJournal, removeFile } from './result-journal';
+import { type JournalRecord, journalLine, ResultJournal } from './result-journal';
 import { lockStoreFile } from './store-lock';
 import { startWalCheckpointer } from './wal-checkpointer';
 
@@ -155,7 +156,6 @@ class SqliteStore implements GovernanceStore {
   private pendingCount = 0;
   /** Sealed generations, oldest first; the first is the one being inserted. */
   private sealed: SealedGeneration[] = [];
-  private unappliedCount = 0;
   private draining: Promise<void> | undefined;
   /** With `FULL`: the journal sync in flight; new groups gather until it settles. */
   private syncing: Promise<void> | undefined;
@@ -294,6 +294,13 @@ class SqliteStore implements GovernanceStore {
       if (GovernanceError.is(error)) throw error;
       throw new GovernanceError('storage_failure', `SQLite failed to ${what}`, { cause: error });
     }
+  }
+
+  /** Acknowledged results not yet in the tables: the open generation's and the sealed ones'. */
+  private get unappliedCount(): number {
+    let count = this.pendingCount;
+    for (const generation of this.sealed) count += generation.count;
+    return count;
   }
 
   async ping(): Promise<void> {
@@ -708,7 +715,6 @@ class SqliteStore implements GovernanceStore {
   /** The group is durable in the journal: acknowledge it and see that it reaches the tables. */
   private acknowledge(batch: QueuedAppend[]): void {
     this.pendingCount += batch.length;
-    this.unappliedCount += batch.length;
     for (const q of batch) q.resolve(q.stored);
     if (this.pendingCount >= APPLY_BATCH) void this.handOver();
     else this.scheduleHandOver(APPLY_DELAY_MS);
@@ -787,7 +793,6 @@ class SqliteStore implements GovernanceStore {
         // The worker deletes the file once its rows are committed.
         await sink.applier.apply(sink.journal.fileOf(next.generation));
         this.sealed.shift();
-        this.unappliedCount -= next.count;
       }
       this.applyFailure = undefined;
     } catch (error) {
@@ -921,7 +926,7 @@ class SqliteStore implements GovernanceStore {
       this.insertRecords(missing);
       this.nextSeq = missing[missing.length - 1]!.seq + 1;
     }
-    for (const file of opened.files) removeFile(file);
+    for (const file of opened.files) rmSync(file, { force: true });
     this.sink = sink;
   }
 }

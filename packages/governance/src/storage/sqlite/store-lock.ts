@@ -1,6 +1,5 @@
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { GovernanceError } from '../../errors';
-import { removeFile } from './result-journal';
 
 /** Lock files this process holds (a second open in the same process is refused too). */
 const held = new Set<string>();
@@ -53,7 +52,7 @@ export function lockStoreFile(file: string): { release(): void } {
   const lockFile = `${file}.lock`;
   const release = () => {
     held.delete(lockFile);
-    removeFile(lockFile);
+    rmSync(lockFile, { force: true });
   };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -79,7 +78,7 @@ export function lockStoreFile(file: string): { release(): void } {
         );
       }
       // Left by a process that is gone.
-      removeFile(lockFile);
+      rmSync(lockFile, { force: true });
     }
   }
   throw new GovernanceError(
