@@ -26,6 +26,14 @@ export {
 } from './descriptor';
 export { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
 export {
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_EXPANDED_BYTES,
+  type DocumentLimits,
+  findTooDeep,
+  flowNestingDepth,
+  type PathSegment,
+} from './document-limits';
+export {
   type EvaluationOutcome,
   EvaluationOutcomeSchema,
   type EvaluationResource,
@@ -118,6 +126,7 @@ export {
   TechAdapterSystemErrorSchema,
 } from './tech-adapter-error';
 export {
+  depthIssue,
   toValidationIssues,
   type Validation,
   type ValidationIssue,

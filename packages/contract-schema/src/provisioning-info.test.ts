@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ComponentDescriptor } from './descriptor';
 import {
   explainProvisioningInfoViolation,
   GUARDIAN_POLICY_ID_PATH,
@@ -7,6 +8,7 @@ import {
   mergeProvisioningInfo,
   withGuardianPolicyId,
 } from './provisioning-info';
+import { ProvisioningStatusSchema } from './provisioning-status';
 
 const input = {
   privateInfo: { __dataContractGuardian: { policyId: 'policy-42' }, region: 'eu' },
@@ -111,5 +113,31 @@ describe('policy id helpers', () => {
     });
     expect(getGuardianPolicyId(component)).toBeUndefined();
     expect(component.info).toEqual({ publicInfo: { a: 1 } });
+  });
+});
+
+describe('the info sent to a guardian adapter', () => {
+  it('has publicInfo and privateInfo, so an adapter that echoes it answers a valid info', () => {
+    const component: ComponentDescriptor = { id: 'urn:dmb:cmp:a:b:0:g' };
+    const sent = withGuardianPolicyId(component, 'policy-42');
+    expect(sent.info).toEqual({
+      publicInfo: {},
+      privateInfo: { __dataContractGuardian: { policyId: 'policy-42' } },
+    });
+    const echo = ProvisioningStatusSchema.safeParse({
+      status: 'COMPLETED',
+      result: 'ok',
+      info: structuredClone(sent.info),
+    });
+    expect(echo.success).toBe(true);
+    expect(isValidProvisioningInfo(sent.info, echo.data?.info)).toBe(true);
+  });
+
+  it('keeps publicInfo the component already had', () => {
+    const sent = withGuardianPolicyId(
+      { id: 'urn:dmb:cmp:a:b:0:g', info: { publicInfo: { dashboard: 'http://d' } } },
+      'p1',
+    );
+    expect(sent.info?.publicInfo).toEqual({ dashboard: 'http://d' });
   });
 });

@@ -71,16 +71,20 @@ export function getGuardianPolicyId(component: { info?: unknown }): string | und
 }
 
 /**
- * A copy of `component` with the passive policy id set; everything else in `info` is kept.
+ * A copy of `component` with the passive policy id set; everything else in `info` is kept. The
+ * `info` it carries has both `publicInfo` and `privateInfo`, as the tech adapter API requires of
+ * an `info` object, so an adapter that answers with the `info` it received answers a valid one.
  *
  * @example
  * const sent = withGuardianPolicyId({ id: 'urn:dmb:cmp:a:b:0:g' }, 'policy-42');
+ * // sent.info: { publicInfo: {}, privateInfo: { __dataContractGuardian: { policyId: 'policy-42' } } }
  */
 export function withGuardianPolicyId<T extends ComponentDescriptor>(
   component: T,
   policyId: string,
 ): T {
   const info = isPlainObject(component.info) ? component.info : {};
+  const publicInfo = isPlainObject(info.publicInfo) ? info.publicInfo : {};
   const privateInfo = isPlainObject(info.privateInfo) ? info.privateInfo : {};
   const guardian = isPlainObject(privateInfo.__dataContractGuardian)
     ? privateInfo.__dataContractGuardian
@@ -89,6 +93,7 @@ export function withGuardianPolicyId<T extends ComponentDescriptor>(
     ...component,
     info: {
       ...info,
+      publicInfo,
       privateInfo: { ...privateInfo, __dataContractGuardian: { ...guardian, policyId } },
     },
   };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type SystemDescriptor, SystemDescriptorSchema } from './descriptor';
+import { DEFAULT_MAX_DEPTH, findTooDeep } from './document-limits';
 import {
   type EvaluationResultSubmission,
   EvaluationResultSubmissionSchema,
@@ -52,7 +53,25 @@ export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>): Val
 }
 
 /**
- * Validates any value against any zod schema of this package, in the `{ success }` style.
+ * The issue of a value nested deeper than `maxDepth` levels (the top-level value is level 1), or
+ * `undefined`. The schemas of this package validate nested records and components recursively;
+ * this iterative check runs first, so deep input gets an issue instead of a stack overflow.
+ *
+ * @example
+ * depthIssue({ a: { b: {} } }, 2); // { path: '$.a.b', message: 'is nested deeper than 2 levels' }
+ */
+export function depthIssue(
+  value: unknown,
+  maxDepth = DEFAULT_MAX_DEPTH,
+): ValidationIssue | undefined {
+  const path = findTooDeep(value, maxDepth);
+  if (path === undefined) return undefined;
+  return { path: toJsonPath(path), message: `is nested deeper than ${maxDepth} levels` };
+}
+
+/**
+ * Validates any value against any zod schema of this package, in the `{ success }` style. A value
+ * nested deeper than {@link DEFAULT_MAX_DEPTH} levels gets one depth issue and is not walked.
  *
  * @example
  * validateWith(SystemDescriptorSchema, { id: 'urn:dmb:dp:a:b:0', kind: 'dataproduct' });
@@ -61,6 +80,8 @@ export function validateWith<S extends z.ZodType>(
   schema: S,
   value: unknown,
 ): Validation<z.output<S>> {
+  const deep = depthIssue(value);
+  if (deep !== undefined) return { success: false, issues: [deep] };
   const result = schema.safeParse(value);
   if (result.success) return { success: true, data: result.data };
   return { success: false, issues: toValidationIssues(result.error.issues) };
