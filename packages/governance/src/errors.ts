@@ -1,8 +1,12 @@
 const BRAND = Symbol.for('dcg.governance.error');
 
-/** Machine-readable reasons of a {@link GovernanceError}. */
+/**
+ * Machine-readable reasons of a {@link GovernanceError}. `too_large`: the input passes a size
+ * limit once expanded (a YAML descriptor whose aliases multiply it).
+ */
 export type GovernanceErrorCode =
   | 'invalid_input'
+  | 'too_large'
   | 'not_found'
   | 'conflict'
   | 'unprocessable'

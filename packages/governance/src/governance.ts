@@ -1,3 +1,4 @@
+import type { DocumentLimits } from '@dcg/contract-schema';
 import { EvaluationResults } from './evaluation-results';
 import { type GovernanceEventName, GovernanceEvents } from './governance-events';
 import { MarketplaceProjection } from './marketplace-projection';
@@ -32,6 +33,8 @@ export interface Governance {
  */
 export interface GovernanceOptions {
   adapters?: TechAdapterClientOptions;
+  /** Depth and expanded-size limits of YAML descriptors sent to the coordinator. */
+  descriptorLimits?: DocumentLimits;
   clock?: () => Date;
   onListenerError?: (error: unknown, event: GovernanceEventName) => void;
 }
@@ -62,6 +65,9 @@ export function createGovernance(
       adapters: new TechAdapterClient(options.adapters),
       events,
       clock,
+      ...(options.descriptorLimits === undefined
+        ? {}
+        : { descriptorLimits: options.descriptorLimits }),
     }),
     marketplace: new MarketplaceProjection(store),
     events,

@@ -41,6 +41,8 @@ export {
 export {
   type PlanLog,
   PlanLogSchema,
+  type PlanRollback,
+  PlanRollbackSchema,
   PlanStatusSchema,
   type ProvisioningPlan,
   ProvisioningPlanSchema,

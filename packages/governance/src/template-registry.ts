@@ -58,7 +58,8 @@ export class TemplateRegistry {
 
   /**
    * Validates and stores a registration body. Bad shapes throw `invalid_input`; two entries for
-   * one resource type or a reference to a missing or non-passive policy throw `unprocessable`.
+   * one resource type, or a reference to a policy that is missing, not passive or of another
+   * resource type than its entry, throw `unprocessable`.
    */
   async register(body: unknown): Promise<RegisteredTemplate> {
     const validation = validateTemplate(body);
@@ -92,6 +93,12 @@ export class TemplateRegistry {
           problems.push({
             path,
             message: `policy "${entry.spec.id}" (resource type ${entry.resourceType}) is not a passive policy (trigger ${policy.trigger})`,
+          });
+        } else if (policy.resourceType !== entry.resourceType) {
+          // A guardian of this resource type would otherwise be handed another type's policy.
+          problems.push({
+            path,
+            message: `policy "${entry.spec.id}" is a policy of resource type ${policy.resourceType}, not ${entry.resourceType}`,
           });
         }
       } else {
