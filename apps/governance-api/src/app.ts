@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_DEPTH } from '@dcg/contract-schema';
 import type { Governance } from '@dcg/governance';
 import {
   apiReference,
@@ -32,6 +33,10 @@ export interface GovernanceAppDeps {
   apiKeys: readonly ResolvedApiKey[];
   logger: Logger;
   maxBodyBytes: number;
+  /** Deepest nesting of a JSON body (default 128); deeper bodies get 422. */
+  maxDepth?: number;
+  /** Largest JSON of one list page (default 8 MiB); pages are cut short to stay below. */
+  maxPageBytes?: number;
   /** Extra sub-apps mounted at `/` (the demo tech adapter). */
   extras?: Hono[];
 }
@@ -51,6 +56,11 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
   app.use(bodySizeLimit(deps.maxBodyBytes));
+  const maxJsonDepth = deps.maxDepth ?? DEFAULT_MAX_DEPTH;
+  app.use(async (c, next) => {
+    c.set('maxJsonDepth', maxJsonDepth);
+    await next();
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
@@ -58,10 +68,11 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   });
   const guards = authGuards(deps.apiKeys);
   const maxBodyBytes = deps.maxBodyBytes;
+  const maxPageBytes = deps.maxPageBytes ?? 8 * 1024 * 1024;
   mountTemplateRoutes(app, { governance, guards, maxBodyBytes });
   mountPolicyRoutes(app, { governance, guards, maxBodyBytes });
-  mountEvaluationResultRoutes(app, { governance, guards, maxBodyBytes });
-  mountProvisioningRoutes(app, { governance, guards, maxBodyBytes });
+  mountEvaluationResultRoutes(app, { governance, guards, maxBodyBytes, maxPageBytes });
+  mountProvisioningRoutes(app, { governance, guards, maxBodyBytes, maxPageBytes });
   mountMarketplaceRoutes(app, { governance });
   mountEventRoutes(app, { governance, guards });
   app.route('/', marketplacePages(governance.marketplace));

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_EXPANDED_BYTES } from '@dcg/contract-schema';
 import type { ResolvedApiKey as ResolvedKey } from '@dcg/http-kit';
 import { z } from 'zod';
 
@@ -67,8 +68,23 @@ export const GovernanceApiConfigSchema = z.strictObject({
       pollIntervalMs: z.number().int().min(1).max(60_000).default(1000),
       pollTimeoutMs: z.number().int().min(1).max(86_400_000).default(600_000),
       requestTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
+      /** Largest tech adapter answer read; a longer one fails the task. */
+      maxResponseBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(256 * 1024 * 1024)
+        .default(4 * 1024 * 1024),
+      /** `refuse`: no redirect is followed; `same-origin`: up to 5 on the adapter's own origin. */
+      redirects: z.enum(['refuse', 'same-origin']).default('refuse'),
     })
-    .default({ pollIntervalMs: 1000, pollTimeoutMs: 600_000, requestTimeoutMs: 30_000 }),
+    .default({
+      pollIntervalMs: 1000,
+      pollTimeoutMs: 600_000,
+      requestTimeoutMs: 30_000,
+      maxResponseBytes: 4 * 1024 * 1024,
+      redirects: 'refuse',
+    }),
   limits: z
     .strictObject({
       /** Largest accepted request body. */
@@ -78,8 +94,29 @@ export const GovernanceApiConfigSchema = z.strictObject({
         .min(1024)
         .max(256 * 1024 * 1024)
         .default(5 * 1024 * 1024),
+      /** Deepest nesting of objects and arrays in a JSON body or YAML descriptor; deeper: 422. */
+      maxDepth: z.number().int().min(8).max(1000).default(DEFAULT_MAX_DEPTH),
+      /** Largest size of a YAML descriptor once its aliases are expanded; larger: 413. */
+      maxExpandedBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(1024 * 1024 * 1024)
+        .default(DEFAULT_MAX_EXPANDED_BYTES),
+      /** Largest JSON of one list page; a page is cut short (with `nextOffset`) to stay below. */
+      maxPageBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(256 * 1024 * 1024)
+        .default(8 * 1024 * 1024),
     })
-    .default({ maxBodyBytes: 5 * 1024 * 1024 }),
+    .default({
+      maxBodyBytes: 5 * 1024 * 1024,
+      maxDepth: DEFAULT_MAX_DEPTH,
+      maxExpandedBytes: DEFAULT_MAX_EXPANDED_BYTES,
+      maxPageBytes: 8 * 1024 * 1024,
+    }),
 });
 /** The validated configuration. */
 export type GovernanceApiConfig = z.output<typeof GovernanceApiConfigSchema>;

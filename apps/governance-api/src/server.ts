@@ -103,6 +103,10 @@ export async function startGovernanceApi(
   const store = await openStore(config, options.dataDir, options.databaseUrl);
   const governance = createGovernance(store, {
     adapters: config.provisioning,
+    descriptorLimits: {
+      maxDepth: config.limits.maxDepth,
+      maxExpandedBytes: config.limits.maxExpandedBytes,
+    },
     onListenerError: (error, event) => logger.error('event listener failed', { event, error }),
   });
   governance.events.on('system.deployed', (e) =>
@@ -131,6 +135,8 @@ export async function startGovernanceApi(
     apiKeys,
     logger,
     maxBodyBytes: config.limits.maxBodyBytes,
+    maxDepth: config.limits.maxDepth,
+    maxPageBytes: config.limits.maxPageBytes,
     ...(options.demo ? { extras: [demoTechAdapter()] } : {}),
   });
   let server: Awaited<ReturnType<typeof startHttpServer>>;

@@ -1,3 +1,4 @@
+export { type BoundedPage, collectBoundedPage } from './bounded-page';
 export { GovernanceError, type GovernanceErrorCode } from './errors';
 export {
   type AcceptedEvaluationResult,
