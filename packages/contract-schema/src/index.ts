@@ -81,6 +81,7 @@ export {
   getGuardianPolicyId,
   isValidProvisioningInfo,
   mergeProvisioningInfo,
+  withCompleteInfo,
   withGuardianPolicyId,
 } from './provisioning-info';
 export {

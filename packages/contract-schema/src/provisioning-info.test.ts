@@ -6,6 +6,7 @@ import {
   getGuardianPolicyId,
   isValidProvisioningInfo,
   mergeProvisioningInfo,
+  withCompleteInfo,
   withGuardianPolicyId,
 } from './provisioning-info';
 import { ProvisioningStatusSchema } from './provisioning-status';
@@ -139,5 +140,18 @@ describe('the info sent to a guardian adapter', () => {
       'p1',
     );
     expect(sent.info?.publicInfo).toEqual({ dashboard: 'http://d' });
+  });
+});
+
+describe('withCompleteInfo', () => {
+  it('fills in the missing half of an info object and leaves components without info alone', () => {
+    const bare: ComponentDescriptor = { id: 'urn:dmb:cmp:a:b:0:c' };
+    expect(withCompleteInfo(bare)).toBe(bare);
+    expect(withCompleteInfo({ id: 'c', info: { privateInfo: { k: 1 } } }).info).toEqual({
+      privateInfo: { k: 1 },
+      publicInfo: {},
+    });
+    const complete: ComponentDescriptor = { id: 'c', info: { publicInfo: {}, privateInfo: {} } };
+    expect(withCompleteInfo(complete)).toBe(complete);
   });
 });

@@ -100,6 +100,30 @@ export function withGuardianPolicyId<T extends ComponentDescriptor>(
 }
 
 /**
+ * A copy of `component` whose `info`, when it has one, carries both `publicInfo` and
+ * `privateInfo` (empty objects where missing), as the tech adapter API's `Info` requires: an
+ * adapter that answers with the `info` it received then answers a valid one. A component without
+ * `info` is returned as it is.
+ *
+ * @example
+ * withCompleteInfo({ id: 'urn:dmb:cmp:a:b:0:c', info: { privateInfo: { k: 1 } } }).info;
+ * // { privateInfo: { k: 1 }, publicInfo: {} }
+ */
+export function withCompleteInfo<T extends ComponentDescriptor>(component: T): T {
+  const info = component.info;
+  if (!isPlainObject(info)) return component;
+  if (isPlainObject(info.publicInfo) && isPlainObject(info.privateInfo)) return component;
+  return {
+    ...component,
+    info: {
+      ...info,
+      publicInfo: isPlainObject(info.publicInfo) ? info.publicInfo : {},
+      privateInfo: isPlainObject(info.privateInfo) ? info.privateInfo : {},
+    },
+  };
+}
+
+/**
  * The guardian provisioning response rule: the adapter's `info` is valid when it is `null`, or a
  * superset of the `info` it received (so the policy id is kept). Leaving `info` out while the
  * input had one is invalid.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectBoundedPage } from './bounded-page';
+import { type BoundedPage, collectBoundedPage } from './bounded-page';
 import type { Page } from './page';
 
 /** A list of `count` items of `size` characters each, read by (limit, offset) like a store. */
@@ -54,7 +54,11 @@ describe('collectBoundedPage', () => {
     const seen: number[] = [];
     let offset: number | undefined = 0;
     while (offset !== undefined) {
-      const page = await collectBoundedPage(read, { limit: 25, offset, maxBytes: 7000 });
+      const page: BoundedPage<{ i: number; text: string }> = await collectBoundedPage(read, {
+        limit: 25,
+        offset,
+        maxBytes: 7000,
+      });
       seen.push(...page.data.map((d) => d.i));
       offset = page.meta.pagination.nextOffset;
     }

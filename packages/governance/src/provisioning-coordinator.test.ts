@@ -295,6 +295,15 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     expect(plan.tasks[2]!.info).toEqual(sent.info);
   });
 
+  it('sends a component info with both publicInfo and privateInfo, so an echo is valid', async () => {
+    behaviours[ORDERS_PORT] = { kind: 'info-echo' };
+    const system = ordersSystem();
+    system.components![1]!.info = { privateInfo: { table: 'orders' } };
+    const plan = await run('deploy', { environment: 'echo-port', descriptor: system });
+    expect(plan.status).toBe('completed');
+    expect(plan.tasks[1]!.info).toEqual({ publicInfo: {}, privateInfo: { table: 'orders' } });
+  });
+
   it('terminates the plan when the guardian template is not a guardian template', async () => {
     const plan = await run('deploy', {
       environment: 'dev',

@@ -8,6 +8,7 @@ import {
   type SystemDescriptor,
   stringifyDescriptorYaml,
   validateDescriptor,
+  withCompleteInfo,
   withGuardianPolicyId,
 } from '@dcg/contract-schema';
 import { GovernanceError } from './errors';
@@ -359,6 +360,8 @@ export class ProvisioningCoordinator {
             `Component "${task.componentId}" vanished from the descriptor`,
           );
         }
+        // The API's Info has both halves: send them, so an adapter's echo of `info` is valid.
+        components[index] = withCompleteInfo(component);
         if (plan.operation === 'deploy' && component.__dataContractGuardianSpec !== undefined) {
           const policyId = await this.checkGuardian(component, task.templateId, working);
           components[index] = withGuardianPolicyId(component, policyId);
