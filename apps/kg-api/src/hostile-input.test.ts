@@ -119,22 +119,20 @@ describe('kg-api under hostile input', () => {
   });
 
   describe('empty documents never hang and never wipe silently', () => {
-    it.each([
-      'text/turtle',
-      'application/n-triples',
-      'application/n-quads',
-      'application/trig',
-    ])('an empty %s body is refused with 400, and accepted with allowEmpty=true', async (type) => {
-      expect((await upload(TURTLE, 'text/turtle')).status).toBe(200);
-      const before = await triples();
-      const refused = await upload('', type);
-      expect(refused.status).toBe(400);
-      expect(((await refused.json()) as Problem).type).toBe('urn:dcg:kg:problem:empty-graph');
-      expect(await triples()).toBe(before);
-      const emptied = await upload('', type, '?allowEmpty=true');
-      expect(emptied.status).toBe(200);
-      expect(await triples()).toBe(0);
-    });
+    it.each(['text/turtle', 'application/n-triples', 'application/n-quads', 'application/trig'])(
+      'an empty %s body is refused with 400, and accepted with allowEmpty=true',
+      async (type) => {
+        expect((await upload(TURTLE, 'text/turtle')).status).toBe(200);
+        const before = await triples();
+        const refused = await upload('', type);
+        expect(refused.status).toBe(400);
+        expect(((await refused.json()) as Problem).type).toBe('urn:dcg:kg:problem:empty-graph');
+        expect(await triples()).toBe(before);
+        const emptied = await upload('', type, '?allowEmpty=true');
+        expect(emptied.status).toBe(200);
+        expect(await triples()).toBe(0);
+      },
+    );
 
     it.each(['null', '{}', '[]', '{"server": {"port": 8080}}'])(
       'JSON %s yields no triples: 400 and the graph stays',
