@@ -30,7 +30,7 @@ const SparqlConfigSchema = z
     timeoutMs: z.number().int().min(1).max(600_000).default(10_000),
     maxRows: z.number().int().min(1).max(1_000_000).default(10_000),
     /** Queries evaluated at once; more wait in the queue. */
-    maxConcurrent: z.number().int().min(1).max(1024).default(4),
+    maxConcurrent: z.number().int().min(1).max(1024).default(2),
     /** Queries waiting for a turn; more are refused with 503 and Retry-After. */
     maxQueued: z.number().int().min(0).max(100_000).default(32),
     /** Limits checked on the text before it is parsed (see @dcg/sparql-subset). */

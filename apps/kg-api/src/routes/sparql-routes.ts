@@ -111,9 +111,10 @@ export function mountSparqlRoutes(
       detail: `The query ran longer than ${timeoutMs} ms (sparql.timeoutMs), waiting for its turn included. ${PASSTHROUGH_HINT}`,
     });
   const handler = async (c: Context<KgEnv>) => {
-    const text = await readSparqlQuery(c);
-    // One deadline for every stage: the wait for a turn, parsing, planning and evaluation.
+    // One deadline for every stage from the request's arrival: reading the text, the wait for a
+    // turn, parsing, planning and evaluation.
     const deadline = Date.now() + timeoutMs;
+    const text = await readSparqlQuery(c);
     const entered = await admission.enter(deadline, c.req.raw.signal);
     if ('reason' in entered) {
       if (entered.reason === 'queue-full') {
