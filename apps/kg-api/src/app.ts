@@ -6,7 +6,7 @@ import {
   requestContext,
   zodValidationHook,
 } from '@dcg/http-kit';
-import type { KnowledgeBase } from '@dcg/knowledge-graph';
+import type { KnowledgeBase, ParseRdfOptions } from '@dcg/knowledge-graph';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import type { KgEnv } from './app-env';
@@ -25,6 +25,8 @@ export interface KgAppDeps {
   kb: KnowledgeBase;
   apiKeys: readonly ResolvedApiKey[];
   ingestion: IngestionService;
+  /** How uploaded and pulled documents are parsed (JSON-LD converter, depth limit). */
+  rdfParse: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
   sparql: SparqlEngine;
   logger: Logger;
   /** Readiness: can acknowledged graphs be stored now? */
@@ -69,14 +71,14 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     kb,
     guards,
     engine: deps.sparql,
-    timeoutMs: config.sparql.timeoutMs,
-    maxRows: config.sparql.maxRows,
+    config: config.sparql,
   });
   mountGraphRoutes(app, {
     kb,
     guards,
     ingestion: deps.ingestion,
     maxUploadBytes: config.ingestion.maxUploadBytes,
+    parse: deps.rdfParse,
   });
   mountPassthroughRoutes(app, {
     kb,

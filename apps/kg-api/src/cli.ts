@@ -2,18 +2,21 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  decodeUtf8,
   mediaTypeOfRdfFormat,
   parseRdf,
   type RdfFormat,
   rdfFormatFromFileName,
 } from '@dcg/knowledge-graph';
+import { jsonLdInWorker } from '@dcg/knowledge-graph/node';
 import { progressBar } from './progress-bar';
 
 const USAGE = `Usage: dcg-kg ingest SOURCE FILE [--url URL] [--key KEY] [--format FORMAT]
 
 Uploads an RDF file (Turtle .ttl, N-Triples .nt, N-Quads .nq, TriG .trig, JSON-LD .jsonld) as the
 whole graph of SOURCE on a running kg-api, with a progress bar. The file is checked locally first:
-a syntax error is reported with its line and column and nothing is sent.
+a syntax error is reported with its line and column, invalid UTF-8 with its byte, a file with no
+triples (an empty file) is refused, and nothing is sent.
 
   --url     kg-api base URL (env DCG_KG_URL, default http://127.0.0.1:8081)
   --key     API key with the writer role (env DCG_KG_API_KEY)
@@ -63,9 +66,17 @@ export async function runCli(
     const bytes = await readFile(path).catch((error: Error) => {
       throw new CliFailure(`cannot read ${file}: ${error.message}`);
     });
-    const text = bytes.toString('utf8');
+    const decoded = decodeUtf8(bytes);
+    if (!decoded.success)
+      throw new CliFailure(
+        `${basename(file)}: not valid UTF-8 at byte ${decoded.byteOffset} (counted from 0) (nothing was sent)`,
+      );
+    const text = decoded.text;
     const check = progressBar('check', text.length, io.err);
-    const result = await parseRdf(text, format, { onProgress: (n) => check.update(n) });
+    const result = await parseRdf(text, format, {
+      onProgress: (n) => check.update(n),
+      jsonLd: jsonLdInWorker(),
+    });
     check.finish();
     if (!result.success) {
       const issue = result.issues[0];
@@ -73,6 +84,11 @@ export async function runCli(
         `${basename(file)}:${issue?.line}:${issue?.column}: ${issue?.message} (nothing was sent)`,
       );
     }
+    if (result.data.length === 0)
+      // Uploading it would empty the graph (kg-api refuses that unless asked explicitly).
+      throw new CliFailure(
+        `${basename(file)} holds no triples${bytes.byteLength === 0 ? ' (the file is empty)' : ''}; nothing was sent (to empty the graph, DELETE /v1/sources/${sourceId}/graph)`,
+      );
 
     const upload = progressBar('upload', bytes.byteLength, io.err);
     let sent = 0;

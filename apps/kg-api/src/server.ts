@@ -6,7 +6,7 @@ import {
   startHttpServer,
 } from '@dcg/http-kit';
 import { KnowledgeBase } from '@dcg/knowledge-graph';
-import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
+import { FileGraphPersistence, jsonLdInWorker } from '@dcg/knowledge-graph/node';
 import type { z } from 'zod';
 import { buildKgApp } from './app';
 import { type KgApiConfig, KgApiConfigSchema } from './config';
@@ -77,9 +77,17 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     const { triples } = await loadDemoVocabulary(kb);
     logger.info('demo vocabulary ingested', { sourceId: DEMO_SOURCE.id, triples });
   }
+  const rdfParse = {
+    jsonLd: jsonLdInWorker({ maxHeapMb: config.ingestion.jsonLdWorkerHeapMb }),
+    maxJsonDepth: config.ingestion.maxJsonLdDepth,
+  };
   const ingestion = new IngestionService(
     kb,
-    { timeoutMs: config.ingestion.pullTimeoutMs, maxBytes: config.ingestion.maxUploadBytes },
+    {
+      timeoutMs: config.ingestion.pullTimeoutMs,
+      maxBytes: config.ingestion.maxUploadBytes,
+      parse: rdfParse,
+    },
     logger,
   );
   const app = buildKgApp({
@@ -87,6 +95,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     kb,
     apiKeys,
     ingestion,
+    rdfParse,
     sparql: (options.sparql ?? sparqlSubsetEngine) as SparqlEngine,
     logger,
     storageWritable: () => persistence.writable(),
