@@ -217,8 +217,8 @@ describe('fuzz: malformed bodies, headers and paths at every endpoint', () => {
   });
 
   /**
-   * The tables as the API sees them: a read of results first moves acknowledged results from the
-   * result journal into the tables, so the file then holds everything that was stored.
+   * The tables as the API sees them, read after a request of results: the file then holds
+   * everything that was stored.
    */
   async function storedData(): Promise<string> {
     const history = await fetch(

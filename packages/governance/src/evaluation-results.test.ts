@@ -1,7 +1,6 @@
 import { UNPROCESSABLE_MESSAGE } from '@dcg/contract-schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from './errors';
-import { singleElementText } from './evaluation-results';
 import { createGovernance, type Governance } from './governance';
 import { openSqliteStore } from './storage/sqlite';
 
@@ -237,34 +236,5 @@ describe('EvaluationResults and the compliance view', () => {
       offset: 0,
     });
     expect(history.meta.pagination.total).toBe(3);
-  });
-
-  it('stores the submitted element as sent when the body text is given, on one line or not', async () => {
-    const body = submission(true);
-    const compact = JSON.stringify(body);
-    const pretty = JSON.stringify(body, null, 2);
-    for (const bodyText of [compact, ` ${pretty}\n`]) {
-      const accepted = await governance.results.submit({
-        policyId: 'passive',
-        environment: 'text',
-        body: JSON.parse(bodyText),
-        bodyText,
-      });
-      const current = await governance.store.getCurrentResult(CONTRACT, 'text');
-      expect(current?.seq).toBe(accepted.seq);
-      expect(current?.submission).toEqual(body[0]);
-    }
-  });
-});
-
-describe('singleElementText', () => {
-  it('returns the element text of a one-element array, without surrounding space', () => {
-    expect(singleElementText(' [ {"a":"]["} ]\n')).toBe('{"a":"]["}');
-    expect(singleElementText('[{"a":1}]')).toBe('{"a":1}');
-  });
-  it('declines text over several lines and what is not an array', () => {
-    expect(singleElementText('[\n{"a":1}\n]')).toBe('{"a":1}');
-    expect(singleElementText('[{"a":\n1}]')).toBeUndefined();
-    expect(singleElementText('{"a":1}')).toBeUndefined();
   });
 });

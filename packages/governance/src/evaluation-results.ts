@@ -18,8 +18,6 @@ export interface EvaluationSubmissionInput {
   policyId: string;
   environment: string | undefined;
   body: unknown;
-  /** The request body as received, when there is one: its single element is stored as sent. */
-  bodyText?: string;
 }
 
 /**
@@ -42,17 +40,6 @@ export interface AcceptedEvaluationResult {
 }
 
 const DETAILS_PATH = '$[0].result.details';
-
-/**
- * The text of the single element of a JSON array text, or undefined when it spans several lines
- * (the journal keeps one result per line; the element is then serialised again).
- */
-export function singleElementText(arrayText: string): string | undefined {
-  const inner = arrayText.trim();
-  if (!inner.startsWith('[') || !inner.endsWith(']')) return undefined;
-  const element = inner.slice(1, -1).trim();
-  return element.includes('\n') || element.includes('\r') ? undefined : element;
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -147,8 +134,6 @@ export class EvaluationResults {
         ? 'compliant'
         : 'violated'
       : 'unprocessable';
-    const submissionJson =
-      input.bodyText === undefined ? undefined : singleElementText(input.bodyText);
     const stored = await this.store.appendResult({
       contractId: resource.id,
       policyId: input.policyId,
@@ -157,7 +142,6 @@ export class EvaluationResults {
       submission,
       detailsConform,
       status,
-      ...(submissionJson === undefined ? {} : { submissionJson }),
     });
     return {
       seq: stored.seq,

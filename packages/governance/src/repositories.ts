@@ -171,13 +171,7 @@ export interface CurrentResultStatus {
  * @example
  * await store.appendResult({ contractId, policyId, environment, receivedAt, submission, detailsConform: true, status: 'compliant' });
  */
-export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'> & {
-  /**
-   * `submission` as JSON text on one line, when the caller already has it (the request body):
-   * stored as is instead of serialising `submission` once more.
-   */
-  submissionJson?: string;
-};
+export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'>;
 
 /**
  * Evaluation results: history plus the current result per contract, policy and environment.
@@ -188,8 +182,8 @@ export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'> & {
 export interface EvaluationResultRepository {
   /**
    * Appends to the history and makes the result current for its contract, policy and environment,
-   * both at once. Resolves once the result is durable (in the result journal, for SQLite files);
-   * every read after that sees it.
+   * both at once (group commit: results that arrive together share one transaction). Resolves
+   * once that transaction has committed; every read after that sees it.
    */
   appendResult(result: NewEvaluationResult): Promise<StoredEvaluationResult>;
   /** The current result for the contract in the environment; with several policies, the latest. */

@@ -4,7 +4,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import { assertPolicyAllowed, type Guards } from '../auth';
-import { readJsonText, withProblems } from '../governance-problems';
+import { readJson, withProblems } from '../governance-problems';
 import { pageResponse } from '../page-response';
 import { jsonSchemaComponent } from './json-schema-component';
 import {
@@ -73,9 +73,9 @@ export function mountEvaluationResultRoutes(
       const policyId = c.req.param('policyId');
       assertPolicyAllowed(c.get('principal'), policyId);
       const environment = c.req.query('environment');
-      const { text, value } = await readJsonText(c, deps.maxBodyBytes);
+      const body = await readJson(c, deps.maxBodyBytes);
       const accepted = await withProblems(
-        () => governance.results.submit({ policyId, environment, body: value, bodyText: text }),
+        () => governance.results.submit({ policyId, environment, body }),
         c.get('logger'),
       );
       return c.json(accepted, 201);

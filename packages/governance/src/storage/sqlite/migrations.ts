@@ -137,4 +137,10 @@ CREATE INDEX plans_environment_created ON plans (environment, created_at);
 CREATE INDEX plans_created ON plans (created_at);
 `,
   },
+  {
+    version: 5,
+    name: 'the current result pointer is moved by the store, not by a trigger',
+    // The store's group commit inserts the result and moves the pointer in one transaction.
+    sql: 'DROP TRIGGER IF EXISTS evaluation_results_current;',
+  },
 ];
