@@ -46,13 +46,14 @@ describe('resolveApiKeys', () => {
 
 describe('resolveApiKeys in production', () => {
   it('makes no development key and refuses to start without keys, saying how to configure them', () => {
+    const none: Array<{ name: string; key: string; role: string }> = [];
     for (const options of [
       { env: { NODE_ENV: 'production' } },
       { env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' } },
       { env: {}, production: true },
     ]) {
       try {
-        resolveApiKeys([], { ...options, developmentRole: 'admin' });
+        resolveApiKeys(none, { ...options, developmentRole: 'admin' });
         expect.unreachable();
       } catch (error) {
         expect(ConfigError.is(error)).toBe(true);

@@ -8,6 +8,7 @@ const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
 };
 
 // Started from a file rather than an inline script, so that the page's policy allows no inline script.
@@ -44,7 +45,7 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.
  */
 export function apiReference(options: { specUrl: string; title: string }): Hono {
   const dir = getAbsoluteFSPath();
-  const cache = new Map<string, string>();
+  const cache = new Map<string, Uint8Array<ArrayBuffer>>();
   const app = new Hono();
   app.use(
     secureHeaders({
@@ -59,6 +60,7 @@ export function apiReference(options: { specUrl: string; title: string }): Hono 
     return c.html(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(options.title)} — API reference</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" type="image/png" href="${base}assets/favicon-32x32.png">
 <link rel="stylesheet" href="${base}assets/swagger-ui.css"></head>
 <body><div id="swagger-ui" data-spec-url="${escapeHtml(options.specUrl)}"></div>
 <script src="${base}assets/swagger-ui-bundle.js"></script>
@@ -74,7 +76,7 @@ export function apiReference(options: { specUrl: string; title: string }): Hono 
     if (!type) return c.notFound();
     let body = cache.get(file);
     if (body === undefined) {
-      body = readFileSync(join(dir, file), 'utf8');
+      body = new Uint8Array(readFileSync(join(dir, file)));
       cache.set(file, body);
     }
     return c.body(body, 200, { 'content-type': type, 'cache-control': 'public, max-age=86400' });
