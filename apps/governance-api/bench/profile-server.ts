@@ -11,7 +11,14 @@ import { startGovernanceApi } from '../src/server';
 const KEY = 'bench-admin-key-0123456789';
 const dir = mkdtempSync(join(tmpdir(), 'governance-profile-'));
 const api = await startGovernanceApi({
-  config: { auth: { apiKeys: [{ name: 'bench', key: KEY, role: 'platform-admin' }] } },
+  config: {
+    auth: { apiKeys: [{ name: 'bench', key: KEY, role: 'platform-admin' }] },
+    // The limiter runs but never refuses: the profile is one client.
+    rateLimit: {
+      anonymous: { requestsPerSecond: 1e6, burst: 1e6 },
+      authenticated: { requestsPerSecond: 1e6, burst: 1e6 },
+    },
+  },
   dataDir: dir,
   port: Number(process.env.PORT ?? 0),
   logger: createLogger('profile', { level: 'silent' }),

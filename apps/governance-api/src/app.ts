@@ -5,7 +5,11 @@ import {
   healthRoutes,
   installErrorHandling,
   type Logger,
+  type RateLimitConfig,
+  rateLimit,
   requestContext,
+  type ServiceLifecycle,
+  securityHeaders,
   zodValidationHook,
 } from '@dcg/http-kit';
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -37,6 +41,12 @@ export interface GovernanceAppDeps {
   maxDepth?: number;
   /** Largest JSON of one list page (default 8 MiB); pages are cut short to stay below. */
   maxPageBytes?: number;
+  /** Open event streams per API key (default 5). */
+  maxEventStreamsPerKey?: number;
+  /** Per-client rate limits (default: the defaults of `RateLimitConfigSchema`). */
+  rateLimit?: RateLimitConfig;
+  /** Drained on stop: `/ready` answers 503, event streams end. */
+  lifecycle?: ServiceLifecycle;
   /** Extra sub-apps mounted at `/` (the demo tech adapter). */
   extras?: Hono[];
 }
@@ -53,8 +63,10 @@ export interface GovernanceAppDeps {
 export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<GovernanceEnv> {
   const { governance } = deps;
   const app = new OpenAPIHono<GovernanceEnv>({ defaultHook: zodValidationHook });
+  app.use(securityHeaders());
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
+  app.use(rateLimit({ keys: deps.apiKeys, config: deps.rateLimit }));
   app.use(bodySizeLimit(deps.maxBodyBytes));
   const maxJsonDepth = deps.maxDepth ?? DEFAULT_MAX_DEPTH;
   app.use(async (c, next) => {
@@ -74,7 +86,12 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   mountEvaluationResultRoutes(app, { governance, guards, maxBodyBytes, maxPageBytes });
   mountProvisioningRoutes(app, { governance, guards, maxBodyBytes, maxPageBytes });
   mountMarketplaceRoutes(app, { governance });
-  mountEventRoutes(app, { governance, guards });
+  mountEventRoutes(app, {
+    governance,
+    guards,
+    maxStreamsPerKey: deps.maxEventStreamsPerKey,
+    lifecycle: deps.lifecycle,
+  });
   app.route('/', marketplacePages(governance.marketplace));
   for (const extra of deps.extras ?? []) app.route('/', extra);
   app.route(
@@ -84,6 +101,7 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
         await governance.store.ping();
         return { ready: true, storage: governance.store.kind };
       },
+      lifecycle: deps.lifecycle,
     }),
   );
   app.doc31('/openapi.json', {

@@ -1,5 +1,9 @@
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_EXPANDED_BYTES } from '@dcg/contract-schema';
-import type { ResolvedApiKey as ResolvedKey } from '@dcg/http-kit';
+import {
+  HttpServerConfigSchema,
+  RateLimitConfigSchema,
+  type ResolvedApiKey as ResolvedKey,
+} from '@dcg/http-kit';
 import { z } from 'zod';
 
 /** Roles of API keys: what each may do is listed in the README. */
@@ -110,13 +114,20 @@ export const GovernanceApiConfigSchema = z.strictObject({
         .min(1024)
         .max(256 * 1024 * 1024)
         .default(8 * 1024 * 1024),
+      /** Open event streams (`GET /v1/marketplace/events`) per API key; one more is 429. */
+      maxEventStreamsPerKey: z.number().int().min(1).max(10_000).default(5),
     })
     .default({
       maxBodyBytes: 5 * 1024 * 1024,
       maxDepth: DEFAULT_MAX_DEPTH,
       maxExpandedBytes: DEFAULT_MAX_EXPANDED_BYTES,
       maxPageBytes: 8 * 1024 * 1024,
+      maxEventStreamsPerKey: 5,
     }),
+  /** HTTP server timeouts, connection caps and the shutdown deadline (see `@dcg/http-kit`). */
+  server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
+  /** Per-client rate limits (see `@dcg/http-kit`). */
+  rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
 });
 /** The validated configuration. */
 export type GovernanceApiConfig = z.output<typeof GovernanceApiConfigSchema>;

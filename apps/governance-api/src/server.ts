@@ -8,6 +8,7 @@ import {
   type Logger,
   parseConfig,
   resolveApiKeys,
+  ServiceLifecycle,
   startHttpServer,
 } from '@dcg/http-kit';
 import type { z } from 'zod';
@@ -36,7 +37,7 @@ export interface StartGovernanceApiOptions {
   /** Seeds the demo data (a template, a deployed system, one result in each state). */
   demo?: boolean;
   logger?: Logger;
-  /** Environment for `keyFromEnv` keys (default `process.env`). */
+  /** Environment for `keyFromEnv` keys and `NODE_ENV` (default `process.env`). */
   env?: Record<string, string | undefined>;
 }
 
@@ -98,6 +99,7 @@ export async function startGovernanceApi(
   const { keys: apiKeys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
     env: options.env ?? process.env,
     developmentRole: config.auth.developmentKey ? 'platform-admin' : undefined,
+    exampleRole: 'platform-admin',
   });
 
   const store = await openStore(config, options.dataDir, options.databaseUrl);
@@ -130,6 +132,7 @@ export async function startGovernanceApi(
   if (interrupted > 0)
     logger.warn('plans interrupted by an earlier stop were marked failed', { count: interrupted });
 
+  const lifecycle = new ServiceLifecycle();
   const app = buildGovernanceApp({
     governance,
     apiKeys,
@@ -137,6 +140,9 @@ export async function startGovernanceApi(
     maxBodyBytes: config.limits.maxBodyBytes,
     maxDepth: config.limits.maxDepth,
     maxPageBytes: config.limits.maxPageBytes,
+    maxEventStreamsPerKey: config.limits.maxEventStreamsPerKey,
+    rateLimit: config.rateLimit,
+    lifecycle,
     ...(options.demo ? { extras: [demoTechAdapter()] } : {}),
   });
   let server: Awaited<ReturnType<typeof startHttpServer>>;
@@ -144,6 +150,8 @@ export async function startGovernanceApi(
     server = await startHttpServer(app, {
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
+      limits: config.server,
+      lifecycle,
     });
   } catch (error) {
     await store.close();
@@ -164,6 +172,8 @@ export async function startGovernanceApi(
     port: server.port,
     governance,
     ...(developmentKey ? { developmentKey } : {}),
+    // Graceful: /ready answers 503, no new connection, in-flight requests finish (at most
+    // `server.shutdownTimeoutMs`), then the plans in progress and the store.
     close: async () => {
       await server.close();
       await governance.coordinator.idle();

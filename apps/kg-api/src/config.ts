@@ -1,4 +1,8 @@
-import type { ResolvedApiKey as ResolvedKey } from '@dcg/http-kit';
+import {
+  HttpServerConfigSchema,
+  RateLimitConfigSchema,
+  type ResolvedApiKey as ResolvedKey,
+} from '@dcg/http-kit';
 import {
   DEFAULT_MAX_JSON_DEPTH,
   SearchConfigSchema,
@@ -110,6 +114,10 @@ export const KgApiConfigSchema = z
       })
       .strict()
       .default({ apiKeys: [], readsRequireKey: false, developmentKey: true }),
+    /** HTTP server timeouts, connection caps and the shutdown deadline (see `@dcg/http-kit`). */
+    server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
+    /** Per-client rate limits (see `@dcg/http-kit`): what keeps open reads safe. */
+    rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
   })
   .strict()
   .superRefine((config, ctx) => {
