@@ -60,8 +60,8 @@ const row = (phase: string, legit: Result, attack?: Result) => ({
   'legit non-2xx': legit.non2xx,
   'legit errors': legit.errors,
   'attack requests': attack?.requests.total ?? 0,
-  'attack 401': attack?.statusCodeStats['401']?.count ?? 0,
-  'attack 429': attack?.statusCodeStats['429']?.count ?? 0,
+  'attack 401': attack?.statusCodeStats?.['401']?.count ?? 0,
+  'attack 429': attack?.statusCodeStats?.['429']?.count ?? 0,
 });
 
 try {
