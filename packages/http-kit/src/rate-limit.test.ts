@@ -132,3 +132,11 @@ describe('rateLimit', () => {
     expect((await from('10.0.0.1', '/open')).status).toBe(200);
   });
 });
+
+describe('rateLimit configuration', () => {
+  it('names a bad value', () => {
+    expect(() =>
+      rateLimit({ keys: [], config: { anonymous: { requestsPerSecond: 0, burst: 1 } } }),
+    ).toThrow(/anonymous\.requestsPerSecond/);
+  });
+});

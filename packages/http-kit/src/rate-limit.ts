@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { clientOfAddress } from './client-address';
+import { parseConfig } from './config';
 import { problemResponse } from './problem';
 
 const BucketSchema = z.strictObject({
@@ -120,7 +121,7 @@ export function rateLimit(options: {
   /** Clock in milliseconds (tests). */
   now?: () => number;
 }): MiddlewareHandler {
-  const config = RateLimitConfigSchema.parse(options.config ?? {});
+  const config = parseConfig(RateLimitConfigSchema, options.config ?? {}, 'rate limits');
   const now = options.now ?? (() => performance.now());
   if (!config.enabled) return (_c, next) => next();
   const keyIds = new Map<string, string>();

@@ -158,7 +158,7 @@ export function startHttpServer(
     // answered as problem details too.
     server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
       const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-      if (!socket.writable || pending?.headersSent) {
+      if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
         socket.destroy();
         return;
       }
