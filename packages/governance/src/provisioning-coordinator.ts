@@ -1,5 +1,6 @@
 import {
   type ComponentDescriptor,
+  ContractSchemaError,
   type DocumentLimits,
   explainProvisioningInfoViolation,
   findComponent,
@@ -215,16 +216,13 @@ export class ProvisioningCoordinator {
       try {
         raw = parseDescriptorYaml(raw, this.deps.descriptorLimits);
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code === 'TOO_LARGE') {
-          throw new GovernanceError('too_large', (error as Error).message, {
-            issues: [{ path: '$.descriptor', message: (error as Error).message }],
-          });
-        }
-        if (code === 'TOO_DEEP') {
-          throw new GovernanceError('unprocessable', (error as Error).message, {
-            issues: [{ path: '$.descriptor', message: (error as Error).message }],
-          });
+        if (ContractSchemaError.isInstance(error) && error.code !== 'INVALID_YAML') {
+          const issues = [{ path: '$.descriptor', message: error.message }];
+          throw new GovernanceError(
+            error.code === 'TOO_LARGE' ? 'too_large' : 'unprocessable',
+            error.message,
+            { issues },
+          );
         }
         throw invalid(
           'The descriptor is not valid YAML or JSON',
@@ -240,7 +238,7 @@ export class ProvisioningCoordinator {
         'expected a YAML/JSON text or an object',
       );
     }
-    const validation = validateDescriptor(raw);
+    const validation = validateDescriptor(raw, this.deps.descriptorLimits);
     if (!validation.success) {
       throw new GovernanceError('invalid_input', 'The descriptor is invalid', {
         issues: validation.issues.map((i) => ({
