@@ -219,7 +219,7 @@ export class ProvisioningCoordinator {
         if (ContractSchemaError.isInstance(error) && error.code !== 'INVALID_YAML') {
           const issues = [{ path: '$.descriptor', message: error.message }];
           throw new GovernanceError(
-            error.code === 'TOO_LARGE' ? 'too_large' : 'unprocessable',
+            error.code === 'TOO_LARGE' ? 'too_large' : 'too_deep',
             error.message,
             { issues },
           );
