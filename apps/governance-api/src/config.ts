@@ -99,7 +99,7 @@ export const GovernanceApiConfigSchema = z.strictObject({
         .max(256 * 1024 * 1024)
         .default(5 * 1024 * 1024),
       /** Deepest nesting of objects and arrays in a JSON body or YAML descriptor; deeper: 422. */
-      maxDepth: z.number().int().min(8).max(1000).default(DEFAULT_MAX_DEPTH),
+      maxDepth: z.number().int().min(8).max(256).default(DEFAULT_MAX_DEPTH),
       /** Largest size of a YAML descriptor once its aliases are expanded; larger: 413. */
       maxExpandedBytes: z
         .number()

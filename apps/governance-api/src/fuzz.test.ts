@@ -340,7 +340,8 @@ describe('fuzz: deep nesting, YAML aliases, empty and invalid UTF-8 bodies, huge
   const MAX_PAGE_BYTES = 1024 * 1024;
   let api: RunningGovernanceApi;
   let dir: string;
-  const stats = { requests: 0, fiveHundreds: 0 };
+  const stats = { requests: 0, fiveHundreds: 0, hangs: 0, peakRss: 0 };
+  let sampler: ReturnType<typeof setInterval> | undefined;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'governance-fuzz-hostile-'));
@@ -364,13 +365,18 @@ describe('fuzz: deep nesting, YAML aliases, empty and invalid UTF-8 bodies, huge
       );
       expect(res.status).toBe(201);
     }
+    // Client and server share this process: its peak RSS bounds the server's.
+    sampler = setInterval(() => {
+      stats.peakRss = Math.max(stats.peakRss, process.memoryUsage().rss);
+    }, 20);
   });
   afterAll(async () => {
+    clearInterval(sampler);
     await api?.governance.coordinator.idle();
     await api?.close();
     rmSync(dir, { recursive: true, force: true });
     console.info(
-      `[governance-api fuzz, hostile shapes] ${stats.requests} requests, ${stats.fiveHundreds} answered 5xx`,
+      `[governance-api fuzz, hostile shapes] ${stats.requests} requests, ${stats.fiveHundreds} answered 5xx, ${stats.hangs} hangs (no answer within 20 s), peak RSS ${Math.round(stats.peakRss / 1024 / 1024)} MiB`,
     );
   });
 
@@ -383,13 +389,21 @@ describe('fuzz: deep nesting, YAML aliases, empty and invalid UTF-8 bodies, huge
           : path.includes('provisioning')
             ? KEYS.coordinator
             : KEYS.admin;
-        const res = await fetch(`${api.url}${path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: b,
-        });
-        await res.arrayBuffer();
         stats.requests++;
+        let res: Response;
+        try {
+          res = await fetch(`${api.url}${path}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: b,
+            signal: AbortSignal.timeout(20_000),
+          });
+          await res.arrayBuffer();
+        } catch (error) {
+          stats.hangs++;
+          failures.push(`POST ${path}: no answer (${(error as Error).name})`);
+          return false;
+        }
         if (res.status >= 500) {
           stats.fiveHundreds++;
           const text = typeof b === 'string' ? b.slice(0, 120) : `${b.length} bytes`;

@@ -8,6 +8,7 @@ import { readBodyText } from './request-body';
 const STATUS: Record<GovernanceError['code'], { status: number; title: string }> = {
   invalid_input: { status: 400, title: 'Invalid request' },
   too_large: { status: 413, title: 'Content Too Large' },
+  too_deep: { status: 422, title: 'Unprocessable Content' },
   not_found: { status: 404, title: 'Not Found' },
   conflict: { status: 409, title: 'Conflict' },
   unprocessable: { status: 422, title: 'Unprocessable Content' },

@@ -115,7 +115,9 @@ describe('governance-api under hostile input: no 500, bounded answers', () => {
       },
     });
     expect(asFlowYaml.status).toBe(422);
-    expect((await asFlowYaml.json()).detail).toMatch(/deeper than 128 levels/);
+    const flowProblem = await asFlowYaml.json();
+    expect(flowProblem.type).toBe('urn:dcg:governance:too_deep');
+    expect(flowProblem.detail).toMatch(/deeper than 128 levels/);
     const asYamlJson = await request(`${api.url}/v1/provisioning/deploy`, {
       key: KEYS.coordinator,
       body: { environment: 'production', descriptor: JSON.stringify(nestedComponents(1000)) },

@@ -84,7 +84,7 @@ describe('a deploy killed mid-plan (kill -9) reports what it left provisioned af
     ]);
     expect(plan.rollback).toEqual({ rolledBack: [], remaining: [STORAGE], uncertain: [PORT] });
     expect(plan.errors.at(-1)).toBe(
-      `still provisioned: ${STORAGE}; possibly provisioned (the call was under way when the service stopped): ${PORT}`,
+      `still provisioned: ${STORAGE}; possibly provisioned (its call ended without a COMPLETED or FAILED status, or the service stopped during it): ${PORT}`,
     );
     // Nothing was deployed as far as the marketplace is concerned.
     const instance = await request(

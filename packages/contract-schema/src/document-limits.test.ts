@@ -75,6 +75,12 @@ describe('validation of deeply nested documents', () => {
   it('still accepts a descriptor of ordinary depth', () => {
     expect(validateDescriptor(nestedComponents(20)).success).toBe(true);
   });
+
+  it('takes the depth limit from its options', () => {
+    expect(validateDescriptor(nestedComponents(10), { maxDepth: 16 }).success).toBe(false);
+    expect(validateDescriptor(nestedComponents(10), { maxDepth: 64 }).success).toBe(true);
+    expect(validateDescriptor(nestedComponents(120), { maxDepth: 256 }).success).toBe(true);
+  });
 });
 
 describe('parseDescriptorYaml limits', () => {

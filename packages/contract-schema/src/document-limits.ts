@@ -46,6 +46,37 @@ export const DEFAULT_MAX_EXPANDED_BYTES = 8 * 1024 * 1024;
  */
 export function findTooDeep(value: unknown, maxDepth: number): PathSegment[] | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
+  // A quick pass without paths (two flat stacks, no allocation per node); the path is traced only
+  // for a value that is too deep.
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > maxDepth) return traceTooDeep(value, maxDepth);
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i];
+        if (typeof child === 'object' && child !== null) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in node) {
+        const child: unknown = (node as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The path to the first container deeper than `maxDepth` (depth first, in document order). */
+function traceTooDeep(value: object, maxDepth: number): PathSegment[] | undefined {
   // Each frame: the container, its depth, and the key under which its parent holds it.
   const stack: Array<{ node: object; depth: number; parent: number; key: PathSegment }> = [];
   const frames: Array<{ parent: number; key: PathSegment }> = [];
@@ -67,7 +98,9 @@ export function findTooDeep(value: unknown, maxDepth: number): PathSegment[] | u
         }
       }
     } else {
-      for (const [k, child] of Object.entries(node)) {
+      const entries = Object.entries(node);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, child] = entries[i]!;
         if (typeof child === 'object' && child !== null) {
           stack.push({ node: child, depth: depth + 1, parent: index, key: k });
         }

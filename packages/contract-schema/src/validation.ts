@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { type SystemDescriptor, SystemDescriptorSchema } from './descriptor';
-import { DEFAULT_MAX_DEPTH, findTooDeep } from './document-limits';
+import { DEFAULT_MAX_DEPTH, type DocumentLimits, findTooDeep } from './document-limits';
 import {
   type EvaluationResultSubmission,
   EvaluationResultSubmissionSchema,
@@ -71,7 +71,8 @@ export function depthIssue(
 
 /**
  * Validates any value against any zod schema of this package, in the `{ success }` style. A value
- * nested deeper than {@link DEFAULT_MAX_DEPTH} levels gets one depth issue and is not walked.
+ * nested deeper than `limits.maxDepth` ({@link DEFAULT_MAX_DEPTH} by default, at most 256 is safe
+ * for the recursive schemas) gets one depth issue and is not walked.
  *
  * @example
  * validateWith(SystemDescriptorSchema, { id: 'urn:dmb:dp:a:b:0', kind: 'dataproduct' });
@@ -79,8 +80,9 @@ export function depthIssue(
 export function validateWith<S extends z.ZodType>(
   schema: S,
   value: unknown,
+  limits: Pick<DocumentLimits, 'maxDepth'> = {},
 ): Validation<z.output<S>> {
-  const deep = depthIssue(value);
+  const deep = depthIssue(value, limits.maxDepth);
   if (deep !== undefined) return { success: false, issues: [deep] };
   const result = schema.safeParse(value);
   if (result.success) return { success: true, data: result.data };
@@ -132,6 +134,9 @@ export function validateTemplate(value: unknown): Validation<InfrastructureTempl
  * @example
  * validateDescriptor({ id: 'urn:dmb:dp:a:b:0', kind: 'dataproduct', components: [] });
  */
-export function validateDescriptor(value: unknown): Validation<SystemDescriptor> {
-  return validateWith(SystemDescriptorSchema, value);
+export function validateDescriptor(
+  value: unknown,
+  limits: Pick<DocumentLimits, 'maxDepth'> = {},
+): Validation<SystemDescriptor> {
+  return validateWith(SystemDescriptorSchema, value, limits);
 }

@@ -1,5 +1,6 @@
 import {
   type ComponentDescriptor,
+  ContractSchemaError,
   type DocumentLimits,
   explainProvisioningInfoViolation,
   findComponent,
@@ -75,7 +76,7 @@ function describeRollback(rollback: NonNullable<ProvisioningPlan['rollback']>): 
   }
   if (rollback.uncertain.length > 0) {
     parts.push(
-      `possibly provisioned (the call was under way when the service stopped): ${rollback.uncertain.join(', ')}`,
+      `possibly provisioned (its call ended without a COMPLETED or FAILED status, or the service stopped during it): ${rollback.uncertain.join(', ')}`,
     );
   }
   return parts.length === 0 ? 'nothing was provisioned' : parts.join('; ');
@@ -215,16 +216,13 @@ export class ProvisioningCoordinator {
       try {
         raw = parseDescriptorYaml(raw, this.deps.descriptorLimits);
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code === 'TOO_LARGE') {
-          throw new GovernanceError('too_large', (error as Error).message, {
-            issues: [{ path: '$.descriptor', message: (error as Error).message }],
-          });
-        }
-        if (code === 'TOO_DEEP') {
-          throw new GovernanceError('unprocessable', (error as Error).message, {
-            issues: [{ path: '$.descriptor', message: (error as Error).message }],
-          });
+        if (ContractSchemaError.isInstance(error) && error.code !== 'INVALID_YAML') {
+          const issues = [{ path: '$.descriptor', message: error.message }];
+          throw new GovernanceError(
+            error.code === 'TOO_LARGE' ? 'too_large' : 'too_deep',
+            error.message,
+            { issues },
+          );
         }
         throw invalid(
           'The descriptor is not valid YAML or JSON',
@@ -240,7 +238,7 @@ export class ProvisioningCoordinator {
         'expected a YAML/JSON text or an object',
       );
     }
-    const validation = validateDescriptor(raw);
+    const validation = validateDescriptor(raw, this.deps.descriptorLimits);
     if (!validation.success) {
       throw new GovernanceError('invalid_input', 'The descriptor is invalid', {
         issues: validation.issues.map((i) => ({
@@ -407,25 +405,36 @@ export class ProvisioningCoordinator {
 
   /**
    * After a failed deploy: unprovisions the components this plan provisioned, newest first, and
-   * records on the plan what was undone and what remains (saved after each step, so a stop in the
-   * middle leaves an exact account).
+   * records on the plan what was undone, what remains and what may exist (saved after each step,
+   * so a stop in the middle leaves an exact account).
    */
   private async rollBack(
     plan: ProvisioningPlan,
     working: SystemDescriptor,
     templates: RegisteredTemplate[],
-    /** The failed task, when its adapter provisioned it before its answer was refused. */
-    failedButProvisioned?: ProvisioningTask,
+    failed: {
+      task: ProvisioningTask;
+      /**
+       * `provisioned`: the adapter provisioned it before its answer was refused (undone too);
+       * `uncertain`: the call ended without a status (unreachable, an error answer, polling given
+       * up), so the component may exist: reported, not undone; `no`: the adapter reported FAILED.
+       */
+      state: 'provisioned' | 'uncertain' | 'no';
+    },
   ): Promise<void> {
     const done = plan.tasks
       .map((task, i) => ({ task, template: templates[i]! }))
-      .filter(({ task }) => task.status === 'completed' || task === failedButProvisioned)
+      .filter(
+        ({ task }) =>
+          task.status === 'completed' || (task === failed.task && failed.state === 'provisioned'),
+      )
       .reverse();
-    if (done.length === 0) return;
+    const uncertain = failed.state === 'uncertain' ? [failed.task.componentId] : [];
+    if (done.length === 0 && uncertain.length === 0) return;
     const rollback = {
       rolledBack: [] as string[],
       remaining: done.map((d) => d.task.componentId),
-      uncertain: [],
+      uncertain,
     };
     plan.rollback = rollback;
     await this.save(plan);
@@ -491,7 +500,13 @@ export class ProvisioningCoordinator {
           const stop = ProvisioningCoordinator.asStop(error);
           this.stopAt(plan, task, stop);
           if (plan.operation === 'deploy') {
-            await this.rollBack(plan, working, templates, stop.provisioned ? task : undefined);
+            // A PlanStop comes from a status; anything else (no status) leaves the state unknown.
+            const state = stop.provisioned
+              ? 'provisioned'
+              : error instanceof PlanStop
+                ? 'no'
+                : 'uncertain';
+            await this.rollBack(plan, working, templates, { task, state });
           }
           plan.finishedAt = this.now();
           await this.save(plan);
