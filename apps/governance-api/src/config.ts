@@ -67,8 +67,27 @@ export const GovernanceApiConfigSchema = z.strictObject({
       pollIntervalMs: z.number().int().min(1).max(60_000).default(1000),
       pollTimeoutMs: z.number().int().min(1).max(86_400_000).default(600_000),
       requestTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
+      /**
+       * Lease of this instance on the plans it runs, renewed every third of it: when it lapses
+       * (the instance died), another instance on the same database marks its plans failed.
+       */
+      leaseMs: z.number().int().min(300).max(3_600_000).default(30_000),
     })
-    .default({ pollIntervalMs: 1000, pollTimeoutMs: 600_000, requestTimeoutMs: 30_000 }),
+    .default({
+      pollIntervalMs: 1000,
+      pollTimeoutMs: 600_000,
+      requestTimeoutMs: 30_000,
+      leaseMs: 30_000,
+    }),
+  evaluationResults: z
+    .strictObject({
+      /**
+       * Accept results for a contract that no guardian deployed in the environment guards with
+       * the policy (platforms that push results before they deploy guardians). Off: 409.
+       */
+      acceptUnguarded: z.boolean().default(false),
+    })
+    .default({ acceptUnguarded: false }),
   limits: z
     .strictObject({
       /** Largest accepted request body. */

@@ -101,8 +101,14 @@ export async function startGovernanceApi(
   });
 
   const store = await openStore(config, options.dataDir, options.databaseUrl);
+  const { leaseMs, ...adapters } = config.provisioning;
   const governance = createGovernance(store, {
-    adapters: config.provisioning,
+    adapters,
+    results: config.evaluationResults,
+    leases: {
+      leaseMs,
+      onError: (error) => logger.error('plan lease renewal failed', { error }),
+    },
     onListenerError: (error, event) => logger.error('event listener failed', { event, error }),
   });
   governance.events.on('system.deployed', (e) =>
@@ -119,7 +125,9 @@ export async function startGovernanceApi(
       planId: e.planId,
     }),
   );
-  const interrupted = await governance.coordinator.recoverInterrupted().catch(async (error) => {
+  // Takes this instance's lease and marks failed the plans of instances that are gone (only
+  // theirs: instances sharing the database keep their plans), then keeps doing so while it runs.
+  const interrupted = await governance.leases.start().catch(async (error) => {
     await store.close();
     throw error;
   });
@@ -140,6 +148,7 @@ export async function startGovernanceApi(
       host: options.host ?? '127.0.0.1',
     });
   } catch (error) {
+    await governance.leases.stop();
     await store.close();
     throw error;
   }
@@ -149,6 +158,7 @@ export async function startGovernanceApi(
     } catch (error) {
       await server.close();
       await governance.coordinator.idle();
+      await governance.leases.stop();
       await store.close();
       throw error;
     }
@@ -161,6 +171,7 @@ export async function startGovernanceApi(
     close: async () => {
       await server.close();
       await governance.coordinator.idle();
+      await governance.leases.stop();
       await store.close();
     },
   };

@@ -2,6 +2,7 @@ export { GovernanceError, type GovernanceErrorCode } from './errors';
 export {
   type AcceptedEvaluationResult,
   EvaluationResults,
+  type EvaluationResultsOptions,
   type EvaluationSubmissionInput,
 } from './evaluation-results';
 export { createGovernance, type Governance, type GovernanceOptions } from './governance';
@@ -10,6 +11,7 @@ export {
   type GovernanceEventName,
   GovernanceEvents,
 } from './governance-events';
+export { guardedContracts } from './guarded-contracts';
 export {
   complianceView,
   MarketplaceProjection,
@@ -23,6 +25,7 @@ export type {
   MarketplaceReadModel,
 } from './marketplace-views';
 export type { Page } from './page';
+export { PlanLeases, type PlanLeasesOptions } from './plan-leases';
 export {
   type Policy,
   type PolicyCreate,
@@ -49,6 +52,7 @@ export {
   TaskStatusSchema,
 } from './provisioning-plan';
 export type {
+  ContractGuard,
   CurrentResultStatus,
   EvaluationResultRepository,
   GovernanceStore,

@@ -43,6 +43,8 @@ export interface CoordinatorDeps {
   adapters: TechAdapterClient;
   events: GovernanceEvents;
   clock?: () => Date;
+  /** The service instance running the plans: they are its own while its lease lives. */
+  instanceId?: string;
 }
 
 /** Stops the plan: `terminated` for governance rule breaches, `failed` for adapter failures. */
@@ -116,11 +118,17 @@ export class ProvisioningCoordinator {
   }
 
   /**
-   * Marks plans left `running` by an earlier process as failed: their progress is unknown, so
-   * they must be re-run explicitly. Call once at start-up.
+   * Marks plans left `running` by a process that is gone as failed: their progress is unknown, so
+   * they must be re-run explicitly. With an `instanceId`, only plans whose owner holds no live
+   * lease are touched (see `PlanLeases`), so instances sharing a database leave each other's
+   * plans alone; without one, every running plan (call it once at start-up).
    */
   async recoverInterrupted(): Promise<number> {
-    const plans = await this.deps.store.listRunningPlans();
+    const { instanceId } = this.deps;
+    const plans =
+      instanceId === undefined
+        ? await this.deps.store.listRunningPlans()
+        : await this.deps.store.claimOrphanedPlans(instanceId);
     for (const plan of plans) {
       const at = this.now();
       const message = 'interrupted: the service stopped while the plan was running; deploy again';
@@ -131,13 +139,16 @@ export class ProvisioningCoordinator {
           task.finishedAt = at;
         }
       }
-      await this.deps.store.updatePlan({
-        ...plan,
-        status: 'failed',
-        errors: [...plan.errors, message],
-        updatedAt: at,
-        finishedAt: at,
-      });
+      await this.deps.store.updatePlan(
+        {
+          ...plan,
+          status: 'failed',
+          errors: [...plan.errors, message],
+          updatedAt: at,
+          finishedAt: at,
+        },
+        instanceId,
+      );
     }
     return plans.length;
   }
@@ -237,7 +248,7 @@ export class ProvisioningCoordinator {
       errors: [],
       descriptor: system as Record<string, unknown>,
     };
-    await this.deps.store.createPlan(plan);
+    await this.deps.store.createPlan(plan, this.deps.instanceId);
     const run = this.execute(structuredClone(plan), system, removeData)
       .catch(() => undefined)
       .finally(() => this.running.delete(run));
@@ -251,7 +262,7 @@ export class ProvisioningCoordinator {
 
   private async save(plan: ProvisioningPlan): Promise<void> {
     plan.updatedAt = this.now();
-    await this.deps.store.updatePlan(plan);
+    await this.deps.store.updatePlan(plan, this.deps.instanceId);
   }
 
   private async execute(
@@ -330,13 +341,14 @@ export class ProvisioningCoordinator {
     component: ComponentDescriptor,
     templateId: string,
     resourceType: string,
+    environment: string,
   ): Promise<string> {
     const who = `Guardian component "${component.id}"`;
-    const registered = await this.deps.registry.get(templateId);
+    const registered = await this.deps.registry.get(templateId, environment);
     if (!registered) {
       throw new PlanStop(
         'terminated',
-        `${who}: its infrastructure template "${templateId}" is not registered; the plan is terminated`,
+        `${who}: its infrastructure template "${templateId}" is not registered for environment "${environment}"; the plan is terminated`,
       );
     }
     if (!registered.guardian) {
@@ -370,7 +382,12 @@ export class ProvisioningCoordinator {
     const guardian = original.__dataContractGuardianSpec !== undefined;
     let component = original;
     if (guardian && plan.operation === 'deploy') {
-      const policyId = await this.guardianPolicyId(original, task.templateId, working.kind);
+      const policyId = await this.guardianPolicyId(
+        original,
+        task.templateId,
+        working.kind,
+        plan.environment,
+      );
       component = withGuardianPolicyId(original, policyId);
       this.log(
         task,
@@ -378,11 +395,12 @@ export class ProvisioningCoordinator {
         `guardian: passive policy ${policyId} for resource type ${working.kind}`,
       );
     }
-    const template = await this.deps.registry.get(task.templateId);
+    // The template registered for the plan's environment (else its environment-less one).
+    const template = await this.deps.registry.get(task.templateId, plan.environment);
     if (!template) {
       throw new PlanStop(
         'failed',
-        `Component "${task.componentId}": its infrastructure template "${task.templateId}" is not registered`,
+        `Component "${task.componentId}": its infrastructure template "${task.templateId}" is not registered for environment "${plan.environment}"`,
       );
     }
     components[index] = component;

@@ -78,16 +78,28 @@ export function assertStorableText(fields: Record<string, string | null | undefi
 }
 
 /**
+ * The environment a template registration is for: its `environment`, or null when it has none
+ * (or an empty one): such a registration serves every environment without one of its own.
+ *
+ * @example
+ * registrationEnvironment({ id: 'urn:dmb:itm:x', environment: 'production' }); // 'production'
+ */
+export function registrationEnvironment(document: Record<string, unknown>): string | null {
+  const { environment } = document;
+  return typeof environment === 'string' && environment !== '' ? environment : null;
+}
+
+/**
  * Checks a template registration for text no store can keep (see {@link assertStorableText}).
  *
  * @example
- * assertStorableTemplate(document.id, drafts);
+ * assertStorableTemplate(document, drafts);
  */
 export function assertStorableTemplate(
-  templateId: string,
+  document: Record<string, unknown> & { id: string },
   drafts: readonly TemplatePolicyDraft[],
 ): void {
-  assertStorableText({ id: templateId });
+  assertStorableText({ id: document.id, environment: registrationEnvironment(document) });
   for (const d of drafts) {
     assertStorableText({ resourceType: d.resourceType, name: d.name, description: d.description });
   }
