@@ -6,7 +6,12 @@ import {
 } from '@dcg/contract-schema';
 import { GovernanceError } from './errors';
 import type { Page } from './page';
-import type { ContractGuard, GovernanceStore, StoredEvaluationResult } from './repositories';
+import type {
+  ContractGuard,
+  GovernanceStore,
+  NewEvaluationResult,
+  StoredEvaluationResult,
+} from './repositories';
 
 /**
  * What a guardian submits: the policy it reports for, the environment and the raw request body.
@@ -140,19 +145,16 @@ export class EvaluationResults {
     }
     const submission = (input.body as unknown[])[0] as Record<string, unknown>;
     const resource = submission.resource as { id: string };
-    if (this.options.acceptUnguarded !== true) {
-      await this.assertGuarded(resource.id, input.policyId, environment);
-    }
     // The envelope parsed above, so the state follows from satisfiesPolicy and the details check.
     // It is computed once, here, and stored with the result: readers never recompute it.
     const detailsConform = schemaErrors.length === 0;
-    const result = submission.result as { satisfiesPolicy: boolean };
+    const verdict = submission.result as { satisfiesPolicy: boolean };
     const status = detailsConform
-      ? result.satisfiesPolicy
+      ? verdict.satisfiesPolicy
         ? 'compliant'
         : 'violated'
       : 'unprocessable';
-    const stored = await this.store.appendResult({
+    const result: NewEvaluationResult = {
       contractId: resource.id,
       policyId: input.policyId,
       environment,
@@ -160,6 +162,14 @@ export class EvaluationResults {
       submission,
       detailsConform,
       status,
+    };
+    // The guard is checked in the transaction of the insert (no race with an undeploy).
+    const requireGuard = this.options.acceptUnguarded !== true;
+    const stored = await this.store.appendResult(result, { requireGuard }).catch(async (error) => {
+      if (requireGuard && GovernanceError.is(error) && error.code === 'conflict') {
+        throw await this.unguarded(resource.id, input.policyId, environment);
+      }
+      throw error;
     });
     return {
       seq: stored.seq,
@@ -179,13 +189,12 @@ export class EvaluationResults {
    * deployed there, so a misconfigured guardian (another policy, a mistyped environment, an
    * unknown contract) fails loudly instead of overwriting another guardian's verdict.
    */
-  private async assertGuarded(
+  private async unguarded(
     contractId: string,
     policyId: string,
     environment: string,
-  ): Promise<void> {
+  ): Promise<GovernanceError> {
     const here = await this.store.findContractGuards(contractId, environment);
-    if (here.some((g) => g.policyId === policyId)) return;
     const describe = (guards: ContractGuard[]) =>
       guards
         .map((g) => `policy "${g.policyId}" (guardian ${g.guardianId} of system ${g.systemId})`)
@@ -200,7 +209,7 @@ export class EvaluationResults {
           ? 'no deployed guardian guards it in any environment'
           : `no guardian guards it there; it is guarded in ${[...new Set(elsewhere.map((g) => `"${g.environment}"`))].join(', ')}`;
     }
-    throw new GovernanceError(
+    return new GovernanceError(
       'conflict',
       `No guardian deployed in environment "${environment}" with policy "${policyId}" guards data contract "${contractId}": ${deployed}`,
       {

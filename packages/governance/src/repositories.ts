@@ -221,6 +221,21 @@ export interface CurrentResultStatus {
 export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'>;
 
 /**
+ * Options of {@link EvaluationResultRepository.appendResult}.
+ *
+ * @example
+ * await store.appendResult(result, { requireGuard: true });
+ */
+export interface AppendResultOptions {
+  /**
+   * Store the result only if a deployed guardian guards its contract with its policy in its
+   * environment (see {@link InstanceRepository.findContractGuards}), checked in the same
+   * transaction as the insert; otherwise reject with a GovernanceError `conflict`.
+   */
+  requireGuard?: boolean;
+}
+
+/**
  * Evaluation results: history plus the current result per contract, policy and environment.
  *
  * @example
@@ -232,7 +247,10 @@ export interface EvaluationResultRepository {
    * both at once (group commit: results that arrive together share one transaction). Resolves
    * once that transaction has committed; every read after that sees it.
    */
-  appendResult(result: NewEvaluationResult): Promise<StoredEvaluationResult>;
+  appendResult(
+    result: NewEvaluationResult,
+    options?: AppendResultOptions,
+  ): Promise<StoredEvaluationResult>;
   /** The current result for the contract in the environment; with several policies, the latest. */
   getCurrentResult(
     contractId: string,

@@ -448,6 +448,25 @@ export function describeStoreConformance(
       expect((await store.findContractGuards(port, 'production'))[0]?.guardianId).toBe(
         'urn:dmb:cmp:guards:0:guardian-g-a',
       );
+      // A result that requires a guard is stored only under a guarding policy, in its environment.
+      const guardedResult = (policyId: string, environment: string) =>
+        result(port, 1, { policyId, environment });
+      const stored = await store.appendResult(guardedResult('g-a', 'production'), {
+        requireGuard: true,
+      });
+      expect((await store.getCurrentResult(port, 'production'))?.seq).toBe(stored.seq);
+      const refusals = await Promise.allSettled([
+        store.appendResult(guardedResult('g-b', 'production'), { requireGuard: true }),
+        store.appendResult(guardedResult('g-a', 'staging'), { requireGuard: true }),
+        store.appendResult(guardedResult('g-b', 'development'), { requireGuard: true }),
+      ]);
+      expect(refusals.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+      expect((refusals[0] as PromiseRejectedResult).reason).toSatisfy(
+        (e: unknown) => GovernanceError.is(e) && e.code === 'conflict',
+      );
+      expect(
+        (await store.listResultHistory(port, { limit: 10, offset: 0 })).meta.pagination.total,
+      ).toBe(2);
       // A redeploy whose guardian no longer guards the port, and an undeploy, update the index.
       await deploy('production', [portComponent, guardian('g-a', [])]);
       expect(await guards('production')).toEqual([]);

@@ -6,6 +6,7 @@ import type {
   StoredEvaluationResult,
 } from '../../repositories';
 import { GroupCommit } from '../group-commit';
+import { notGuarded, type PendingResult as Pending } from '../pending-result';
 import { assertStorableText, clampPaging } from '../row-mapping';
 import type { SqliteContext } from './sqlite-context';
 
@@ -69,8 +70,17 @@ export function sqliteResultRepository(
     `SELECT contract_id, policy_id, seq, status, received_at FROM current_results
      WHERE environment = ? AND contract_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
   );
-  const insertAll = db.transaction((batch: NewEvaluationResult[]) =>
-    batch.map((result): StoredEvaluationResult => {
+  const guarded = db.prepare(
+    'SELECT 1 FROM instance_guards WHERE contract_id = ? AND environment = ? AND policy_id = ? LIMIT 1',
+  );
+  const insertAll = db.transaction((batch: Pending[]) =>
+    batch.map(({ result, requireGuard }): StoredEvaluationResult | null => {
+      if (
+        requireGuard &&
+        guarded.get(result.contractId, result.environment, result.policyId) === undefined
+      ) {
+        return null;
+      }
       const seq = Number(
         insertResult.run(
           result.contractId,
@@ -93,14 +103,16 @@ export function sqliteResultRepository(
       return { ...result, seq };
     }),
   );
-  const group = new GroupCommit((batch: NewEvaluationResult[]) => insertAll(batch), {
+  // IMMEDIATE: the transaction reads (the guard) before it writes, and a deferred one could not
+  // take the write lock after another connection's commit (SQLITE_BUSY without waiting).
+  const group = new GroupCommit((batch: Pending[]) => insertAll.immediate(batch), {
     what: 'an evaluation result in SQLite',
   });
 
   return {
     drain: () => group.drain(),
 
-    appendResult(result) {
+    appendResult(result, options) {
       try {
         assertStorableText({
           contractId: result.contractId,
@@ -112,7 +124,9 @@ export function sqliteResultRepository(
         return Promise.reject(error);
       }
       // Queued at once: a close() called right after this call commits it.
-      return group.add(result);
+      return group
+        .add({ result, requireGuard: options?.requireGuard === true })
+        .then((stored) => stored ?? Promise.reject(notGuarded(result)));
     },
 
     async getCurrentResult(contractId, environment, policyId) {
