@@ -1,6 +1,6 @@
 import { GovernanceError } from '../errors';
 import type { Policy } from '../policy';
-import type { TemplatePolicyDraft } from '../repositories';
+import type { ContractGuard, TemplatePolicyDraft } from '../repositories';
 
 /** A policy row as both SQL stores read it (column names are the same in both). */
 export interface PolicyRow {
@@ -136,5 +136,30 @@ export function templatePolicy(
     templateId,
     createdAt: now,
     updatedAt: now,
+  };
+}
+
+/** An `instance_guards` row as both SQL stores read it. */
+export interface GuardRow {
+  contract_id: string;
+  environment: string;
+  policy_id: string;
+  guardian_id: string;
+  system_id: string;
+}
+
+/**
+ * Maps an `instance_guards` row to the domain shape.
+ *
+ * @example
+ * const guards = rows.map(guardFromRow);
+ */
+export function guardFromRow(row: GuardRow): ContractGuard {
+  return {
+    contractId: row.contract_id,
+    environment: row.environment,
+    policyId: row.policy_id,
+    guardianId: row.guardian_id,
+    systemId: row.system_id,
   };
 }

@@ -1,7 +1,7 @@
 import { guardedContracts } from '../../guarded-contracts';
-import type { ContractGuard, InstanceRecord, InstanceRepository } from '../../repositories';
+import type { InstanceRecord, InstanceRepository } from '../../repositories';
 import { componentIds } from '../component-ids';
-import { assertStorableText } from '../row-mapping';
+import { assertStorableText, type GuardRow, guardFromRow } from '../row-mapping';
 import type { PostgresContext } from './postgres-context';
 
 interface InstanceRow {
@@ -131,23 +131,7 @@ export function postgresInstanceRepository(ctx: PostgresContext): InstanceReposi
            ORDER BY environment, policy_id, system_id, guardian_id`,
           [contractId, environment ?? null],
         );
-        return (
-          rows as Array<{
-            contract_id: string;
-            environment: string;
-            policy_id: string;
-            guardian_id: string;
-            system_id: string;
-          }>
-        ).map(
-          (row): ContractGuard => ({
-            contractId: row.contract_id,
-            environment: row.environment,
-            policyId: row.policy_id,
-            guardianId: row.guardian_id,
-            systemId: row.system_id,
-          }),
-        );
+        return (rows as GuardRow[]).map(guardFromRow);
       });
     },
 

@@ -1,7 +1,7 @@
 import { guardedContracts } from '../../guarded-contracts';
-import type { ContractGuard, InstanceRecord, InstanceRepository } from '../../repositories';
+import type { InstanceRecord, InstanceRepository } from '../../repositories';
 import { componentIds } from '../component-ids';
-import { assertStorableText } from '../row-mapping';
+import { assertStorableText, type GuardRow, guardFromRow } from '../row-mapping';
 import type { SqliteContext } from './sqlite-context';
 
 interface InstanceRow {
@@ -123,22 +123,8 @@ export function sqliteInstanceRepository(ctx: SqliteContext): InstanceRepository
 
     async findContractGuards(contractId, environment) {
       return ctx.run('find guards', () =>
-        (
-          guardsOf.all({ contractId, environment: environment ?? null }) as Array<{
-            contract_id: string;
-            environment: string;
-            policy_id: string;
-            guardian_id: string;
-            system_id: string;
-          }>
-        ).map(
-          (row): ContractGuard => ({
-            contractId: row.contract_id,
-            environment: row.environment,
-            policyId: row.policy_id,
-            guardianId: row.guardian_id,
-            systemId: row.system_id,
-          }),
+        (guardsOf.all({ contractId, environment: environment ?? null }) as GuardRow[]).map(
+          guardFromRow,
         ),
       );
     },

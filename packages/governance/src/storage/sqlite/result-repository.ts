@@ -2,12 +2,11 @@ import type { ComplianceState } from '@dcg/contract-schema';
 import type {
   CurrentResultStatus,
   EvaluationResultRepository,
-  NewEvaluationResult,
   StoredEvaluationResult,
 } from '../../repositories';
 import { GroupCommit } from '../group-commit';
-import { notGuarded, type PendingResult as Pending } from '../pending-result';
-import { assertStorableText, clampPaging } from '../row-mapping';
+import { enqueueResult, type PendingResult as Pending } from '../pending-result';
+import { clampPaging } from '../row-mapping';
 import type { SqliteContext } from './sqlite-context';
 
 interface ResultRow {
@@ -113,20 +112,7 @@ export function sqliteResultRepository(
     drain: () => group.drain(),
 
     appendResult(result, options) {
-      try {
-        assertStorableText({
-          contractId: result.contractId,
-          policyId: result.policyId,
-          environment: result.environment,
-        });
-        ctx.assertOpen();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      // Queued at once: a close() called right after this call commits it.
-      return group
-        .add({ result, requireGuard: options?.requireGuard === true })
-        .then((stored) => stored ?? Promise.reject(notGuarded(result)));
+      return enqueueResult(group, ctx.assertOpen, result, options);
     },
 
     async getCurrentResult(contractId, environment, policyId) {
