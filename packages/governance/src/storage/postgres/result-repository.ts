@@ -1,8 +1,5 @@
 import type { ComplianceState } from '@dcg/contract-schema';
-import type {
-  EvaluationResultRepository,
-  StoredEvaluationResult,
-} from '../../repositories';
+import type { EvaluationResultRepository, StoredEvaluationResult } from '../../repositories';
 import { GroupCommit } from '../group-commit';
 import { enqueueResult, type PendingResult as Pending } from '../pending-result';
 import { clampPaging } from '../row-mapping';
