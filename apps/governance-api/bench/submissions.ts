@@ -78,7 +78,13 @@ async function run(
   api: { url: string; pid: number },
   connections: number,
   post: string | undefined,
-): Promise<{ rps: number; non2xx: number; errors: number; cpuMicros: number | undefined }> {
+): Promise<{
+  rps: number;
+  non2xx: number;
+  errors: number;
+  statuses: unknown;
+  cpuMicros: number | undefined;
+}> {
   const url = api.url;
   const cpuBefore = mainThreadCpuMicros(api.pid);
   const result = await autocannon({
@@ -96,6 +102,7 @@ async function run(
     rps: result.requests.average,
     non2xx: result.non2xx,
     errors: result.errors,
+    statuses: result.statusCodeStats,
     cpuMicros:
       cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0
         ? undefined
@@ -176,7 +183,9 @@ async function measure(
       const measured = await run(api, connections, policyId);
       if (measured.cpuMicros !== undefined) submitCpu.push(measured.cpuMicros);
       if (measured.non2xx > 0 || measured.errors > 0) {
-        throw new Error(`${label}: ${measured.non2xx} non-2xx answers, ${measured.errors} errors`);
+        throw new Error(
+          `${label}: ${measured.non2xx} non-2xx answers (${JSON.stringify(measured.statuses)}), ${measured.errors} errors`,
+        );
       }
       submit.push(measured.rps);
     }

@@ -81,6 +81,11 @@ export const GovernanceApiConfigSchema = z.strictObject({
         .default(4 * 1024 * 1024),
       /** `refuse`: no redirect is followed; `same-origin`: up to 5 on the adapter's own origin. */
       redirects: z.enum(['refuse', 'same-origin']).default('refuse'),
+      /**
+       * Lease of this instance on the plans it runs, renewed every third of it: when it lapses
+       * (the instance died), another instance on the same database marks its plans failed.
+       */
+      leaseMs: z.number().int().min(300).max(3_600_000).default(30_000),
     })
     .default({
       pollIntervalMs: 1000,
@@ -88,7 +93,17 @@ export const GovernanceApiConfigSchema = z.strictObject({
       requestTimeoutMs: 30_000,
       maxResponseBytes: 4 * 1024 * 1024,
       redirects: 'refuse',
+      leaseMs: 30_000,
     }),
+  evaluationResults: z
+    .strictObject({
+      /**
+       * Accept results for a contract that no guardian deployed in the environment guards with
+       * the policy (platforms that push results before they deploy guardians). Off: 409.
+       */
+      acceptUnguarded: z.boolean().default(false),
+    })
+    .default({ acceptUnguarded: false }),
   limits: z
     .strictObject({
       /** Largest accepted request body. */

@@ -103,8 +103,14 @@ export async function startGovernanceApi(
   });
 
   const store = await openStore(config, options.dataDir, options.databaseUrl);
+  const { leaseMs, ...adapters } = config.provisioning;
   const governance = createGovernance(store, {
-    adapters: config.provisioning,
+    adapters,
+    results: config.evaluationResults,
+    leases: {
+      leaseMs,
+      onError: (error) => logger.error('plan lease renewal failed', { error }),
+    },
     descriptorLimits: {
       maxDepth: config.limits.maxDepth,
       maxExpandedBytes: config.limits.maxExpandedBytes,
@@ -125,7 +131,9 @@ export async function startGovernanceApi(
       planId: e.planId,
     }),
   );
-  const interrupted = await governance.coordinator.recoverInterrupted().catch(async (error) => {
+  // Takes this instance's lease and marks failed the plans of instances that are gone (only
+  // theirs: instances sharing the database keep their plans), then keeps doing so while it runs.
+  const interrupted = await governance.leases.start().catch(async (error) => {
     await store.close();
     throw error;
   });
@@ -154,6 +162,7 @@ export async function startGovernanceApi(
       lifecycle,
     });
   } catch (error) {
+    await governance.leases.stop();
     await store.close();
     throw error;
   }
@@ -163,6 +172,7 @@ export async function startGovernanceApi(
     } catch (error) {
       await server.close();
       await governance.coordinator.idle();
+      await governance.leases.stop();
       await store.close();
       throw error;
     }
@@ -177,6 +187,7 @@ export async function startGovernanceApi(
     close: async () => {
       await server.close();
       await governance.coordinator.idle();
+      await governance.leases.stop();
       await store.close();
     },
   };

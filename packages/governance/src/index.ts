@@ -3,6 +3,7 @@ export { GovernanceError, type GovernanceErrorCode } from './errors';
 export {
   type AcceptedEvaluationResult,
   EvaluationResults,
+  type EvaluationResultsOptions,
   type EvaluationSubmissionInput,
 } from './evaluation-results';
 export { createGovernance, type Governance, type GovernanceOptions } from './governance';
@@ -11,6 +12,7 @@ export {
   type GovernanceEventName,
   GovernanceEvents,
 } from './governance-events';
+export { guardedContracts } from './guarded-contracts';
 export {
   complianceView,
   MarketplaceProjection,
@@ -24,6 +26,7 @@ export type {
   MarketplaceReadModel,
 } from './marketplace-views';
 export type { Page } from './page';
+export { PlanLeases, type PlanLeasesOptions } from './plan-leases';
 export {
   type Policy,
   type PolicyCreate,
@@ -52,6 +55,7 @@ export {
   TaskStatusSchema,
 } from './provisioning-plan';
 export type {
+  ContractGuard,
   CurrentResultStatus,
   EvaluationResultRepository,
   GovernanceStore,

@@ -49,6 +49,8 @@ export interface CoordinatorDeps {
   clock?: () => Date;
   /** Depth and expanded-size limits of a YAML descriptor (defaults of `@dcg/contract-schema`). */
   descriptorLimits?: DocumentLimits;
+  /** The service instance running the plans: they are its own while its lease lives. */
+  instanceId?: string;
 }
 
 /** Stops the plan: `terminated` for governance rule breaches, `failed` for adapter failures. */
@@ -143,11 +145,17 @@ export class ProvisioningCoordinator {
   }
 
   /**
-   * Marks plans left `running` by an earlier process as failed: their progress is unknown, so
-   * they must be re-run explicitly. Call once at start-up.
+   * Marks plans left `running` by a process that is gone as failed: their progress is unknown, so
+   * they must be re-run explicitly. With an `instanceId`, only plans whose owner holds no live
+   * lease are touched (see `PlanLeases`), so instances sharing a database leave each other's
+   * plans alone; without one, every running plan (call it once at start-up).
    */
   async recoverInterrupted(): Promise<number> {
-    const plans = await this.deps.store.listRunningPlans();
+    const { instanceId } = this.deps;
+    const plans =
+      instanceId === undefined
+        ? await this.deps.store.listRunningPlans()
+        : await this.deps.store.claimOrphanedPlans(instanceId);
     for (const plan of plans) {
       const at = this.now();
       const uncertain: string[] = [];
@@ -172,14 +180,17 @@ export class ProvisioningCoordinator {
         };
         errors.push(describeRollback(rollback));
       }
-      await this.deps.store.updatePlan({
-        ...plan,
-        status: 'failed',
-        errors,
-        ...(rollback === undefined ? {} : { rollback }),
-        updatedAt: at,
-        finishedAt: at,
-      });
+      await this.deps.store.updatePlan(
+        {
+          ...plan,
+          status: 'failed',
+          errors,
+          ...(rollback === undefined ? {} : { rollback }),
+          updatedAt: at,
+          finishedAt: at,
+        },
+        instanceId,
+      );
     }
     return plans.length;
   }
@@ -290,7 +301,7 @@ export class ProvisioningCoordinator {
       errors: [],
       descriptor: system as Record<string, unknown>,
     };
-    await this.deps.store.createPlan(plan);
+    await this.deps.store.createPlan(plan, this.deps.instanceId);
     const run = this.execute(structuredClone(plan), system, removeData)
       .catch(() => undefined)
       .finally(() => this.running.delete(run));
@@ -304,7 +315,7 @@ export class ProvisioningCoordinator {
 
   private async save(plan: ProvisioningPlan): Promise<void> {
     plan.updatedAt = this.now();
-    await this.deps.store.updatePlan(plan);
+    await this.deps.store.updatePlan(plan, this.deps.instanceId);
   }
 
   /** The request that provisions (or unprovisions) one component of the working descriptor. */
@@ -361,7 +372,12 @@ export class ProvisioningCoordinator {
         // The API's Info has both halves: send them, so an adapter's echo of `info` is valid.
         components[index] = withCompleteInfo(component);
         if (plan.operation === 'deploy' && component.__dataContractGuardianSpec !== undefined) {
-          const policyId = await this.checkGuardian(component, task.templateId, working);
+          const policyId = await this.checkGuardian(
+            component,
+            task.templateId,
+            working,
+            plan.environment,
+          );
           components[index] = withGuardianPolicyId(component, policyId);
           this.log(
             task,
@@ -369,11 +385,12 @@ export class ProvisioningCoordinator {
             `guardian: passive policy ${policyId} for resource type ${working.kind}`,
           );
         }
-        const template = await this.deps.registry.get(task.templateId);
+        // The template registered for the plan's environment (else its environment-less one).
+        const template = await this.deps.registry.get(task.templateId, plan.environment);
         if (!template) {
           throw new PlanStop(
             'failed',
-            `Component "${task.componentId}": its infrastructure template "${task.templateId}" is not registered`,
+            `Component "${task.componentId}": its infrastructure template "${task.templateId}" is not registered for environment "${plan.environment}"`,
           );
         }
         templates.push(template);
@@ -561,6 +578,7 @@ export class ProvisioningCoordinator {
     component: ComponentDescriptor,
     templateId: string,
     system: SystemDescriptor,
+    environment: string,
   ): Promise<string> {
     const resourceType = system.kind;
     const who = `Guardian component "${component.id}"`;
@@ -586,11 +604,11 @@ export class ProvisioningCoordinator {
         );
       }
     }
-    const registered = await this.deps.registry.get(templateId);
+    const registered = await this.deps.registry.get(templateId, environment);
     if (!registered) {
       throw new PlanStop(
         'terminated',
-        `${who}: its infrastructure template "${templateId}" is not registered; the plan is terminated`,
+        `${who}: its infrastructure template "${templateId}" is not registered for environment "${environment}"; the plan is terminated`,
       );
     }
     if (!registered.guardian) {

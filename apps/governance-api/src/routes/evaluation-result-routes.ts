@@ -62,7 +62,9 @@ export function mountEvaluationResultRoutes(
       401: problem('No or an invalid API key'),
       403: problem('The key may not submit for this policy'),
       404: problem('No such policy'),
-      409: problem('The policy is not passive'),
+      409: problem(
+        'The policy is not passive, or no guardian deployed in the environment guards the data contract with this policy (the problem says what is deployed there; see `evaluationResults.acceptUnguarded`)',
+      ),
     },
   });
   app.post(

@@ -59,6 +59,10 @@ export const PolicyPageSchema = z
 export const RegisteredTemplateSchema = z
   .object({
     template: z.record(z.string(), z.unknown()),
+    environment: z
+      .string()
+      .nullable()
+      .describe('The environment of this registration; null: it serves every environment'),
     guardian: z.boolean(),
     policies: z.array(
       z.object({

@@ -1,6 +1,7 @@
+import { guardedContracts } from '../../guarded-contracts';
 import type { InstanceRecord, InstanceRepository } from '../../repositories';
 import { componentIds } from '../component-ids';
-import { assertStorableText } from '../row-mapping';
+import { assertStorableText, type GuardRow, guardFromRow } from '../row-mapping';
 import type { PostgresContext } from './postgres-context';
 
 interface InstanceRow {
@@ -30,29 +31,47 @@ export function postgresInstanceRepository(ctx: PostgresContext): InstanceReposi
   return {
     async putInstance(instance) {
       assertStorableText({ systemId: instance.systemId, environment: instance.environment });
-      // One statement: the instance and its component index change together.
+      const guards = guardedContracts(instance.descriptor, instance);
+      // One transaction: the instance, its component index and its guard index change together.
       await ctx.run('store an instance', () =>
-        pool.query(
-          `WITH upsert AS (
-             INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (system_id, environment) DO UPDATE SET descriptor = excluded.descriptor,
-               deployed_at = excluded.deployed_at, plan_id = excluded.plan_id
-           ), dropped AS (
-             DELETE FROM instance_components WHERE system_id = $1 AND environment = $2
-               AND NOT (component_id = ANY($6::text[]))
-           )
-           INSERT INTO instance_components (component_id, environment, system_id)
-           SELECT DISTINCT id, $2, $1 FROM unnest($6::text[]) AS t(id)
-           ON CONFLICT DO NOTHING`,
-          [
-            instance.systemId,
-            instance.environment,
-            JSON.stringify(instance.descriptor),
-            instance.deployedAt,
-            instance.planId,
-            componentIds(instance.descriptor),
-          ],
-        ),
+        ctx.transaction(async (client) => {
+          await client.query(
+            `WITH upsert AS (
+               INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES ($1, $2, $3, $4, $5)
+               ON CONFLICT (system_id, environment) DO UPDATE SET descriptor = excluded.descriptor,
+                 deployed_at = excluded.deployed_at, plan_id = excluded.plan_id
+             ), dropped AS (
+               DELETE FROM instance_components WHERE system_id = $1 AND environment = $2
+                 AND NOT (component_id = ANY($6::text[]))
+             )
+             INSERT INTO instance_components (component_id, environment, system_id)
+             SELECT DISTINCT id, $2, $1 FROM unnest($6::text[]) AS t(id)
+             ON CONFLICT DO NOTHING`,
+            [
+              instance.systemId,
+              instance.environment,
+              JSON.stringify(instance.descriptor),
+              instance.deployedAt,
+              instance.planId,
+              componentIds(instance.descriptor),
+            ],
+          );
+          await client.query(
+            `WITH dropped AS (
+               DELETE FROM instance_guards WHERE system_id = $1 AND environment = $2
+             )
+             INSERT INTO instance_guards (contract_id, environment, policy_id, guardian_id, system_id)
+             SELECT c, $2, p, g, $1 FROM unnest($3::text[], $4::text[], $5::text[]) AS t(c, p, g)
+             ON CONFLICT DO NOTHING`,
+            [
+              instance.systemId,
+              instance.environment,
+              guards.map((g) => g.contractId),
+              guards.map((g) => g.policyId),
+              guards.map((g) => g.guardianId),
+            ],
+          );
+        }),
       );
     },
 
@@ -61,6 +80,8 @@ export function postgresInstanceRepository(ctx: PostgresContext): InstanceReposi
         const result = await pool.query(
           `WITH dropped AS (
              DELETE FROM instance_components WHERE system_id = $1 AND environment = $2
+           ), unguarded AS (
+             DELETE FROM instance_guards WHERE system_id = $1 AND environment = $2
            )
            DELETE FROM instances WHERE system_id = $1 AND environment = $2`,
           [systemId, environment],
@@ -98,6 +119,19 @@ export function postgresInstanceRepository(ctx: PostgresContext): InstanceReposi
           params,
         );
         return (rows as InstanceRow[]).map(instanceFromRow);
+      });
+    },
+
+    async findContractGuards(contractId, environment) {
+      if (contractId.includes('\u0000') || environment?.includes('\u0000')) return [];
+      return ctx.run('find guards', async () => {
+        const { rows } = await pool.query(
+          `SELECT contract_id, environment, policy_id, guardian_id, system_id FROM instance_guards
+           WHERE contract_id = $1 AND ($2::text IS NULL OR environment = $2)
+           ORDER BY environment, policy_id, system_id, guardian_id`,
+          [contractId, environment ?? null],
+        );
+        return (rows as GuardRow[]).map(guardFromRow);
       });
     },
 

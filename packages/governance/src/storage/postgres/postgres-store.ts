@@ -40,6 +40,7 @@ async function migrate(pool: pg.Pool, schema: string): Promise<void> {
     for (const migration of POSTGRES_MIGRATIONS) {
       if (applied.has(migration.version)) continue;
       await client.query(migration.sql);
+      await migration.backfill?.(client);
       await client.query(
         'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
         [migration.version, migration.name, new Date().toISOString()],

@@ -1,11 +1,8 @@
 import type { ComplianceState } from '@dcg/contract-schema';
-import type {
-  EvaluationResultRepository,
-  NewEvaluationResult,
-  StoredEvaluationResult,
-} from '../../repositories';
+import type { EvaluationResultRepository, StoredEvaluationResult } from '../../repositories';
 import { GroupCommit } from '../group-commit';
-import { assertStorableText, clampPaging } from '../row-mapping';
+import { enqueueResult, type PendingResult as Pending } from '../pending-result';
+import { clampPaging } from '../row-mapping';
 import type { PostgresContext } from './postgres-context';
 
 interface ResultRow {
@@ -45,20 +42,26 @@ export function postgresResultRepository(
   const { pool } = ctx;
   // Sequence numbers are drawn first (in input order) so each caller learns its own; the pointer
   // only moves forward, so racing submissions leave the latest current.
-  const insertAll = async (results: NewEvaluationResult[]): Promise<StoredEvaluationResult[]> => {
+  // A result that requires a guard and has none gets no sequence number and is not inserted.
+  const insertAll = async (batch: Pending[]): Promise<Array<StoredEvaluationResult | null>> => {
+    const results = batch.map((p) => p.result);
     const { rows } = await pool.query(
       `WITH input AS MATERIALIZED (
-         SELECT t.*, nextval(pg_get_serial_sequence('evaluation_results', 'seq')) AS seq
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[])
-           WITH ORDINALITY AS t(contract_id, policy_id, environment, received_at, submission, details_conform, status, ord)
+         SELECT t.*, CASE WHEN NOT t.require_guard OR EXISTS (
+             SELECT 1 FROM instance_guards g WHERE g.contract_id = t.contract_id
+               AND g.environment = t.environment AND g.policy_id = t.policy_id)
+           THEN nextval(pg_get_serial_sequence('evaluation_results', 'seq')) END AS seq
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::text[], $8::boolean[])
+           WITH ORDINALITY AS t(contract_id, policy_id, environment, received_at, submission, details_conform, status, require_guard, ord)
          ORDER BY t.ord
        ), inserted AS (
          INSERT INTO evaluation_results (seq, contract_id, policy_id, environment, received_at, submission, details_conform, status)
-         SELECT seq, contract_id, policy_id, environment, received_at, submission::json, details_conform, status FROM input
+         SELECT seq, contract_id, policy_id, environment, received_at, submission::json, details_conform, status
+         FROM input WHERE seq IS NOT NULL
        ), pointer AS (
          INSERT INTO current_results (contract_id, policy_id, environment, seq, status, received_at)
          SELECT DISTINCT ON (contract_id, policy_id, environment) contract_id, policy_id, environment, seq, status, received_at
-         FROM input ORDER BY contract_id, policy_id, environment, seq DESC
+         FROM input WHERE seq IS NOT NULL ORDER BY contract_id, policy_id, environment, seq DESC
          ON CONFLICT (contract_id, policy_id, environment) DO UPDATE SET seq = excluded.seq,
            status = excluded.status, received_at = excluded.received_at
          WHERE excluded.seq > current_results.seq
@@ -72,9 +75,13 @@ export function postgresResultRepository(
         results.map((r) => JSON.stringify(r.submission)),
         results.map((r) => r.detailsConform),
         results.map((r) => r.status),
+        batch.map((p) => p.requireGuard),
       ],
     );
-    return results.map((r, i) => ({ ...r, seq: Number((rows[i] as { seq: string }).seq) }));
+    return results.map((r, i) => {
+      const { seq } = rows[i] as { seq: string | null };
+      return seq === null ? null : { ...r, seq: Number(seq) };
+    });
   };
   const group = new GroupCommit(insertAll, {
     what: 'an evaluation result in PostgreSQL',
@@ -85,19 +92,8 @@ export function postgresResultRepository(
   return {
     drain: () => group.drain(),
 
-    appendResult(result) {
-      try {
-        assertStorableText({
-          contractId: result.contractId,
-          policyId: result.policyId,
-          environment: result.environment,
-        });
-        ctx.assertOpen();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      // Queued at once: a close() called right after this call commits it.
-      return group.add(result);
+    appendResult(result, options) {
+      return enqueueResult(group, ctx.assertOpen, result, options);
     },
 
     async getCurrentResult(contractId, environment, policyId) {

@@ -1,6 +1,7 @@
+import { guardedContracts } from '../../guarded-contracts';
 import type { InstanceRecord, InstanceRepository } from '../../repositories';
 import { componentIds } from '../component-ids';
-import { assertStorableText } from '../row-mapping';
+import { assertStorableText, type GuardRow, guardFromRow } from '../row-mapping';
 import type { SqliteContext } from './sqlite-context';
 
 interface InstanceRow {
@@ -48,7 +49,18 @@ export function sqliteInstanceRepository(ctx: SqliteContext): InstanceRepository
      WHERE c.component_id = @componentId AND (@environment IS NULL OR c.environment = @environment)
      ORDER BY i.environment, i.system_id`,
   );
-  // The instance and its component index change together.
+  const deleteGuards = db.prepare(
+    'DELETE FROM instance_guards WHERE system_id = ? AND environment = ?',
+  );
+  const insertGuard = db.prepare(
+    'INSERT OR IGNORE INTO instance_guards (contract_id, environment, policy_id, guardian_id, system_id) VALUES (?, ?, ?, ?, ?)',
+  );
+  const guardsOf = db.prepare(
+    `SELECT contract_id, environment, policy_id, guardian_id, system_id FROM instance_guards
+     WHERE contract_id = @contractId AND (@environment IS NULL OR environment = @environment)
+     ORDER BY environment, policy_id, system_id, guardian_id`,
+  );
+  // The instance, its component index and its guard index change together.
   const write = db.transaction((instance: InstanceRecord) => {
     putInstance.run(
       instance.systemId,
@@ -61,9 +73,14 @@ export function sqliteInstanceRepository(ctx: SqliteContext): InstanceRepository
     for (const id of componentIds(instance.descriptor)) {
       insertComponent.run(id, instance.environment, instance.systemId);
     }
+    deleteGuards.run(instance.systemId, instance.environment);
+    for (const g of guardedContracts(instance.descriptor, instance)) {
+      insertGuard.run(g.contractId, g.environment, g.policyId, g.guardianId, g.systemId);
+    }
   });
   const remove = db.transaction((systemId: string, environment: string) => {
     deleteComponents.run(systemId, environment);
+    deleteGuards.run(systemId, environment);
     return deleteInstance.run(systemId, environment).changes > 0;
   });
   return {
@@ -102,6 +119,14 @@ export function sqliteInstanceRepository(ctx: SqliteContext): InstanceRepository
             .all(...params) as InstanceRow[]
         ).map(instanceFromRow);
       });
+    },
+
+    async findContractGuards(contractId, environment) {
+      return ctx.run('find guards', () =>
+        (guardsOf.all({ contractId, environment: environment ?? null }) as GuardRow[]).map(
+          guardFromRow,
+        ),
+      );
     },
 
     async findInstancesWithComponent(componentId, environment) {

@@ -15,17 +15,31 @@ const planOf = (row: { document: string }) => JSON.parse(row.document) as Provis
 export function sqlitePlanRepository(ctx: SqliteContext): PlanRepository {
   const { db } = ctx;
   const insertPlan = db.prepare(
-    'INSERT INTO plans (id, status, document, created_at, updated_at, environment) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO plans (id, status, document, created_at, updated_at, environment, owner) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
+  const renewLease = db.prepare(
+    `INSERT INTO service_leases (instance_id, expires_at) VALUES (?, ?)
+     ON CONFLICT (instance_id) DO UPDATE SET expires_at = excluded.expires_at`,
+  );
+  const endLease = db.prepare('DELETE FROM service_leases WHERE instance_id = ?');
+  // One statement, so two instances never claim the same plan.
+  const claimOrphans = db.prepare(
+    `UPDATE plans SET owner = @me WHERE status = 'running' AND (owner IS NULL OR NOT EXISTS (
+       SELECT 1 FROM service_leases l WHERE l.instance_id = plans.owner AND l.expires_at > @now))
+     RETURNING document`,
+  );
+  const dropExpiredLeases = db.prepare('DELETE FROM service_leases WHERE expires_at <= ?');
   const updatePlan = db.prepare(
-    'UPDATE plans SET status = ?, document = ?, updated_at = ? WHERE id = ?',
+    `UPDATE plans SET status = @status, document = @document, updated_at = @updatedAt
+     WHERE id = @id AND (@owner IS NULL OR owner = @owner)`,
   );
+  const planExists = db.prepare('SELECT 1 FROM plans WHERE id = ?');
   const getPlan = db.prepare('SELECT document FROM plans WHERE id = ?');
   const runningPlans = db.prepare(
     "SELECT document FROM plans WHERE status = 'running' ORDER BY created_at",
   );
   return {
-    async createPlan(plan) {
+    async createPlan(plan, owner) {
       ctx.run('create a plan', () =>
         insertPlan.run(
           plan.id,
@@ -34,14 +48,47 @@ export function sqlitePlanRepository(ctx: SqliteContext): PlanRepository {
           plan.createdAt,
           plan.updatedAt,
           plan.environment,
+          owner ?? null,
         ),
       );
     },
 
-    async updatePlan(plan) {
+    async renewLease(instanceId, leaseMs) {
+      ctx.run('renew a lease', () => renewLease.run(instanceId, Date.now() + leaseMs));
+    },
+
+    async endLease(instanceId) {
+      ctx.run('end a lease', () => endLease.run(instanceId));
+    },
+
+    async claimOrphanedPlans(instanceId) {
+      return ctx.run('claim orphaned plans', () =>
+        db.transaction(() => {
+          const now = Date.now();
+          const plans = (claimOrphans.all({ me: instanceId, now }) as Array<{ document: string }>)
+            .map(planOf)
+            .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+          // The plans of an expired lease are claimed now; the lease itself is of no more use.
+          dropExpiredLeases.run(now);
+          return plans;
+        })(),
+      );
+    },
+
+    async updatePlan(plan, owner) {
       ctx.run('update a plan', () => {
-        const info = updatePlan.run(plan.status, JSON.stringify(plan), plan.updatedAt, plan.id);
-        if (info.changes === 0) throw new GovernanceError('not_found', `No plan ${plan.id}`);
+        const info = updatePlan.run({
+          id: plan.id,
+          status: plan.status,
+          document: JSON.stringify(plan),
+          updatedAt: plan.updatedAt,
+          owner: owner ?? null,
+        });
+        if (info.changes > 0) return;
+        if (planExists.get(plan.id) === undefined) {
+          throw new GovernanceError('not_found', `No plan ${plan.id}`);
+        }
+        throw new GovernanceError('conflict', `Plan ${plan.id} was taken over by another instance`);
       });
     },
 

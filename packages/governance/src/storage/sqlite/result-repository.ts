@@ -2,11 +2,11 @@ import type { ComplianceState } from '@dcg/contract-schema';
 import type {
   CurrentResultStatus,
   EvaluationResultRepository,
-  NewEvaluationResult,
   StoredEvaluationResult,
 } from '../../repositories';
 import { GroupCommit } from '../group-commit';
-import { assertStorableText, clampPaging } from '../row-mapping';
+import { enqueueResult, type PendingResult as Pending } from '../pending-result';
+import { clampPaging } from '../row-mapping';
 import type { SqliteContext } from './sqlite-context';
 
 interface ResultRow {
@@ -69,8 +69,17 @@ export function sqliteResultRepository(
     `SELECT contract_id, policy_id, seq, status, received_at FROM current_results
      WHERE environment = ? AND contract_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
   );
-  const insertAll = db.transaction((batch: NewEvaluationResult[]) =>
-    batch.map((result): StoredEvaluationResult => {
+  const guarded = db.prepare(
+    'SELECT 1 FROM instance_guards WHERE contract_id = ? AND environment = ? AND policy_id = ? LIMIT 1',
+  );
+  const insertAll = db.transaction((batch: Pending[]) =>
+    batch.map(({ result, requireGuard }): StoredEvaluationResult | null => {
+      if (
+        requireGuard &&
+        guarded.get(result.contractId, result.environment, result.policyId) === undefined
+      ) {
+        return null;
+      }
       const seq = Number(
         insertResult.run(
           result.contractId,
@@ -93,26 +102,17 @@ export function sqliteResultRepository(
       return { ...result, seq };
     }),
   );
-  const group = new GroupCommit((batch: NewEvaluationResult[]) => insertAll(batch), {
+  // IMMEDIATE: the transaction reads (the guard) before it writes, and a deferred one could not
+  // take the write lock after another connection's commit (SQLITE_BUSY without waiting).
+  const group = new GroupCommit((batch: Pending[]) => insertAll.immediate(batch), {
     what: 'an evaluation result in SQLite',
   });
 
   return {
     drain: () => group.drain(),
 
-    appendResult(result) {
-      try {
-        assertStorableText({
-          contractId: result.contractId,
-          policyId: result.policyId,
-          environment: result.environment,
-        });
-        ctx.assertOpen();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      // Queued at once: a close() called right after this call commits it.
-      return group.add(result);
+    appendResult(result, options) {
+      return enqueueResult(group, ctx.assertOpen, result, options);
     },
 
     async getCurrentResult(contractId, environment, policyId) {

@@ -186,6 +186,59 @@ describe('SQLite store specifics', () => {
     await store.close();
   });
 
+  it('migrates a version-5 database: templates become registrations without an environment, deployed guardians are indexed', async () => {
+    const file = join(dir, 'version-5.db');
+    const db = new Database(file);
+    db.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    for (const migration of SQLITE_MIGRATIONS.filter((m) => m.version <= 5)) {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        'then',
+      );
+    }
+    db.prepare('INSERT INTO templates VALUES (?, ?, ?, ?)').run(
+      'urn:dmb:itm:old:1',
+      JSON.stringify({ id: 'urn:dmb:itm:old:1', url: 'http://old', environment: 'production' }),
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-01T00:00:00.000Z',
+    );
+    db.prepare(
+      'INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES (?, ?, ?, ?, ?)',
+    ).run(
+      'urn:dmb:dp:old:0',
+      'production',
+      JSON.stringify({
+        id: 'urn:dmb:dp:old:0',
+        components: [
+          { id: 'urn:dmb:cmp:old:0:port', __dataContractEnabled: true },
+          {
+            id: 'urn:dmb:cmp:old:0:guardian',
+            __dataContractGuardianSpec: { guards: [{ dataContractId: 'urn:dmb:cmp:old:0:port' }] },
+            info: { privateInfo: { __dataContractGuardian: { policyId: 'old-policy' } } },
+          },
+        ],
+      }),
+      '2026-01-01T00:00:00.000Z',
+      'plan',
+    );
+    db.close();
+    const store = await openSqliteStore({ file });
+    // It behaved as the one registration of its id: it still serves every environment.
+    expect((await store.getTemplate('urn:dmb:itm:old:1'))?.environment).toBeNull();
+    expect(
+      (await store.findContractGuards('urn:dmb:cmp:old:0:port')).map((g) => [
+        g.environment,
+        g.policyId,
+        g.guardianId,
+      ]),
+    ).toEqual([['production', 'old-policy', 'urn:dmb:cmp:old:0:guardian']]);
+    await store.close();
+  });
+
   it('keeps the WAL file below its limit under sustained writes, losing nothing', async () => {
     const file = join(dir, 'wal-limit.db');
     const limit = 256 * 1024;

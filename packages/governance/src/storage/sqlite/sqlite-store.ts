@@ -46,6 +46,7 @@ function migrate(db: Database.Database): void {
     if (applied.has(migration.version)) continue;
     db.transaction(() => {
       db.exec(migration.sql);
+      migration.backfill?.(db);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
         migration.version,
         migration.name,
