@@ -25,6 +25,7 @@ afterAll(async () => {
 /** A real tech adapter whose provisioning never finishes: plans stay running. */
 async function startEndlessAdapter(): Promise<string> {
   const app = new Hono();
+  app.post('/v1/validate', (c) => c.json({ valid: true }));
   app.post('/v1/provision', (c) => c.text('token-1', 202));
   app.get('/v1/provision/:token/status', (c) =>
     c.json({ status: 'RUNNING', result: '', logs: [] }),

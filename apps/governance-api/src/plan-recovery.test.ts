@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startHangingTechAdapter } from './__fixtures__/hanging-tech-adapter';
-import { exited, spawnApp } from './__fixtures__/spawn-app';
+import { spawnApp } from './__fixtures__/spawn-app.testkit';
 import { KEYS, request, testConfig } from './__fixtures__/test-keys';
 
 const SYSTEM = 'urn:dmb:dp:kill:orders:0';
@@ -15,7 +15,11 @@ const LAST = 'urn:dmb:cmp:kill:orders:0:last';
 describe('a deploy killed mid-plan (kill -9) reports what it left provisioned after restart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'governance-plan-kill-'));
   const configFile = join(dir, 'config.json');
-  writeFileSync(configFile, JSON.stringify(testConfig));
+  // A short lease: the restarted process takes over the killed one's plan once its lease lapses.
+  writeFileSync(
+    configFile,
+    JSON.stringify({ ...testConfig, provisioning: { ...testConfig.provisioning, leaseMs: 600 } }),
+  );
   const env = { DCG_DATA_DIR: join(dir, 'data'), DCG_CONFIG: configFile };
   const children: ChildProcess[] = [];
   let closeAdapter: (() => Promise<void>) | undefined;
@@ -71,11 +75,15 @@ describe('a deploy killed mid-plan (kill -9) reports what it left provisioned af
       `provision ${PORT}`,
     ]);
     first.child.kill('SIGKILL');
-    await exited(first.child);
+    await first.exited();
 
     const second = await spawnApp(env);
     children.push(second.child);
-    const plan = await (await request(`${second.url}${location}`, { key: KEYS.reader })).json();
+    let plan = await (await request(`${second.url}${location}`, { key: KEYS.reader })).json();
+    for (let i = 0; i < 100 && plan.status === 'running'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      plan = await (await request(`${second.url}${location}`, { key: KEYS.reader })).json();
+    }
     expect(plan.status).toBe('failed');
     expect(plan.tasks.map((t: { status: string }) => t.status)).toEqual([
       'completed',
@@ -92,6 +100,6 @@ describe('a deploy killed mid-plan (kill -9) reports what it left provisioned af
     );
     expect(instance.status).toBe(404);
     second.child.kill('SIGTERM');
-    await exited(second.child);
+    await second.exited();
   }, 90_000);
 });
