@@ -24,7 +24,7 @@ export class ContractRegistry {
 
   constructor(
     options: {
-      defaultEnvironment?: string;
+      defaultEnvironment?: string | undefined;
       snapshot?: ContractRegistrySnapshot;
       onChange?: (snapshot: ContractRegistrySnapshot) => void;
     } = {},
