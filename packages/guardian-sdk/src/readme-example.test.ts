@@ -141,7 +141,8 @@ describe('the README example guardian', () => {
     const keys = JSON.stringify(received[0]?.body[0]?.result.details.results.root);
     expect(keys).toContain('"has_columns"');
     expect(keys).toContain('"primary_key"');
-    for (let i = 0; i < 50 && !output.includes('"outcome"'); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && !output.includes('"outcome"'); i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(output).toContain('"outcome":"compliant"');
 
     child.kill('SIGTERM');
