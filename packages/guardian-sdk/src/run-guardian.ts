@@ -342,7 +342,15 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
       clearTimeout(deadline);
       if (outcome === 'expired') {
         abandon.abort(new Error('the guardian stopped: run abandoned'));
-        await Promise.allSettled(pending);
+        // Abandoned runs never submit; give their checks a moment to notice the abort, no more.
+        let grace: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          Promise.allSettled(pending),
+          new Promise((resolve) => {
+            grace = setTimeout(resolve, Math.max(deadlineMs, 1000));
+          }),
+        ]);
+        clearTimeout(grace);
       }
     },
   };

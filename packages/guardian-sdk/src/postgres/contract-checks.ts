@@ -438,6 +438,28 @@ async function checkModel(
 export function postgresContractCheck(options: PostgresCheckOptions): Check {
   return defineCheck('postgres_contract', async (context) => {
     const client = await options.pool.connect();
+    let released = false;
+    const release = (destroy: boolean) => {
+      if (released) return;
+      released = true;
+      client.release(destroy);
+    };
+    // Abandoned (the guardian stops): drop the connection, so this check ends now, and cancel the
+    // statement on the server, which may be waiting for a lock.
+    const onAbort = () => {
+      const pid = (client as { processID?: unknown }).processID;
+      release(true);
+      if (typeof pid !== 'number') return;
+      void options.pool
+        .connect()
+        .then((other) =>
+          other
+            .query({ text: 'SELECT pg_cancel_backend($1)', values: [pid] })
+            .finally(() => other.release()),
+        )
+        .catch(() => undefined);
+    };
+    context.signal.addEventListener('abort', onAbort, { once: true });
     let broken = false;
     let dbMs = 0;
     const timed = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -449,6 +471,7 @@ export function postgresContractCheck(options: PostgresCheckOptions): Check {
       }
     };
     try {
+      context.signal.throwIfAborted();
       await timed(() => client.query({ text: 'BEGIN TRANSACTION READ ONLY' }));
       await timed(() =>
         client.query({
@@ -468,7 +491,8 @@ export function postgresContractCheck(options: PostgresCheckOptions): Check {
       broken = true;
       throw error;
     } finally {
-      client.release(broken);
+      context.signal.removeEventListener('abort', onAbort);
+      release(broken);
       options.onDatabaseTime?.(dbMs);
     }
   });
