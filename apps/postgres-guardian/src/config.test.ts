@@ -8,13 +8,21 @@ describe('readConfig', () => {
       HOST: '127.0.0.1',
       GOVERNANCE_URL: 'http://127.0.0.1:8080',
       DCG_ENVIRONMENT: 'production',
-      CHECK_INTERVAL: 300_000,
       STOP_DEADLINE_MS: 10_000,
     });
     expect(readConfig({ CHECK_INTERVAL: '30s', PORT: '0', DCG_API_KEY: '' })).toMatchObject({
       CHECK_INTERVAL: 30_000,
       PORT: 0,
     });
+  });
+
+  it('follows GOVERNANCE_API_PORT and reads the demo switches', () => {
+    expect(readConfig({ GOVERNANCE_API_PORT: '9000', DCG_DEMO: '1' })).toMatchObject({
+      GOVERNANCE_URL: 'http://127.0.0.1:9000',
+      DCG_DEMO: true,
+      DCG_DEMO_SCHEMA: 'dcg_demo',
+    });
+    expect(() => readConfig({ DCG_DEMO_SCHEMA: 'a;b' })).toThrow(/plain SQL identifier/);
   });
 
   it('names every bad variable', () => {

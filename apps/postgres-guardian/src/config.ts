@@ -40,7 +40,17 @@ export const PostgresGuardianConfigSchema = z.looseObject({
   DATABASE_URL: z.string().min(1).default('postgres://postgres@127.0.0.1:5432/test'),
   DCG_DATA_DIR: z.string().min(1).default('.dcg-data/postgres-guardian'),
   DCG_ENVIRONMENT: z.string().min(1).default('production'),
-  CHECK_INTERVAL: duration('CHECK_INTERVAL').default(300_000),
+  /** Default 5 minutes; 1 minute in demo mode. */
+  CHECK_INTERVAL: duration('CHECK_INTERVAL').optional(),
+  DCG_API_KEY_FILE: z.string().min(1).optional(),
+  DCG_DEMO: z
+    .enum(['0', '1', 'true', 'false'], 'DCG_DEMO must be 1 or 0')
+    .transform((v) => v === '1' || v === 'true')
+    .default(false),
+  DCG_DEMO_SCHEMA: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'DCG_DEMO_SCHEMA must be a plain SQL identifier')
+    .default('dcg_demo'),
   CHECK_CONCURRENCY: positiveInt('CHECK_CONCURRENCY').default(4),
   STATEMENT_TIMEOUT_MS: positiveInt('STATEMENT_TIMEOUT_MS').default(30_000),
   STOP_DEADLINE_MS: positiveInt('STOP_DEADLINE_MS').default(10_000),
@@ -60,6 +70,10 @@ export function readConfig(env: Record<string, string | undefined>): PostgresGua
   const defined = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
   );
+  // Under `pnpm start`, governance-api's port may be moved with GOVERNANCE_API_PORT.
+  if (defined.GOVERNANCE_URL === undefined && defined.GOVERNANCE_API_PORT !== undefined) {
+    defined.GOVERNANCE_URL = `http://127.0.0.1:${defined.GOVERNANCE_API_PORT}`;
+  }
   const parsed = PostgresGuardianConfigSchema.safeParse(defined);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);

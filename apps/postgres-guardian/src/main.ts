@@ -1,10 +1,12 @@
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createGuardianAdapter, GovernanceClient } from '@dcg/guardian-sdk';
 import { openFileContractRegistry, runGuardianProcess } from '@dcg/guardian-sdk/node';
 import { postgresContractCheck } from '@dcg/guardian-sdk/postgres';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { readConfig } from './config';
+import { createDemoTables } from './demo-tables';
 
 // The reference guardian: a tech adapter for the coordinator, and a scheduler that checks the
 // contracts it guards in PostgreSQL. Only the public API of @dcg/guardian-sdk is used.
@@ -65,6 +67,7 @@ const server = once
         url: `http://${config.HOST}:${info.port}`,
         governance: config.GOVERNANCE_URL,
         monitored: registry.list().length,
+        demo: config.DCG_DEMO,
       }),
     );
 server?.on('error', (error) => {
@@ -72,11 +75,59 @@ server?.on('error', (error) => {
   process.exit(2);
 });
 
+// Demo (`pnpm start`): fresh demo tables, an orders "pipeline" that keeps orders fresh, and the
+// guardian key that governance-api's demo writes into its data folder.
+let pipeline: ReturnType<typeof setInterval> | undefined;
+if (config.DCG_DEMO && !once) {
+  try {
+    const touch = await createDemoTables(pool, config.DCG_DEMO_SCHEMA);
+    pipeline = setInterval(() => void touch().catch(() => undefined), 10 * 60_000);
+    pipeline.unref();
+    log('info', 'demo tables ready', { schema: config.DCG_DEMO_SCHEMA });
+  } catch (error) {
+    log(
+      'warn',
+      'PostgreSQL is not reachable: the demo contracts will be reported as not checkable',
+      {
+        database: config.DATABASE_URL.replace(/\/\/[^@]*@/, '//…@'),
+        error: (error as Error).message,
+      },
+    );
+  }
+}
+
+async function apiKey(): Promise<string | undefined> {
+  if (config.DCG_API_KEY) return config.DCG_API_KEY;
+  const file =
+    config.DCG_API_KEY_FILE ??
+    (config.DCG_DEMO
+      ? join(dirname(config.DCG_DATA_DIR), 'governance-api', 'demo-guardian.key')
+      : undefined);
+  if (file === undefined) return undefined;
+  // governance-api writes the demo key when it starts; wait for it a little.
+  for (let i = 0; i < (config.DCG_DEMO ? 120 : 1); i++) {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  log('warn', 'no API key: submissions will be refused', { file });
+  return undefined;
+}
+
 await runGuardianProcess({
   contracts: () => registry.list(),
-  checks: [postgresContractCheck({ pool, statementTimeoutMs: config.STATEMENT_TIMEOUT_MS })],
-  client: new GovernanceClient({ baseUrl: config.GOVERNANCE_URL, apiKey: config.DCG_API_KEY }),
-  schedule: { intervalMs: config.CHECK_INTERVAL },
+  checks: [
+    postgresContractCheck({
+      pool,
+      statementTimeoutMs: config.STATEMENT_TIMEOUT_MS,
+      // Demo contracts name their table without a schema.
+      ...(config.DCG_DEMO ? { defaultSchema: config.DCG_DEMO_SCHEMA } : {}),
+    }),
+  ],
+  client: new GovernanceClient({ baseUrl: config.GOVERNANCE_URL, apiKey: await apiKey() }),
+  schedule: { intervalMs: config.CHECK_INTERVAL ?? (config.DCG_DEMO ? 60_000 : 300_000) },
   concurrency: config.CHECK_CONCURRENCY,
   stopDeadlineMs: config.STOP_DEADLINE_MS,
   hooks: {
@@ -95,6 +146,7 @@ await runGuardianProcess({
   },
   onStop: async () => {
     log('info', 'stopped');
+    if (pipeline) clearInterval(pipeline);
     if (server) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       if ('closeAllConnections' in server) server.closeAllConnections();
