@@ -60,17 +60,21 @@ export function section(
   return { ...named(key, name, description), children: [...children] };
 }
 
-/** Every requirement (leaf) of some records, depth first. */
+/**
+ * Every requirement (leaf) of some records, depth first.
+ *
+ * @example
+ * requirementsOf([section('schema', 'Schema', [requirement('id').compliant()])]); // [{ key: 'id', compliant: true }]
+ */
 export function requirementsOf(records: ReadonlyArray<ValidationRecord>): ValidationRecord[] {
   const out: ValidationRecord[] = [];
-  const walk = (list: ReadonlyArray<ValidationRecord>, path: string[]) => {
+  const walk = (list: ReadonlyArray<ValidationRecord>) => {
     for (const record of list) {
-      if (record.children !== undefined)
-        walk(record.children, [...path, record.name ?? record.key]);
+      if (record.children !== undefined) walk(record.children);
       else out.push(record);
     }
   };
-  walk(records, []);
+  walk(records);
   return out;
 }
 

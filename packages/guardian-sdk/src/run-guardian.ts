@@ -2,7 +2,7 @@ import type { EvaluationResultSubmission, ValidationRecord } from '@dcg/contract
 import type { DataContract } from './data-contract';
 import type { SubmissionReceipt, SubmitInput } from './governance-client';
 import type { GuardedContract, GuardedPart } from './guarded-contracts';
-import { buildSubmission, requirement } from './result-builder';
+import { buildSubmission, requirement, requirementsOf } from './result-builder';
 import { delayUntilNext, type Schedule, scheduleFromGuard } from './schedule';
 
 /** A guarded contract with where its results go. */
@@ -224,11 +224,9 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
           resource: { id: target.resourceId, displayName: target.displayName },
           results,
         });
-        const violations = Object.values(results)
-          .flat()
-          .reduce(function count(n: number, r: ValidationRecord): number {
-            return r.children ? r.children.reduce(count, n) : n + (r.compliant === false ? 1 : 0);
-          }, 0);
+        const violations = requirementsOf(Object.values(results).flat()).filter(
+          (r) => r.compliant === false,
+        ).length;
         const s0 = performance.now();
         await options.client.submit({
           policyId: target.policyId,
