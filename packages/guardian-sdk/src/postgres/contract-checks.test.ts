@@ -5,7 +5,7 @@ import { parseDataContract } from '../data-contract';
 import { requirementsOf } from '../result-builder';
 import type { CheckContext } from '../run-guardian';
 import { testSchema } from './__fixtures__/test-database';
-import { postgresContractCheck } from './contract-checks';
+import { meetsThreshold, postgresContractCheck } from './contract-checks';
 import { isCompatibleType } from './type-compatibility';
 
 let schema = '';
@@ -237,5 +237,22 @@ describe('postgresContractCheck', () => {
     expect(isCompatibleType('character varying(20)', { physicalType: 'varchar(20)' })).toBe(true);
     expect(isCompatibleType('character varying(20)', { physicalType: 'varchar(30)' })).toBe(false);
     expect(isCompatibleType('text', { type: 'geometry' })).toBeUndefined();
+  });
+
+  it('compares with every ODCS operator', () => {
+    const cases: Array<[number, Parameters<typeof meetsThreshold>[1], boolean]> = [
+      [0, { operator: 'mustBe', value: 0 }, true],
+      [1, { operator: 'mustNotBe', value: 1 }, false],
+      [5, { operator: 'mustBeGreaterThan', value: 5 }, false],
+      [5, { operator: 'mustBeGreaterOrEqualTo', value: 5 }, true],
+      [5, { operator: 'mustBeLessThan', value: 5 }, false],
+      [5, { operator: 'mustBeLessOrEqualTo', value: 5 }, true],
+      [5, { operator: 'mustBeBetween', value: [5, 10] }, true],
+      [11, { operator: 'mustBeBetween', value: [5, 10] }, false],
+      [5, { operator: 'mustNotBeBetween', value: [5, 10] }, false],
+      [4, { operator: 'mustNotBeBetween', value: [5, 10] }, true],
+    ];
+    for (const [value, threshold, expected] of cases)
+      expect(meetsThreshold(value, threshold)).toBe(expected);
   });
 });
