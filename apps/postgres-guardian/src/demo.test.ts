@@ -94,5 +94,5 @@ describe('the demo with the reference guardian', () => {
     const invoices = await status('urn:dmb:cmp:finance:orders:0:invoices-port');
     expect(invoices.summary).toMatch(/12 rows have a null amount|allows nulls/);
     expect((await status('urn:dmb:cmp:finance:orders:0:orders-port')).policyId).toBeTruthy();
-  });
+  }, 90_000);
 });

@@ -293,7 +293,7 @@ describe('postgres-guardian end to end', () => {
       [WITBOOST_PORT, policyId, ENV],
       [ODCS_PORT, policyId, ENV],
     ]);
-  });
+  }, 90_000);
 
   it('a monitoring run makes both contracts compliant in the marketplace', async () => {
     for (const id of [WITBOOST_PORT, ODCS_PORT]) {
@@ -305,7 +305,7 @@ describe('postgres-guardian end to end', () => {
       expect(status.counts.failing).toBe(0);
       expect(status.counts.compliant).toBeGreaterThan(5);
     }
-  });
+  }, 90_000);
 
   it('a broken table is seen violated with the issues a person can act on', async () => {
     await pool.query(
@@ -342,7 +342,7 @@ describe('postgres-guardian end to end', () => {
         'nullValues of amount: 3 rows; it must be 0',
       ]),
     );
-  });
+  }, 90_000);
 
   it('the plan is terminated when the guardian template is not registered', async () => {
     const plan = await deploy(system('urn:dmb:itm:not-registered:1', 'urn:dmb:dp:finance:other:0'));
@@ -383,7 +383,7 @@ describe('postgres-guardian end to end', () => {
     const after = await compliance(WITBOOST_PORT);
     expect(after.status).toBe(last?.status);
     expect(after.evaluatedAt).toBe(last?.evaluatedAt);
-  });
+  }, 90_000);
 
   it('malformed details are stored and shown as "cannot be processed"', async () => {
     const sent = await call(
