@@ -146,7 +146,7 @@ try {
     ],
     client: sink,
     concurrency,
-    tickMs: 2 ** 30,
+    scheduled: false,
   });
   // A warm-up round (JIT, plans, caches), not counted.
   await guardian.runOnce();

@@ -185,4 +185,49 @@ describe('runGuardian', () => {
     expect(client.sent).toHaveLength(0);
     expect(reports.map((r) => r.outcome)).toEqual(['abandoned']);
   });
+
+  it('starts the next due contract as soon as a slot frees, not at the next tick', async () => {
+    const client = sink();
+    const quick: Check = async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      return requirement('q').compliant();
+    };
+    const guardian = runGuardian({
+      contracts: contracts(20),
+      checks: [quick],
+      client,
+      concurrency: 2,
+      tickMs: 60_000,
+      jitterMs: 0,
+      schedule: { intervalMs: 3_600_000 },
+    });
+    const t0 = Date.now();
+    while (client.sent.length < 20 && Date.now() - t0 < 5000)
+      await new Promise((r) => setTimeout(r, 10));
+    await guardian.stop();
+    expect(client.sent).toHaveLength(20);
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it('scheduled: false runs nothing until runOnce; an unreadable schedule is reported once', async () => {
+    const client = sink();
+    const warnings: string[] = [];
+    const manual = runGuardian({ contracts: contracts(), checks: [ok], client, scheduled: false });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(client.sent).toHaveLength(0);
+    await manual.runOnce();
+    expect(client.sent).toHaveLength(1);
+    await manual.stop();
+    const odd = runGuardian({
+      contracts: [{ ...contracts()[0]!, scheduling: { cron: 'bad' } }],
+      checks: [ok],
+      client: sink(),
+      tickMs: 5,
+      schedule: { intervalMs: 3_600_000 },
+      hooks: { log: (_level, message) => warnings.push(message) },
+    });
+    await new Promise((r) => setTimeout(r, 60));
+    await odd.stop();
+    expect(warnings).toEqual(['unreadable monitoringResultScheduling: default schedule used']);
+  });
 });

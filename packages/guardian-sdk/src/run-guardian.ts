@@ -87,8 +87,10 @@ export interface RunGuardianOptions {
   jitterMs?: number;
   /** Contracts checked at the same time (default 4). */
   concurrency?: number;
-  /** How often the list of contracts is looked at (default 1000 ms). */
+  /** How often the list of contracts is looked at (default 1000 ms; also whenever a run ends). */
   tickMs?: number;
+  /** `false`: nothing runs on a schedule, only {@link RunningGuardian.runOnce} (default true). */
+  scheduled?: boolean;
   hooks?: GuardianHooks;
 }
 
@@ -154,16 +156,24 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
   const list = () =>
     typeof options.contracts === 'function' ? options.contracts() : options.contracts;
 
-  const scheduleOf = (target: MonitoredContract): Schedule => {
+  // Schedules read once per contract (and again only when its scheduling changes), so an
+  // unreadable one is reported once.
+  const schedules = new Map<string, { raw: unknown; schedule: Schedule }>();
+  const scheduleOf = (key: string, target: MonitoredContract): Schedule => {
+    const known = schedules.get(key);
+    if (known && known.raw === target.scheduling) return known.schedule;
+    let schedule: Schedule;
     try {
-      return scheduleFromGuard(target.scheduling) ?? options.schedule ?? DEFAULT_SCHEDULE;
+      schedule = scheduleFromGuard(target.scheduling) ?? options.schedule ?? DEFAULT_SCHEDULE;
     } catch (error) {
       hooks.log?.('warn', 'unreadable monitoringResultScheduling: default schedule used', {
         resourceId: target.resourceId,
         error: (error as Error).message,
       });
-      return options.schedule ?? DEFAULT_SCHEDULE;
+      schedule = options.schedule ?? DEFAULT_SCHEDULE;
     }
+    schedules.set(key, { raw: target.scheduling, schedule });
+    return schedule;
   };
   const jitter = (schedule: Schedule) => {
     const base = 'intervalMs' in schedule ? schedule.intervalMs : 60_000;
@@ -270,7 +280,15 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
     const key = keyOf(target);
     const existing = inFlight.get(key);
     if (existing) return existing;
-    const run = runContract(target).finally(() => inFlight.delete(key));
+    const run = runContract(target).finally(() => {
+      inFlight.delete(key);
+      // A slot is free: look for due contracts now rather than at the next tick.
+      if (scheduled && !stopped) {
+        if (timer !== undefined) clearTimeout(timer);
+        const scheduled = options.scheduled ?? true;
+        if (scheduled) timer = setTimeout(tick, 0);
+      }
+    });
     inFlight.set(key, run);
     return run;
   }
@@ -284,7 +302,7 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
     for (const target of current) {
       const key = keyOf(target);
       seen.add(key);
-      const schedule = scheduleOf(target);
+      const schedule = scheduleOf(key, target);
       let due = nextAt.get(key);
       if (due === undefined) {
         due = now + jitter(schedule);
@@ -294,11 +312,17 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
       nextAt.set(key, now + delayUntilNext(schedule, new Date(now)) + jitter(schedule));
       void start(target);
     }
-    for (const key of nextAt.keys()) if (!seen.has(key)) nextAt.delete(key);
+    for (const key of nextAt.keys()) {
+      if (!seen.has(key)) {
+        nextAt.delete(key);
+        schedules.delete(key);
+      }
+    }
     timer = setTimeout(tick, tickMs);
   }
 
-  timer = setTimeout(tick, 0);
+  const scheduled = options.scheduled ?? true;
+  if (scheduled) timer = setTimeout(tick, 0);
 
   return {
     get running() {

@@ -32,7 +32,7 @@ export async function runGuardianProcess(
   const argv = options.argv ?? process.argv.slice(2);
   const exit = options.exit ?? true;
   if (argv.includes('--once')) {
-    const guardian = runGuardian({ ...options, tickMs: 2 ** 30 });
+    const guardian = runGuardian({ ...options, scheduled: false });
     let summary: RunSummary;
     try {
       summary = await guardian.runOnce();
