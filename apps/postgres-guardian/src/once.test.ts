@@ -22,6 +22,7 @@ const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
 let server: ReturnType<typeof serve>;
 let governanceUrl = '';
 let received = 0;
+let lastBody = '';
 
 beforeAll(async () => {
   await pool.query(`CREATE SCHEMA ${schema}`);
@@ -66,7 +67,9 @@ beforeAll(async () => {
     async (c) => {
       if (c.req.header('authorization') !== 'Bearer ci-key')
         return c.json({ title: 'Unauthorized' }, 401);
-      const ok = validateSubmission(await c.req.json()).success;
+      const body = await c.req.json();
+      lastBody = JSON.stringify(body);
+      const ok = validateSubmission(body).success;
       if (ok) received++;
       return c.json({}, ok ? 201 : 400);
     },
@@ -86,13 +89,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function once(key = 'ci-key'): Promise<number | null> {
+function once(key = 'ci-key', databaseUrl = DATABASE_URL): Promise<number | null> {
   const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {
     cwd: appDir,
     env: {
       ...process.env,
       DCG_DATA_DIR: dir,
-      DATABASE_URL,
+      DATABASE_URL: databaseUrl,
       GOVERNANCE_URL: governanceUrl,
       DCG_API_KEY: key,
       PORT: '1',
@@ -111,6 +114,11 @@ describe('postgres-guardian --once', () => {
     expect(received).toBe(2);
     expect(await once('wrong-key')).toBe(2);
     expect(received).toBe(2);
+  }, 90_000);
+
+  it('reports the contract violated with the connection error when PostgreSQL is unreachable', async () => {
+    expect(await once('ci-key', 'postgres://postgres@127.0.0.1:1/test')).toBe(1);
+    expect(lastBody).toMatch(/the check postgres_contract could not run: .*ECONNREFUSED/);
   });
 
   it('exits 2 with a message for a bad configuration', async () => {
