@@ -128,4 +128,21 @@ describe('GovernanceClient', () => {
     script = [];
     expect(() => new GovernanceClient({ baseUrl: 'not a url' })).toThrow(/baseUrl/);
   });
+
+  it('never sends a body that breaks A3/A4', async () => {
+    calls.length = 0;
+    const client = new GovernanceClient({ baseUrl: url });
+    const bad = [
+      {
+        resource: { id: 'urn:x', descriptor: '' },
+        result: { satisfiesPolicy: true, details: { results: { root: [{ key: 'a' }] } } },
+      },
+    ];
+    const error = await client
+      .submit({ policyId: 'p', environment: 'e', body: bad as never })
+      .catch((e) => e);
+    expect(error).toMatchObject({ code: 'INVALID_RESULT' });
+    expect(error.message).toContain('$[0].result.details.results.root[0]');
+    expect(calls).toHaveLength(0);
+  });
 });

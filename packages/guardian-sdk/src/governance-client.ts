@@ -1,4 +1,4 @@
-import type { EvaluationResultSubmission } from '@dcg/contract-schema';
+import { type EvaluationResultSubmission, validateSubmission } from '@dcg/contract-schema';
 import ky, { HTTPError, type KyInstance, TimeoutError } from 'ky';
 import { GuardianSdkError } from './guardian-sdk-error';
 
@@ -69,7 +69,7 @@ async function problemOf(response: Response): Promise<Record<string, unknown>> {
 
 /**
  * Submits evaluation results to `POST /v1/computational-governance/policies/{policyId}/evaluation-results?environment=`
- * with a bearer key. Network errors, timeouts, 429 (honouring `Retry-After`) and 5xx are retried
+ * with a bearer key. The body is validated against A3/A4 first (`INVALID_RESULT`, nothing sent). Network errors, timeouts, 429 (honouring `Retry-After`) and 5xx are retried
  * with exponential backoff and full jitter (safe: a result overwrites the earlier one); other 4xx
  * are not. Errors are `GuardianSdkError` with `code` `PROBLEM` (and the problem details),
  * `NETWORK`, `TIMEOUT` or `ABORTED`.
@@ -112,6 +112,18 @@ export class GovernanceClient {
   /** Sends one evaluation result; resolves when the governance API accepted it. */
   async submit(input: SubmitInput): Promise<SubmissionReceipt> {
     const path = `v1/computational-governance/policies/${encodeURIComponent(input.policyId)}/evaluation-results`;
+    // Whatever built the body, what leaves conforms to A3/A4 (the fast path makes this cheap).
+    const validation = validateSubmission(input.body);
+    if (!validation.success) {
+      throw new GuardianSdkError(
+        'INVALID_RESULT',
+        `the evaluation result does not conform to A3/A4, not sent: ${validation.issues
+          .slice(0, 5)
+          .map((i) => `${i.path}: ${i.message}`)
+          .join('; ')}`,
+        { problem: { issues: validation.issues } },
+      );
+    }
     const payload = JSON.stringify(input.body);
     for (let attempt = 1; ; attempt++) {
       let wait: number;
