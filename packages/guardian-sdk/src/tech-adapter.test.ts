@@ -241,4 +241,18 @@ describe('createGuardianAdapter', () => {
     expect(((await res.json()) as { status: string }).status).toBe('COMPLETED');
     expect(GUARDIAN_ID).toBeTruthy();
   });
+
+  it('bounds the list of problems it answers', async () => {
+    const { app } = createGuardianAdapter({ onProvision: () => undefined });
+    const guards = Array.from({ length: 500 }, (_, i) => `urn:missing:${i}`);
+    const res = await post(
+      app,
+      '/v1/provision',
+      provisioningRequest(system({ policyId: 'p', guards })),
+    );
+    const body = (await res.json()) as { errors: string[] };
+    expect(res.status).toBe(400);
+    expect(body.errors).toHaveLength(101);
+    expect(body.errors[100]).toBe('… and 400 more problems');
+  });
 });

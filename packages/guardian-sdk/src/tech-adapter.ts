@@ -86,7 +86,14 @@ class RequestProblem extends Error {
   }
 }
 
-function requestError(errors: string[], userMessage: string, field?: string): RequestProblem {
+const MAX_ERRORS = 100;
+
+function requestError(all: string[], userMessage: string, field?: string): RequestProblem {
+  // Bounded answer: the first problems, and how many more there are.
+  const errors =
+    all.length > MAX_ERRORS
+      ? [...all.slice(0, MAX_ERRORS), `… and ${all.length - MAX_ERRORS} more problems`]
+      : all;
   return new RequestProblem({
     errors,
     userMessage,
