@@ -175,6 +175,15 @@ describe('postgresContractCheck', () => {
     expect(failures(await run(witboost()))).toEqual({
       amount_column: ['column amount is text, the contract says decimal'],
     });
+    await pool.query(
+      `ALTER TABLE ${schema}.orders ALTER COLUMN amount TYPE numeric USING amount::numeric, ALTER COLUMN updated_at TYPE text`,
+    );
+    expect(failures(await run(witboost()))).toEqual({
+      updated_at_column: ['column updated_at is text, the contract says timestamp'],
+      freshness: [
+        'cannot be checked: column updated_at is text, freshness needs a date or timestamp',
+      ],
+    });
   });
 
   it('evaluates ODCS metrics with their operators and units, and sql rules', async () => {
@@ -218,6 +227,18 @@ describe('postgresContractCheck', () => {
     expect((await pool.query(`SELECT count(*)::int AS n FROM ${schema}.orders`)).rows[0].n).toBe(
       50,
     );
+  });
+
+  it('counts duplicates of json columns too (compared as text)', async () => {
+    await pool.query(`ALTER TABLE ${schema}.orders ADD COLUMN payload json`);
+    await pool.query(`UPDATE ${schema}.orders SET payload = '{"a":1}'`);
+    const contract = {
+      ...witboost(),
+      schema: [...witboost().schema, { name: 'payload', dataType: 'json', constraint: 'UNIQUE' }],
+    };
+    expect(failures(await run(contract))).toEqual({
+      payload_unique: ['49 rows repeat the payload of another row'],
+    });
   });
 
   it('reports a missing table on every requirement', async () => {

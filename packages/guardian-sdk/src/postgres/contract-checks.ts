@@ -114,6 +114,7 @@ class MetricsQuery {
 function libraryMetricExpression(
   rule: Extract<QualityRule, { kind: 'library' }>,
   query: MetricsQuery,
+  comparable: (column: string) => string,
 ): number | undefined {
   const column = rule.column === undefined ? undefined : quote(rule.column);
   switch (rule.metric) {
@@ -146,7 +147,9 @@ function libraryMetricExpression(
       const columns = rule.column ? [rule.column] : (rule.columns ?? []);
       if (columns.length === 0) return undefined;
       const tuple =
-        columns.length === 1 ? quote(columns[0] as string) : `(${columns.map(quote).join(', ')})`;
+        columns.length === 1
+          ? comparable(columns[0] as string)
+          : `(${columns.map(comparable).join(', ')})`;
       const nonNull = columns.map((c) => `${quote(c)} IS NOT NULL`).join(' AND ');
       return query.add(
         `count(*) FILTER (WHERE ${nonNull}) - count(DISTINCT ${tuple}) FILTER (WHERE ${nonNull})`,
@@ -232,13 +235,16 @@ async function checkModel(
     nulls?: number;
     of: string[];
   }> = [];
+  // Types without equality (json, xml) are compared as text, so the one pass never fails on them.
+  const comparable = (name: string) =>
+    /^(json|xml)$/.test(actual.get(name)?.type ?? '') ? `${quote(name)}::text` : quote(name);
   const keyColumns = model.columns.filter((c) => c.primaryKey).map((c) => c.name);
   if (keyColumns.length > 0) {
     const ok = tableExists && keyColumns.every(present);
     const tuple =
       keyColumns.length === 1
-        ? quote(keyColumns[0] as string)
-        : `(${keyColumns.map(quote).join(', ')})`;
+        ? comparable(keyColumns[0] as string)
+        : `(${keyColumns.map(comparable).join(', ')})`;
     constraintSpecs.push({
       key: 'primary_key',
       name: `primary key (${keyColumns.join(', ')}) is unique`,
@@ -256,7 +262,7 @@ async function checkModel(
         ...(ok
           ? {
               index: query.add(
-                `count(${quote(column.name)}) - count(DISTINCT ${quote(column.name)})`,
+                `count(${quote(column.name)}) - count(DISTINCT ${comparable(column.name)})`,
               ),
             }
           : {}),
@@ -277,11 +283,14 @@ async function checkModel(
     if (rule.kind !== 'library') return undefined;
     const needed = rule.column ? [rule.column] : (rule.columns ?? []);
     if (!tableExists || !needed.every(present)) return undefined;
-    return libraryMetricExpression(rule, query);
+    return libraryMetricExpression(rule, query, comparable);
   });
   const freshness = model.freshness;
+  const freshType = freshness ? actual.get(freshness.column)?.type : undefined;
+  // Only a date or timestamp column says when data changed (a cast of text could fail the pass).
+  const freshTyped = freshType !== undefined && /^(timestamp|date)/.test(freshType);
   const freshIndex =
-    freshness && tableExists && present(freshness.column)
+    freshness && freshTyped
       ? query.add(`extract(epoch from max(${quote(freshness.column)}::timestamptz))`)
       : undefined;
 
@@ -393,6 +402,14 @@ async function checkModel(
     if (!tableExists) freshnessRecords.push(built.violated(unavailable(missingTable)));
     else if (!present(freshness.column)) {
       freshnessRecords.push(built.violated(unavailable(`column ${freshness.column} is missing`)));
+    } else if (!freshTyped) {
+      freshnessRecords.push(
+        built.violated(
+          unavailable(
+            `column ${freshness.column} is ${freshType}, freshness needs a date or timestamp`,
+          ),
+        ),
+      );
     } else {
       const newest = values[freshIndex as number];
       if (newest === null || newest === undefined) {
