@@ -45,6 +45,25 @@ describe('dcg-guardian convert datacontract-cli', () => {
     });
   });
 
+  it('takes the resource id from the run when its dataContractId is a URN', async () => {
+    writeFileSync(
+      join(dir, 'urn.json'),
+      JSON.stringify({ result: 'passed', dataContractId: 'urn:dmb:cmp:a:b:0:p', checks: [] }),
+    );
+    const { value, out } = io();
+    expect(await runCli(['convert', 'datacontract-cli', join(dir, 'urn.json')], value)).toBe(0);
+    expect(JSON.parse(out.join(''))[0].resource.id).toBe('urn:dmb:cmp:a:b:0:p');
+    const missing = io();
+    writeFileSync(
+      join(dir, 'plain.json'),
+      JSON.stringify({ result: 'passed', dataContractId: 'orders', checks: [] }),
+    );
+    expect(
+      await runCli(['convert', 'datacontract-cli', join(dir, 'plain.json')], missing.value),
+    ).toBe(2);
+    expect(missing.err.join('')).toMatch(/--resource-id is required/);
+  });
+
   it('exits 2 with a message for bad usage, a missing file and a document that is not a run', async () => {
     const a = io();
     expect(await runCli(['convert'], a.value)).toBe(2);

@@ -10,7 +10,7 @@ export interface CliIo {
   env: Record<string, string | undefined>;
 }
 
-const USAGE = `usage: dcg-guardian convert datacontract-cli RUN.json --resource-id URN [--display-name NAME]
+const USAGE = `usage: dcg-guardian convert datacontract-cli RUN.json [--resource-id URN] [--display-name NAME]
          [--submit --url GOVERNANCE_URL --policy POLICY_ID --environment ENV]   (key: DCG_API_KEY)
 
 Prints the A3 submission body (JSON) to stdout, or submits it with --submit.
@@ -37,16 +37,22 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     io.stderr(`${USAGE}\n`);
     return 2;
   }
-  const resourceId = option(args, '--resource-id');
-  if (!resourceId) {
-    io.stderr(`--resource-id is required (the URN of the data contract)\n${USAGE}\n`);
-    return 2;
-  }
   let run: unknown;
   try {
     run = JSON.parse(await io.readFile(args[2]));
   } catch (error) {
     io.stderr(`cannot read ${args[2]}: ${(error as Error).message}\n`);
+    return 2;
+  }
+  // The URN of the data contract: --resource-id, else the run's dataContractId when it is one.
+  const fromRun = (run as { dataContractId?: unknown } | null)?.dataContractId;
+  const resourceId =
+    option(args, '--resource-id') ??
+    (typeof fromRun === 'string' && fromRun.startsWith('urn:') ? fromRun : undefined);
+  if (!resourceId) {
+    io.stderr(
+      `--resource-id is required (the URN of the data contract) unless the run's dataContractId is a URN\n${USAGE}\n`,
+    );
     return 2;
   }
   try {
