@@ -11,6 +11,7 @@ const apps = [
   { name: 'governance-api', port: 8080 },
   { name: 'kg-api', port: 8081 },
   { name: 'mcp-server', port: 8082 },
+  { name: 'postgres-guardian', port: 8093 },
 ];
 
 const root = new URL('..', import.meta.url).pathname;

@@ -14,7 +14,7 @@ import {
 import type { z } from 'zod';
 import { buildGovernanceApp } from './app';
 import { type GovernanceApiConfig, GovernanceApiConfigSchema } from './config';
-import { seedDemo } from './demo';
+import { demoGuardianKey, seedDemo } from './demo';
 import { demoTechAdapter } from './demo-tech-adapter';
 
 /**
@@ -143,7 +143,8 @@ export async function startGovernanceApi(
   const lifecycle = new ServiceLifecycle();
   const app = buildGovernanceApp({
     governance,
-    apiKeys,
+    // Demo: a guardian key for the reference guardian that `pnpm start` runs beside this app.
+    apiKeys: options.demo ? [...apiKeys, demoGuardianKey(options.dataDir)] : apiKeys,
     logger,
     maxBodyBytes: config.limits.maxBodyBytes,
     maxDepth: config.limits.maxDepth,

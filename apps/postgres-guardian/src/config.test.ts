@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { readConfig } from './config';
+
+describe('readConfig', () => {
+  it('has defaults for everything', () => {
+    expect(readConfig({})).toMatchObject({
+      PORT: 8093,
+      HOST: '127.0.0.1',
+      GOVERNANCE_URL: 'http://127.0.0.1:8080',
+      DCG_ENVIRONMENT: 'production',
+      STOP_DEADLINE_MS: 10_000,
+    });
+    expect(readConfig({ CHECK_INTERVAL: '30s', PORT: '0', DCG_API_KEY: '' })).toMatchObject({
+      CHECK_INTERVAL: 30_000,
+      PORT: 0,
+    });
+  });
+
+  it('follows GOVERNANCE_API_PORT and reads the demo switches', () => {
+    expect(readConfig({ GOVERNANCE_API_PORT: '9000', DCG_DEMO: '1' })).toMatchObject({
+      GOVERNANCE_URL: 'http://127.0.0.1:9000',
+      DCG_DEMO: true,
+      DCG_DEMO_SCHEMA: 'dcg_demo',
+    });
+    expect(() => readConfig({ DCG_DEMO_SCHEMA: 'a;b' })).toThrow(/plain SQL identifier/);
+  });
+
+  it('names every bad variable', () => {
+    expect(() =>
+      readConfig({
+        PORT: 'x',
+        CHECK_INTERVAL: 'often',
+        GOVERNANCE_URL: 'nope',
+        STOP_DEADLINE_MS: '0',
+      }),
+    ).toThrow(
+      /PORT: PORT must be a port number[\s\S]*GOVERNANCE_URL: GOVERNANCE_URL must be a URL[\s\S]*CHECK_INTERVAL: cannot read the duration "often"[\s\S]*STOP_DEADLINE_MS must be positive/,
+    );
+  });
+});

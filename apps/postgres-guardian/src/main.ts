@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createGuardianAdapter, GovernanceClient } from '@dcg/guardian-sdk';
+import { openFileContractRegistry, runGuardianProcess } from '@dcg/guardian-sdk/node';
+import { postgresContractCheck } from '@dcg/guardian-sdk/postgres';
+import { serve } from '@hono/node-server';
+import pg from 'pg';
+import { readConfig } from './config';
+import { createDemoTables } from './demo-tables';
+
+// The reference guardian: a tech adapter for the coordinator, and a scheduler that checks the
+// contracts it guards in PostgreSQL. Only the public API of @dcg/guardian-sdk is used.
+
+const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =>
+  process.stdout.write(
+    `${JSON.stringify({ time: new Date().toISOString(), level, service: 'postgres-guardian', msg, ...fields })}\n`,
+  );
+
+let config: ReturnType<typeof readConfig>;
+try {
+  config = readConfig(process.env);
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(2);
+}
+
+const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: config.PG_MAX_CONNECTIONS });
+pool.on('error', (error) =>
+  log('warn', 'idle PostgreSQL connection failed', { error: error.message }),
+);
+const registry = openFileContractRegistry(join(config.DCG_DATA_DIR, 'contracts.json'), {
+  defaultEnvironment: config.DCG_ENVIRONMENT,
+});
+
+const adapter = createGuardianAdapter({
+  maxBodyBytes: config.MAX_BODY_BYTES,
+  onProvision: (provisioning) => {
+    registry.provisioned(provisioning);
+    log('info', 'provisioned', {
+      guardian: provisioning.guardian.id,
+      policyId: provisioning.policyId,
+      contracts: provisioning.contracts.map((c) => c.resourceId),
+    });
+    return {
+      publicInfo: {
+        monitoredContracts: {
+          type: 'string',
+          label: 'Monitored contracts',
+          value: String(provisioning.contracts.length),
+        },
+        checkedIn: { type: 'string', label: 'Checked in', value: 'PostgreSQL' },
+      },
+    };
+  },
+  onUnprovision: (provisioning) => {
+    registry.unprovisioned(provisioning);
+    log('info', 'unprovisioned', { guardian: provisioning.guardian.id });
+  },
+});
+
+// `--once` (CI) checks what the registry holds and exits: no adapter is served then.
+const once = process.argv.includes('--once');
+const server = once
+  ? undefined
+  : serve({ fetch: adapter.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
+      log('info', 'listening', {
+        url: `http://${config.HOST}:${info.port}`,
+        governance: config.GOVERNANCE_URL,
+        monitored: registry.list().length,
+        demo: config.DCG_DEMO,
+      }),
+    );
+server?.on('error', (error) => {
+  log('error', 'cannot listen', { error: error.message });
+  process.exit(2);
+});
+
+// Demo (`pnpm start`): fresh demo tables, an orders "pipeline" that keeps orders fresh, and the
+// guardian key that governance-api's demo writes into its data folder.
+let pipeline: ReturnType<typeof setInterval> | undefined;
+if (config.DCG_DEMO && !once) {
+  try {
+    const touch = await createDemoTables(pool, config.DCG_DEMO_SCHEMA);
+    pipeline = setInterval(() => void touch().catch(() => undefined), 10 * 60_000);
+    pipeline.unref();
+    log('info', 'demo tables ready', { schema: config.DCG_DEMO_SCHEMA });
+  } catch (error) {
+    log(
+      'warn',
+      'PostgreSQL is not reachable: the demo contracts will be reported as not checkable',
+      {
+        database: config.DATABASE_URL.replace(/\/\/[^@]*@/, '//…@'),
+        error: (error as Error).message,
+      },
+    );
+  }
+}
+
+async function apiKey(): Promise<string | undefined> {
+  if (config.DCG_API_KEY) return config.DCG_API_KEY;
+  const file =
+    config.DCG_API_KEY_FILE ??
+    (config.DCG_DEMO
+      ? join(dirname(config.DCG_DATA_DIR), 'governance-api', 'demo-guardian.key')
+      : undefined);
+  if (file === undefined) return undefined;
+  // governance-api writes the demo key when it starts; wait for it a little.
+  for (let i = 0; i < (config.DCG_DEMO ? 120 : 1); i++) {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  log('warn', 'no API key: submissions will be refused', { file });
+  return undefined;
+}
+
+await runGuardianProcess({
+  contracts: () => registry.list(),
+  checks: [
+    postgresContractCheck({
+      pool,
+      statementTimeoutMs: config.STATEMENT_TIMEOUT_MS,
+      // Demo contracts name their table without a schema.
+      ...(config.DCG_DEMO ? { defaultSchema: config.DCG_DEMO_SCHEMA } : {}),
+    }),
+  ],
+  client: new GovernanceClient({ baseUrl: config.GOVERNANCE_URL, apiKey: await apiKey() }),
+  schedule: { intervalMs: config.CHECK_INTERVAL ?? (config.DCG_DEMO ? 60_000 : 300_000) },
+  concurrency: config.CHECK_CONCURRENCY,
+  stopDeadlineMs: config.STOP_DEADLINE_MS,
+  hooks: {
+    onRunStart: (target) => log('debug', 'run started', { contract: target.resourceId }),
+    onRunEnd: (report) =>
+      log(report.outcome === 'error' ? 'error' : 'info', 'run finished', {
+        contract: report.resourceId,
+        policyId: report.policyId,
+        environment: report.environment,
+        outcome: report.outcome,
+        violations: report.violations,
+        ms: Math.round(report.durationMs),
+        ...(report.error ? { error: (report.error as Error).message } : {}),
+      }),
+    log: (level, message, fields) => log(level, message, fields),
+  },
+  onStop: async () => {
+    log('info', 'stopped');
+    if (pipeline) clearInterval(pipeline);
+    if (server) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await closed;
+    }
+    await pool.end();
+  },
+});

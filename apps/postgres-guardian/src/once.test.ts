@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { validateSubmission } from '@dcg/contract-schema';
+import { guardedContracts } from '@dcg/guardian-sdk';
+import { openFileContractRegistry } from '@dcg/guardian-sdk/node';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// `main.ts --once`, the CI mode: checks what the registry holds once and exits 0 / 1 / 2.
+
+const DATABASE_URL = process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const tsx = join(appDir, '..', '..', 'node_modules', '.bin', 'tsx');
+const dir = mkdtempSync(join(tmpdir(), 'dcg-once-'));
+const schema = `dcg_once_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+let server: ReturnType<typeof serve>;
+let governanceUrl = '';
+let received = 0;
+let lastBody = '';
+
+beforeAll(async () => {
+  await pool.query(`CREATE SCHEMA ${schema}`);
+  await pool.query(`CREATE TABLE ${schema}.orders (id text NOT NULL, amount numeric NOT NULL)`);
+  await pool.query(`INSERT INTO ${schema}.orders VALUES ('a', 1), ('b', 2)`);
+  const system = {
+    id: 'urn:dmb:dp:a:b:0',
+    kind: 'dataproduct',
+    components: [
+      {
+        id: 'urn:dmb:cmp:a:b:0:port',
+        __dataContractEnabled: true,
+        dataContract: {
+          schema: [
+            { name: 'id', dataType: 'string', constraint: 'PRIMARY_KEY' },
+            { name: 'amount', dataType: 'decimal', constraint: 'NOT_NULL' },
+          ],
+          endpoint: `${schema}.orders`,
+        },
+      },
+      {
+        id: 'urn:dmb:cmp:a:b:0:g',
+        __dataContractGuardianSpec: { guards: [{ dataContractId: 'urn:dmb:cmp:a:b:0:port' }] },
+      },
+    ],
+  };
+  const found = guardedContracts(system, system.components[1]!);
+  if (!found.success) throw new Error(JSON.stringify(found.issues));
+  openFileContractRegistry(join(dir, 'contracts.json')).provisioned({
+    operation: 'provision',
+    policyId: 'p1',
+    environment: 'ci',
+    system,
+    guardian: system.components[1]!,
+    contracts: found.data,
+    guardedContractIds: ['urn:dmb:cmp:a:b:0:port'],
+    removeData: false,
+    request: { descriptorKind: 'COMPONENT_DESCRIPTOR', descriptor: '', removeData: false },
+  });
+  const app = new Hono().post(
+    '/v1/computational-governance/policies/p1/evaluation-results',
+    async (c) => {
+      if (c.req.header('authorization') !== 'Bearer ci-key')
+        return c.json({ title: 'Unauthorized' }, 401);
+      const body = await c.req.json();
+      lastBody = JSON.stringify(body);
+      const ok = validateSubmission(body).success;
+      if (ok) received++;
+      return c.json({}, ok ? 201 : 400);
+    },
+  );
+  await new Promise<void>((resolve) => {
+    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+      governanceUrl = `http://127.0.0.1:${info.port}`;
+      resolve();
+    });
+  });
+});
+
+afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+  await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await pool.end();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function once(key = 'ci-key', databaseUrl = DATABASE_URL): Promise<number | null> {
+  const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {
+    cwd: appDir,
+    env: {
+      ...process.env,
+      DCG_DATA_DIR: dir,
+      DATABASE_URL: databaseUrl,
+      GOVERNANCE_URL: governanceUrl,
+      DCG_API_KEY: key,
+      PORT: '1',
+    },
+    stdio: 'ignore',
+  });
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+}
+
+describe('postgres-guardian --once', () => {
+  it('exits 0 when compliant, 1 when violated, 2 when the result cannot be sent', async () => {
+    expect(await once()).toBe(0);
+    expect(received).toBe(1);
+    await pool.query(`INSERT INTO ${schema}.orders VALUES ('a', 3)`);
+    expect(await once()).toBe(1);
+    expect(received).toBe(2);
+    expect(await once('wrong-key')).toBe(2);
+    expect(received).toBe(2);
+  }, 90_000);
+
+  it('reports the contract violated with the connection error when PostgreSQL is unreachable', async () => {
+    expect(await once('ci-key', 'postgres://postgres@127.0.0.1:1/test')).toBe(1);
+    expect(lastBody).toMatch(/the check postgres_contract could not run: .*ECONNREFUSED/);
+  });
+
+  it('exits 2 with a message for a bad configuration', async () => {
+    const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {
+      cwd: appDir,
+      env: { ...process.env, DCG_DATA_DIR: dir, CHECK_INTERVAL: 'sometimes' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(2);
+    expect(stderr).toMatch(/CHECK_INTERVAL: cannot read the duration "sometimes"/);
+  });
+});

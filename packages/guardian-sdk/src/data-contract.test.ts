@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { odcsContract, witboostContract } from './__fixtures__/systems';
+import { parseDataContract } from './data-contract';
+
+describe('parseDataContract', () => {
+  it('reads the Witboost shape: columns, constraints, endpoint table, timeliness on the timestamp column', () => {
+    const parsed = parseDataContract(witboostContract);
+    if (!parsed.success) throw new Error(JSON.stringify(parsed.issues));
+    const [model] = parsed.data.models;
+    expect(parsed.data.dialect).toBe('witboost');
+    expect(model).toMatchObject({
+      schema: 'sales',
+      table: 'orders',
+      freshness: { column: 'updated_at', maxAgeMs: 7_200_000 },
+    });
+    expect(model?.columns[0]).toEqual({
+      name: 'order_id',
+      type: 'string',
+      physicalType: undefined,
+      required: true,
+      unique: true,
+      primaryKey: true,
+    });
+    expect(model?.columns[1]).toMatchObject({ name: 'amount', required: true, unique: false });
+  });
+
+  it('reads ODCS v3: properties, library and sql quality, latency SLA, postgres server', () => {
+    const parsed = parseDataContract(odcsContract);
+    if (!parsed.success) throw new Error(JSON.stringify(parsed.issues));
+    const [model] = parsed.data.models;
+    expect(parsed.data.server).toEqual({
+      host: '127.0.0.1',
+      port: 5432,
+      database: 'test',
+      schema: 'sales',
+    });
+    expect(model).toMatchObject({
+      schema: 'sales',
+      table: 'orders',
+      freshness: { column: 'updated_at', maxAgeMs: 7_200_000 },
+    });
+    expect(model?.columns[1]).toMatchObject({
+      name: 'amount',
+      physicalType: 'numeric(10,2)',
+      required: true,
+    });
+    expect(
+      model?.quality.map((q) => [q.kind, q.kind === 'library' ? q.metric : q.query, q.threshold]),
+    ).toEqual([
+      ['library', 'rowCount', { operator: 'mustBeGreaterThan', value: 0 }],
+      [
+        'sql',
+        'SELECT COUNT(*) FROM sales.orders WHERE amount < 0',
+        { operator: 'mustBe', value: 0 },
+      ],
+      ['library', 'nullValues', { operator: 'mustBe', value: 0 }],
+    ]);
+  });
+
+  it('gives issues with paths for bad contracts, never throws', () => {
+    const cases: Array<[unknown, (string | number)[], RegExp]> = [
+      [null, [], /must be an object/],
+      [
+        { schema: [{ name: 'a;b' }], endpoint: 'x.y' },
+        ['schema', 0, 'name'],
+        /plain SQL identifier/,
+      ],
+      [{ schema: [] }, ['endpoint'], /no table/],
+      [
+        { schema: [{ name: 'a' }], endpoint: 'a', SLA: { timeliness: 'soon' } },
+        ['SLA', 'timeliness'],
+        /cannot read the duration/,
+      ],
+      [{ apiVersion: 'v2.2.0' }, ['apiVersion'], /only ODCS v3/],
+      [
+        {
+          apiVersion: 'v3.0.0',
+          schema: [{ name: 't', quality: [{ metric: 'rowCount', mustBe: 1, mustNotBe: 2 }] }],
+        },
+        ['schema', 0, 'quality', 0],
+        /has one operator/,
+      ],
+      [
+        {
+          apiVersion: 'v3.0.0',
+          schema: [{ name: 't', quality: [{ metric: 'nullValues', mustBe: 0 }] }],
+        },
+        ['schema', 0, 'quality', 0],
+        /declared on a property/,
+      ],
+      [
+        {
+          apiVersion: 'v3.0.0',
+          schema: [{ name: 't', quality: [{ metric: 'rowCount', mustBeBetween: 3 }] }],
+        },
+        ['schema', 0, 'quality', 0, 'mustBeBetween'],
+        /two numbers/,
+      ],
+      [
+        { apiVersion: 'v3.0.0', schema: [{ name: 't', quality: [{ type: 'sql', mustBe: 0 }] }] },
+        ['schema', 0, 'quality', 0, 'query'],
+        /needs a query/,
+      ],
+      [{ apiVersion: 'v3.0.0', schema: 'x' }, ['schema'], /expected array/],
+    ];
+    for (const [raw, path, message] of cases) {
+      const parsed = parseDataContract(raw);
+      expect(parsed.success, JSON.stringify(raw)).toBe(false);
+      if (!parsed.success) {
+        expect(parsed.issues[0]?.path).toEqual(path);
+        expect(parsed.issues[0]?.message).toMatch(message);
+      }
+    }
+  });
+
+  it('warns about quality rules it does not run', () => {
+    const parsed = parseDataContract({
+      apiVersion: 'v3.0.0',
+      schema: [{ name: 't', quality: [{ type: 'custom', engine: 'soda' }] }],
+    });
+    expect(parsed.success && parsed.warnings[0]?.message).toMatch(/not run by the built-in checks/);
+  });
+});

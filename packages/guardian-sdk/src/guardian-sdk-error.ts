@@ -1,0 +1,46 @@
+const MARKER = Symbol.for('dcg.guardian-sdk.error');
+
+/** Machine-readable reasons a guardian-sdk operation can fail. */
+export type GuardianSdkErrorCode =
+  | 'INVALID_CONTRACT'
+  | 'INVALID_RESULT'
+  | 'INVALID_SCHEDULE'
+  | 'INVALID_ARGUMENT'
+  | 'PROBLEM'
+  | 'NETWORK'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'CHECK_FAILED';
+
+/**
+ * The one error class of `@dcg/guardian-sdk`: a stable `code`, a message for people, the `cause`,
+ * and for HTTP failures the `status` and RFC 9457 `problem` the server answered. Recognisable
+ * across copies of the library through {@link GuardianSdkError.isInstance}.
+ *
+ * @example
+ * try { await client.submit(input); }
+ * catch (error) { if (GuardianSdkError.isInstance(error) && error.code === 'PROBLEM') console.log(error.problem); }
+ */
+export class GuardianSdkError extends Error {
+  readonly code: GuardianSdkErrorCode;
+  readonly status: number | undefined;
+  readonly problem: Record<string, unknown> | undefined;
+  readonly [MARKER] = true;
+
+  constructor(
+    code: GuardianSdkErrorCode,
+    message: string,
+    options: { cause?: unknown; status?: number; problem?: Record<string, unknown> } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GuardianSdkError';
+    this.code = code;
+    this.status = options.status;
+    this.problem = options.problem;
+  }
+
+  /** True for a `GuardianSdkError` from any copy of this library. */
+  static isInstance(value: unknown): value is GuardianSdkError {
+    return typeof value === 'object' && value !== null && MARKER in value;
+  }
+}

@@ -1,0 +1,516 @@
+import type { ValidationRecord } from '@dcg/contract-schema';
+import type { ContractModel, QualityRule, Threshold } from '../data-contract';
+import { formatDuration } from '../duration';
+import { requirement, section } from '../result-builder';
+import { type Check, type CheckContext, defineCheck } from '../run-guardian';
+import { isCompatibleType } from './type-compatibility';
+
+/** The part of a `pg` pool client the checks use. */
+export interface PostgresQueryable {
+  query(config: {
+    text: string;
+    values?: unknown[];
+    queryMode?: 'extended';
+    rowMode?: 'array';
+  }): Promise<{ rows: unknown[] }>;
+}
+
+/** A `pg.Pool` (or anything that lends clients the same way). */
+export interface PostgresPool {
+  connect(): Promise<PostgresQueryable & { release(destroy?: boolean | Error): void }>;
+}
+
+/** Options of {@link postgresContractCheck}. */
+export interface PostgresCheckOptions {
+  pool: PostgresPool;
+  /** Schema of tables whose contract names none (default `public`). */
+  defaultSchema?: string;
+  /** Each statement's timeout (default 30 000 ms). */
+  statementTimeoutMs?: number;
+  /** The clock for freshness (default `new Date()`). */
+  now?: () => Date;
+  /** Called with the time spent waiting on PostgreSQL for each table (benchmarks, metrics). */
+  onDatabaseTime?: (ms: number) => void;
+}
+
+interface ActualColumn {
+  name: string;
+  type: string;
+  not_null: boolean;
+}
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+function describeThreshold(t: Threshold): string {
+  switch (t.operator) {
+    case 'mustBe':
+      return `must be ${t.value}`;
+    case 'mustNotBe':
+      return `must not be ${t.value}`;
+    case 'mustBeGreaterThan':
+      return `must be greater than ${t.value}`;
+    case 'mustBeGreaterOrEqualTo':
+      return `must be at least ${t.value}`;
+    case 'mustBeLessThan':
+      return `must be less than ${t.value}`;
+    case 'mustBeLessOrEqualTo':
+      return `must be at most ${t.value}`;
+    case 'mustBeBetween':
+      return `must be between ${t.value[0]} and ${t.value[1]}`;
+    case 'mustNotBeBetween':
+      return `must not be between ${t.value[0]} and ${t.value[1]}`;
+  }
+}
+
+/**
+ * Whether a measured value meets an ODCS threshold.
+ *
+ * @example
+ * meetsThreshold(0, { operator: 'mustBe', value: 0 }); // true
+ */
+export function meetsThreshold(value: number, t: Threshold): boolean {
+  switch (t.operator) {
+    case 'mustBe':
+      return value === t.value;
+    case 'mustNotBe':
+      return value !== t.value;
+    case 'mustBeGreaterThan':
+      return value > t.value;
+    case 'mustBeGreaterOrEqualTo':
+      return value >= t.value;
+    case 'mustBeLessThan':
+      return value < t.value;
+    case 'mustBeLessOrEqualTo':
+      return value <= t.value;
+    case 'mustBeBetween':
+      return value >= t.value[0] && value <= t.value[1];
+    case 'mustNotBeBetween':
+      return value < t.value[0] || value > t.value[1];
+  }
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** One aggregate over the table: every column metric in a single pass. */
+class MetricsQuery {
+  private readonly expressions: string[] = ['count(*)'];
+  private readonly values: unknown[] = [];
+
+  add(expression: string): number {
+    this.expressions.push(expression);
+    return this.expressions.length - 1;
+  }
+
+  param(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
+  sql(table: string): { text: string; values: unknown[] } {
+    return { text: `SELECT ${this.expressions.join(', ')} FROM ${table}`, values: this.values };
+  }
+}
+
+function libraryMetricExpression(
+  rule: Extract<QualityRule, { kind: 'library' }>,
+  query: MetricsQuery,
+  comparable: (column: string) => string,
+): number | undefined {
+  const column = rule.column === undefined ? undefined : quote(rule.column);
+  switch (rule.metric) {
+    case 'rowCount':
+      return 0;
+    case 'nullValues':
+      return column ? query.add(`count(*) FILTER (WHERE ${column} IS NULL)`) : undefined;
+    case 'missingValues': {
+      if (!column) return undefined;
+      const missing = (rule.missingValues ?? []).filter((v) => v !== null).map(String);
+      const extra =
+        missing.length > 0 ? ` OR ${column}::text = ANY(${query.param(missing)}::text[])` : '';
+      return query.add(`count(*) FILTER (WHERE ${column} IS NULL${extra})`);
+    }
+    case 'invalidValues': {
+      if (!column) return undefined;
+      const conditions: string[] = [];
+      if (rule.validValues) {
+        conditions.push(
+          `NOT (${column}::text = ANY(${query.param(rule.validValues.map(String))}::text[]))`,
+        );
+      }
+      if (rule.pattern) conditions.push(`${column}::text !~ ${query.param(rule.pattern)}`);
+      if (conditions.length === 0) return undefined;
+      return query.add(
+        `count(*) FILTER (WHERE ${column} IS NOT NULL AND (${conditions.join(' OR ')}))`,
+      );
+    }
+    case 'duplicateValues': {
+      const columns = rule.column ? [rule.column] : (rule.columns ?? []);
+      if (columns.length === 0) return undefined;
+      const tuple =
+        columns.length === 1
+          ? comparable(columns[0] as string)
+          : `(${columns.map(comparable).join(', ')})`;
+      const nonNull = columns.map((c) => `${quote(c)} IS NOT NULL`).join(' AND ');
+      return query.add(
+        `count(*) FILTER (WHERE ${nonNull}) - count(DISTINCT ${tuple}) FILTER (WHERE ${nonNull})`,
+      );
+    }
+  }
+}
+
+function ruleKey(rule: QualityRule, index: number): string {
+  if (rule.name) return rule.name.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 80);
+  if (rule.kind === 'sql') return `sql_${index + 1}`;
+  return [rule.column ?? rule.columns?.join('_'), rule.metric].filter(Boolean).join('_');
+}
+
+function ruleName(rule: QualityRule): string {
+  if (rule.name) return rule.name;
+  if (rule.kind === 'sql') return rule.description ?? 'SQL check';
+  const on = rule.column ?? rule.columns?.join(', ');
+  return `${rule.metric}${on ? ` of ${on}` : ''}`;
+}
+
+async function checkModel(
+  client: PostgresQueryable,
+  model: ContractModel,
+  options: PostgresCheckOptions,
+  context: CheckContext,
+  timed: <T>(work: () => Promise<T>) => Promise<T>,
+): Promise<ValidationRecord[]> {
+  const schemaName = model.schema ?? options.defaultSchema ?? 'public';
+  const tableName = `${schemaName}.${model.table}`;
+  const table = `${quote(schemaName)}.${quote(model.table)}`;
+  const { rows } = await timed(() =>
+    client.query({
+      text: `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null
+        FROM pg_catalog.pg_attribute a
+        JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+        JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r','v','m','p','f')
+          AND a.attnum > 0 AND NOT a.attisdropped
+        ORDER BY a.attnum`,
+      values: [schemaName, model.table],
+    }),
+  );
+  const actual = new Map((rows as ActualColumn[]).map((c) => [c.name, c]));
+  const tableExists = actual.size > 0;
+  const unavailable = (why: string) => [`cannot be checked: ${why}`];
+  const missingTable = `the table ${tableName} does not exist`;
+
+  // Schema: every declared column exists with a compatible type and nullability; no unexpected columns.
+  const schemaRecords = model.columns.map((column) => {
+    const found = actual.get(column.name);
+    const issues: string[] = [];
+    if (!tableExists) issues.push(missingTable);
+    else if (!found) issues.push(`column ${column.name} is missing from ${tableName}`);
+    else {
+      const declared = column.physicalType ?? column.type;
+      if (isCompatibleType(found.type, column) === false) {
+        issues.push(`column ${column.name} is ${found.type}, the contract says ${declared}`);
+      }
+      if (column.required && !found.not_null) {
+        issues.push(`column ${column.name} allows nulls, the contract says it is required`);
+      }
+    }
+    return requirement(`${column.name}_column`, `column ${column.name}`).check(issues);
+  });
+  const declared = new Set(model.columns.map((c) => c.name));
+  const unexpected = [...actual.keys()].filter((name) => !declared.has(name));
+  schemaRecords.push(
+    requirement('no_unexpected_columns', 'no columns beyond the contract').check(
+      !tableExists
+        ? [missingTable]
+        : unexpected.map((name) => `column ${name} of ${tableName} is not in the contract`),
+    ),
+  );
+
+  // One aggregate pass for constraints, library metrics and freshness.
+  const query = new MetricsQuery();
+  const present = (name: string) => actual.has(name);
+  const constraintSpecs: Array<{
+    key: string;
+    name: string;
+    index?: number;
+    nulls?: number;
+    of: string[];
+  }> = [];
+  // Types without equality (json, xml) are compared as text, so the one pass never fails on them.
+  const comparable = (name: string) =>
+    /^(json|xml)$/.test(actual.get(name)?.type ?? '') ? `${quote(name)}::text` : quote(name);
+  const keyColumns = model.columns.filter((c) => c.primaryKey).map((c) => c.name);
+  if (keyColumns.length > 0) {
+    const ok = tableExists && keyColumns.every(present);
+    const tuple =
+      keyColumns.length === 1
+        ? comparable(keyColumns[0] as string)
+        : `(${keyColumns.map(comparable).join(', ')})`;
+    constraintSpecs.push({
+      key: 'primary_key',
+      name: `primary key (${keyColumns.join(', ')}) is unique`,
+      of: keyColumns,
+      ...(ok ? { index: query.add(`count(${tuple}) - count(DISTINCT ${tuple})`) } : {}),
+    });
+  }
+  for (const column of model.columns) {
+    const ok = tableExists && present(column.name);
+    if (column.unique && !(column.primaryKey && keyColumns.length === 1)) {
+      constraintSpecs.push({
+        key: `${column.name}_unique`,
+        name: `${column.name} is unique`,
+        of: [column.name],
+        ...(ok
+          ? {
+              index: query.add(
+                `count(${quote(column.name)}) - count(DISTINCT ${comparable(column.name)})`,
+              ),
+            }
+          : {}),
+      });
+    }
+    if (column.required) {
+      constraintSpecs.push({
+        key: `${column.name}_not_null`,
+        name: `${column.name} is never null`,
+        of: [column.name],
+        ...(ok
+          ? { nulls: query.add(`count(*) FILTER (WHERE ${quote(column.name)} IS NULL)`) }
+          : {}),
+      });
+    }
+  }
+  const libraryIndexes = model.quality.map((rule) => {
+    if (rule.kind !== 'library') return undefined;
+    const needed = rule.column ? [rule.column] : (rule.columns ?? []);
+    if (!tableExists || !needed.every(present)) return undefined;
+    return libraryMetricExpression(rule, query, comparable);
+  });
+  const freshness = model.freshness;
+  const freshType = freshness ? actual.get(freshness.column)?.type : undefined;
+  // Only a date or timestamp column says when data changed (a cast of text could fail the pass).
+  const freshTyped = freshType !== undefined && /^(timestamp|date)/.test(freshType);
+  const freshIndex =
+    freshness && freshTyped
+      ? query.add(`extract(epoch from max(${quote(freshness.column)}::timestamptz))`)
+      : undefined;
+
+  let values: unknown[] = [];
+  if (tableExists && !context.signal.aborted) {
+    const { rows: aggregate } = await timed(() =>
+      client.query({ ...query.sql(table), rowMode: 'array' }),
+    );
+    values = (aggregate[0] as unknown[] | undefined) ?? [];
+  }
+  const num = (index: number | undefined) =>
+    index === undefined ? undefined : Number(values[index] ?? 0);
+  const rowCount = num(0) ?? 0;
+  const missingColumns = (of: string[]) => of.filter((c) => !present(c));
+
+  const constraintRecords = constraintSpecs.map((spec) => {
+    const built = requirement(spec.key, spec.name);
+    if (!tableExists) return built.violated(unavailable(missingTable));
+    const gone = missingColumns(spec.of);
+    if (gone.length > 0) return built.violated(unavailable(`column ${gone.join(', ')} is missing`));
+    const issues: string[] = [];
+    const duplicates = num(spec.index);
+    if (duplicates !== undefined && duplicates > 0) {
+      issues.push(
+        `${plural(duplicates, 'row repeats', 'rows repeat')} the ${spec.of.join(', ')} of another row`,
+      );
+    }
+    const nulls = num(spec.nulls);
+    if (nulls !== undefined && nulls > 0)
+      issues.push(`${plural(nulls, 'row has', 'rows have')} a null ${spec.of[0]}`);
+    return built.check(issues);
+  });
+
+  const qualityRecords: ValidationRecord[] = [];
+  for (const [index, rule] of model.quality.entries()) {
+    const built = requirement(ruleKey(rule, index), ruleName(rule), rule.description);
+    if (!tableExists) {
+      qualityRecords.push(built.violated(unavailable(missingTable)));
+      continue;
+    }
+    if (rule.kind === 'sql') {
+      try {
+        const { rows: result } = await timed(() =>
+          client.query({ text: rule.query, queryMode: 'extended', rowMode: 'array' }),
+        );
+        const first = (result[0] as unknown[] | undefined)?.[0];
+        const value = Number(first);
+        if (first === undefined || first === null || Number.isNaN(value)) {
+          qualityRecords.push(
+            built.violated(`the query returned no number (${JSON.stringify(first ?? null)})`),
+          );
+        } else {
+          qualityRecords.push(
+            built.check(
+              meetsThreshold(value, rule.threshold)
+                ? []
+                : [`the query returned ${value}, it ${describeThreshold(rule.threshold)}`],
+            ),
+          );
+        }
+      } catch (error) {
+        qualityRecords.push(built.violated(`the query failed: ${(error as Error).message}`));
+        // A failed statement aborts the transaction: start a new one for the remaining rules.
+        await client.query({ text: 'ROLLBACK' });
+        await client.query({ text: 'BEGIN TRANSACTION READ ONLY' });
+        await client.query({
+          text: "SELECT set_config('statement_timeout', $1, true)",
+          values: [String(options.statementTimeoutMs ?? 30_000)],
+        });
+      }
+      continue;
+    }
+    const gone = missingColumns(rule.column ? [rule.column] : (rule.columns ?? []));
+    if (gone.length > 0) {
+      qualityRecords.push(built.violated(unavailable(`column ${gone.join(', ')} is missing`)));
+      continue;
+    }
+    const count = num(libraryIndexes[index]);
+    if (count === undefined) {
+      qualityRecords.push(
+        built.violated(unavailable(`${rule.metric} needs arguments (validValues or pattern)`)),
+      );
+      continue;
+    }
+    const measured =
+      rule.unit === 'percent' && rule.metric !== 'rowCount'
+        ? rowCount === 0
+          ? 0
+          : (count * 100) / rowCount
+        : count;
+    const shown =
+      rule.unit === 'percent' && rule.metric !== 'rowCount'
+        ? `${measured.toFixed(2)} % of rows`
+        : plural(measured, 'row');
+    const what =
+      rule.metric === 'rowCount' ? `the table has ${shown}` : `${ruleName(rule)}: ${shown}`;
+    qualityRecords.push(
+      built.check(
+        meetsThreshold(measured, rule.threshold)
+          ? []
+          : [`${what}; it ${describeThreshold(rule.threshold)}`],
+      ),
+    );
+  }
+
+  const freshnessRecords: ValidationRecord[] = [];
+  if (freshness) {
+    const built = requirement('freshness', `updated within ${freshness.declared}`);
+    if (!tableExists) freshnessRecords.push(built.violated(unavailable(missingTable)));
+    else if (!present(freshness.column)) {
+      freshnessRecords.push(built.violated(unavailable(`column ${freshness.column} is missing`)));
+    } else if (!freshTyped) {
+      freshnessRecords.push(
+        built.violated(
+          unavailable(
+            `column ${freshness.column} is ${freshType}, freshness needs a date or timestamp`,
+          ),
+        ),
+      );
+    } else {
+      const newest = values[freshIndex as number];
+      if (newest === null || newest === undefined) {
+        freshnessRecords.push(
+          built.violated(`${tableName} has no ${freshness.column} value: no update is known`),
+        );
+      } else {
+        const age = (options.now?.() ?? new Date()).getTime() - Number(newest) * 1000;
+        freshnessRecords.push(
+          built.check(
+            age > freshness.maxAgeMs
+              ? [
+                  `the newest ${freshness.column} is ${formatDuration(age)} old, the SLA allows ${formatDuration(freshness.maxAgeMs)}`,
+                ]
+              : [],
+          ),
+        );
+      }
+    }
+  }
+
+  return [
+    section('schema', 'Schema', schemaRecords),
+    ...(constraintRecords.length > 0
+      ? [section('constraints', 'Constraints', constraintRecords)]
+      : []),
+    ...(qualityRecords.length > 0 ? [section('quality', 'Quality', qualityRecords)] : []),
+    ...(freshnessRecords.length > 0 ? [section('sla', 'SLA', freshnessRecords)] : []),
+  ];
+}
+
+/**
+ * The built-in contract checks on PostgreSQL, as one check: for each table of the contract, its
+ * schema (columns, types, nullability, unexpected columns), its constraints in the data (primary
+ * key, unique, NOT NULL), the ODCS library metrics and `sql` rules, and freshness against the SLA.
+ * Everything runs in a read-only transaction with a statement timeout; the column metrics of a
+ * table are one aggregate query (one pass).
+ *
+ * @example
+ * import pg from 'pg';
+ * const checks = [postgresContractCheck({ pool: new pg.Pool({ connectionString }) })];
+ */
+export function postgresContractCheck(options: PostgresCheckOptions): Check {
+  return defineCheck('postgres_contract', async (context) => {
+    const client = await options.pool.connect();
+    let released = false;
+    const release = (destroy: boolean) => {
+      if (released) return;
+      released = true;
+      client.release(destroy);
+    };
+    // Abandoned (the guardian stops): drop the connection, so this check ends now, and cancel the
+    // statement on the server, which may be waiting for a lock.
+    const onAbort = () => {
+      const pid = (client as { processID?: unknown }).processID;
+      release(true);
+      if (typeof pid !== 'number') return;
+      void options.pool
+        .connect()
+        .then((other) =>
+          other
+            .query({ text: 'SELECT pg_cancel_backend($1)', values: [pid] })
+            .finally(() => other.release()),
+        )
+        .catch(() => undefined);
+    };
+    context.signal.addEventListener('abort', onAbort, { once: true });
+    let broken = false;
+    let dbMs = 0;
+    const timed = async <T>(work: () => Promise<T>): Promise<T> => {
+      const t0 = performance.now();
+      try {
+        return await work();
+      } finally {
+        dbMs += performance.now() - t0;
+      }
+    };
+    try {
+      context.signal.throwIfAborted();
+      await timed(() => client.query({ text: 'BEGIN TRANSACTION READ ONLY' }));
+      await timed(() =>
+        client.query({
+          text: "SELECT set_config('statement_timeout', $1, true)",
+          values: [String(options.statementTimeoutMs ?? 30_000)],
+        }),
+      );
+      const models = context.contract.models;
+      const out: ValidationRecord[] = [];
+      for (const model of models) {
+        const records = await checkModel(client, model, options, context, timed);
+        out.push(...(models.length === 1 ? records : [section(model.name, model.name, records)]));
+      }
+      await timed(() => client.query({ text: 'ROLLBACK' }));
+      return out;
+    } catch (error) {
+      broken = true;
+      throw error;
+    } finally {
+      context.signal.removeEventListener('abort', onAbort);
+      release(broken);
+      options.onDatabaseTime?.(dbMs);
+    }
+  });
+}

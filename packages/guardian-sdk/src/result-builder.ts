@@ -1,0 +1,158 @@
+import {
+  type EvaluationResultSubmission,
+  type ValidationRecord,
+  validateSubmission,
+} from '@dcg/contract-schema';
+import { GuardianSdkError } from './guardian-sdk-error';
+
+/** A requirement being built: say whether it holds. */
+export interface RequirementBuilder {
+  /** The requirement holds. */
+  compliant(): ValidationRecord;
+  /** The requirement is violated; each issue is a sentence a person can act on. */
+  violated(issues: string | ReadonlyArray<string>): ValidationRecord;
+  /** Compliant when `issues` is empty, violated with them otherwise. */
+  check(issues: ReadonlyArray<string>): ValidationRecord;
+}
+
+function named(key: string, name: string | undefined, description: string | undefined) {
+  if (typeof key !== 'string' || key === '') {
+    throw new GuardianSdkError('INVALID_RESULT', 'a validation record needs a non-empty key');
+  }
+  return {
+    key,
+    ...(name === undefined ? {} : { name }),
+    ...(description === undefined ? {} : { description }),
+  };
+}
+
+/**
+ * A requirement of the contract (an A4 record with `compliant`).
+ *
+ * @example
+ * requirement('amount_not_null', 'amount is never null').violated('12 rows have a null amount');
+ */
+export function requirement(key: string, name?: string, description?: string): RequirementBuilder {
+  const base = named(key, name, description);
+  const violated = (issues: string | ReadonlyArray<string>): ValidationRecord => {
+    const list = typeof issues === 'string' ? [issues] : [...issues];
+    return { ...base, compliant: false, issues: list.length > 0 ? list : ['violated'] };
+  };
+  return {
+    compliant: () => ({ ...base, compliant: true }),
+    violated,
+    check: (issues) => (issues.length === 0 ? { ...base, compliant: true } : violated(issues)),
+  };
+}
+
+/**
+ * A section grouping records (an A4 record with `children`).
+ *
+ * @example
+ * section('schema', 'Schema', [requirement('id', 'id exists').compliant()]);
+ */
+export function section(
+  key: string,
+  name: string | undefined,
+  children: ReadonlyArray<ValidationRecord>,
+  description?: string,
+): ValidationRecord {
+  return { ...named(key, name, description), children: [...children] };
+}
+
+/**
+ * Every requirement (leaf) of some records, depth first.
+ *
+ * @example
+ * requirementsOf([section('schema', 'Schema', [requirement('id').compliant()])]); // [{ key: 'id', compliant: true }]
+ */
+export function requirementsOf(records: ReadonlyArray<ValidationRecord>): ValidationRecord[] {
+  const out: ValidationRecord[] = [];
+  const walk = (list: ReadonlyArray<ValidationRecord>) => {
+    for (const record of list) {
+      if (record.children !== undefined) walk(record.children);
+      else out.push(record);
+    }
+  };
+  walk(records);
+  return out;
+}
+
+/** What {@link buildSubmission} needs. */
+export interface SubmissionInput {
+  /** The data contract: `resource.id` (its URN) and an optional display name. */
+  resource: { id: string; displayName?: string | undefined; descriptor?: string | undefined };
+  /** Records per target key (`root`, or a subcomponent URN: see A5). */
+  results: Record<string, ReadonlyArray<ValidationRecord>>;
+  /** Default: true when every requirement is compliant. */
+  satisfiesPolicy?: boolean | undefined;
+  /** Default: generated from the failing requirements when the policy is not satisfied. */
+  errorSummary?: string | undefined;
+  errors?: unknown[] | undefined;
+}
+
+const MAX_SUMMARY_ITEMS = 5;
+
+function summaryOf(failing: ValidationRecord[]): string {
+  const lines = failing.slice(0, MAX_SUMMARY_ITEMS).map((record) => {
+    const first = record.issues?.[0];
+    return `${record.name ?? record.key}${first ? `: ${first}` : ''}`;
+  });
+  const more =
+    failing.length > MAX_SUMMARY_ITEMS ? `; and ${failing.length - MAX_SUMMARY_ITEMS} more` : '';
+  return `${failing.length} data contract requirement${failing.length === 1 ? '' : 's'} violated: ${lines.join('; ')}${more}`;
+}
+
+/**
+ * The A3 submission body (an array of one result) from the records of a run. `satisfiesPolicy`
+ * is derived from the requirements unless set, `notes.errorSummary` is generated from the
+ * failing ones unless set, and the body is validated with `@dcg/contract-schema` before it is
+ * returned (`GuardianSdkError` `INVALID_RESULT` with the issues otherwise).
+ *
+ * @example
+ * const body = buildSubmission({
+ *   resource: { id: 'urn:dmb:cmp:finance:orders:0:orders-port' },
+ *   results: { root: [section('quality', 'Quality', [requirement('id_unique').compliant()])] },
+ * });
+ */
+export function buildSubmission(input: SubmissionInput): EvaluationResultSubmission {
+  const all = Object.values(input.results).flatMap((records) => requirementsOf(records));
+  const failing = all.filter((record) => record.compliant === false);
+  const satisfiesPolicy = input.satisfiesPolicy ?? failing.length === 0;
+  const message =
+    input.errorSummary ??
+    (satisfiesPolicy || failing.length === 0 ? undefined : summaryOf(failing));
+  const results: Record<string, ValidationRecord[]> = {};
+  for (const [key, records] of Object.entries(input.results)) results[key] = [...records];
+  const body = [
+    {
+      resource: {
+        id: input.resource.id,
+        ...(input.resource.displayName === undefined
+          ? {}
+          : { displayName: input.resource.displayName }),
+        descriptor: input.resource.descriptor ?? '',
+      },
+      result: {
+        satisfiesPolicy,
+        errors: input.errors ?? [],
+        details: {
+          results,
+          ...(message === undefined ? {} : { notes: { errorSummary: { message } } }),
+        },
+      },
+    },
+  ];
+  const validation = validateSubmission(body);
+  if (!validation.success) {
+    throw new GuardianSdkError(
+      'INVALID_RESULT',
+      `the evaluation result does not conform to A3/A4: ${validation.issues
+        .slice(0, 5)
+        .map((i) => `${i.path}: ${i.message}`)
+        .join('; ')}`,
+      { problem: { issues: validation.issues } },
+    );
+  }
+  return validation.data;
+}

@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import { ORDERS_PORT, system } from './__fixtures__/systems';
+import type { SubmitInput } from './governance-client';
+import { guardedContracts } from './guarded-contracts';
+import { requirement } from './result-builder';
+import {
+  type Check,
+  defineCheck,
+  type MonitoredContract,
+  type RunReport,
+  runGuardian,
+} from './run-guardian';
+
+function contracts(n = 1): MonitoredContract[] {
+  const found = guardedContracts(system() as never, system().components[2] as never);
+  if (!found.success) throw new Error('fixture');
+  const base = found.data[0]!;
+  return Array.from({ length: n }, (_, i) => ({
+    ...base,
+    resourceId: `${ORDERS_PORT}${i}`,
+    policyId: 'p',
+    environment: 'production',
+  }));
+}
+
+function sink() {
+  const sent: SubmitInput[] = [];
+  return {
+    sent,
+    submit: async (input: SubmitInput) => {
+      sent.push(input);
+      return { status: 201, attempts: 1, body: {} };
+    },
+  };
+}
+
+const ok: Check = () => requirement('ok', 'ok').compliant();
+
+describe('runGuardian', () => {
+  it('runOnce: a throwing check becomes a violated requirement and the run goes on; exit code 1', async () => {
+    const client = sink();
+    const boom = defineCheck('boom', () => {
+      throw new Error('relation "orders" does not exist');
+    });
+    const guardian = runGuardian({
+      contracts: contracts(),
+      checks: [boom, ok],
+      client,
+      tickMs: 60_000,
+      schedule: { intervalMs: 3_600_000 },
+    });
+    const summary = await guardian.runOnce();
+    await guardian.stop();
+    expect(summary).toMatchObject({ compliant: 0, violated: 1, errors: 0, exitCode: 1 });
+    const root = client.sent[0]?.body[0]?.result.details.results.root;
+    expect(root).toEqual([
+      {
+        key: 'boom',
+        name: 'boom',
+        compliant: false,
+        issues: ['the check boom could not run: relation "orders" does not exist'],
+      },
+      { key: 'ok', name: 'ok', compliant: true },
+    ]);
+    expect(client.sent[0]).toMatchObject({ policyId: 'p', environment: 'production' });
+  });
+
+  it('runOnce exit codes: 0 compliant, 2 when a submission fails or nothing is guarded', async () => {
+    const a = runGuardian({
+      contracts: contracts(2),
+      checks: [ok],
+      client: sink(),
+      tickMs: 60_000,
+      schedule: { intervalMs: 3_600_000 },
+    });
+    expect((await a.runOnce()).exitCode).toBe(0);
+    await a.stop();
+    const failing = {
+      submit: async () => {
+        throw new Error('down');
+      },
+    };
+    const b = runGuardian({
+      contracts: contracts(),
+      checks: [ok],
+      client: failing,
+      tickMs: 60_000,
+      schedule: { intervalMs: 3_600_000 },
+    });
+    expect((await b.runOnce()).exitCode).toBe(2);
+    await b.stop();
+    const c = runGuardian({ contracts: [], checks: [ok], client: sink() });
+    expect((await c.runOnce()).exitCode).toBe(2);
+    await c.stop();
+  });
+
+  it('runs on schedule with jitter, never two runs of one contract at once', async () => {
+    const client = sink();
+    let active = 0;
+    let maxActive = 0;
+    const slow: Check = async () => {
+      active++;
+      maxActive = Math.max(maxActive, active);
+      await new Promise((r) => setTimeout(r, 80));
+      active--;
+      return requirement('slow').compliant();
+    };
+    const reports: RunReport[] = [];
+    const guardian = runGuardian({
+      contracts: contracts(),
+      checks: [slow],
+      client,
+      schedule: { intervalMs: 20 },
+      jitterMs: 5,
+      tickMs: 5,
+      hooks: { onRunEnd: (r) => reports.push(r) },
+    });
+    await new Promise((r) => setTimeout(r, 400));
+    await guardian.stop();
+    expect(maxActive).toBe(1);
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    expect(reports.every((r) => r.outcome === 'compliant')).toBe(true);
+  });
+
+  it('uses the guard monitoringResultScheduling and picks up contracts that appear later', async () => {
+    const client = sink();
+    const list: MonitoredContract[] = [];
+    const guardian = runGuardian({
+      contracts: () => list,
+      checks: [ok],
+      client,
+      tickMs: 5,
+      jitterMs: 0,
+      schedule: { intervalMs: 3_600_000 },
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(client.sent).toHaveLength(0);
+    list.push({ ...contracts()[0]!, scheduling: { interval: '1s' } });
+    await new Promise((r) => setTimeout(r, 1300));
+    await guardian.stop();
+    expect(client.sent.length).toBe(2);
+  });
+
+  it('stop: lets the run in flight finish within the deadline', async () => {
+    const client = sink();
+    const slow: Check = async () => {
+      await new Promise((r) => setTimeout(r, 100));
+      return requirement('s').compliant();
+    };
+    const guardian = runGuardian({
+      contracts: contracts(),
+      checks: [slow],
+      client,
+      tickMs: 5,
+      jitterMs: 0,
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(guardian.running).toBe(1);
+    await guardian.stop(5000);
+    expect(client.sent).toHaveLength(1);
+  });
+
+  it('stop: abandons a run past the deadline, aborts its checks and never sends its result', async () => {
+    const client = sink();
+    let aborted = false;
+    const stuck: Check = ({ signal }) =>
+      new Promise((_, reject) =>
+        signal.addEventListener('abort', () => {
+          aborted = true;
+          reject(signal.reason);
+        }),
+      );
+    const reports: RunReport[] = [];
+    const guardian = runGuardian({
+      contracts: contracts(),
+      checks: [stuck],
+      client,
+      tickMs: 5,
+      jitterMs: 0,
+      hooks: { onRunEnd: (r) => reports.push(r) },
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    await guardian.stop(50);
+    expect(aborted).toBe(true);
+    expect(client.sent).toHaveLength(0);
+    expect(reports.map((r) => r.outcome)).toEqual(['abandoned']);
+  });
+
+  it('starts the next due contract as soon as a slot frees, not at the next tick', async () => {
+    const client = sink();
+    const quick: Check = async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      return requirement('q').compliant();
+    };
+    const guardian = runGuardian({
+      contracts: contracts(20),
+      checks: [quick],
+      client,
+      concurrency: 2,
+      tickMs: 60_000,
+      jitterMs: 0,
+      schedule: { intervalMs: 3_600_000 },
+    });
+    const t0 = Date.now();
+    while (client.sent.length < 20 && Date.now() - t0 < 5000)
+      await new Promise((r) => setTimeout(r, 10));
+    await guardian.stop();
+    expect(client.sent).toHaveLength(20);
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it('scheduled: false runs nothing until runOnce; an unreadable schedule is reported once', async () => {
+    const client = sink();
+    const warnings: string[] = [];
+    const manual = runGuardian({ contracts: contracts(), checks: [ok], client, scheduled: false });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(client.sent).toHaveLength(0);
+    await manual.runOnce();
+    expect(client.sent).toHaveLength(1);
+    await manual.stop();
+    const odd = runGuardian({
+      contracts: [{ ...contracts()[0]!, scheduling: { cron: 'bad' } }],
+      checks: [ok],
+      client: sink(),
+      tickMs: 5,
+      schedule: { intervalMs: 3_600_000 },
+      hooks: { log: (_level, message) => warnings.push(message) },
+    });
+    await new Promise((r) => setTimeout(r, 60));
+    await odd.stop();
+    expect(warnings).toEqual(['unreadable monitoringResultScheduling: default schedule used']);
+  });
+});
