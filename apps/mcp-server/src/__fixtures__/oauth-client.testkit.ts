@@ -175,3 +175,51 @@ export async function loginAndApprove(
   if (!step.stoppedAt) throw new Error('the authorization did not come back to the client');
   return step.stoppedAt;
 }
+
+/**
+ * Registers a client and walks the whole authorization with the SDK's client and provider;
+ * answers the tokens and the client.
+ *
+ * @example
+ * const { oauth } = await authorize(server.mcpUrl, server.url, user, password);
+ */
+export async function authorize(
+  mcpUrl: string,
+  base: string,
+  username: string,
+  password: string,
+  options: { redirectUrl?: string; oauth?: MemoryOAuthClient } = {},
+): Promise<{ oauth: MemoryOAuthClient; accessToken: string; refreshToken: string | undefined }> {
+  const { Client, StreamableHTTPClientTransport, UnauthorizedError } = await import(
+    '@modelcontextprotocol/client'
+  );
+  const oauth =
+    options.oauth ??
+    new MemoryOAuthClient({
+      redirectUrl: options.redirectUrl ?? 'http://127.0.0.1:33418/callback',
+    });
+  const client = new Client(
+    { name: 'authorize', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: oauth });
+  const refused = await client.connect(transport).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!(refused instanceof UnauthorizedError))
+    throw new Error(`expected a 401 first, got ${String(refused)}`);
+  const callback = await loginAndApprove(
+    oauth.authorizationUrl!,
+    base,
+    username,
+    password,
+    oauth.redirectUrl,
+  );
+  await transport.finishAuth(callback.searchParams);
+  return {
+    oauth,
+    accessToken: oauth.stored!.access_token,
+    refreshToken: oauth.stored!.refresh_token,
+  };
+}

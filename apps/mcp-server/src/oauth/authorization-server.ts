@@ -71,7 +71,15 @@ export function createAuthorizationServer(options: {
     },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens.
+      revocation: {
+        enabled: true,
+        allowedPolicy: (
+          _ctx: KoaContextWithOIDC,
+          client: { clientId: string },
+          token: { clientId?: string },
+        ) => token.clientId === client.clientId,
+      },
       introspection: { enabled: false },
       userinfo: { enabled: false },
       registration: { enabled: oauth.dynamicRegistration.enabled, initialAccessToken: false },
