@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type {
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -222,4 +223,10 @@ export async function authorize(
     accessToken: oauth.stored!.access_token,
     refreshToken: oauth.stored!.refresh_token,
   };
+}
+
+/** A PKCE S256 verifier and its challenge. */
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
