@@ -9,6 +9,13 @@ await runService({
   start: async ({ logger, announce }) => {
     const dataDir = process.env.DCG_DATA_DIR ?? '.dcg-data/mcp-server';
     const config = loadConfig(McpServerConfigSchema);
+    // Beside `pnpm start` without a configuration file: follow the ports the other apps got.
+    if (!process.env.DCG_CONFIG) {
+      const governancePort = process.env.GOVERNANCE_API_PORT;
+      const kgPort = process.env.KG_API_PORT;
+      if (governancePort) config.governance.baseUrl = `http://127.0.0.1:${governancePort}`;
+      if (kgPort) config.knowledgeGraph.baseUrl = `http://127.0.0.1:${kgPort}`;
+    }
     const server = await startMcpServer({
       config,
       dataDir,
