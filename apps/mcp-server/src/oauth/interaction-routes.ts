@@ -31,11 +31,14 @@ export function interactionRoutes(deps: {
     return expected.length === given.length && timingSafeEqual(expected, given);
   };
   const security = {
+    // No form-action: Chromium applies it to the redirects that follow a post, and the consent
+    // ends in a redirect to the client.
     'content-security-policy':
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
     'x-frame-options': 'DENY',
     'cache-control': 'no-store',
-    'referrer-policy': 'no-referrer',
+    // Not no-referrer: with it, Chromium sends "Origin: null" on the page's own form posts.
+    'referrer-policy': 'same-origin',
   };
 
   app.use('/interaction/*', async (c, next) => {
