@@ -143,8 +143,19 @@ export const McpServerConfigSchema = z.strictObject({
   storage: z
     .strictObject({
       sqlite: z.strictObject({ file: z.string().min(1).optional() }).default({}),
+      postgres: z
+        .strictObject({
+          /** A connection string; set (or DATABASE_URL) to share the OAuth store among instances. */
+          url: z.string().min(1).optional(),
+          schema: z
+            .string()
+            .regex(/^[a-z_][a-z0-9_]{0,62}$/)
+            .default('dcg_mcp'),
+          maxConnections: z.number().int().min(1).max(100).default(10),
+        })
+        .default({ schema: 'dcg_mcp', maxConnections: 10 }),
     })
-    .default({ sqlite: {} }),
+    .default({ sqlite: {}, postgres: { schema: 'dcg_mcp', maxConnections: 10 } }),
 });
 
 /** The validated mcp-server configuration. */

@@ -19,6 +19,7 @@ await runService({
     const server = await startMcpServer({
       config,
       dataDir,
+      databaseUrl: process.env.DATABASE_URL,
       port: portFromEnv(8082),
       host: process.env.HOST ?? '127.0.0.1',
       demo: process.env.DCG_DEMO === '1' || process.env.DCG_DEMO === 'true',

@@ -28,6 +28,7 @@ import {
 import { interactionRoutes } from './oauth/interaction-routes';
 import type { OAuthStore } from './oauth/oauth-store';
 import { hashPassword } from './oauth/passwords';
+import { openPostgresOAuthStore } from './oauth/postgres-oauth-store';
 import { loadSigningKeys } from './oauth/signing-keys';
 import { openSqliteOAuthStore } from './oauth/sqlite-oauth-store';
 import { createTokenVerifier } from './oauth/token-verifier';
@@ -44,6 +45,8 @@ export interface StartMcpServerOptions {
   config?: z.input<typeof McpServerConfigSchema> | McpServerConfig;
   /** Data folder: `oauth.db` (clients, grants, tokens) and `oauth-keys.json` (signing keys). */
   dataDir: string;
+  /** PostgreSQL connection string; when set, the OAuth store and keys live there instead. */
+  databaseUrl?: string | undefined;
   port?: number;
   host?: string;
   /** Adds the user `demo` with a random password (returned) when no user is configured. */
@@ -153,12 +156,20 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
           { username: demoUser.username, passwordHash: await hashPassword(demoUser.password) },
         ];
       }
-      const openedStore = openSqliteOAuthStore(
-        config.storage.sqlite.file ?? join(options.dataDir, 'oauth.db'),
-      );
+      const postgresUrl = options.databaseUrl ?? config.storage.postgres.url;
+      const openedStore = postgresUrl
+        ? await openPostgresOAuthStore({
+            connectionString: postgresUrl,
+            schema: config.storage.postgres.schema,
+            maxConnections: config.storage.postgres.maxConnections,
+          })
+        : openSqliteOAuthStore(
+            config.storage.sqlite.file ?? join(options.dataDir, 'oauth.db'),
+            join(options.dataDir, 'oauth-keys.json'),
+          );
       store = openedStore;
       closers.push(() => openedStore.close());
-      const keys = await loadSigningKeys(join(options.dataDir, 'oauth-keys.json'), {
+      const keys = await loadSigningKeys(openedStore.keys, {
         rotationDays: config.oauth.signingKeyRotationDays,
         retainSeconds: config.oauth.accessTokenTtlSeconds,
       });

@@ -1,4 +1,15 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { SigningKeys } from './signing-keys';
+
+/**
+ * Where the signing keys live: compare-and-set, so instances that share a store agree on one set
+ * (the first to rotate wins; the others read its keys).
+ */
+export interface KeyStorage {
+  read(): Promise<SigningKeys | undefined>;
+  /** Writes `next` only if the stored keys are still `previous`; false when another won. */
+  replace(previous: SigningKeys | undefined, next: SigningKeys): Promise<boolean>;
+}
 
 /**
  * Where the authorization server keeps clients, grants, codes, tokens, sessions and interactions:
@@ -10,6 +21,8 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
  */
 export interface OAuthStore {
   readonly kind: 'sqlite' | 'postgres';
+  /** The signing keys of the authorization server. */
+  readonly keys: KeyStorage;
   /** The adapter factory oidc-provider calls once per model name. */
   adapter(model: string): Adapter;
   /** Whether a grant is still live (not revoked, not expired): tokens of a dead grant are refused. */

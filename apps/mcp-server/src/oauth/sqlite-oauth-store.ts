@@ -1,15 +1,16 @@
 import Database from 'better-sqlite3';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { epoch, type OAuthStore, type StoredPayload } from './oauth-store';
+import { fileKeyStorage } from './signing-keys';
 
 /**
  * The OAuth store in one SQLite file (WAL): one table of models keyed by (model, id), with the
  * grant id, uid and user code indexed for the lookups oidc-provider makes.
  *
  * @example
- * const store = openSqliteOAuthStore('/var/lib/dcg/mcp-server/oauth.db');
+ * const store = openSqliteOAuthStore('/var/lib/dcg/mcp-server/oauth.db', '/var/lib/dcg/mcp-server/oauth-keys.json');
  */
-export function openSqliteOAuthStore(file: string): OAuthStore {
+export function openSqliteOAuthStore(file: string, keysFile: string): OAuthStore {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -73,6 +74,7 @@ export function openSqliteOAuthStore(file: string): OAuthStore {
 
   return {
     kind: 'sqlite',
+    keys: fileKeyStorage(keysFile),
     adapter(model: string): Adapter {
       return {
         async upsert(id: string, payload: AdapterPayload, expiresIn?: number) {
