@@ -11,6 +11,7 @@ import { getRequestListener } from '@hono/node-server';
 import {
   createMcpHandler,
   getOAuthProtectedResourceMetadataUrl,
+  type McpServer,
   type OAuthMetadata,
   requireBearerAuth,
 } from '@modelcontextprotocol/server';
@@ -53,6 +54,8 @@ export interface StartMcpServerOptions {
   demo?: boolean;
   logger?: Logger;
   env?: Record<string, string | undefined>;
+  /** Registers more tools, resources or prompts on every server instance (e.g. a deployment's own). */
+  extendServer?: (server: McpServer) => void;
 }
 
 /** A running mcp-server. */
@@ -135,10 +138,17 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         marketplaceData: { ttlMs: config.cache.marketplaceDataTtlMs, cacheScope: 'private' },
       },
     };
-    const handler = createMcpHandler(() => createDcgMcpServer(deps), {
-      maxRequestBodySize: config.limits.maxRequestBytes,
-      onerror: (error) => logger.debug('mcp request refused or failed', { error: error.message }),
-    });
+    const handler = createMcpHandler(
+      () => {
+        const mcp = createDcgMcpServer(deps);
+        options.extendServer?.(mcp);
+        return mcp;
+      },
+      {
+        maxRequestBodySize: config.limits.maxRequestBytes,
+        onerror: (error) => logger.debug('mcp request refused or failed', { error: error.message }),
+      },
+    );
     closers.push(() => handler.close());
     const cors = corsPolicy(config.cors.origin);
 
