@@ -2,6 +2,7 @@ import { installErrorHandling, type Logger, problemResponse, requestContext } fr
 import {
   type AuthInfo,
   buildOAuthProtectedResourceMetadata,
+  hostHeaderValidationResponse,
   type McpHttpHandler,
   type OAuthMetadata,
 } from '@modelcontextprotocol/server';
@@ -21,6 +22,13 @@ export interface McpAppDeps {
   /** The MCP endpoint URL, the resource of RFC 8707/9728 (e.g. `https://mcp.example.com/mcp`). */
   resource: URL;
   cors: CorsPolicy;
+  /**
+   * This server's own origins (its public URL's, and on loopback the same port under `localhost`,
+   * `127.0.0.1` and `[::1]`): a page of this server may always call it.
+   */
+  selfOrigins: readonly string[];
+  /** When set (a loopback server), `/mcp` answers only requests whose Host is one of these. */
+  allowedHosts?: readonly string[] | undefined;
   logger: Logger;
   maxRequestBytes: number;
   /** OAuth: the bearer gate of /mcp and what the protected resource metadata names. */
@@ -76,9 +84,11 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
     }
   }
 
+  const originAllowed = (origin: string) =>
+    deps.selfOrigins.includes(origin) || deps.cors.allows(origin);
   app.options(mcpPath, (c) => {
     const origin = c.req.header('origin');
-    if (origin !== undefined && !deps.cors.allows(origin)) return forbiddenOrigin(origin);
+    if (origin !== undefined && !originAllowed(origin)) return forbiddenOrigin(origin);
     return new Response(null, {
       status: 204,
       headers: deps.cors.preflightFor(origin, 'GET, POST, DELETE, OPTIONS'),
@@ -86,8 +96,13 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   });
   app.all(mcpPath, async (c) => {
     const origin = c.req.header('origin');
-    // DNS rebinding protection: a browser page of an origin not configured never reaches /mcp.
-    if (origin !== undefined && !deps.cors.allows(origin)) return forbiddenOrigin(origin);
+    // DNS rebinding protection: a browser page of an origin not configured never reaches /mcp,
+    // nor does a request for another host name when the server listens on loopback.
+    if (origin !== undefined && !originAllowed(origin)) return forbiddenOrigin(origin);
+    if (deps.allowedHosts) {
+      const refused = hostHeaderValidationResponse(c.req.raw, [...deps.allowedHosts]);
+      if (refused) return refused;
+    }
     const declared = Number(c.req.header('content-length'));
     if (Number.isFinite(declared) && declared > deps.maxRequestBytes) {
       return withCors(

@@ -120,6 +120,35 @@ describe('mcp-server CORS and DNS-rebinding protection', () => {
     expect(unauthenticated.headers.get('www-authenticate')).toMatch(/resource_metadata=/);
   });
 
+  it('/mcp accepts its own origin (and its loopback aliases) and refuses another Host name', async () => {
+    const port = new URL(server.url).port;
+    for (const self of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
+      const response = await fetch(server.mcpUrl, {
+        method: 'POST',
+        headers: { origin: self, 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      });
+      expect(response.status, self).toBe(401); // past the origin check, at the token check
+    }
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        server.mcpUrl,
+        {
+          method: 'POST',
+          headers: { host: `evil.example:${port}`, 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    });
+    expect(status).toBe(403);
+  });
+
   it('/authorize answers no CORS, even to an allowed origin', async () => {
     const preflight = await fetch(`${server.url}/authorize`, {
       method: 'OPTIONS',

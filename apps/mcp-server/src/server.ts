@@ -241,10 +241,19 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       closers.push(() => clearInterval(sweeper));
     }
 
+    const self = new URL(publicUrl);
+    const loopback = ['localhost', '127.0.0.1', '[::1]'];
+    const onLoopback = loopback.includes(self.hostname);
     const app = buildMcpApp({
       handler,
       resource,
       cors,
+      selfOrigins: onLoopback
+        ? loopback.map(
+            (hostname) => `${self.protocol}//${hostname}${self.port ? `:${self.port}` : ''}`,
+          )
+        : [self.origin],
+      allowedHosts: onLoopback ? loopback : undefined,
       logger,
       maxRequestBytes: config.limits.maxRequestBytes,
       ...(auth ? { auth } : {}),
