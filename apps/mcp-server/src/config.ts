@@ -109,6 +109,20 @@ export const McpServerConfigSchema = z.strictObject({
       /** false: /mcp answers without a token (only for a server that is reachable by you alone). */
       enabled: z.boolean().default(true),
       users: z.array(UserSchema).default([]),
+      /** Sign people in at an upstream OpenID Connect provider instead of `users`. */
+      upstream: z
+        .strictObject({
+          /** The provider's issuer; its discovery document is read at `<issuer>/.well-known/openid-configuration`. */
+          issuer: httpUrl,
+          clientId: z.string().min(1),
+          /** Absent: a public client (PKCE only). */
+          clientSecret: secret.optional(),
+          scopes: z.array(z.string().min(1)).default(['openid', 'profile', 'email']),
+          /** The ID token claim that names the account (default `preferred_username`, else `email`, else `sub`). */
+          accountClaim: z.string().min(1).default('preferred_username'),
+          timeoutMs: z.number().int().min(100).max(60_000).default(10_000),
+        })
+        .optional(),
       clients: z.array(ClientSchema).default([]),
       accessTokenTtlSeconds: z.number().int().min(30).max(86_400).default(600),
       refreshTokenTtlSeconds: z

@@ -33,6 +33,7 @@ import { openPostgresOAuthStore } from './oauth/postgres-oauth-store';
 import { loadSigningKeys } from './oauth/signing-keys';
 import { openSqliteOAuthStore } from './oauth/sqlite-oauth-store';
 import { createTokenVerifier } from './oauth/token-verifier';
+import { upstreamOidc } from './oauth/upstream-oidc';
 import { registrationRateLimit } from './registration-rate-limit';
 
 /**
@@ -160,7 +161,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     if (config.oauth.enabled) {
       mkdirSync(options.dataDir, { recursive: true });
       let users = config.oauth.users;
-      if (options.demo && users.length === 0) {
+      if (options.demo && users.length === 0 && !config.oauth.upstream) {
         demoUser = { username: 'demo', password: randomBytes(9).toString('base64url') };
         users = [
           { username: demoUser.username, passwordHash: await hashPassword(demoUser.password) },
@@ -219,12 +220,25 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         authorizationServer,
         scopesSupported: SUPPORTED_SCOPES,
       };
+      const upstream = config.oauth.upstream
+        ? upstreamOidc({
+            settings: {
+              ...config.oauth.upstream,
+              clientSecret: resolveSecret(config.oauth.upstream.clientSecret, env),
+            },
+            provider: () => createdProvider,
+            store: openedStore,
+            issuer,
+          })
+        : undefined;
+      if (upstream) extras.push(upstream.routes);
       extras.push(
         interactionRoutes({
           provider: () => createdProvider,
           users,
           csrfKey: keys.cookieKeys[0]!,
           origin: issuer,
+          upstream,
         }),
       );
       const sweeper = setInterval(

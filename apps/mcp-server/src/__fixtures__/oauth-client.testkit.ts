@@ -75,26 +75,39 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   }
 }
 
-/** A browser without a browser: fetch with a cookie jar that follows redirects by hand. */
+/**
+ * A browser without a browser: fetch with a cookie jar (by name and path, as browsers keep them:
+ * two servers on one host name share cookies, ports do not separate them) that follows redirects
+ * by hand.
+ */
 export class CookieBrowser {
-  private readonly cookies = new Map<string, string>();
+  private readonly cookies = new Map<string, { name: string; value: string; path: string }>();
 
   async request(url: string | URL, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
-    if (this.cookies.size > 0) {
-      headers.set(
-        'cookie',
-        [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-      );
+    const path = new URL(url).pathname;
+    const matching = [...this.cookies.values()].filter(
+      (cookie) =>
+        path === cookie.path ||
+        path.startsWith(cookie.path.endsWith('/') ? cookie.path : `${cookie.path}/`),
+    );
+    if (matching.length > 0) {
+      headers.set('cookie', matching.map((cookie) => `${cookie.name}=${cookie.value}`).join('; '));
     }
     const response = await fetch(url, { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
+      const [pair, ...attributes] = line.split(';');
       const index = pair!.indexOf('=');
       const name = pair!.slice(0, index).trim();
       const value = pair!.slice(index + 1).trim();
-      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
+      const cookiePath =
+        attributes
+          .map((a) => a.trim())
+          .find((a) => a.toLowerCase().startsWith('path='))
+          ?.slice(5) ?? '/';
+      const key = `${name} ${cookiePath}`;
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(key);
+      else this.cookies.set(key, { name, value, path: cookiePath });
     }
     return response;
   }

@@ -21,6 +21,8 @@ export function interactionRoutes(deps: {
   users: McpServerConfig['oauth']['users'];
   csrfKey: string;
   origin: string;
+  /** When set, people sign in there instead of with `users`. */
+  upstream?: { start(uid: string): Promise<string> } | undefined;
 }): Hono<McpEnv> {
   const app = new Hono<McpEnv>();
   const csrf = (uid: string) => createHmac('sha256', deps.csrfKey).update(uid).digest('base64url');
@@ -62,6 +64,9 @@ export function interactionRoutes(deps: {
     const client = await provider.Client.find(String(details.params.client_id));
     const clientName = client?.clientName ?? String(details.params.client_id);
     const token = csrf(details.uid);
+    if (details.prompt.name === 'login' && deps.upstream) {
+      return c.redirect(await deps.upstream.start(details.uid), 303);
+    }
     if (details.prompt.name === 'login') {
       return c.html(
         page(
@@ -120,6 +125,8 @@ export function interactionRoutes(deps: {
     let result: Record<string, unknown>;
     if (action === 'abort') {
       result = { error: 'access_denied', error_description: 'The user denied access' };
+    } else if (action === 'login' && deps.upstream) {
+      return c.html(page('Refused', '<p>Sign in at the identity provider.</p>'), 400);
     } else if (action === 'login') {
       const username = typeof form.username === 'string' ? form.username : '';
       const password = typeof form.password === 'string' ? form.password : '';
