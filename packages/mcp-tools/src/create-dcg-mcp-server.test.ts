@@ -85,6 +85,34 @@ describe('the dcg MCP tools against governance-api and kg-api with demo data', (
     expect(byName.search_marketplace?.annotations?.openWorldHint).toBe(false);
   });
 
+  it('lists carry honest cache hints on 2026-07-28: static lists public, marketplace data private', async () => {
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const ask = async (method: string) => {
+      const response = await handler.fetch(
+        new Request('http://mcp.test/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': method,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { _meta: envelope } }),
+        }),
+      );
+      const text = await response.text();
+      const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text);
+      return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+    };
+    expect(await ask('tools/list')).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
+    expect(await ask('prompts/list')).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
+    expect(await ask('resources/list')).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+  });
+
   it('search_marketplace finds the demo system lexically and says so', async () => {
     const answer = await call('search_marketplace', {
       query: 'invoices',
