@@ -76,6 +76,27 @@ describe('mcp-server: the SDK client drives the whole OAuth flow, then calls eve
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(9);
+    const args: Record<string, Record<string, unknown>> = {
+      search_marketplace: { query: 'invoices' },
+      get_system: { systemId: DEMO.systemId },
+      get_component: { componentId: DEMO.contracts.violated },
+      get_contract_compliance: { contractId: DEMO.contracts.violated },
+      list_policies: { resourceType: 'dataproduct' },
+      search_knowledge_graph: { term: 'data' },
+      describe_concepts: { iris: [DEMO.concept] },
+      sparql_query: { query: `ASK { <${DEMO.concept}> ?p ?o }` },
+      sparql_passthrough: { source: 'upstream', query: `ASK { <${DEMO.concept}> ?p ?o }` },
+    };
+    expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(args).sort());
+    for (const tool of tools) {
+      const result = (await client.callTool({ name: tool.name, arguments: args[tool.name] })) as {
+        isError?: boolean;
+        structuredContent?: Record<string, unknown>;
+        content: unknown[];
+      };
+      expect(result.isError, `${tool.name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+      expect(result.structuredContent).toBeDefined();
+    }
     const answer = (await client.callTool({
       name: 'get_contract_compliance',
       arguments: { contractId: DEMO.contracts.violated },

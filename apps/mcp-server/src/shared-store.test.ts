@@ -1,4 +1,7 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/governance/testing';
@@ -38,6 +41,69 @@ const callTool = async (mcpUrl: string, token: string) => {
   }
 };
 
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const children: ChildProcess[] = [];
+afterAll(async () => {
+  for (const child of children) {
+    if (child.exitCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+});
+
+/** Starts `src/main.ts` as its own process and waits for its "listening" line. */
+async function spawnServer(
+  env: Record<string, string>,
+): Promise<{ demoUser?: { username: string; password: string } }> {
+  const tsx = join(import.meta.dirname, '..', '..', '..', 'node_modules', '.bin', 'tsx');
+  const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts'], {
+    cwd: join(import.meta.dirname, '..'),
+    env: {
+      ...process.env,
+      DATABASE_URL: TEST_DATABASE_URL,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let demoUser: { username: string; password: string } | undefined;
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`mcp-server did not start:\n${output}`)),
+      60_000,
+    );
+    child.once('exit', (code) => reject(new Error(`mcp-server exited (${code}):\n${output}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const line of output.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const record = JSON.parse(line) as { msg?: string; username?: string; password?: string };
+        if (record.msg?.startsWith('demo user'))
+          demoUser = { username: record.username!, password: record.password! };
+        if (record.msg === 'listening') {
+          clearTimeout(timer);
+          resolve();
+        }
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+  });
+  return demoUser ? { demoUser } : {};
+}
+
 describe('mcp-server instances and restarts', () => {
   let backends: Backends;
   const dirs: string[] = [];
@@ -67,42 +133,31 @@ describe('mcp-server instances and restarts', () => {
   };
 
   it.skipIf(!available)(
-    'two instances on one PostgreSQL serve one user: log in through one, call tools through the other',
+    'two mcp-server processes on one PostgreSQL serve one user: log in through one, call tools through the other',
     async () => {
-      const first = await startMcpServer({
-        dataDir: newDir(),
-        databaseUrl: TEST_DATABASE_URL,
-        demo: true,
-        config: config(),
-        logger,
+      const [firstPort, secondPort] = [await freePort(), await freePort()];
+      // Behind one load balancer both processes answer for the same public URL (here: the first's).
+      const publicUrl = `http://127.0.0.1:${firstPort}`;
+      const configFile = join(newDir(), 'mcp-server.json');
+      writeFileSync(configFile, JSON.stringify(config(publicUrl)));
+      const first = await spawnServer({
+        PORT: String(firstPort),
+        DCG_DEMO: '1',
+        DCG_CONFIG: configFile,
+        DCG_DATA_DIR: newDir(),
       });
-      servers.push(first);
-      // Behind one load balancer both instances answer for the same public URL (here: the first's).
-      const second = await startMcpServer({
-        dataDir: newDir(),
-        databaseUrl: TEST_DATABASE_URL,
-        config: {
-          ...config(first.url),
-          oauth: {
-            users: [
-              {
-                username: 'demo',
-                passwordHash:
-                  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-              },
-            ],
-          },
-        },
-        logger,
+      await spawnServer({
+        PORT: String(secondPort),
+        DCG_CONFIG: configFile,
+        DCG_DATA_DIR: newDir(),
       });
-      servers.push(second);
       const { accessToken } = await authorize(
-        first.mcpUrl,
-        first.url,
+        `${publicUrl}/mcp`,
+        publicUrl,
         first.demoUser!.username,
         first.demoUser!.password,
       );
-      const answer = await callTool(`${second.url}/mcp`, accessToken);
+      const answer = await callTool(`http://127.0.0.1:${secondPort}/mcp`, accessToken);
       expect(answer.structuredContent?.status).toBe('violated');
     },
   );
