@@ -3,6 +3,7 @@ import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { registerKnowledgeGraphTools } from './knowledge-graph-tools';
 import { registerMarketplaceTools } from './marketplace-tools';
 import { registerPrompts } from './prompts';
+import { recordRegistrations } from './recorded-registrations';
 import { registerResources } from './resources';
 
 const instructions =
@@ -10,7 +11,8 @@ const instructions =
 
 /**
  * Builds one MCP server with every dcg tool, resource and prompt. Cheap enough to build per
- * request, which is how the 2026-07-28 stateless serving uses it (`createMcpHandler(() => …)`).
+ * request, which is how the 2026-07-28 stateless serving uses it (`createMcpHandler(() => …)`):
+ * the definitions (schemas, handlers) are made once per `deps` object and reused.
  *
  * @example
  * const handler = createMcpHandler(() => createDcgMcpServer(deps));
@@ -35,9 +37,19 @@ export function createDcgMcpServer(deps: DcgMcpDeps): McpServer {
       },
     },
   );
-  registerMarketplaceTools(server, deps);
-  registerKnowledgeGraphTools(server, deps);
-  registerResources(server, deps);
-  registerPrompts(server, deps);
+  let replay = registrations.get(deps);
+  if (!replay) {
+    replay = recordRegistrations((recorder) => {
+      registerMarketplaceTools(recorder, deps);
+      registerKnowledgeGraphTools(recorder, deps);
+      registerResources(recorder, deps);
+      registerPrompts(recorder, deps);
+    });
+    registrations.set(deps, replay);
+  }
+  replay(server);
   return server;
 }
+
+/** The tools, resources and prompts of each `deps`, defined once and registered on every server. */
+const registrations = new WeakMap<DcgMcpDeps, (server: McpServer) => void>();
