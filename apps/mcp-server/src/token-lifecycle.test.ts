@@ -125,6 +125,53 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
     await client.close();
   });
 
+  it('a 2025-06-18 client gets its revision from initialize and calls a tool', async () => {
+    const { accessToken } = await authorize(
+      server.mcpUrl,
+      server.url,
+      user.username,
+      user.password,
+    );
+    const read = async (response: Response) => {
+      const text = await response.text();
+      return JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text));
+    };
+    const headers = { 'mcp-protocol-version': '2025-06-18' };
+    const init = await mcp(
+      accessToken,
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'old', version: '1' },
+        },
+      },
+      headers,
+    );
+    expect(init.status).toBe(200);
+    expect((await read(init)).result).toMatchObject({
+      protocolVersion: '2025-06-18',
+      serverInfo: { name: 'dcg-mcp-server' },
+    });
+    const call = await mcp(
+      accessToken,
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: 'get_contract_compliance',
+          arguments: { contractId: DEMO.contracts.violated },
+        },
+      },
+      headers,
+    );
+    expect((await read(call)).result.structuredContent).toMatchObject({ status: 'violated' });
+  });
+
   it('refresh tokens rotate, and reusing a used one revokes the whole family', async () => {
     const { oauth, accessToken, refreshToken } = await authorize(
       server.mcpUrl,
