@@ -379,6 +379,12 @@ describe('the dcg MCP tools against governance-api and kg-api with demo data', (
       dataContract: { schema: expect.any(Array) },
       compliance: { status: 'violated' },
     });
+    // An unknown system is "resource not found" (the SDK answers it as -32602), not an internal error.
+    const missing = await client
+      .readResource({ uri: 'dcg://systems/production/urn%3Admb%3Adp%3Ax%3Ay%3A0' })
+      .catch((error: unknown) => error);
+    expect(missing).toMatchObject({ name: 'ResourceNotFoundError', code: -32602 });
+    expect(String(missing)).toMatch(/not deployed in production/);
   });
 
   it('offers prompts a user would pick, filled with the live compliance', async () => {

@@ -1,4 +1,9 @@
-import { type McpServer, ResourceTemplate, requireScopes } from '@modelcontextprotocol/server';
+import {
+  type McpServer,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  requireScopes,
+} from '@modelcontextprotocol/server';
 import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { complianceOutput } from './marketplace-tools';
 import { SCOPES } from './scopes';
@@ -58,7 +63,8 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
       const view = await backend(() =>
         readSystem(marketplace, systemId, environment, ctx.mcpReq.signal),
       );
-      if (!view) throw new ToolInputError(`${systemId} is not deployed in ${environment}`);
+      if (!view)
+        throw new ResourceNotFoundError(uri.href, `${systemId} is not deployed in ${environment}`);
       return {
         contents: [
           { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(view, null, 2) },
@@ -106,7 +112,10 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
         i.components.some((c) => c.id === contractId && c.dataContract),
       );
       if (!instance)
-        throw new ToolInputError(`${contractId} is not a deployed data contract in ${environment}`);
+        throw new ResourceNotFoundError(
+          uri.href,
+          `${contractId} is not a deployed data contract in ${environment}`,
+        );
       const view = await backend(() =>
         readSystem(marketplace, instance.systemId, environment, signal),
       );
