@@ -1,6 +1,10 @@
 import { createKgClient } from '@dcg/kg-client';
 import { createMarketplaceClient } from '@dcg/marketplace-client';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  Client,
+  ResourceNotFoundError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -383,7 +387,8 @@ describe('the dcg MCP tools against governance-api and kg-api with demo data', (
     const missing = await client
       .readResource({ uri: 'dcg://systems/production/urn%3Admb%3Adp%3Ax%3Ay%3A0' })
       .catch((error: unknown) => error);
-    expect(missing).toMatchObject({ name: 'ResourceNotFoundError', code: -32602 });
+    expect(missing).toBeInstanceOf(ResourceNotFoundError);
+    expect(missing).toMatchObject({ code: -32602 });
     expect(String(missing)).toMatch(/not deployed in production/);
   });
 
