@@ -156,7 +156,9 @@ describe('the dcg MCP tools against governance-api and kg-api with demo data', (
     expect(view.descriptorRead).toBe(true);
     expect(view.outputPorts.map((p) => p.id).sort()).toEqual(Object.values(DEMO.contracts).sort());
     const invoices = view.outputPorts.find((p) => p.id === DEMO.contracts.violated);
-    expect(invoices?.dataContract?.schema).toHaveLength(2);
+    expect(
+      (invoices?.dataContract?.schema as { name: string }[] | undefined)?.map((c) => c.name),
+    ).toEqual(['invoice_id', 'amount', 'updated_at']);
     expect(invoices?.compliance?.status).toBe('violated');
     expect(view.otherComponents).toEqual([expect.objectContaining({ kind: 'workload' })]);
   });
