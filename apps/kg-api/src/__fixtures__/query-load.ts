@@ -33,7 +33,12 @@ export async function queryLoad(
   url: string,
   count: number,
 ): Promise<{
-  queries: Array<{ status: number; ms: number; type?: string; retryAfter: string | null }>;
+  queries: Array<{
+    status: number;
+    ms: number;
+    type: string | undefined;
+    retryAfter: string | null;
+  }>;
   health: Array<{ status: number; ms: number }>;
 }> {
   let running = count;
