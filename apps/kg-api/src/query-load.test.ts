@@ -1,10 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '@dcg/http-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { expensiveQuery, labelledConcepts, queryLoad } from './__fixtures__/query-load';
-import { type RunningKgApi, startKgApi } from './server';
+import { exited, spawnKgApi } from './__fixtures__/spawn-app';
 
 const WRITER = 'writer-key-0123456789abcdef';
 const TIMEOUT_MS = 2_000;
@@ -13,15 +12,17 @@ const TIMEOUT_MS = 2_000;
 // (/health p50/p99, query end times) come from `pnpm --filter @dcg/kg-api bench:load`.
 describe('SPARQL under load', () => {
   const dirs: string[] = [];
-  const apis: RunningKgApi[] = [];
+  const servers: Array<Awaited<ReturnType<typeof spawnKgApi>>> = [];
 
-  async function start(sparql: Record<string, number>): Promise<RunningKgApi> {
+  // The server runs in its own process, as in production: a client in the same process would
+  // share its event loop and be slowed down by the queries it measures.
+  async function start(sparql: Record<string, number>): Promise<{ url: string }> {
     const dir = await mkdtemp(join(tmpdir(), 'kg-load-'));
     dirs.push(dir);
-    const api = await startKgApi({
-      dataDir: dir,
-      logger: createLogger('test', { level: 'silent' }),
-      config: {
+    const config = join(dir, 'config.json');
+    await writeFile(
+      config,
+      JSON.stringify({
         sources: [
           {
             id: 'vocab',
@@ -31,21 +32,28 @@ describe('SPARQL under load', () => {
         ],
         auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
         sparql: { timeoutMs: TIMEOUT_MS, ...sparql },
-      },
+      }),
+    );
+    const server = await spawnKgApi({
+      DCG_CONFIG: config,
+      DCG_DATA_DIR: join(dir, 'data'),
+      LOG_LEVEL: 'warn',
     });
-    apis.push(api);
-    const put = await fetch(`${api.url}/v1/sources/vocab/graph`, {
+    servers.push(server);
+    const put = await fetch(`${server.url}/v1/sources/vocab/graph`, {
       method: 'PUT',
       headers: { 'content-type': 'application/n-triples', authorization: `Bearer ${WRITER}` },
       body: labelledConcepts(2_000),
     });
     expect(put.status).toBe(200);
-    return api;
+    return server;
   }
 
-  beforeAll(async () => {});
   afterAll(async () => {
-    for (const api of apis) await api.close();
+    for (const server of servers) {
+      server.child.kill('SIGTERM');
+      await exited(server.child);
+    }
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 

@@ -33,7 +33,7 @@ export interface Runtime {
 /** How often (in units of work) the clock and the signal are read. */
 const CHECK_EVERY = 1024;
 /** Longest stretch of synchronous work between two returns to the event loop. */
-export const PAUSE_AFTER_MS = 5;
+export const PAUSE_AFTER_MS = 2;
 /**
  * Default longest stretch of synchronous work allowed when evaluation cannot pause (an EXISTS
  * inside an expression is evaluated in one go for each row).
