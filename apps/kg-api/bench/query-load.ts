@@ -98,6 +98,7 @@ try {
     timeoutMs: TIMEOUT_MS,
     outcomes,
     endedMs: summary(queryMs),
+    serverMs: summary(load.queries.map((q) => q.serverMs)),
     endedAfterTimeoutPlus1s: queryMs.filter((ms) => ms > TIMEOUT_MS + 1_000).length,
     health: summary(load.health.map((h) => h.ms)),
     healthNot200: load.health.filter((h) => h.status !== 200).length,

