@@ -86,6 +86,22 @@ describe('documents that used to hang, crash or wipe', () => {
     });
   });
 
+  it('converts documents arriving at once one after the other (maxWorkers 1), each correctly', async () => {
+    const convert = jsonLdInWorker({ maxWorkers: 1 });
+    const docs = Array.from({ length: 4 }, (_, i) =>
+      JSON.stringify({ '@id': `https://ex.org/d${i}`, [`${skos}prefLabel`]: `Doc ${i}` }),
+    );
+    const results = await Promise.all(
+      docs.map((doc) => parseRdf(doc, 'json-ld', { jsonLd: convert })),
+    );
+    expect(results.map((r) => r.success && r.data[0]?.object.value)).toEqual([
+      'Doc 0',
+      'Doc 1',
+      'Doc 2',
+      'Doc 3',
+    ]);
+  });
+
   it('a graph that yields no triples replaces nothing unless emptying is asked for', async () => {
     const kb = await KnowledgeBase.open({
       sources: [
