@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { CliIo } from './cli-run';
 
 /**
@@ -8,7 +9,10 @@ import type { CliIo } from './cli-run';
  * const code = await run(process.argv.slice(2), nodeCliIo());
  */
 export function nodeCliIo(): CliIo {
+  // ../package.json is the package root both from src/ and from dist/.
+  const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
   return {
+    version,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     readFile: (path) => readFile(path, 'utf8'),

@@ -19,6 +19,7 @@ function memoryIo(stdin = ''): CliIo & { out: string; err: string } {
     },
     readFile: (path: string) => readFile(path, 'utf8'),
     readStdin: async () => stdin,
+    version: '1.2.3',
   };
   return io;
 }

@@ -25,6 +25,8 @@ export interface CliIo {
   stderr(text: string): void;
   readFile(path: string): Promise<string>;
   readStdin(): Promise<string>;
+  /** The package version `--version` prints. */
+  readonly version: string;
 }
 
 /**
@@ -47,7 +49,8 @@ const USAGE = `Usage:
   dcg-contract validate --kind details|submission|template|descriptor|SCHEMA [--format text|json] FILE...
   dcg-contract targets [--guardian URN] [--format text|json] DESCRIPTOR
   dcg-contract schema NAME
-  dcg-contract help
+  dcg-contract help | --help | -h
+  dcg-contract --version
 
 FILE is JSON or YAML; "-" reads standard input.
 Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable file.
@@ -255,6 +258,11 @@ export async function run(argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
         return await targetsCommand(args, io);
       case 'schema':
         return schemaCommand(args, io);
+      case 'version':
+      case '--version':
+      case '-V':
+        io.stdout(`${io.version}\n`);
+        return EXIT.valid;
       case 'help':
       case '--help':
       case '-h':
