@@ -30,7 +30,7 @@ export function parseYamlText(text: string, subject: string): unknown {
     throw new ContractSchemaError(
       'INVALID_YAML',
       `${subject} is not valid YAML${at}: ${error.message.split('\n')[0]}`,
-      { cause: error },
+      { cause: error, location: where && { line: where.line, column: where.col } },
     );
   }
   try {
