@@ -224,16 +224,3 @@ function parseCliArgs(argv: string[]) {
     format,
   };
 }
-
-// Run when executed directly (not when imported by tests).
-if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
-  runCli(process.argv.slice(2), process.env).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`dcg-kg: ${(error as Error).stack ?? String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
