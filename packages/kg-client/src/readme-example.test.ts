@@ -123,6 +123,21 @@ await kg.select('SELECT nonsense');
     // What follows the line: the stack, then the error's own members (code, status, problem).
     expect(run.stderr).toMatch(/\n {2}code: 'PROBLEM',\n {2}status: 400,\n {2}problem: \{/);
     expect(lines.length, run.stderr).toBeLessThan(40);
+
+    // The same for a network error: its cause (fetch failed, ECONNREFUSED…) is in the message.
+    const unreachable = await runScript(
+      consumer,
+      'unreachable.mjs',
+      `import { createKgClient } from '@dcg/kg-client';
+const kg = createKgClient({ baseUrl: 'http://127.0.0.1:9', retries: 0 });
+await kg.search('water');
+`,
+    );
+    expect(unreachable.status).toBe(1);
+    expect(unreachable.stderr).toMatch(
+      /\nKgNetworkError: cannot reach http:\/\/127\.0\.0\.1:9\/v1\/search\/query: fetch failed/,
+    );
+    expect(unreachable.stderr).not.toMatch(/HTTPError|Request \{|Response \{|options:/);
   });
 
   it("does not retry kg-api's own query timeout (503 without Retry-After)", async () => {
