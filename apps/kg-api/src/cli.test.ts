@@ -102,6 +102,18 @@ describe('dcg-kg ingest', () => {
     );
     expect(code).toBe(1);
     expect(err.text()).toMatch(/broken\.ttl:7:\d+: .*nothing was sent/);
+    // In GitHub Actions, also an annotation on the line of the file.
+    const annotated = capture();
+    await runCli(
+      ['ingest', 'vocab', file, '--url', api.url, '--key', WRITER],
+      { GITHUB_ACTIONS: 'true' },
+      { out: capture(), err: annotated },
+    );
+    expect(annotated.text()).toMatch(
+      new RegExp(
+        `\\n::error file=${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},line=7,col=\\d+,title=dcg-kg::broken\\.ttl:7:`,
+      ),
+    );
   });
 
   it('reports a refusal of the server', async () => {

@@ -28,7 +28,30 @@ sent. While kg-api processes the upload, the time it has taken so far is shown.
 const FORMATS: readonly RdfFormat[] = ['turtle', 'n-triples', 'n-quads', 'trig', 'json-ld'];
 
 /** Thrown for a failure the CLI reports as a message (exit code 1), without a stack. */
-class CliFailure extends Error {}
+class CliFailure extends Error {
+  constructor(
+    message: string,
+    /** The file and the place in it the failure is about, for GitHub annotations. */
+    readonly at?: { file: string; line?: number | undefined; column?: number | undefined },
+  ) {
+    super(message);
+  }
+}
+
+/** A GitHub Actions workflow command that shows `message` on the file (and line) it is about. */
+function githubAnnotation(failure: CliFailure): string {
+  const escape = (text: string) =>
+    text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const property = (text: string) => escape(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const at = failure.at;
+  const properties = [
+    ...(at ? [`file=${property(at.file)}`] : []),
+    ...(at?.line === undefined ? [] : [`line=${at.line}`]),
+    ...(at?.column === undefined ? [] : [`col=${at.column}`]),
+    'title=dcg-kg',
+  ];
+  return `::error ${properties.join(',')}::${escape(failure.message)}\n`;
+}
 
 /**
  * Runs `dcg-kg` with its arguments; resolves with the exit code.
@@ -82,6 +105,7 @@ export async function runCli(
       const issue = result.issues[0];
       throw new CliFailure(
         `${basename(file)}:${issue?.line}:${issue?.column}: ${issue?.message} (nothing was sent)`,
+        { file, line: issue?.line, column: issue?.column },
       );
     }
 
@@ -134,6 +158,8 @@ export async function runCli(
   } catch (error) {
     if (error instanceof CliFailure) {
       io.err.write(`dcg-kg: ${error.message}\n`);
+      // In GitHub Actions the failure is also an annotation (on the file's line for a syntax error).
+      if (env.GITHUB_ACTIONS === 'true') io.err.write(githubAnnotation(error));
       return 1;
     }
     throw error;
