@@ -40,9 +40,9 @@ class CliFailure extends Error {
 
 /** A GitHub Actions workflow command that shows `message` on the file (and line) it is about. */
 function githubAnnotation(failure: CliFailure): string {
-  const escape = (text: string) =>
+  const escapeData = (text: string) =>
     text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const property = (text: string) => escape(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const property = (text: string) => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
   const at = failure.at;
   const properties = [
     ...(at ? [`file=${property(at.file)}`] : []),
@@ -50,7 +50,7 @@ function githubAnnotation(failure: CliFailure): string {
     ...(at?.column === undefined ? [] : [`col=${at.column}`]),
     'title=dcg-kg',
   ];
-  return `::error ${properties.join(',')}::${escape(failure.message)}\n`;
+  return `::error ${properties.join(',')}::${escapeData(failure.message)}\n`;
 }
 
 /**
