@@ -1,6 +1,8 @@
 // `pnpm start`: starts every app that exists on its embedded defaults, each on a fixed port with
-// its own data folder under .dcg-data/, and stops them all on Ctrl-C. If one app cannot start, the
-// others are stopped too, so that a broken platform never looks half up.
+// its own data folder under .dcg-data/, and stops them all on Ctrl-C or SIGTERM. If one app cannot
+// start, the others are stopped too, so that a broken platform never looks half up.
+// Each app is one node process (no tsx wrapper, no shell), so a signal reaches the server itself,
+// which stops gracefully: in-flight requests finish within its `server.shutdownTimeoutMs`.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +14,8 @@ const apps = [
 ];
 
 const root = new URL('..', import.meta.url).pathname;
-const tsx = join(root, 'node_modules', '.bin', 'tsx');
+// Only a backstop: each app ends its own stop within its shutdown deadline (10 s by default).
+const KILL_AFTER_MS = 30_000;
 const children = [];
 let stopping = false;
 
@@ -35,7 +38,7 @@ function stopAll(code) {
         } catch {}
       }
     }
-  }, 5000);
+  }, KILL_AFTER_MS);
   deadline.unref();
   Promise.all(
     children.map((c) => (c.exitCode === null ? new Promise((r) => c.on('exit', r)) : null)),
@@ -55,12 +58,16 @@ for (const app of apps) {
     DCG_DEMO: process.env.DCG_DEMO ?? '1',
   };
   console.log(`starting ${app.name} on http://127.0.0.1:${env.PORT} (${portVariable} to change)`);
-  const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts'], {
-    cwd: dir,
-    env,
-    stdio: 'inherit',
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@dcg/source', '--import', 'tsx', 'src/main.ts'],
+    {
+      cwd: dir,
+      env,
+      stdio: 'inherit',
+      detached: true,
+    },
+  );
   child.on('exit', (code, signal) => {
     if (stopping) return;
     console.error(`${app.name} stopped (${signal ?? `exit code ${code}`}); stopping the platform`);

@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-pnpm.sh
 pnpm install --frozen-lockfile
-pnpm start
+exec pnpm start

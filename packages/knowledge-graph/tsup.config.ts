@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/node/index.ts'],
+  entry: ['src/index.ts', 'src/node/index.ts', 'src/node/json-ld-worker-thread.js'],
   format: ['esm'],
   dts: true,
   clean: true,

@@ -1,10 +1,15 @@
+import { DEFAULT_MAX_DEPTH } from '@dcg/contract-schema';
 import type { Governance } from '@dcg/governance';
 import {
   apiReference,
   healthRoutes,
   installErrorHandling,
   type Logger,
+  type RateLimitConfig,
+  rateLimit,
   requestContext,
+  type ServiceLifecycle,
+  securityHeaders,
   zodValidationHook,
 } from '@dcg/http-kit';
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -32,6 +37,16 @@ export interface GovernanceAppDeps {
   apiKeys: readonly ResolvedApiKey[];
   logger: Logger;
   maxBodyBytes: number;
+  /** Deepest nesting of a JSON body (default 128); deeper bodies get 422. */
+  maxDepth?: number;
+  /** Largest JSON of one list page (default 8 MiB); pages are cut short to stay below. */
+  maxPageBytes?: number;
+  /** Open event streams per API key (default 5). */
+  maxEventStreamsPerKey?: number;
+  /** Per-client rate limits (default: the defaults of `RateLimitConfigSchema`). */
+  rateLimit?: RateLimitConfig;
+  /** Drained on stop: `/ready` answers 503, event streams end. */
+  lifecycle?: ServiceLifecycle;
   /** Extra sub-apps mounted at `/` (the demo tech adapter). */
   extras?: Hono[];
 }
@@ -48,9 +63,16 @@ export interface GovernanceAppDeps {
 export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<GovernanceEnv> {
   const { governance } = deps;
   const app = new OpenAPIHono<GovernanceEnv>({ defaultHook: zodValidationHook });
+  app.use(securityHeaders());
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
+  app.use(rateLimit({ keys: deps.apiKeys, config: deps.rateLimit }));
   app.use(bodySizeLimit(deps.maxBodyBytes));
+  const maxJsonDepth = deps.maxDepth ?? DEFAULT_MAX_DEPTH;
+  app.use(async (c, next) => {
+    c.set('maxJsonDepth', maxJsonDepth);
+    await next();
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
@@ -58,12 +80,18 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   });
   const guards = authGuards(deps.apiKeys);
   const maxBodyBytes = deps.maxBodyBytes;
+  const maxPageBytes = deps.maxPageBytes ?? 8 * 1024 * 1024;
   mountTemplateRoutes(app, { governance, guards, maxBodyBytes });
   mountPolicyRoutes(app, { governance, guards, maxBodyBytes });
-  mountEvaluationResultRoutes(app, { governance, guards, maxBodyBytes });
-  mountProvisioningRoutes(app, { governance, guards, maxBodyBytes });
+  mountEvaluationResultRoutes(app, { governance, guards, maxBodyBytes, maxPageBytes });
+  mountProvisioningRoutes(app, { governance, guards, maxBodyBytes, maxPageBytes });
   mountMarketplaceRoutes(app, { governance });
-  mountEventRoutes(app, { governance, guards });
+  mountEventRoutes(app, {
+    governance,
+    guards,
+    maxStreamsPerKey: deps.maxEventStreamsPerKey,
+    lifecycle: deps.lifecycle,
+  });
   app.route('/', marketplacePages(governance.marketplace));
   for (const extra of deps.extras ?? []) app.route('/', extra);
   app.route(
@@ -73,6 +101,7 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
         await governance.store.ping();
         return { ready: true, storage: governance.store.kind };
       },
+      lifecycle: deps.lifecycle,
     }),
   );
   app.doc31('/openapi.json', {

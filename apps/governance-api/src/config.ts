@@ -1,4 +1,9 @@
-import type { ResolvedApiKey as ResolvedKey } from '@dcg/http-kit';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_EXPANDED_BYTES } from '@dcg/contract-schema';
+import {
+  HttpServerConfigSchema,
+  RateLimitConfigSchema,
+  type ResolvedApiKey as ResolvedKey,
+} from '@dcg/http-kit';
 import { z } from 'zod';
 
 /** Roles of API keys: what each may do is listed in the README. */
@@ -67,8 +72,38 @@ export const GovernanceApiConfigSchema = z.strictObject({
       pollIntervalMs: z.number().int().min(1).max(60_000).default(1000),
       pollTimeoutMs: z.number().int().min(1).max(86_400_000).default(600_000),
       requestTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
+      /** Largest tech adapter answer read; a longer one fails the task. */
+      maxResponseBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(256 * 1024 * 1024)
+        .default(4 * 1024 * 1024),
+      /** `refuse`: no redirect is followed; `same-origin`: up to 5 on the adapter's own origin. */
+      redirects: z.enum(['refuse', 'same-origin']).default('refuse'),
+      /**
+       * Lease of this instance on the plans it runs, renewed every third of it: when it lapses
+       * (the instance died), another instance on the same database marks its plans failed.
+       */
+      leaseMs: z.number().int().min(300).max(3_600_000).default(30_000),
     })
-    .default({ pollIntervalMs: 1000, pollTimeoutMs: 600_000, requestTimeoutMs: 30_000 }),
+    .default({
+      pollIntervalMs: 1000,
+      pollTimeoutMs: 600_000,
+      requestTimeoutMs: 30_000,
+      maxResponseBytes: 4 * 1024 * 1024,
+      redirects: 'refuse',
+      leaseMs: 30_000,
+    }),
+  evaluationResults: z
+    .strictObject({
+      /**
+       * Accept results for a contract that no guardian deployed in the environment guards with
+       * the policy (platforms that push results before they deploy guardians). Off: 409.
+       */
+      acceptUnguarded: z.boolean().default(false),
+    })
+    .default({ acceptUnguarded: false }),
   limits: z
     .strictObject({
       /** Largest accepted request body. */
@@ -78,8 +113,36 @@ export const GovernanceApiConfigSchema = z.strictObject({
         .min(1024)
         .max(256 * 1024 * 1024)
         .default(5 * 1024 * 1024),
+      /** Deepest nesting of objects and arrays in a JSON body or YAML descriptor; deeper: 422. */
+      maxDepth: z.number().int().min(8).max(256).default(DEFAULT_MAX_DEPTH),
+      /** Largest size of a YAML descriptor once its aliases are expanded; larger: 413. */
+      maxExpandedBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(1024 * 1024 * 1024)
+        .default(DEFAULT_MAX_EXPANDED_BYTES),
+      /** Largest JSON of one list page; a page is cut short (with `nextOffset`) to stay below. */
+      maxPageBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(256 * 1024 * 1024)
+        .default(8 * 1024 * 1024),
+      /** Open event streams (`GET /v1/marketplace/events`) per API key; one more is 429. */
+      maxEventStreamsPerKey: z.number().int().min(1).max(10_000).default(5),
     })
-    .default({ maxBodyBytes: 5 * 1024 * 1024 }),
+    .default({
+      maxBodyBytes: 5 * 1024 * 1024,
+      maxDepth: DEFAULT_MAX_DEPTH,
+      maxExpandedBytes: DEFAULT_MAX_EXPANDED_BYTES,
+      maxPageBytes: 8 * 1024 * 1024,
+      maxEventStreamsPerKey: 5,
+    }),
+  /** HTTP server timeouts, connection caps and the shutdown deadline (see `@dcg/http-kit`). */
+  server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
+  /** Per-client rate limits (see `@dcg/http-kit`). */
+  rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
 });
 /** The validated configuration. */
 export type GovernanceApiConfig = z.output<typeof GovernanceApiConfigSchema>;

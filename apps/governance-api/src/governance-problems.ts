@@ -1,10 +1,14 @@
+import { DEFAULT_MAX_DEPTH, depthIssue } from '@dcg/contract-schema';
 import { GovernanceError } from '@dcg/governance';
 import { type Logger, ProblemError } from '@dcg/http-kit';
 import type { Context } from 'hono';
+import type { GovernanceEnv } from './app-env';
 import { readBodyText } from './request-body';
 
 const STATUS: Record<GovernanceError['code'], { status: number; title: string }> = {
   invalid_input: { status: 400, title: 'Invalid request' },
+  too_large: { status: 413, title: 'Content Too Large' },
+  too_deep: { status: 422, title: 'Unprocessable Content' },
   not_found: { status: 404, title: 'Not Found' },
   conflict: { status: 409, title: 'Conflict' },
   unprocessable: { status: 422, title: 'Unprocessable Content' },
@@ -44,7 +48,8 @@ export async function withProblems<T>(fn: () => Promise<T>, logger?: Logger): Pr
 }
 
 /**
- * Reads a JSON body; a malformed one is a 400 problem, not a 500.
+ * Reads a JSON body; a malformed one is a 400 problem, one nested deeper than the configured
+ * depth (`maxJsonDepth` on the context, default 128) a 422 problem: never a 500.
  *
  * @example
  * const body = await readJson(c, 5 * 1024 * 1024);
@@ -71,8 +76,9 @@ export async function readJsonText(
       detail: 'The request body is empty; a JSON body is required',
     });
   }
+  let value: unknown;
   try {
-    return { text, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
     throw new ProblemError({
       status: 400,
@@ -80,4 +86,17 @@ export async function readJsonText(
       detail: `The request body is not valid JSON: ${(error as Error).message}`,
     });
   }
+  // JSON.parse is iterative; what reads the value afterwards (validation, storage, pages) recurses.
+  const maxDepth = (c as Context<GovernanceEnv>).get('maxJsonDepth') ?? DEFAULT_MAX_DEPTH;
+  const deep = depthIssue(value, maxDepth);
+  if (deep !== undefined) {
+    throw new ProblemError({
+      status: 422,
+      title: 'Unprocessable Content',
+      type: 'urn:dcg:governance:too_deep',
+      detail: `The request body is nested deeper than ${maxDepth} levels (limits.maxDepth)`,
+      errors: [deep],
+    });
+  }
+  return { text, value };
 }

@@ -12,42 +12,21 @@ function tooLarge(maxBytes: number): ProblemError {
 }
 
 /**
- * A small body usually arrives in the same packet as the headers: once the parser has buffered
- * all the declared bytes, they are taken from the stream's buffer at once, without the event
- * round trips of a flowing stream. Returns undefined when the body is not all there yet.
- */
-function readBuffered(incoming: IncomingMessage, maxBytes: number): string | undefined {
-  if (incoming.headers['transfer-encoding'] !== undefined) return undefined;
-  const declared = Number(incoming.headers['content-length'] ?? Number.NaN);
-  if (!Number.isSafeInteger(declared) || incoming.readableLength !== declared) return undefined;
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  const text = declared === 0 ? '' : (incoming.read(declared) as Buffer).toString('utf8');
-  // Flowing, the stream ends by itself once the parser marks the message complete; a paused one
-  // would be drained again after the response.
-  incoming.resume();
-  return text;
-}
-
-/**
- * Reads the request body as text, at most `maxBytes`. On Node it reads the socket stream
- * directly: building a WHATWG Request body for each call costs more than the rest of a
- * submission. Elsewhere, or when the body was already touched, it falls back to `c.req.text()`.
+ * Reads the request body as text, at most `maxBytes` (a 413 problem beyond; {@link bodySizeLimit}
+ * refuses a larger declared length before the route runs). On Node it reads the request stream
+ * itself: the adapter's WHATWG `Request` body (a web stream over the Node stream, an abort signal,
+ * a headers copy) costs a submission more than its validation and its database write together.
  *
  * @example
  * const text = await readBodyText(c, 5 * 1024 * 1024);
  */
 export async function readBodyText(c: Context, maxBytes: number): Promise<string> {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (!incoming || incoming.readableDidRead || incoming.readableFlowing !== null) {
+  if (incoming === undefined || incoming.readableDidRead || incoming.readableEnded) {
     const text = await c.req.text();
     if (Buffer.byteLength(text) > maxBytes) throw tooLarge(maxBytes);
     return text;
   }
-  // Handlers run while the parser is still inside the packet that carried the headers; one
-  // microtask later it has also taken the body that came with them.
-  await undefined;
-  const buffered = readBuffered(incoming, maxBytes);
-  if (buffered !== undefined) return buffered;
   return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -63,11 +42,7 @@ export async function readBodyText(c: Context, maxBytes: number): Promise<string
     };
     const onEnd = () => {
       cleanup();
-      resolve(
-        chunks.length === 1
-          ? chunks[0]!.toString('utf8')
-          : Buffer.concat(chunks, size).toString('utf8'),
-      );
+      resolve(Buffer.concat(chunks, size).toString('utf8'));
     };
     const onError = (error: Error) => {
       cleanup();

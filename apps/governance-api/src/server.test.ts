@@ -113,8 +113,8 @@ describe('governance-api over HTTP (SQLite)', () => {
       properties: {
         dataContractGuardian: {
           policies: [
-            { resourceType: 'dataproduct', spec: { name: 'DP', description: 'd' } },
-            { resourceType: 'biproject', spec: { id: passive } },
+            { resourceType: 'biproject', spec: { name: 'BI', description: 'd' } },
+            { resourceType: 'dataproduct', spec: { id: passive } },
           ],
         },
       },
@@ -164,6 +164,26 @@ describe('governance-api over HTTP (SQLite)', () => {
     const problem = await missing.json();
     expect(problem.detail).toContain('no-such-policy');
     expect(problem.errors[0].path).toBe('$.properties.dataContractGuardian.policies[0].spec.id');
+    // A passive policy of another resource type would hand a guardian the wrong policy.
+    const crossType = await request(`${url}/v1/infrastructure-templates`, {
+      key: KEYS.admin,
+      body: {
+        ...body,
+        id: 'urn:dmb:itm:cross:1',
+        properties: {
+          dataContractGuardian: {
+            policies: [{ resourceType: 'biproject', spec: { id: passive } }],
+          },
+        },
+      },
+    });
+    expect(crossType.status).toBe(422);
+    expect((await crossType.json()).errors).toEqual([
+      {
+        path: '$.properties.dataContractGuardian.policies[0].spec.id',
+        message: `policy "${passive}" is a policy of resource type dataproduct, not biproject`,
+      },
+    ]);
     const bad = await request(`${url}/v1/infrastructure-templates`, {
       key: KEYS.admin,
       body: { id: 7 },
@@ -299,7 +319,7 @@ describe('governance-api over HTTP (SQLite)', () => {
         { key: KEYS.reader },
       )
     ).json();
-    expect(history.meta.pagination).toEqual({ limit: 1, offset: 0, total: 2 });
+    expect(history.meta.pagination).toEqual({ limit: 1, offset: 0, total: 2, nextOffset: 1 });
     expect(history.data[0].detailsConform).toBe(false);
   });
 
@@ -444,6 +464,8 @@ describe('governance-api over HTTP (SQLite)', () => {
     // The deploy and undeploy of the previous test, newest first.
     expect(qa.data.map((p: { operation: string }) => p.operation)).toEqual(['undeploy', 'deploy']);
     expect(qa.meta.pagination).toEqual({ limit: 50, offset: 0, total: 2 });
+    const first = await (await list('?environment=qa&limit=1')).json();
+    expect(first.meta.pagination).toEqual({ limit: 1, offset: 0, total: 2, nextOffset: 1 });
     const completed = await (await list('?environment=qa&state=completed&limit=1&offset=1')).json();
     expect(completed.data.map((p: { operation: string }) => p.operation)).toEqual(['deploy']);
     expect(completed.data[0].tasks.length).toBe(2);

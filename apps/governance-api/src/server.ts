@@ -8,6 +8,7 @@ import {
   type Logger,
   parseConfig,
   resolveApiKeys,
+  ServiceLifecycle,
   startHttpServer,
 } from '@dcg/http-kit';
 import type { z } from 'zod';
@@ -36,7 +37,7 @@ export interface StartGovernanceApiOptions {
   /** Seeds the demo data (a template, a deployed system, one result in each state). */
   demo?: boolean;
   logger?: Logger;
-  /** Environment for `keyFromEnv` keys (default `process.env`). */
+  /** Environment for `keyFromEnv` keys and `NODE_ENV` (default `process.env`). */
   env?: Record<string, string | undefined>;
 }
 
@@ -98,11 +99,22 @@ export async function startGovernanceApi(
   const { keys: apiKeys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
     env: options.env ?? process.env,
     developmentRole: config.auth.developmentKey ? 'platform-admin' : undefined,
+    exampleRole: 'platform-admin',
   });
 
   const store = await openStore(config, options.dataDir, options.databaseUrl);
+  const { leaseMs, ...adapters } = config.provisioning;
   const governance = createGovernance(store, {
-    adapters: config.provisioning,
+    adapters,
+    results: config.evaluationResults,
+    leases: {
+      leaseMs,
+      onError: (error) => logger.error('plan lease renewal failed', { error }),
+    },
+    descriptorLimits: {
+      maxDepth: config.limits.maxDepth,
+      maxExpandedBytes: config.limits.maxExpandedBytes,
+    },
     onListenerError: (error, event) => logger.error('event listener failed', { event, error }),
   });
   governance.events.on('system.deployed', (e) =>
@@ -119,18 +131,26 @@ export async function startGovernanceApi(
       planId: e.planId,
     }),
   );
-  const interrupted = await governance.coordinator.recoverInterrupted().catch(async (error) => {
+  // Takes this instance's lease and marks failed the plans of instances that are gone (only
+  // theirs: instances sharing the database keep their plans), then keeps doing so while it runs.
+  const interrupted = await governance.leases.start().catch(async (error) => {
     await store.close();
     throw error;
   });
   if (interrupted > 0)
     logger.warn('plans interrupted by an earlier stop were marked failed', { count: interrupted });
 
+  const lifecycle = new ServiceLifecycle();
   const app = buildGovernanceApp({
     governance,
     apiKeys,
     logger,
     maxBodyBytes: config.limits.maxBodyBytes,
+    maxDepth: config.limits.maxDepth,
+    maxPageBytes: config.limits.maxPageBytes,
+    maxEventStreamsPerKey: config.limits.maxEventStreamsPerKey,
+    rateLimit: config.rateLimit,
+    lifecycle,
     ...(options.demo ? { extras: [demoTechAdapter()] } : {}),
   });
   let server: Awaited<ReturnType<typeof startHttpServer>>;
@@ -138,8 +158,11 @@ export async function startGovernanceApi(
     server = await startHttpServer(app, {
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
+      limits: config.server,
+      lifecycle,
     });
   } catch (error) {
+    await governance.leases.stop();
     await store.close();
     throw error;
   }
@@ -149,6 +172,7 @@ export async function startGovernanceApi(
     } catch (error) {
       await server.close();
       await governance.coordinator.idle();
+      await governance.leases.stop();
       await store.close();
       throw error;
     }
@@ -158,9 +182,12 @@ export async function startGovernanceApi(
     port: server.port,
     governance,
     ...(developmentKey ? { developmentKey } : {}),
+    // Graceful: /ready answers 503, no new connection, in-flight requests finish (at most
+    // `server.shutdownTimeoutMs`), then the plans in progress and the store.
     close: async () => {
       await server.close();
       await governance.coordinator.idle();
+      await governance.leases.stop();
       await store.close();
     },
   };

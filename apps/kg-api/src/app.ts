@@ -3,10 +3,13 @@ import {
   healthRoutes,
   installErrorHandling,
   type Logger,
+  rateLimit,
   requestContext,
+  type ServiceLifecycle,
+  securityHeaders,
   zodValidationHook,
 } from '@dcg/http-kit';
-import type { KnowledgeBase } from '@dcg/knowledge-graph';
+import type { KnowledgeBase, ParseRdfOptions } from '@dcg/knowledge-graph';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import type { KgEnv } from './app-env';
@@ -25,11 +28,15 @@ export interface KgAppDeps {
   kb: KnowledgeBase;
   apiKeys: readonly ResolvedApiKey[];
   ingestion: IngestionService;
+  /** How uploaded and pulled documents are parsed (JSON-LD converter, depth limit). */
+  rdfParse: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
   sparql: SparqlEngine;
   logger: Logger;
   /** Readiness: can acknowledged graphs be stored now? */
   storageWritable: () => Promise<boolean>;
   version?: string;
+  /** Drained on stop: `/ready` answers 503. */
+  lifecycle?: ServiceLifecycle;
 }
 
 /**
@@ -43,6 +50,7 @@ export interface KgAppDeps {
 export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
   const { config, kb } = deps;
   const app = new OpenAPIHono<KgEnv>({ defaultHook: zodValidationHook });
+  app.use(securityHeaders());
   app.use(requestContext({ logger: deps.logger }));
   if (config.cors.allowedOrigins.length > 0) {
     // Browsers on the configured origins may call the API (the typed client runs in browsers).
@@ -51,12 +59,13 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
         origin: config.cors.allowedOrigins,
         allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
         allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-        exposeHeaders: ['X-Request-Id', 'WWW-Authenticate'],
+        exposeHeaders: ['X-Request-Id', 'WWW-Authenticate', 'Retry-After'],
         maxAge: 600,
       }),
     );
   }
   installErrorHandling(app, deps.logger);
+  app.use(rateLimit({ keys: deps.apiKeys, config: config.rateLimit }));
   const guards = authGuards(deps.apiKeys, { readsRequireKey: config.auth.readsRequireKey });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -69,14 +78,14 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     kb,
     guards,
     engine: deps.sparql,
-    timeoutMs: config.sparql.timeoutMs,
-    maxRows: config.sparql.maxRows,
+    config: config.sparql,
   });
   mountGraphRoutes(app, {
     kb,
     guards,
     ingestion: deps.ingestion,
     maxUploadBytes: config.ingestion.maxUploadBytes,
+    parse: deps.rdfParse,
   });
   mountPassthroughRoutes(app, {
     kb,
@@ -109,6 +118,7 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
           triples: kb.size,
         };
       },
+      lifecycle: deps.lifecycle,
     }),
   );
   app.doc31('/openapi.json', {

@@ -116,6 +116,52 @@ describe('dcg-kg ingest', () => {
     );
   });
 
+  it.each([
+    ['empty.ttl', ''],
+    ['empty.nt', ''],
+    ['empty.nq', '\n'],
+    ['empty.trig', ''],
+    ['prefixes-only.ttl', `@prefix skos: <${SKOS}> .\n# nothing else\n`],
+    ['config.json', '{"server": {"port": 8080}}'],
+  ])('refuses %s (no triples) with exit code 1, sending nothing', async (name, content) => {
+    const before = (await (await fetch(`${api.url}/v1/sources/vocab/graph`)).json()) as {
+      triples: number;
+      updatedAt?: string;
+    };
+    const file = join(dir, name);
+    await writeFile(file, content);
+    const err = capture();
+    const code = await runCli(
+      ['ingest', 'vocab', file, '--url', api.url, '--key', WRITER],
+      {},
+      { out: capture(), err },
+    );
+    expect(code).toBe(1);
+    expect(err.text()).toMatch(
+      new RegExp(`${name.replace('.', '\\.')} holds no triples.*nothing was sent`),
+    );
+    if (content === '') expect(err.text()).toMatch(/the file is empty/);
+    const after = await (await fetch(`${api.url}/v1/sources/vocab/graph`)).json();
+    expect(after).toEqual(before);
+  });
+
+  it('refuses a file that is not UTF-8 with the byte, sending nothing', async () => {
+    const file = join(dir, 'latin1.nt');
+    const text = '<https://ex.org/a> <https://ex.org/b> "caf';
+    await writeFile(
+      file,
+      Buffer.concat([Buffer.from(text), Buffer.from([0xe9]), Buffer.from('" .\n')]),
+    );
+    const err = capture();
+    const code = await runCli(
+      ['ingest', 'vocab', file, '--url', api.url, '--key', WRITER],
+      {},
+      { out: capture(), err },
+    );
+    expect(code).toBe(1);
+    expect(err.text()).toMatch(`latin1.nt: not valid UTF-8 at byte ${text.length}`);
+  });
+
   it('reports a refusal of the server', async () => {
     const file = join(dir, 'ok.ttl');
     await writeFile(file, TURTLE);

@@ -3,11 +3,13 @@ import { createRequire } from 'node:module';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  decodeUtf8,
   mediaTypeOfRdfFormat,
   parseRdf,
   type RdfFormat,
   rdfFormatFromFileName,
 } from '@dcg/knowledge-graph';
+import { jsonLdInWorker } from '@dcg/knowledge-graph/node';
 import { progressBar, waitingIndicator } from './progress-bar';
 
 const USAGE = `Usage: dcg-kg ingest SOURCE FILE [--url URL] [--key KEY] [--format FORMAT]
@@ -17,8 +19,9 @@ const USAGE = `Usage: dcg-kg ingest SOURCE FILE [--url URL] [--key KEY] [--forma
 Uploads an RDF file (Turtle .ttl, N-Triples .nt, N-Quads .nq, TriG .trig, JSON-LD .jsonld) as the
 whole graph of SOURCE on a running kg-api, with a progress bar. Before anything is read or sent,
 kg-api is asked whether SOURCE exists, takes uploads, and whether the key may write to it. The
-file is then checked locally: a syntax error is reported with its line and column and nothing is
-sent. While kg-api processes the upload, the time it has taken so far is shown.
+file is then checked locally: a syntax error is reported with its line and column, invalid UTF-8
+with its byte, a file with no triples (an empty file) is refused, and nothing is sent. While
+kg-api processes the upload, the time it has taken so far is shown.
 
   --url     kg-api base URL (env DCG_KG_URL, default http://127.0.0.1:8081)
   --key     API key with the writer role (env DCG_KG_API_KEY)
@@ -97,9 +100,17 @@ export async function runCli(
     const bytes = await readFile(path).catch((error: Error) => {
       throw new CliFailure(`cannot read ${file}: ${error.message}`);
     });
-    const text = bytes.toString('utf8');
+    const decoded = decodeUtf8(bytes);
+    if (!decoded.success)
+      throw new CliFailure(
+        `${basename(file)}: not valid UTF-8 at byte ${decoded.byteOffset} (counted from 0) (nothing was sent)`,
+      );
+    const text = decoded.text;
     const check = progressBar('check', text.length, io.err);
-    const result = await parseRdf(text, format, { onProgress: (n) => check.update(n) });
+    const result = await parseRdf(text, format, {
+      onProgress: (n) => check.update(n),
+      jsonLd: jsonLdInWorker(),
+    });
     check.finish();
     if (!result.success) {
       const issue = result.issues[0];
@@ -108,6 +119,11 @@ export async function runCli(
         { file, line: issue?.line, column: issue?.column },
       );
     }
+    if (result.data.length === 0)
+      // Uploading it would empty the graph (kg-api refuses that unless asked explicitly).
+      throw new CliFailure(
+        `${basename(file)} holds no triples${bytes.byteLength === 0 ? ' (the file is empty)' : ''}; nothing was sent (to empty the graph, DELETE /v1/sources/${sourceId}/graph)`,
+      );
 
     const upload = progressBar('upload', bytes.byteLength, io.err);
     let processing: ReturnType<typeof waitingIndicator> | undefined;

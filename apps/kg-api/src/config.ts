@@ -1,5 +1,14 @@
-import type { ResolvedApiKey as ResolvedKey } from '@dcg/http-kit';
-import { SearchConfigSchema, SourcesConfigSchema } from '@dcg/knowledge-graph';
+import {
+  HttpServerConfigSchema,
+  RateLimitConfigSchema,
+  type ResolvedApiKey as ResolvedKey,
+} from '@dcg/http-kit';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  SearchConfigSchema,
+  SourcesConfigSchema,
+} from '@dcg/knowledge-graph';
+import { DEFAULT_QUERY_LIMITS } from '@dcg/sparql-subset';
 import { Cron } from 'croner';
 import { z } from 'zod';
 
@@ -19,6 +28,30 @@ const ApiKeySchema = z
     message: 'give exactly one of key and keyFromEnv',
   });
 
+const SparqlConfigSchema = z
+  .object({
+    /** Deadline of a query from the moment its text is read: queueing, parsing and evaluation. */
+    timeoutMs: z.number().int().min(1).max(600_000).default(10_000),
+    maxRows: z.number().int().min(1).max(1_000_000).default(10_000),
+    /** Queries evaluated at once; more wait in the queue. */
+    maxConcurrent: z.number().int().min(1).max(1024).default(2),
+    /** Queries waiting for a turn; more are refused with 503 and Retry-After. */
+    maxQueued: z.number().int().min(0).max(100_000).default(32),
+    /** Limits checked on the text before it is parsed (see @dcg/sparql-subset). */
+    maxQueryLength: z
+      .number()
+      .int()
+      .min(64)
+      .max(1024 * 1024)
+      .default(DEFAULT_QUERY_LIMITS.maxLength),
+    maxNesting: z.number().int().min(1).max(10_000).default(DEFAULT_QUERY_LIMITS.maxNesting),
+    maxUnions: z.number().int().min(1).max(100_000).default(DEFAULT_QUERY_LIMITS.maxUnions),
+    maxOptionals: z.number().int().min(1).max(100_000).default(DEFAULT_QUERY_LIMITS.maxOptionals),
+    /** Longest synchronous stretch of a part of a query that cannot yield (EXISTS in a FILTER). */
+    maxBlockMs: z.number().int().min(1).max(600_000).default(200),
+  })
+  .strict();
+
 /**
  * The kg-api configuration file (YAML or JSON), every key documented in the README.
  *
@@ -29,13 +62,7 @@ export const KgApiConfigSchema = z
   .object({
     sources: SourcesConfigSchema.default([]),
     search: SearchConfigSchema.default(() => SearchConfigSchema.parse({})),
-    sparql: z
-      .object({
-        timeoutMs: z.number().int().min(1).max(600_000).default(10_000),
-        maxRows: z.number().int().min(1).max(1_000_000).default(10_000),
-      })
-      .strict()
-      .default({ timeoutMs: 10_000, maxRows: 10_000 }),
+    sparql: SparqlConfigSchema.default(() => SparqlConfigSchema.parse({})),
     passthrough: z
       .object({
         timeoutMs: z.number().int().min(1).max(600_000).default(10_000),
@@ -58,9 +85,18 @@ export const KgApiConfigSchema = z
           .max(500 * MiB, 'at most 524288000 (500 MiB): a document is parsed as one string')
           .default(256 * MiB),
         pullTimeoutMs: z.number().int().min(1).max(3_600_000).default(120_000),
+        /** Deepest nesting of JSON-LD arrays and objects (checked before parsing). */
+        maxJsonLdDepth: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_JSON_DEPTH),
+        /** Heap limit of the worker thread that converts one JSON-LD document. */
+        jsonLdWorkerHeapMb: z.number().int().min(16).max(16_384).default(1024),
       })
       .strict()
-      .default({ maxUploadBytes: 256 * MiB, pullTimeoutMs: 120_000 }),
+      .default({
+        maxUploadBytes: 256 * MiB,
+        pullTimeoutMs: 120_000,
+        maxJsonLdDepth: DEFAULT_MAX_JSON_DEPTH,
+        jsonLdWorkerHeapMb: 1024,
+      }),
     cors: z
       .object({
         allowedOrigins: z
@@ -78,6 +114,10 @@ export const KgApiConfigSchema = z
       })
       .strict()
       .default({ apiKeys: [], readsRequireKey: false, developmentKey: true }),
+    /** HTTP server timeouts, connection caps and the shutdown deadline (see `@dcg/http-kit`). */
+    server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
+    /** Per-client rate limits (see `@dcg/http-kit`): what keeps open reads safe. */
+    rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
   })
   .strict()
   .superRefine((config, ctx) => {

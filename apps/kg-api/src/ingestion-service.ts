@@ -3,6 +3,7 @@ import {
   type GraphInfo,
   type KnowledgeBase,
   KnowledgeGraphError,
+  type PullOptions,
   pullSourceGraph,
 } from '@dcg/knowledge-graph';
 
@@ -16,11 +17,11 @@ import {
  */
 export class IngestionService {
   readonly #kb: KnowledgeBase;
-  readonly #options: { timeoutMs: number; maxBytes: number };
+  readonly #options: PullOptions;
   readonly #logger: Logger;
   readonly #running = new Map<string, Promise<GraphInfo>>();
 
-  constructor(kb: KnowledgeBase, options: { timeoutMs: number; maxBytes: number }, logger: Logger) {
+  constructor(kb: KnowledgeBase, options: PullOptions, logger: Logger) {
     this.#kb = kb;
     this.#options = options;
     this.#logger = logger;
@@ -34,6 +35,12 @@ export class IngestionService {
       const source = this.#kb.source(sourceId);
       const started = performance.now();
       const quads = await pullSourceGraph(source, this.#options);
+      if (quads.length === 0)
+        // An adapter that answers `{}` or `null` must not wipe the graph it serves.
+        throw new KnowledgeGraphError(
+          'UPSTREAM_MALFORMED',
+          `source "${sourceId}" sent a graph with no triples; nothing was changed (DELETE the graph to empty it)`,
+        );
       const info = await this.#kb.replaceGraph(sourceId, quads);
       this.#logger.info('source ingested', {
         sourceId,

@@ -3,6 +3,7 @@ import { KnowledgeGraphError, type KnowledgeGraphErrorCode } from '@dcg/knowledg
 
 const statusOf: Record<KnowledgeGraphErrorCode, { status: number; title: string }> = {
   RDF_SYNTAX: { status: 400, title: 'RDF syntax error' },
+  EMPTY_GRAPH: { status: 400, title: 'The document yields no triples' },
   UNSUPPORTED_FORMAT: { status: 415, title: 'Unsupported RDF format' },
   UNKNOWN_SOURCE: { status: 404, title: 'Unknown source' },
   PERSISTENCE: { status: 503, title: 'Could not store the graph' },

@@ -3,10 +3,11 @@ import {
   type Logger,
   parseConfig,
   resolveApiKeys,
+  ServiceLifecycle,
   startHttpServer,
 } from '@dcg/http-kit';
 import { KnowledgeBase } from '@dcg/knowledge-graph';
-import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
+import { FileGraphPersistence, jsonLdInWorker } from '@dcg/knowledge-graph/node';
 import type { z } from 'zod';
 import { buildKgApp } from './app';
 import { type KgApiConfig, KgApiConfigSchema } from './config';
@@ -29,7 +30,7 @@ export interface StartKgApiOptions {
   /** Adds the demo source (unless configured) and ingests the demo vocabulary. */
   demo?: boolean;
   logger?: Logger;
-  /** Environment for `keyFromEnv` API keys (default `process.env`). */
+  /** Environment for `keyFromEnv` API keys and `NODE_ENV` (default `process.env`). */
   env?: Record<string, string | undefined>;
   /** SPARQL implementation (default: `@dcg/sparql-subset`). */
   sparql?: SparqlEngine;
@@ -63,6 +64,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
   const { keys: apiKeys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
     env: options.env ?? process.env,
     developmentRole: config.auth.developmentKey ? 'writer' : undefined,
+    exampleRole: 'writer',
   });
 
   const persistence = new FileGraphPersistence(options.dataDir);
@@ -77,16 +79,27 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     const { triples } = await loadDemoVocabulary(kb);
     logger.info('demo vocabulary ingested', { sourceId: DEMO_SOURCE.id, triples });
   }
+  const rdfParse = {
+    jsonLd: jsonLdInWorker({ maxHeapMb: config.ingestion.jsonLdWorkerHeapMb }),
+    maxJsonDepth: config.ingestion.maxJsonLdDepth,
+  };
   const ingestion = new IngestionService(
     kb,
-    { timeoutMs: config.ingestion.pullTimeoutMs, maxBytes: config.ingestion.maxUploadBytes },
+    {
+      timeoutMs: config.ingestion.pullTimeoutMs,
+      maxBytes: config.ingestion.maxUploadBytes,
+      parse: rdfParse,
+    },
     logger,
   );
+  const lifecycle = new ServiceLifecycle();
   const app = buildKgApp({
     config,
+    lifecycle,
     kb,
     apiKeys,
     ingestion,
+    rdfParse,
     sparql: (options.sparql ?? sparqlSubsetEngine) as SparqlEngine,
     logger,
     storageWritable: () => persistence.writable(),
@@ -94,6 +107,8 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
   const server = await startHttpServer(app, {
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
+    limits: config.server,
+    lifecycle,
   });
   const stopSchedule = scheduleIngestion(
     config.sources,
@@ -105,6 +120,8 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     url: server.url,
     port: server.port,
     ...(developmentKey ? { developmentKey } : {}),
+    // Graceful: /ready answers 503, no new connection, in-flight requests finish (at most
+    // `server.shutdownTimeoutMs`).
     close: async () => {
       stopSchedule();
       await server.close();

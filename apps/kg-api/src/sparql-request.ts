@@ -1,10 +1,99 @@
 import { ProblemError } from '@dcg/http-kit';
+import { decodeUtf8 } from '@dcg/knowledge-graph';
+import { PROBLEM_CODES } from '@dcg/sparql-subset';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 
+/** A query refused by its text (outside the subset, an update, too large): 400 with the problems. */
+export function queryRejected(
+  problems: Array<{ code: string; message: string; location?: unknown }>,
+  hint?: string,
+): ProblemError {
+  const summary = problems.map((p) => `${p.code}: ${p.message}`).join('; ');
+  return new ProblemError({
+    type: 'urn:dcg:kg:problem:sparql-unsupported',
+    status: 400,
+    title: 'Query outside the supported SPARQL subset',
+    detail: hint ? `${summary}. ${hint}` : summary,
+    problems,
+    ...(hint ? { hint } : {}),
+  });
+}
+
+/** The SPARQL 1.1 Update protocol is refused like an update sent as a query. */
+function updateRefused(): ProblemError {
+  return queryRejected([
+    {
+      code: PROBLEM_CODES.UPDATE_NOT_SUPPORTED,
+      message:
+        'SPARQL Update (update=, application/sparql-update) is not supported: the knowledge graph is read-only here',
+    },
+  ]);
+}
+
+/**
+ * Refuses text that is not UTF-8 with the offset of the first invalid byte: replacing it with
+ * U+FFFD would silently change an IRI or a literal.
+ *
+ * @example
+ * const text = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
+ */
+export function strictUtf8(bytes: Uint8Array, what: string): string {
+  const decoded = decodeUtf8(bytes);
+  if (decoded.success) return decoded.text;
+  throw new ProblemError({
+    type: 'urn:dcg:kg:problem:invalid-utf8',
+    status: 400,
+    title: 'Invalid UTF-8',
+    detail: `The ${what} is not valid UTF-8: byte ${decoded.byteOffset} (counted from 0) starts no UTF-8 sequence. Nothing was changed.`,
+    byteOffset: decoded.byteOffset,
+    errors: [{ path: `$.${what}`, message: `invalid UTF-8 at byte ${decoded.byteOffset}` }],
+  });
+}
+
+/**
+ * The fields of `application/x-www-form-urlencoded` text (a query string or a form body),
+ * percent-decoded to bytes and decoded as strict UTF-8 (URLSearchParams would put U+FFFD in place
+ * of invalid bytes). The first value of each name wins.
+ */
+function formFields(text: string, what: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const name = percentDecode(equals < 0 ? pair : pair.slice(0, equals), what);
+    const value = equals < 0 ? '' : percentDecode(pair.slice(equals + 1), `${what} field ${name}`);
+    if (!fields.has(name)) fields.set(name, value);
+  }
+  return fields;
+}
+
+const encoder = new TextEncoder();
+
+function percentDecode(text: string, what: string): string {
+  if (!text.includes('%')) return text.replaceAll('+', ' ');
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 37 /* % */ && /^[0-9a-fA-F]{2}$/.test(text.slice(i + 1, i + 3))) {
+      bytes.push(Number.parseInt(text.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else if (c === 43 /* + */) bytes.push(32);
+    else if (c < 128) bytes.push(c);
+    else {
+      const point = text.codePointAt(i) as number;
+      for (const b of encoder.encode(String.fromCodePoint(point))) bytes.push(b);
+      if (point > 0xffff) i++;
+    }
+  }
+  return strictUtf8(Uint8Array.from(bytes), what);
+}
+
 /**
  * The query text of a SPARQL 1.1 protocol request: `GET ?query=`, `POST` with
- * `application/sparql-query`, or `POST` with a form `query=`. Anything else is a 400/415 problem.
+ * `application/sparql-query`, or `POST` with a form `query=`. Anything else is a 400/415 problem;
+ * the Update protocol (`update=`, `application/sparql-update`) is refused like an update query;
+ * text that is not UTF-8 is refused with the byte offset.
  *
  * @example
  * const text = await readSparqlQuery(c);
@@ -12,13 +101,27 @@ import { bodyLimit } from 'hono/body-limit';
 export async function readSparqlQuery(c: Context): Promise<string> {
   let query: string | undefined;
   if (c.req.method === 'GET') {
-    query = c.req.query('query');
+    const url = c.req.url;
+    const at = url.indexOf('?');
+    const fields = formFields(
+      at < 0 ? '' : (url.slice(at + 1).split('#')[0] ?? ''),
+      'query string',
+    );
+    if (fields.has('update')) throw updateRefused();
+    query = fields.get('query');
   } else {
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (type === 'application/sparql-query') {
-      query = await c.req.text();
+      query = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
     } else if (type === 'application/x-www-form-urlencoded') {
-      query = new URLSearchParams(await c.req.text()).get('query') ?? undefined;
+      const fields = formFields(
+        strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body'),
+        'form',
+      );
+      if (fields.has('update')) throw updateRefused();
+      query = fields.get('query');
+    } else if (type === 'application/sparql-update') {
+      throw updateRefused();
     } else {
       throw new ProblemError({
         status: 415,

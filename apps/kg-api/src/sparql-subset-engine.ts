@@ -15,7 +15,7 @@ import type { SparqlEngine } from './sparql-engine';
  * const api = await startKgApi({ config, dataDir, sparql: sparqlSubsetEngine });
  */
 export const sparqlSubsetEngine: SparqlEngine<CheckedQuery> = {
-  parse: (text) => parseQuery(text),
+  parse: (text, limits) => parseQuery(text, { limits }),
   evaluate: (query, stores, options) => evaluate(query, stores as unknown as QuerySource, options),
   errorCode: (error) => (SparqlSubsetError.isInstance(error) ? error.code : undefined),
 };

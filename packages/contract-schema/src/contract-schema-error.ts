@@ -1,7 +1,15 @@
 const MARKER = Symbol.for('dcg.contract-schema.error');
 
-/** Machine-readable reasons a contract-schema operation can fail. */
-export type ContractSchemaErrorCode = 'INVALID_YAML' | 'INVALID_JSON' | 'UNKNOWN_SCHEMA';
+/**
+ * Machine-readable reasons a contract-schema operation can fail. `TOO_DEEP`: nested beyond the
+ * depth limit; `TOO_LARGE`: a YAML document that expands beyond the size limit through aliases.
+ */
+export type ContractSchemaErrorCode =
+  | 'INVALID_YAML'
+  | 'INVALID_JSON'
+  | 'UNKNOWN_SCHEMA'
+  | 'TOO_DEEP'
+  | 'TOO_LARGE';
 
 /**
  * The one error class of `@dcg/contract-schema`. Recognisable across copies of the library

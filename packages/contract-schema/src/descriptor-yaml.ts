@@ -1,16 +1,18 @@
 import { stringify } from 'yaml';
+import type { DocumentLimits } from './document-limits';
 import { parseYamlText } from './yaml-text';
 
 /**
  * Parses the YAML `descriptor` string of a provisioning request (YAML 1.2; JSON is valid YAML).
  * Duplicate keys, several documents and syntax errors throw a {@link ContractSchemaError} with
- * code `INVALID_YAML` that names line and column.
+ * code `INVALID_YAML` that names line and column; a document nested deeper than `limits.maxDepth`
+ * throws `TOO_DEEP`, one whose aliases expand it beyond `limits.maxExpandedBytes` `TOO_LARGE`.
  *
  * @example
  * const descriptor = parseDescriptorYaml('componentIdToProvision: urn:dmb:cmp:a:b:0:g\n');
  */
-export function parseDescriptorYaml(text: string): unknown {
-  return parseYamlText(text, 'the descriptor');
+export function parseDescriptorYaml(text: string, limits: DocumentLimits = {}): unknown {
+  return parseYamlText(text, 'the descriptor', limits);
 }
 
 /**

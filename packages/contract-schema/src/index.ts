@@ -31,6 +31,14 @@ export {
 } from './descriptor-lint';
 export { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
 export {
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_EXPANDED_BYTES,
+  type DocumentLimits,
+  findTooDeep,
+  flowNestingDepth,
+  type PathSegment,
+} from './document-limits';
+export {
   type EvaluationOutcome,
   EvaluationOutcomeSchema,
   type EvaluationResource,
@@ -78,6 +86,7 @@ export {
   getGuardianPolicyId,
   isValidProvisioningInfo,
   mergeProvisioningInfo,
+  withCompleteInfo,
   withGuardianPolicyId,
 } from './provisioning-info';
 export {
@@ -123,6 +132,7 @@ export {
   TechAdapterSystemErrorSchema,
 } from './tech-adapter-error';
 export {
+  depthIssue,
   toValidationIssues,
   type Validation,
   type ValidationIssue,

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { ComponentDescriptor } from './descriptor';
 import {
   explainProvisioningInfoViolation,
   GUARDIAN_POLICY_ID_PATH,
   getGuardianPolicyId,
   isValidProvisioningInfo,
   mergeProvisioningInfo,
+  withCompleteInfo,
   withGuardianPolicyId,
 } from './provisioning-info';
+import { ProvisioningStatusSchema } from './provisioning-status';
 
 const input = {
   privateInfo: { __dataContractGuardian: { policyId: 'policy-42' }, region: 'eu' },
@@ -111,5 +114,44 @@ describe('policy id helpers', () => {
     });
     expect(getGuardianPolicyId(component)).toBeUndefined();
     expect(component.info).toEqual({ publicInfo: { a: 1 } });
+  });
+});
+
+describe('the info sent to a guardian adapter', () => {
+  it('has publicInfo and privateInfo, so an adapter that echoes it answers a valid info', () => {
+    const component: ComponentDescriptor = { id: 'urn:dmb:cmp:a:b:0:g' };
+    const sent = withGuardianPolicyId(component, 'policy-42');
+    expect(sent.info).toEqual({
+      publicInfo: {},
+      privateInfo: { __dataContractGuardian: { policyId: 'policy-42' } },
+    });
+    const echo = ProvisioningStatusSchema.safeParse({
+      status: 'COMPLETED',
+      result: 'ok',
+      info: structuredClone(sent.info),
+    });
+    expect(echo.success).toBe(true);
+    expect(isValidProvisioningInfo(sent.info, echo.data?.info)).toBe(true);
+  });
+
+  it('keeps publicInfo the component already had', () => {
+    const sent = withGuardianPolicyId(
+      { id: 'urn:dmb:cmp:a:b:0:g', info: { publicInfo: { dashboard: 'http://d' } } },
+      'p1',
+    );
+    expect(sent.info?.publicInfo).toEqual({ dashboard: 'http://d' });
+  });
+});
+
+describe('withCompleteInfo', () => {
+  it('fills in the missing half of an info object and leaves components without info alone', () => {
+    const bare: ComponentDescriptor = { id: 'urn:dmb:cmp:a:b:0:c' };
+    expect(withCompleteInfo(bare)).toBe(bare);
+    expect(withCompleteInfo({ id: 'c', info: { privateInfo: { k: 1 } } }).info).toEqual({
+      privateInfo: { k: 1 },
+      publicInfo: {},
+    });
+    const complete: ComponentDescriptor = { id: 'c', info: { publicInfo: {}, privateInfo: {} } };
+    expect(withCompleteInfo(complete)).toBe(complete);
   });
 });

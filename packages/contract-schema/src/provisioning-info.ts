@@ -71,16 +71,20 @@ export function getGuardianPolicyId(component: { info?: unknown }): string | und
 }
 
 /**
- * A copy of `component` with the passive policy id set; everything else in `info` is kept.
+ * A copy of `component` with the passive policy id set; everything else in `info` is kept. The
+ * `info` it carries has both `publicInfo` and `privateInfo`, as the tech adapter API requires of
+ * an `info` object, so an adapter that answers with the `info` it received answers a valid one.
  *
  * @example
  * const sent = withGuardianPolicyId({ id: 'urn:dmb:cmp:a:b:0:g' }, 'policy-42');
+ * // sent.info: { publicInfo: {}, privateInfo: { __dataContractGuardian: { policyId: 'policy-42' } } }
  */
 export function withGuardianPolicyId<T extends ComponentDescriptor>(
   component: T,
   policyId: string,
 ): T {
   const info = isPlainObject(component.info) ? component.info : {};
+  const publicInfo = isPlainObject(info.publicInfo) ? info.publicInfo : {};
   const privateInfo = isPlainObject(info.privateInfo) ? info.privateInfo : {};
   const guardian = isPlainObject(privateInfo.__dataContractGuardian)
     ? privateInfo.__dataContractGuardian
@@ -89,7 +93,32 @@ export function withGuardianPolicyId<T extends ComponentDescriptor>(
     ...component,
     info: {
       ...info,
+      publicInfo,
       privateInfo: { ...privateInfo, __dataContractGuardian: { ...guardian, policyId } },
+    },
+  };
+}
+
+/**
+ * A copy of `component` whose `info`, when it has one, carries both `publicInfo` and
+ * `privateInfo` (empty objects where missing), as the tech adapter API's `Info` requires: an
+ * adapter that answers with the `info` it received then answers a valid one. A component without
+ * `info` is returned as it is.
+ *
+ * @example
+ * withCompleteInfo({ id: 'urn:dmb:cmp:a:b:0:c', info: { privateInfo: { k: 1 } } }).info;
+ * // { privateInfo: { k: 1 }, publicInfo: {} }
+ */
+export function withCompleteInfo<T extends ComponentDescriptor>(component: T): T {
+  const info = component.info;
+  if (!isPlainObject(info)) return component;
+  if (isPlainObject(info.publicInfo) && isPlainObject(info.privateInfo)) return component;
+  return {
+    ...component,
+    info: {
+      ...info,
+      publicInfo: isPlainObject(info.publicInfo) ? info.publicInfo : {},
+      privateInfo: isPlainObject(info.privateInfo) ? info.privateInfo : {},
     },
   };
 }

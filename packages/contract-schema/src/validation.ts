@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { type SystemDescriptor, SystemDescriptorSchema } from './descriptor';
+import { DEFAULT_MAX_DEPTH, type DocumentLimits, findTooDeep } from './document-limits';
 import {
   type EvaluationResultSubmission,
   EvaluationResultSubmissionSchema,
@@ -52,7 +53,26 @@ export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>): Val
 }
 
 /**
- * Validates any value against any zod schema of this package, in the `{ success }` style.
+ * The issue of a value nested deeper than `maxDepth` levels (the top-level value is level 1), or
+ * `undefined`. The schemas of this package validate nested records and components recursively;
+ * this iterative check runs first, so deep input gets an issue instead of a stack overflow.
+ *
+ * @example
+ * depthIssue({ a: { b: {} } }, 2); // { path: '$.a.b', message: 'is nested deeper than 2 levels' }
+ */
+export function depthIssue(
+  value: unknown,
+  maxDepth = DEFAULT_MAX_DEPTH,
+): ValidationIssue | undefined {
+  const path = findTooDeep(value, maxDepth);
+  if (path === undefined) return undefined;
+  return { path: toJsonPath(path), message: `is nested deeper than ${maxDepth} levels` };
+}
+
+/**
+ * Validates any value against any zod schema of this package, in the `{ success }` style. A value
+ * nested deeper than `limits.maxDepth` ({@link DEFAULT_MAX_DEPTH} by default, at most 256 is safe
+ * for the recursive schemas) gets one depth issue and is not walked.
  *
  * @example
  * validateWith(SystemDescriptorSchema, { id: 'urn:dmb:dp:a:b:0', kind: 'dataproduct' });
@@ -60,7 +80,10 @@ export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>): Val
 export function validateWith<S extends z.ZodType>(
   schema: S,
   value: unknown,
+  limits: Pick<DocumentLimits, 'maxDepth'> = {},
 ): Validation<z.output<S>> {
+  const deep = depthIssue(value, limits.maxDepth);
+  if (deep !== undefined) return { success: false, issues: [deep] };
   const result = schema.safeParse(value);
   if (result.success) return { success: true, data: result.data };
   return { success: false, issues: toValidationIssues(result.error.issues) };
@@ -111,6 +134,9 @@ export function validateTemplate(value: unknown): Validation<InfrastructureTempl
  * @example
  * validateDescriptor({ id: 'urn:dmb:dp:a:b:0', kind: 'dataproduct', components: [] });
  */
-export function validateDescriptor(value: unknown): Validation<SystemDescriptor> {
-  return validateWith(SystemDescriptorSchema, value);
+export function validateDescriptor(
+  value: unknown,
+  limits: Pick<DocumentLimits, 'maxDepth'> = {},
+): Validation<SystemDescriptor> {
+  return validateWith(SystemDescriptorSchema, value, limits);
 }

@@ -1,16 +1,97 @@
-import { parseAllDocuments } from 'yaml';
+import { type Document, isAlias, isCollection, isPair, isScalar, parseAllDocuments } from 'yaml';
 import { ContractSchemaError } from './contract-schema-error';
+import {
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_EXPANDED_BYTES,
+  type DocumentLimits,
+  findTooDeep,
+  flowNestingDepth,
+} from './document-limits';
+import { toJsonPath } from './json-path';
+
+function scalarSize(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  return String(value).length;
+}
 
 /**
- * Parses one YAML document safely (unique keys, at most 100 aliases) and names the `subject` in
- * error messages ("the descriptor is not valid YAML at line 2, column 5: …").
+ * The size of the document once every alias is expanded: the approximate length of its JSON form.
+ * Counted on the syntax tree, bottom-up and without recursion, each anchored node once: an alias
+ * adds the size of its anchor. Stops as soon as the count passes `max`. An alias that points
+ * into its own anchor (a cycle) or forward is refused.
+ */
+function expandedSize(document: Document, max: number, subject: string): number {
+  const sizes = new Map<unknown, number>();
+  const sizeOf = (node: unknown): number => (node == null ? 4 : (sizes.get(node) ?? 0));
+  const stack: Array<{ node: unknown; ready: boolean }> = [
+    { node: document.contents, ready: false },
+  ];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const { node } = frame;
+    if (node == null || sizes.has(node)) continue;
+    let size: number;
+    if (isScalar(node)) size = scalarSize(node.value);
+    else if (isAlias(node)) {
+      const target = node.resolve(document);
+      if (target === undefined || !sizes.has(target)) {
+        throw new ContractSchemaError(
+          'INVALID_YAML',
+          `${subject} is not valid YAML: the alias *${node.source} refers to its own anchor or to none`,
+        );
+      }
+      size = sizes.get(target)!;
+    } else if (isPair(node)) {
+      if (!frame.ready) {
+        stack.push({ node, ready: true }, { node: node.value, ready: false });
+        stack.push({ node: node.key, ready: false });
+        continue;
+      }
+      size = sizeOf(node.key) + sizeOf(node.value) + 1;
+    } else if (isCollection(node)) {
+      if (!frame.ready) {
+        stack.push({ node, ready: true });
+        for (let i = node.items.length - 1; i >= 0; i--) {
+          stack.push({ node: node.items[i], ready: false });
+        }
+        continue;
+      }
+      size = 2;
+      for (const item of node.items) size += sizeOf(item) + 1;
+    } else size = 4;
+    if (size > max) {
+      throw new ContractSchemaError(
+        'TOO_LARGE',
+        `${subject} expands to more than ${max} bytes once its YAML aliases are resolved`,
+      );
+    }
+    sizes.set(node, size);
+  }
+  return sizeOf(document.contents);
+}
+
+/**
+ * Parses one YAML document safely and names the `subject` in error messages ("the descriptor is
+ * not valid YAML at line 2, column 5: …"). Duplicate keys, several documents, more than 100
+ * aliases and recursive aliases are refused (`INVALID_YAML`); so is a document nested deeper
+ * than `limits.maxDepth` (`TOO_DEEP`, checked on the text before parsing and on the value after)
+ * or one that expands beyond `limits.maxExpandedBytes` through its aliases (`TOO_LARGE`).
  *
  * @example
  * parseYamlText('a: 1\n', 'the document'); // { a: 1 }
  */
-export function parseYamlText(text: string, subject: string): unknown {
+export function parseYamlText(text: string, subject: string, limits: DocumentLimits = {}): unknown {
   if (typeof text !== 'string') {
     throw new ContractSchemaError('INVALID_YAML', `${subject} must be a YAML string`);
+  }
+  const maxDepth = limits.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const maxExpandedBytes = limits.maxExpandedBytes ?? DEFAULT_MAX_EXPANDED_BYTES;
+  // The parser recurses into flow collections (and runs out of memory on deep ones): count first.
+  if (flowNestingDepth(text) > maxDepth) {
+    throw new ContractSchemaError(
+      'TOO_DEEP',
+      `${subject} nests [ ] and { } deeper than ${maxDepth} levels`,
+    );
   }
   const documents = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: true });
   // An empty stream parses to an empty list marker rather than an array: an empty document.
@@ -27,14 +108,25 @@ export function parseYamlText(text: string, subject: string): unknown {
   if (error !== undefined) {
     const where = error.linePos?.[0];
     const at = where === undefined ? '' : ` at line ${where.line}, column ${where.col}`;
-    throw new ContractSchemaError(
-      'INVALID_YAML',
-      `${subject} is not valid YAML${at}: ${error.message.split('\n')[0]}`,
-      { cause: error, location: where && { line: where.line, column: where.col } },
-    );
+    const message = error.message.split('\n')[0] ?? '';
+    const location = where && { line: where.line, column: where.col };
+    // The parser reports a stack overflow on deep block nesting as a syntax error.
+    if (message.startsWith('Maximum call stack size exceeded')) {
+      throw new ContractSchemaError(
+        'TOO_DEEP',
+        `${subject} is nested deeper than ${maxDepth} levels${at}`,
+        { cause: error, location },
+      );
+    }
+    throw new ContractSchemaError('INVALID_YAML', `${subject} is not valid YAML${at}: ${message}`, {
+      cause: error,
+      location,
+    });
   }
+  expandedSize(document, maxExpandedBytes, subject);
+  let value: unknown;
   try {
-    return document.toJS({ maxAliasCount: 100 });
+    value = document.toJS({ maxAliasCount: 100 });
   } catch (cause) {
     throw new ContractSchemaError(
       'INVALID_YAML',
@@ -42,4 +134,12 @@ export function parseYamlText(text: string, subject: string): unknown {
       { cause },
     );
   }
+  const tooDeep = findTooDeep(value, maxDepth);
+  if (tooDeep !== undefined) {
+    throw new ContractSchemaError(
+      'TOO_DEEP',
+      `${subject} is nested deeper than ${maxDepth} levels at ${toJsonPath(tooDeep)}`,
+    );
+  }
+  return value;
 }

@@ -1,8 +1,14 @@
 const BRAND = Symbol.for('dcg.governance.error');
 
-/** Machine-readable reasons of a {@link GovernanceError}. */
+/**
+ * Machine-readable reasons of a {@link GovernanceError}. `too_large`: the input passes a size
+ * limit once expanded (a YAML descriptor whose aliases multiply it); `too_deep`: the input is
+ * nested deeper than the depth limit.
+ */
 export type GovernanceErrorCode =
   | 'invalid_input'
+  | 'too_large'
+  | 'too_deep'
   | 'not_found'
   | 'conflict'
   | 'unprocessable'

@@ -1,7 +1,6 @@
 import { UNPROCESSABLE_MESSAGE } from '@dcg/contract-schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from './errors';
-import { singleElementText } from './evaluation-results';
 import { createGovernance, type Governance } from './governance';
 import { openSqliteStore } from './storage/sqlite';
 
@@ -32,7 +31,11 @@ const submission = (
 describe('EvaluationResults and the compliance view', () => {
   let governance: Governance;
   beforeAll(async () => {
-    governance = createGovernance(await openSqliteStore({ file: ':memory:' }));
+    // These results are posted for policies created directly, with no guardian deployed: the
+    // switch for platforms that push results before deploying guardians is on, explicitly.
+    governance = createGovernance(await openSqliteStore({ file: ':memory:' }), {
+      results: { acceptUnguarded: true },
+    });
     await governance.policies.create({
       id: 'passive',
       name: 'P',
@@ -238,33 +241,110 @@ describe('EvaluationResults and the compliance view', () => {
     });
     expect(history.meta.pagination.total).toBe(3);
   });
-
-  it('stores the submitted element as sent when the body text is given, on one line or not', async () => {
-    const body = submission(true);
-    const compact = JSON.stringify(body);
-    const pretty = JSON.stringify(body, null, 2);
-    for (const bodyText of [compact, ` ${pretty}\n`]) {
-      const accepted = await governance.results.submit({
-        policyId: 'passive',
-        environment: 'text',
-        body: JSON.parse(bodyText),
-        bodyText,
-      });
-      const current = await governance.store.getCurrentResult(CONTRACT, 'text');
-      expect(current?.seq).toBe(accepted.seq);
-      expect(current?.submission).toEqual(body[0]);
-    }
-  });
 });
 
-describe('singleElementText', () => {
-  it('returns the element text of a one-element array, without surrounding space', () => {
-    expect(singleElementText(' [ {"a":"]["} ]\n')).toBe('{"a":"]["}');
-    expect(singleElementText('[{"a":1}]')).toBe('{"a":1}');
+describe('results go only where a guardian guards (switch off, the default)', () => {
+  let governance: Governance;
+  const OTHER = 'urn:dmb:cmp:finance:invoices:0:other-port';
+  const GUARDIAN = 'urn:dmb:cmp:finance:invoices:0:guardian';
+  const SYSTEM = 'urn:dmb:dp:finance:invoices:0';
+  const deploy = (environment: string) =>
+    governance.store.putInstance({
+      systemId: SYSTEM,
+      environment,
+      descriptor: {
+        id: SYSTEM,
+        kind: 'dataproduct',
+        components: [
+          { id: CONTRACT, kind: 'outputport', __dataContractEnabled: true },
+          { id: OTHER, kind: 'outputport', __dataContractEnabled: true },
+          {
+            id: GUARDIAN,
+            kind: 'workload',
+            __dataContractGuardianSpec: { guards: [{ dataContractId: CONTRACT }] },
+            // What the coordinator stores for a deployed guardian: its passive policy.
+            info: { privateInfo: { __dataContractGuardian: { policyId: 'guarding' } } },
+          },
+        ],
+      },
+      deployedAt: new Date().toISOString(),
+      planId: 'plan',
+    });
+  const refusal = async (policyId: string, environment: string, body = submission(true)) => {
+    try {
+      await governance.results.submit({ policyId, environment, body });
+    } catch (e) {
+      if (GovernanceError.is(e)) return e;
+      throw e;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  beforeAll(async () => {
+    governance = createGovernance(await openSqliteStore({ file: ':memory:' }));
+    for (const id of ['guarding', 'another']) {
+      await governance.policies.create({
+        id,
+        name: id,
+        resourceType: 'dataproduct',
+        trigger: 'passive',
+      });
+    }
+    await deploy('production');
   });
-  it('declines text over several lines and what is not an array', () => {
-    expect(singleElementText('[\n{"a":1}\n]')).toBe('{"a":1}');
-    expect(singleElementText('[{"a":\n1}]')).toBeUndefined();
-    expect(singleElementText('{"a":1}')).toBeUndefined();
+  afterAll(() => governance.store.close());
+
+  it('accepts a result under the policy of the guardian that guards the contract there', async () => {
+    const accepted = await governance.results.submit({
+      policyId: 'guarding',
+      environment: 'production',
+      body: submission(false),
+    });
+    expect(accepted).toMatchObject({ contractId: CONTRACT, status: 'violated' });
+  });
+
+  it('refuses another policy, another environment and an unguarded contract, saying what is deployed there', async () => {
+    const otherPolicy = await refusal('another', 'production');
+    expect(otherPolicy.code).toBe('conflict');
+    expect(otherPolicy.message).toContain(
+      `policy "guarding" (guardian ${GUARDIAN} of system ${SYSTEM})`,
+    );
+    expect(otherPolicy.issues).toEqual([
+      {
+        path: '$[0].resource.id',
+        message: 'not guarded by policy "another" in environment "production"',
+      },
+    ]);
+    const typo = await refusal('guarding', 'prodd');
+    expect(typo.code).toBe('conflict');
+    expect(typo.message).toContain('no guardian guards it there; it is guarded in "production"');
+    const unguarded = await refusal('guarding', 'production', [
+      {
+        resource: { id: OTHER, descriptor: '' },
+        result: { satisfiesPolicy: true, details: { results: {} } },
+      },
+    ]);
+    expect(unguarded.message).toContain('no deployed guardian guards it in any environment');
+    // Nothing refused was stored, and the guarding policy's verdict stands.
+    const history = await governance.results.history(CONTRACT, { limit: 10, offset: 0 });
+    expect(history.data.map((r) => [r.policyId, r.environment])).toEqual([
+      ['guarding', 'production'],
+    ]);
+    expect(
+      (await governance.marketplace.getContractCompliance(CONTRACT, 'production')).status,
+    ).toBe('violated');
+  });
+
+  it('follows deployments: a redeploy elsewhere guards there, an undeploy stops the results', async () => {
+    await deploy('development');
+    await governance.results.submit({
+      policyId: 'guarding',
+      environment: 'development',
+      body: submission(true),
+    });
+    await governance.store.deleteInstance(SYSTEM, 'production');
+    expect((await refusal('guarding', 'production')).message).toContain(
+      'it is guarded in "development"',
+    );
   });
 });

@@ -6,7 +6,12 @@ import {
 } from '@dcg/contract-schema';
 import { GovernanceError } from './errors';
 import type { Page } from './page';
-import type { GovernanceStore, StoredEvaluationResult } from './repositories';
+import type {
+  ContractGuard,
+  GovernanceStore,
+  NewEvaluationResult,
+  StoredEvaluationResult,
+} from './repositories';
 
 /**
  * What a guardian submits: the policy it reports for, the environment and the raw request body.
@@ -18,8 +23,6 @@ export interface EvaluationSubmissionInput {
   policyId: string;
   environment: string | undefined;
   body: unknown;
-  /** The request body as received, when there is one: its single element is stored as sent. */
-  bodyText?: string;
 }
 
 /**
@@ -43,19 +46,22 @@ export interface AcceptedEvaluationResult {
 
 const DETAILS_PATH = '$[0].result.details';
 
-/**
- * The text of the single element of a JSON array text, or undefined when it spans several lines
- * (the journal keeps one result per line; the element is then serialised again).
- */
-export function singleElementText(arrayText: string): string | undefined {
-  const inner = arrayText.trim();
-  if (!inner.startsWith('[') || !inner.endsWith(']')) return undefined;
-  const element = inner.slice(1, -1).trim();
-  return element.includes('\n') || element.includes('\r') ? undefined : element;
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Options of {@link EvaluationResults}.
+ *
+ * @example
+ * const options: EvaluationResultsOptions = { acceptUnguarded: true };
+ */
+export interface EvaluationResultsOptions {
+  /**
+   * Accept results for a contract that no deployed guardian guards under the policy in the
+   * environment (for platforms that push results before they deploy guardians). Default false.
+   */
+  acceptUnguarded?: boolean;
 }
 
 /**
@@ -74,12 +80,13 @@ export class EvaluationResults {
   constructor(
     private readonly store: GovernanceStore,
     private readonly clock: () => Date = () => new Date(),
+    private readonly options: EvaluationResultsOptions = {},
   ) {}
 
   /**
    * Checks and stores a submission. Throws `invalid_input` (no environment, not an array of one
    * object, malformed `resource`/`result`), `not_found` (unknown policy) or `conflict` (the policy
-   * is not passive). Details that break A4 are stored and reported, not refused.
+   * is not passive, or no guardian deployed in the environment guards the contract with it). Details that break A4 are stored and reported, not refused.
    */
   async submit(input: EvaluationSubmissionInput): Promise<AcceptedEvaluationResult> {
     if (input.environment === undefined || input.environment.trim() === '') {
@@ -141,15 +148,13 @@ export class EvaluationResults {
     // The envelope parsed above, so the state follows from satisfiesPolicy and the details check.
     // It is computed once, here, and stored with the result: readers never recompute it.
     const detailsConform = schemaErrors.length === 0;
-    const result = submission.result as { satisfiesPolicy: boolean };
+    const verdict = submission.result as { satisfiesPolicy: boolean };
     const status = detailsConform
-      ? result.satisfiesPolicy
+      ? verdict.satisfiesPolicy
         ? 'compliant'
         : 'violated'
       : 'unprocessable';
-    const submissionJson =
-      input.bodyText === undefined ? undefined : singleElementText(input.bodyText);
-    const stored = await this.store.appendResult({
+    const result: NewEvaluationResult = {
       contractId: resource.id,
       policyId: input.policyId,
       environment,
@@ -157,7 +162,14 @@ export class EvaluationResults {
       submission,
       detailsConform,
       status,
-      ...(submissionJson === undefined ? {} : { submissionJson }),
+    };
+    // The guard is checked in the transaction of the insert (no race with an undeploy).
+    const requireGuard = this.options.acceptUnguarded !== true;
+    const stored = await this.store.appendResult(result, { requireGuard }).catch(async (error) => {
+      if (requireGuard && GovernanceError.is(error) && error.code === 'conflict') {
+        throw await this.unguarded(resource.id, input.policyId, environment);
+      }
+      throw error;
     });
     return {
       seq: stored.seq,
@@ -169,6 +181,46 @@ export class EvaluationResults {
       detailsConform: stored.detailsConform,
       ...(stored.detailsConform ? {} : { message: UNPROCESSABLE_MESSAGE, schemaErrors }),
     };
+  }
+
+  /**
+   * Results go only where a guardian guards: a guardian deployed in the environment, with this
+   * policy, whose targets (A5) include the contract. Otherwise a `conflict` that says what is
+   * deployed there, so a misconfigured guardian (another policy, a mistyped environment, an
+   * unknown contract) fails loudly instead of overwriting another guardian's verdict.
+   */
+  private async unguarded(
+    contractId: string,
+    policyId: string,
+    environment: string,
+  ): Promise<GovernanceError> {
+    const here = await this.store.findContractGuards(contractId, environment);
+    const describe = (guards: ContractGuard[]) =>
+      guards
+        .map((g) => `policy "${g.policyId}" (guardian ${g.guardianId} of system ${g.systemId})`)
+        .join(', ');
+    let deployed: string;
+    if (here.length > 0) {
+      deployed = `there it is guarded under ${describe(here)}`;
+    } else {
+      const elsewhere = await this.store.findContractGuards(contractId);
+      deployed =
+        elsewhere.length === 0
+          ? 'no deployed guardian guards it in any environment'
+          : `no guardian guards it there; it is guarded in ${[...new Set(elsewhere.map((g) => `"${g.environment}"`))].join(', ')}`;
+    }
+    return new GovernanceError(
+      'conflict',
+      `No guardian deployed in environment "${environment}" with policy "${policyId}" guards data contract "${contractId}": ${deployed}`,
+      {
+        issues: [
+          {
+            path: '$[0].resource.id',
+            message: `not guarded by policy "${policyId}" in environment "${environment}"`,
+          },
+        ],
+      },
+    );
   }
 
   /** History of a contract's results, newest first. */

@@ -1,9 +1,12 @@
-import { EvaluationResults } from './evaluation-results';
+import type { DocumentLimits } from '@dcg/contract-schema';
+import { EvaluationResults, type EvaluationResultsOptions } from './evaluation-results';
 import { type GovernanceEventName, GovernanceEvents } from './governance-events';
 import { MarketplaceProjection } from './marketplace-projection';
+import { PlanLeases } from './plan-leases';
 import { PolicyCatalog } from './policy-catalog';
 import { ProvisioningCoordinator } from './provisioning-coordinator';
 import type { GovernanceStore } from './repositories';
+import { newId } from './storage/row-mapping';
 import { TechAdapterClient, type TechAdapterClientOptions } from './tech-adapter-client';
 import { TemplateRegistry } from './template-registry';
 
@@ -22,6 +25,8 @@ export interface Governance {
   coordinator: ProvisioningCoordinator;
   marketplace: MarketplaceProjection;
   events: GovernanceEvents;
+  /** This instance's lease on its plans: `start()` before serving, `stop()` at shutdown. */
+  leases: PlanLeases;
 }
 
 /**
@@ -32,8 +37,18 @@ export interface Governance {
  */
 export interface GovernanceOptions {
   adapters?: TechAdapterClientOptions;
+  /** Depth and expanded-size limits of YAML descriptors sent to the coordinator. */
+  descriptorLimits?: DocumentLimits;
+  results?: EvaluationResultsOptions;
+  /**
+   * The id of this service instance: the plans it starts are its own while it renews its lease
+   * (see `PlanLeases`); default: a random id.
+   */
+  instanceId?: string;
   clock?: () => Date;
   onListenerError?: (error: unknown, event: GovernanceEventName) => void;
+  /** Lease timing of {@link PlanLeases} (default 30 s, renewed every 10 s) and its error report. */
+  leases?: { leaseMs?: number; renewMs?: number; onError?: (error: unknown) => void };
 }
 
 /**
@@ -51,19 +66,26 @@ export function createGovernance(
   const clock = options.clock ?? (() => new Date());
   const events = new GovernanceEvents(options.onListenerError);
   const templates = new TemplateRegistry(store, clock);
+  const instanceId = options.instanceId ?? newId();
+  const coordinator = new ProvisioningCoordinator({
+    store,
+    registry: templates,
+    adapters: new TechAdapterClient(options.adapters),
+    events,
+    clock,
+    instanceId,
+    ...(options.descriptorLimits === undefined
+      ? {}
+      : { descriptorLimits: options.descriptorLimits }),
+  });
   return {
     store,
     templates,
     policies: new PolicyCatalog(store, clock),
-    results: new EvaluationResults(store, clock),
-    coordinator: new ProvisioningCoordinator({
-      store,
-      registry: templates,
-      adapters: new TechAdapterClient(options.adapters),
-      events,
-      clock,
-    }),
+    results: new EvaluationResults(store, clock, options.results),
+    coordinator,
     marketplace: new MarketplaceProjection(store),
     events,
+    leases: new PlanLeases(store, coordinator, { ...options.leases, instanceId }),
   };
 }

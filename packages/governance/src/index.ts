@@ -1,7 +1,9 @@
+export { type BoundedPage, collectBoundedPage } from './bounded-page';
 export { GovernanceError, type GovernanceErrorCode } from './errors';
 export {
   type AcceptedEvaluationResult,
   EvaluationResults,
+  type EvaluationResultsOptions,
   type EvaluationSubmissionInput,
 } from './evaluation-results';
 export { createGovernance, type Governance, type GovernanceOptions } from './governance';
@@ -10,6 +12,7 @@ export {
   type GovernanceEventName,
   GovernanceEvents,
 } from './governance-events';
+export { guardedContracts } from './guarded-contracts';
 export {
   complianceView,
   MarketplaceProjection,
@@ -23,6 +26,7 @@ export type {
   MarketplaceReadModel,
 } from './marketplace-views';
 export type { Page } from './page';
+export { PlanLeases, type PlanLeasesOptions } from './plan-leases';
 export {
   type Policy,
   type PolicyCreate,
@@ -41,6 +45,8 @@ export {
 export {
   type PlanLog,
   PlanLogSchema,
+  type PlanRollback,
+  PlanRollbackSchema,
   PlanStatusSchema,
   type ProvisioningPlan,
   ProvisioningPlanSchema,
@@ -49,6 +55,7 @@ export {
   TaskStatusSchema,
 } from './provisioning-plan';
 export type {
+  ContractGuard,
   CurrentResultStatus,
   EvaluationResultRepository,
   GovernanceStore,

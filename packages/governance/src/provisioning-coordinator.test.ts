@@ -64,6 +64,8 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     for (const key of Object.keys(guardianBehaviours)) delete guardianBehaviours[key];
     adapter.received.length = 0;
     guardianAdapter.received.length = 0;
+    adapter.validated.length = 0;
+    guardianAdapter.validated.length = 0;
   });
   afterAll(async () => {
     await governance.coordinator.idle();
@@ -150,7 +152,17 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
       guardianBehaviours[GUARDIAN] = behaviour;
       const plan = await run('deploy', { environment: 'dev-info', descriptor: ordersSystem() });
       expect(plan.status).toBe('failed');
-      expect(plan.tasks[2]!.status).toBe('failed');
+      // The guardian was provisioned before its answer was refused: the plan undoes all three.
+      expect(plan.tasks.map((t) => t.status)).toEqual([
+        'rolled_back',
+        'rolled_back',
+        'rolled_back',
+      ]);
+      expect(plan.rollback).toEqual({
+        rolledBack: [GUARDIAN, ORDERS_PORT, STORAGE],
+        remaining: [],
+        uncertain: [],
+      });
       expect(plan.tasks[2]!.errors[0]).toContain(`"${policyId}"`);
       expect(plan.tasks[2]!.errors[0]).toMatch(/would be lost/);
       expect(
@@ -168,7 +180,7 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     };
   };
 
-  it('terminates the plan when the guardian template is not registered, provisioning nothing after it', async () => {
+  it('terminates the plan when the guardian template is not registered, provisioning nothing', async () => {
     const plan = await run('deploy', {
       environment: 'dev',
       descriptor: guardianFirst('urn:dmb:itm:missing:1'),
@@ -177,8 +189,119 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     expect(plan.errors[0]).toContain(GUARDIAN);
     expect(plan.errors[0]).toContain('urn:dmb:itm:missing:1');
     expect(plan.errors[0]).toMatch(/not registered/);
-    expect(plan.tasks.map((t) => t.status)).toEqual(['completed', 'failed', 'skipped']);
-    expect(adapter.received.map((r) => r.descriptor.componentIdToProvision)).toEqual([STORAGE]);
+    // The whole plan is checked first: the storage before the guardian is not provisioned.
+    expect(plan.tasks.map((t) => t.status)).toEqual(['skipped', 'failed', 'skipped']);
+    expect(adapter.received).toHaveLength(0);
+    expect(plan.rollback).toBeUndefined();
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+  ])('terminates the plan when a guardian has no infrastructureTemplateId (%s)', async (_l, id) => {
+    const system = ordersSystem();
+    const guardian = system.components![2]!;
+    if (id === undefined) delete guardian.infrastructureTemplateId;
+    else guardian.infrastructureTemplateId = id;
+    const plan = await run('deploy', { environment: 'dev', descriptor: system });
+    expect(plan.status).toBe('terminated');
+    expect(plan.errors[0]).toMatch(
+      /Guardian component ".*guardian" has no infrastructureTemplateId/,
+    );
+    expect(plan.tasks.map((t) => [t.componentId, t.status])).toEqual([
+      [STORAGE, 'skipped'],
+      [ORDERS_PORT, 'skipped'],
+      [GUARDIAN, 'failed'],
+    ]);
+    expect(adapter.received).toHaveLength(0);
+    expect(await governance.store.getInstance('urn:dmb:dp:finance:orders:0', 'dev')).toBeNull();
+  });
+
+  it.each([
+    ['is not a component of the system', 'urn:dmb:cmp:finance:orders:0:nowhere'],
+    ['is not a data contract', STORAGE],
+  ])('terminates the plan when a guard %s, provisioning nothing', async (message, target) => {
+    const system = ordersSystem();
+    system.components![2]!.__dataContractGuardianSpec = { guards: [{ dataContractId: target }] };
+    const plan = await run('deploy', { environment: 'dev', descriptor: system });
+    expect(plan.status).toBe('terminated');
+    expect(plan.errors[0]).toContain(`guards[0].dataContractId "${target}" ${message}`);
+    expect(adapter.received).toHaveLength(0);
+    expect(guardianAdapter.received).toHaveLength(0);
+  });
+
+  it('asks every adapter to validate first, and provisions nothing when one refuses', async () => {
+    guardianBehaviours[GUARDIAN] = { kind: 'validate-refuses', message: 'no such bucket' };
+    const plan = await run('deploy', { environment: 'dev', descriptor: ordersSystem() });
+    expect(plan.status).toBe('failed');
+    expect(plan.errors[0]).toMatch(/refused it at validation: no such bucket/);
+    expect(adapter.validated).toEqual([STORAGE, ORDERS_PORT]);
+    expect(guardianAdapter.validated).toEqual([GUARDIAN]);
+    expect(adapter.received).toHaveLength(0);
+    expect(plan.tasks.map((t) => t.status)).toEqual(['skipped', 'skipped', 'failed']);
+  });
+
+  it('rolls back what it provisioned, in reverse order, when a later component fails', async () => {
+    guardianBehaviours[GUARDIAN] = { kind: 'failed', message: 'cannot schedule the checks' };
+    const plan = await run('deploy', { environment: 'rb', descriptor: ordersSystem() });
+    expect(plan.status).toBe('failed');
+    expect(plan.tasks.map((t) => t.status)).toEqual(['rolled_back', 'rolled_back', 'failed']);
+    expect(adapter.received.map((r) => [r.operation, r.descriptor.componentIdToProvision])).toEqual(
+      [
+        ['provision', STORAGE],
+        ['provision', ORDERS_PORT],
+        ['unprovision', ORDERS_PORT],
+        ['unprovision', STORAGE],
+      ],
+    );
+    expect(plan.rollback).toEqual({
+      rolledBack: [ORDERS_PORT, STORAGE],
+      remaining: [],
+      uncertain: [],
+    });
+    expect(plan.errors.at(-1)).toContain(
+      `rolled back (unprovisioned, in reverse order): ${ORDERS_PORT}, ${STORAGE}`,
+    );
+    expect(await governance.store.getInstance('urn:dmb:dp:finance:orders:0', 'rb')).toBeNull();
+  });
+
+  it('reports exactly which components remain when a rollback step fails', async () => {
+    behaviours[STORAGE] = { kind: 'unprovision-fails' };
+    guardianBehaviours[GUARDIAN] = { kind: 'failed', message: 'cannot schedule the checks' };
+    const plan = await run('deploy', { environment: 'rb', descriptor: ordersSystem() });
+    expect(plan.rollback).toEqual({
+      rolledBack: [ORDERS_PORT],
+      remaining: [STORAGE],
+      uncertain: [],
+    });
+    expect(plan.tasks[0]!.status).toBe('completed');
+    expect(plan.tasks[0]!.errors[0]).toMatch(/rollback failed.*cannot delete the bucket/);
+    expect(plan.errors.at(-1)).toContain(`still provisioned: ${STORAGE}`);
+    const stored = await governance.coordinator.getPlan(plan.id);
+    expect(stored.rollback).toEqual(plan.rollback);
+  });
+
+  it('accepts a guardian adapter that echoes the info it received (publicInfo included)', async () => {
+    guardianBehaviours[GUARDIAN] = { kind: 'info-echo' };
+    const plan = await run('deploy', { environment: 'echo', descriptor: ordersSystem() });
+    expect(plan.status).toBe('completed');
+    const sent = guardianAdapter.received[0]!.descriptor.dataProduct.components!.find(
+      (c) => c.id === GUARDIAN,
+    )!;
+    expect(sent.info).toEqual({
+      publicInfo: {},
+      privateInfo: { __dataContractGuardian: { policyId } },
+    });
+    expect(plan.tasks[2]!.info).toEqual(sent.info);
+  });
+
+  it('sends a component info with both publicInfo and privateInfo, so an echo is valid', async () => {
+    behaviours[ORDERS_PORT] = { kind: 'info-echo' };
+    const system = ordersSystem();
+    system.components![1]!.info = { privateInfo: { table: 'orders' } };
+    const plan = await run('deploy', { environment: 'echo-port', descriptor: system });
+    expect(plan.status).toBe('completed');
+    expect(plan.tasks[1]!.info).toEqual({ publicInfo: {}, privateInfo: { table: 'orders' } });
   });
 
   it('terminates the plan when the guardian template is not a guardian template', async () => {
@@ -219,6 +342,9 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     const stuck = await run('deploy', { environment: 'dev', descriptor: ordersSystem() });
     expect(stuck.status).toBe('failed');
     expect(stuck.errors[0]).toMatch(/still RUNNING after 400 ms/);
+    // Polling gave up: the storage may exist after all, and the plan says so.
+    expect(stuck.rollback).toEqual({ rolledBack: [], remaining: [], uncertain: [STORAGE] });
+    expect(failed.rollback).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -316,5 +442,44 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     const plan = await governance.coordinator.getPlan('interrupted');
     expect(plan.status).toBe('failed');
     expect(plan.tasks.map((t) => t.status)).toEqual(['failed', 'skipped']);
+    expect(plan.rollback).toEqual({ rolledBack: [], remaining: [], uncertain: ['a'] });
+  });
+
+  it('after a restart, lists the components an interrupted deploy left provisioned', async () => {
+    const now = new Date().toISOString();
+    const task = (
+      componentId: string,
+      status: 'completed' | 'running' | 'pending' | 'rolled_back',
+    ) => ({
+      componentId,
+      templateId: 't',
+      status,
+      logs: [],
+      errors: [],
+    });
+    await governance.store.createPlan({
+      id: 'interrupted-later',
+      operation: 'deploy',
+      environment: 'dev',
+      systemId: 's',
+      systemKind: 'dataproduct',
+      status: 'running',
+      createdAt: now,
+      updatedAt: now,
+      errors: [],
+      descriptor: {},
+      tasks: [
+        task('a', 'completed'),
+        task('b', 'completed'),
+        task('c', 'running'),
+        task('d', 'pending'),
+      ],
+    });
+    await governance.coordinator.recoverInterrupted();
+    const plan = await governance.coordinator.getPlan('interrupted-later');
+    expect(plan.rollback).toEqual({ rolledBack: [], remaining: ['a', 'b'], uncertain: ['c'] });
+    expect(plan.errors.at(-1)).toBe(
+      'still provisioned: a, b; possibly provisioned (its call ended without a COMPLETED or FAILED status, or the service stopped during it): c',
+    );
   });
 });

@@ -1,11 +1,15 @@
 import {
   type ComponentDescriptor,
+  ContractSchemaError,
+  type DocumentLimits,
   explainProvisioningInfoViolation,
+  findComponent,
   mergeProvisioningInfo,
   parseDescriptorYaml,
   type SystemDescriptor,
   stringifyDescriptorYaml,
   validateDescriptor,
+  withCompleteInfo,
   withGuardianPolicyId,
 } from '@dcg/contract-schema';
 import { GovernanceError } from './errors';
@@ -15,7 +19,7 @@ import type { PlanLog, ProvisioningPlan, ProvisioningTask } from './provisioning
 import type { GovernanceStore, PlanFilter } from './repositories';
 import { newId } from './storage/row-mapping';
 import type { TechAdapterClient } from './tech-adapter-client';
-import type { TemplateRegistry } from './template-registry';
+import type { RegisteredTemplate, TemplateRegistry } from './template-registry';
 
 /**
  * A deploy or undeploy request: the environment and the system descriptor (YAML or JSON text, or
@@ -43,6 +47,10 @@ export interface CoordinatorDeps {
   adapters: TechAdapterClient;
   events: GovernanceEvents;
   clock?: () => Date;
+  /** Depth and expanded-size limits of a YAML descriptor (defaults of `@dcg/contract-schema`). */
+  descriptorLimits?: DocumentLimits;
+  /** The service instance running the plans: they are its own while its lease lives. */
+  instanceId?: string;
 }
 
 /** Stops the plan: `terminated` for governance rule breaches, `failed` for adapter failures. */
@@ -50,9 +58,30 @@ class PlanStop extends Error {
   constructor(
     readonly outcome: 'failed' | 'terminated',
     message: string,
+    /** The adapter did provision the component (its answer was refused afterwards). */
+    readonly provisioned = false,
   ) {
     super(message);
   }
+}
+
+const INTERRUPTED = 'interrupted: the service stopped while the plan was running; deploy again';
+
+/** A sentence for the plan's errors: what a stopped deploy undid and what it left behind. */
+function describeRollback(rollback: NonNullable<ProvisioningPlan['rollback']>): string {
+  const parts: string[] = [];
+  if (rollback.rolledBack.length > 0) {
+    parts.push(`rolled back (unprovisioned, in reverse order): ${rollback.rolledBack.join(', ')}`);
+  }
+  if (rollback.remaining.length > 0) {
+    parts.push(`still provisioned: ${rollback.remaining.join(', ')}`);
+  }
+  if (rollback.uncertain.length > 0) {
+    parts.push(
+      `possibly provisioned (its call ended without a COMPLETED or FAILED status, or the service stopped during it): ${rollback.uncertain.join(', ')}`,
+    );
+  }
+  return parts.length === 0 ? 'nothing was provisioned' : parts.join('; ');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -116,28 +145,52 @@ export class ProvisioningCoordinator {
   }
 
   /**
-   * Marks plans left `running` by an earlier process as failed: their progress is unknown, so
-   * they must be re-run explicitly. Call once at start-up.
+   * Marks plans left `running` by a process that is gone as failed: their progress is unknown, so
+   * they must be re-run explicitly. With an `instanceId`, only plans whose owner holds no live
+   * lease are touched (see `PlanLeases`), so instances sharing a database leave each other's
+   * plans alone; without one, every running plan (call it once at start-up).
    */
   async recoverInterrupted(): Promise<number> {
-    const plans = await this.deps.store.listRunningPlans();
+    const { instanceId } = this.deps;
+    const plans =
+      instanceId === undefined
+        ? await this.deps.store.listRunningPlans()
+        : await this.deps.store.claimOrphanedPlans(instanceId);
     for (const plan of plans) {
       const at = this.now();
-      const message = 'interrupted: the service stopped while the plan was running; deploy again';
+      const uncertain: string[] = [];
       for (const task of plan.tasks) {
         if (task.status === 'running' || task.status === 'pending') {
+          if (task.status === 'running') uncertain.push(task.componentId);
           task.status = task.status === 'running' ? 'failed' : 'skipped';
-          if (task.status === 'failed') task.errors.push(message);
+          if (task.status === 'failed') task.errors.push(INTERRUPTED);
           task.finishedAt = at;
         }
       }
-      await this.deps.store.updatePlan({
-        ...plan,
-        status: 'failed',
-        errors: [...plan.errors, message],
-        updatedAt: at,
-        finishedAt: at,
-      });
+      const errors = [...plan.errors, INTERRUPTED];
+      let rollback = plan.rollback;
+      if (plan.operation === 'deploy') {
+        // What was provisioned and not undone stays listed, so an operator knows what to clean up.
+        rollback = {
+          rolledBack: plan.tasks
+            .filter((t) => t.status === 'rolled_back')
+            .map((t) => t.componentId),
+          remaining: plan.tasks.filter((t) => t.status === 'completed').map((t) => t.componentId),
+          uncertain: [...(plan.rollback?.uncertain ?? []), ...uncertain],
+        };
+        errors.push(describeRollback(rollback));
+      }
+      await this.deps.store.updatePlan(
+        {
+          ...plan,
+          status: 'failed',
+          errors,
+          ...(rollback === undefined ? {} : { rollback }),
+          updatedAt: at,
+          finishedAt: at,
+        },
+        instanceId,
+      );
     }
     return plans.length;
   }
@@ -172,8 +225,16 @@ export class ProvisioningCoordinator {
     let raw = input.descriptor;
     if (typeof raw === 'string') {
       try {
-        raw = parseDescriptorYaml(raw);
+        raw = parseDescriptorYaml(raw, this.deps.descriptorLimits);
       } catch (error) {
+        if (ContractSchemaError.isInstance(error) && error.code !== 'INVALID_YAML') {
+          const issues = [{ path: '$.descriptor', message: error.message }];
+          throw new GovernanceError(
+            error.code === 'TOO_LARGE' ? 'too_large' : 'too_deep',
+            error.message,
+            { issues },
+          );
+        }
         throw invalid(
           'The descriptor is not valid YAML or JSON',
           '$.descriptor',
@@ -188,7 +249,7 @@ export class ProvisioningCoordinator {
         'expected a YAML/JSON text or an object',
       );
     }
-    const validation = validateDescriptor(raw);
+    const validation = validateDescriptor(raw, this.deps.descriptorLimits);
     if (!validation.success) {
       throw new GovernanceError('invalid_input', 'The descriptor is invalid', {
         issues: validation.issues.map((i) => ({
@@ -211,9 +272,11 @@ export class ProvisioningCoordinator {
     input: ProvisioningRequestInput,
   ): Promise<ProvisioningPlan> {
     const { environment, system, removeData } = await this.parseRequest(operation, input);
+    // A guardian without a template is kept as a task: the check phase terminates the plan on it.
     const components = (system.components ?? []).filter(
-      (c): c is ComponentDescriptor & { infrastructureTemplateId: string } =>
-        typeof c.infrastructureTemplateId === 'string' && c.infrastructureTemplateId !== '',
+      (c) =>
+        (typeof c.infrastructureTemplateId === 'string' && c.infrastructureTemplateId !== '') ||
+        (operation === 'deploy' && c.__dataContractGuardianSpec !== undefined),
     );
     const ordered = operation === 'deploy' ? components : [...components].reverse();
     const now = this.now();
@@ -229,7 +292,8 @@ export class ProvisioningCoordinator {
       tasks: ordered.map((c) => ({
         componentId: c.id,
         ...(c.name === undefined ? {} : { componentName: c.name }),
-        templateId: c.infrastructureTemplateId,
+        templateId:
+          typeof c.infrastructureTemplateId === 'string' ? c.infrastructureTemplateId : '',
         status: 'pending',
         logs: [],
         errors: [],
@@ -237,7 +301,7 @@ export class ProvisioningCoordinator {
       errors: [],
       descriptor: system as Record<string, unknown>,
     };
-    await this.deps.store.createPlan(plan);
+    await this.deps.store.createPlan(plan, this.deps.instanceId);
     const run = this.execute(structuredClone(plan), system, removeData)
       .catch(() => undefined)
       .finally(() => this.running.delete(run));
@@ -251,7 +315,168 @@ export class ProvisioningCoordinator {
 
   private async save(plan: ProvisioningPlan): Promise<void> {
     plan.updatedAt = this.now();
-    await this.deps.store.updatePlan(plan);
+    await this.deps.store.updatePlan(plan, this.deps.instanceId);
+  }
+
+  /** The request that provisions (or unprovisions) one component of the working descriptor. */
+  private request(working: SystemDescriptor, componentId: string, removeData: boolean) {
+    return {
+      descriptorKind: 'COMPONENT_DESCRIPTOR' as const,
+      descriptor: stringifyDescriptorYaml({
+        dataProduct: working,
+        componentIdToProvision: componentId,
+      }),
+      removeData,
+    };
+  }
+
+  /** Stops the plan at `task`: the task fails, the tasks not yet run are skipped. */
+  private stopAt(plan: ProvisioningPlan, task: ProvisioningTask, stop: PlanStop): void {
+    task.status = 'failed';
+    task.finishedAt = this.now();
+    task.errors.push(stop.message);
+    this.log(task, 'ERROR', stop.message);
+    for (const rest of plan.tasks) if (rest.status === 'pending') rest.status = 'skipped';
+    plan.status = stop.outcome;
+    plan.errors.push(stop.message);
+  }
+
+  private static asStop(error: unknown): PlanStop {
+    return error instanceof PlanStop ? error : new PlanStop('failed', (error as Error).message);
+  }
+
+  /**
+   * Checks the whole plan before anything is provisioned: every component's template is
+   * registered; every guardian has a template id, a guardian template with a passive policy for
+   * the system's resource type, and guards data contracts of this system; and (deploy) every tech
+   * adapter accepts its request at `/v1/validate`. Sets each guardian's policy id in `working`.
+   * Returns the template of each task, in task order.
+   */
+  private async check(
+    plan: ProvisioningPlan,
+    working: SystemDescriptor,
+    removeData: boolean,
+  ): Promise<RegisteredTemplate[]> {
+    const components = working.components ?? [];
+    const templates: RegisteredTemplate[] = [];
+    for (const task of plan.tasks) {
+      try {
+        const index = components.findIndex((c) => c.id === task.componentId);
+        const component = components[index];
+        if (!component) {
+          throw new PlanStop(
+            'failed',
+            `Component "${task.componentId}" vanished from the descriptor`,
+          );
+        }
+        // The API's Info has both halves: send them, so an adapter's echo of `info` is valid.
+        components[index] = withCompleteInfo(component);
+        if (plan.operation === 'deploy' && component.__dataContractGuardianSpec !== undefined) {
+          const policyId = await this.checkGuardian(
+            component,
+            task.templateId,
+            working,
+            plan.environment,
+          );
+          components[index] = withGuardianPolicyId(component, policyId);
+          this.log(
+            task,
+            'INFO',
+            `guardian: passive policy ${policyId} for resource type ${working.kind}`,
+          );
+        }
+        // The template registered for the plan's environment (else its environment-less one).
+        const template = await this.deps.registry.get(task.templateId, plan.environment);
+        if (!template) {
+          throw new PlanStop(
+            'failed',
+            `Component "${task.componentId}": its infrastructure template "${task.templateId}" is not registered for environment "${plan.environment}"`,
+          );
+        }
+        templates.push(template);
+      } catch (error) {
+        throw Object.assign(ProvisioningCoordinator.asStop(error), { task });
+      }
+    }
+    if (plan.operation !== 'deploy') return templates;
+    for (const [i, task] of plan.tasks.entries()) {
+      const url = templates[i]!.template.url;
+      try {
+        const verdict = await this.deps.adapters.validate(
+          url,
+          this.request(working, task.componentId, removeData),
+        );
+        if (!verdict.valid) {
+          throw new PlanStop(
+            'failed',
+            `Component "${task.componentId}": the tech adapter refused it at validation: ${verdict.errors.join('; ') || 'no reason given'}`,
+          );
+        }
+        this.log(task, 'INFO', `validated by ${url}`);
+      } catch (error) {
+        throw Object.assign(ProvisioningCoordinator.asStop(error), { task });
+      }
+    }
+    return templates;
+  }
+
+  /**
+   * After a failed deploy: unprovisions the components this plan provisioned, newest first, and
+   * records on the plan what was undone, what remains and what may exist (saved after each step,
+   * so a stop in the middle leaves an exact account).
+   */
+  private async rollBack(
+    plan: ProvisioningPlan,
+    working: SystemDescriptor,
+    templates: RegisteredTemplate[],
+    failed: {
+      task: ProvisioningTask;
+      /**
+       * `provisioned`: the adapter provisioned it before its answer was refused (undone too);
+       * `uncertain`: the call ended without a status (unreachable, an error answer, polling given
+       * up), so the component may exist: reported, not undone; `no`: the adapter reported FAILED.
+       */
+      state: 'provisioned' | 'uncertain' | 'no';
+    },
+  ): Promise<void> {
+    const done = plan.tasks
+      .map((task, i) => ({ task, template: templates[i]! }))
+      .filter(
+        ({ task }) =>
+          task.status === 'completed' || (task === failed.task && failed.state === 'provisioned'),
+      )
+      .reverse();
+    const uncertain = failed.state === 'uncertain' ? [failed.task.componentId] : [];
+    if (done.length === 0 && uncertain.length === 0) return;
+    const rollback = {
+      rolledBack: [] as string[],
+      remaining: done.map((d) => d.task.componentId),
+      uncertain,
+    };
+    plan.rollback = rollback;
+    await this.save(plan);
+    for (const { task, template } of done) {
+      try {
+        this.log(task, 'INFO', `rolling back: calling unprovision of ${template.template.url}`);
+        const outcome = await this.deps.adapters.unprovision(
+          template.template.url,
+          this.request(working, task.componentId, false),
+        );
+        if (outcome.status === 'FAILED') {
+          throw new Error(`the tech adapter reported FAILED: ${outcome.errors.join('; ')}`);
+        }
+        task.status = 'rolled_back';
+        this.log(task, 'INFO', 'rolled back');
+        rollback.rolledBack.push(task.componentId);
+        rollback.remaining = rollback.remaining.filter((id) => id !== task.componentId);
+      } catch (error) {
+        const message = `rollback failed, the component remains provisioned: ${(error as Error).message}`;
+        task.errors.push(message);
+        this.log(task, 'ERROR', message);
+      }
+      await this.save(plan);
+    }
+    plan.errors.push(describeRollback(rollback));
   }
 
   private async execute(
@@ -262,25 +487,44 @@ export class ProvisioningCoordinator {
     // The working copy accumulates each adapter's accepted info, so later components see it.
     const working = structuredClone(system);
     try {
-      for (const task of plan.tasks) {
+      let templates: RegisteredTemplate[];
+      try {
+        templates = await this.check(plan, working, removeData);
+      } catch (error) {
+        const stop = ProvisioningCoordinator.asStop(error);
+        const task = (error as { task?: ProvisioningTask }).task;
+        if (task) this.stopAt(plan, task, stop);
+        else {
+          plan.status = stop.outcome;
+          plan.errors.push(stop.message);
+        }
+        for (const rest of plan.tasks) if (rest.status === 'pending') rest.status = 'skipped';
+        plan.finishedAt = this.now();
+        await this.save(plan);
+        return;
+      }
+      await this.save(plan);
+      for (const [i, task] of plan.tasks.entries()) {
         task.status = 'running';
         task.startedAt = this.now();
         await this.save(plan);
         try {
-          await this.runTask(plan, task, working, removeData);
+          await this.runTask(plan, task, working, removeData, templates[i]!);
           task.status = 'completed';
           task.finishedAt = this.now();
           await this.save(plan);
         } catch (error) {
-          const stop =
-            error instanceof PlanStop ? error : new PlanStop('failed', (error as Error).message);
-          task.status = 'failed';
-          task.finishedAt = this.now();
-          task.errors.push(stop.message);
-          this.log(task, 'ERROR', stop.message);
-          for (const rest of plan.tasks) if (rest.status === 'pending') rest.status = 'skipped';
-          plan.status = stop.outcome;
-          plan.errors.push(stop.message);
+          const stop = ProvisioningCoordinator.asStop(error);
+          this.stopAt(plan, task, stop);
+          if (plan.operation === 'deploy') {
+            // A PlanStop comes from a status; anything else (no status) leaves the state unknown.
+            const state = stop.provisioned
+              ? 'provisioned'
+              : error instanceof PlanStop
+                ? 'no'
+                : 'uncertain';
+            await this.rollBack(plan, working, templates, { task, state });
+          }
           plan.finishedAt = this.now();
           await this.save(plan);
           return;
@@ -325,18 +569,46 @@ export class ProvisioningCoordinator {
     }
   }
 
-  /** The passive policy id for a guardian component, or a PlanStop naming component and template. */
-  private async guardianPolicyId(
+  /**
+   * The passive policy id for a guardian component, or a PlanStop naming component and template:
+   * the guardian needs a template id, a registered guardian template with a passive policy for
+   * the system's resource type, and guards that name data contracts of this system.
+   */
+  private async checkGuardian(
     component: ComponentDescriptor,
     templateId: string,
-    resourceType: string,
+    system: SystemDescriptor,
+    environment: string,
   ): Promise<string> {
+    const resourceType = system.kind;
     const who = `Guardian component "${component.id}"`;
-    const registered = await this.deps.registry.get(templateId);
+    if (templateId === '') {
+      throw new PlanStop(
+        'terminated',
+        `${who} has no infrastructureTemplateId, so it has no guardian template and no policy; the plan is terminated`,
+      );
+    }
+    for (const [i, guard] of (component.__dataContractGuardianSpec?.guards ?? []).entries()) {
+      const target = findComponent(system, guard.dataContractId);
+      const where = `__dataContractGuardianSpec.guards[${i}].dataContractId "${guard.dataContractId}"`;
+      if (!target) {
+        throw new PlanStop(
+          'terminated',
+          `${who}: ${where} is not a component of the system "${system.id}"; the plan is terminated`,
+        );
+      }
+      if (target.__dataContractEnabled !== true) {
+        throw new PlanStop(
+          'terminated',
+          `${who}: ${where} is not a data contract (its __dataContractEnabled is not true); the plan is terminated`,
+        );
+      }
+    }
+    const registered = await this.deps.registry.get(templateId, environment);
     if (!registered) {
       throw new PlanStop(
         'terminated',
-        `${who}: its infrastructure template "${templateId}" is not registered; the plan is terminated`,
+        `${who}: its infrastructure template "${templateId}" is not registered for environment "${environment}"; the plan is terminated`,
       );
     }
     if (!registered.guardian) {
@@ -361,39 +633,15 @@ export class ProvisioningCoordinator {
     task: ProvisioningTask,
     working: SystemDescriptor,
     removeData: boolean,
+    template: RegisteredTemplate,
   ): Promise<void> {
     const components = working.components ?? [];
     const index = components.findIndex((c) => c.id === task.componentId);
-    const original = components[index];
-    if (!original)
+    const component = components[index];
+    if (!component)
       throw new PlanStop('failed', `Component "${task.componentId}" vanished from the descriptor`);
-    const guardian = original.__dataContractGuardianSpec !== undefined;
-    let component = original;
-    if (guardian && plan.operation === 'deploy') {
-      const policyId = await this.guardianPolicyId(original, task.templateId, working.kind);
-      component = withGuardianPolicyId(original, policyId);
-      this.log(
-        task,
-        'INFO',
-        `guardian: passive policy ${policyId} for resource type ${working.kind}`,
-      );
-    }
-    const template = await this.deps.registry.get(task.templateId);
-    if (!template) {
-      throw new PlanStop(
-        'failed',
-        `Component "${task.componentId}": its infrastructure template "${task.templateId}" is not registered`,
-      );
-    }
-    components[index] = component;
-    const request = {
-      descriptorKind: 'COMPONENT_DESCRIPTOR' as const,
-      descriptor: stringifyDescriptorYaml({
-        dataProduct: working,
-        componentIdToProvision: component.id,
-      }),
-      removeData,
-    };
+    const guardian = component.__dataContractGuardianSpec !== undefined;
+    const request = this.request(working, component.id, removeData);
     const op = plan.operation === 'deploy' ? 'provision' : 'unprovision';
     this.log(task, 'INFO', `calling ${op} of ${template.template.url}`);
     const outcome =
@@ -418,7 +666,7 @@ export class ProvisioningCoordinator {
       if (guardian) {
         const violation = explainProvisioningInfoViolation(component.info, outcome.info);
         if (violation !== undefined) {
-          throw new PlanStop('failed', `Component "${task.componentId}": ${violation}`);
+          throw new PlanStop('failed', `Component "${task.componentId}": ${violation}`, true);
         }
       }
       const info = mergeProvisioningInfo(component.info, outcome.info);

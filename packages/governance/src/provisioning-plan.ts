@@ -8,12 +8,37 @@ import { z } from 'zod';
  */
 export const PlanStatusSchema = z.enum(['running', 'completed', 'failed', 'terminated']);
 /**
- * State of one component's task. `skipped`: not run because the plan stopped earlier.
+ * State of one component's task. `skipped`: not run because the plan stopped earlier;
+ * `rolled_back`: provisioned, then unprovisioned because a later task of the plan failed.
  *
  * @example
  * TaskStatusSchema.parse('skipped');
  */
-export const TaskStatusSchema = z.enum(['pending', 'running', 'completed', 'failed', 'skipped']);
+export const TaskStatusSchema = z.enum([
+  'pending',
+  'running',
+  'completed',
+  'failed',
+  'skipped',
+  'rolled_back',
+]);
+
+/**
+ * What a deploy that stopped after provisioning some components left behind: the components
+ * unprovisioned again (in reverse order), those still provisioned (their unprovision failed, or
+ * the service stopped before undoing them), and those whose state is unknown (their provision
+ * call was under way when the service stopped).
+ *
+ * @example
+ * const left = plan.rollback?.remaining ?? [];
+ */
+export const PlanRollbackSchema = z.object({
+  rolledBack: z.array(z.string()),
+  remaining: z.array(z.string()),
+  uncertain: z.array(z.string()),
+});
+/** What a stopped deploy left behind. */
+export type PlanRollback = z.infer<typeof PlanRollbackSchema>;
 
 /**
  * A log line of a task: the tech adapter's own logs plus the coordinator's.
@@ -70,6 +95,8 @@ export const ProvisioningPlanSchema = z.object({
   finishedAt: z.string().optional(),
   tasks: z.array(ProvisioningTaskSchema),
   errors: z.array(z.string()),
+  /** Set when a deploy stopped after provisioning some components. */
+  rollback: PlanRollbackSchema.optional(),
   /** The system descriptor the plan works on (JSON form). */
   descriptor: z.record(z.string(), z.unknown()),
 });

@@ -5,14 +5,17 @@ import type { ProvisioningPlan } from './provisioning-plan';
 
 /**
  * A registered infrastructure template as stored: the registration body, kept whole (unknown
- * properties included).
+ * properties included). One registration per id and environment: `environment` is the body's
+ * `environment`, or null for a registration without one (it serves every environment that has no
+ * registration of its own).
  *
  * @example
- * const record: TemplateRecord = { id: 'urn:dmb:itm:x', document: { id: 'urn:dmb:itm:x', name: 'X', url: 'http://a' },
+ * const record: TemplateRecord = { id: 'urn:dmb:itm:x', environment: null, document: { id: 'urn:dmb:itm:x', name: 'X', url: 'http://a' },
  *   registeredAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
  */
 export interface TemplateRecord {
   id: string;
+  environment: string | null;
   document: Record<string, unknown>;
   registeredAt: string;
   updatedAt: string;
@@ -38,10 +41,15 @@ export interface TemplatePolicyDraft {
  * const template = await store.getTemplate('urn:dmb:itm:ge-guardian:1');
  */
 export interface TemplateRepository {
-  getTemplate(id: string): Promise<TemplateRecord | null>;
+  /** The registration of the id for `environment` (default: the one without an environment). */
+  getTemplate(id: string, environment?: string | null): Promise<TemplateRecord | null>;
+  /** Every registration of the id, the one without an environment first, then by environment. */
+  getTemplateRegistrations(id: string): Promise<TemplateRecord[]>;
   /**
-   * Stores the template and, atomically with it, creates or updates one passive policy per draft
-   * (keyed by template id and resource type). Returns the policies, in draft order.
+   * Stores the template (keyed by id and the document's `environment`: registering an id for one
+   * environment leaves its other registrations alone) and, atomically with it, creates or updates
+   * one passive policy per draft (keyed by template id and resource type, shared by the template's
+   * registrations). Returns the policies, in draft order.
    */
   saveTemplate(
     document: Record<string, unknown> & { id: string },
@@ -71,13 +79,31 @@ export interface PolicyRepository {
  * const plan = await store.getPlan(planId);
  */
 export interface PlanRepository {
-  createPlan(plan: ProvisioningPlan): Promise<void>;
-  updatePlan(plan: ProvisioningPlan): Promise<void>;
+  /** Stores a new plan; `owner` is the id of the service instance that runs it (see leases). */
+  createPlan(plan: ProvisioningPlan, owner?: string): Promise<void>;
+  /**
+   * Replaces a plan. With `owner`, only while that instance still owns it: a plan claimed by
+   * another instance (its lease had expired) gives a GovernanceError `conflict`.
+   */
+  updatePlan(plan: ProvisioningPlan, owner?: string): Promise<void>;
   getPlan(id: string): Promise<ProvisioningPlan | null>;
   /** Plans still `running` (after a restart they were interrupted). */
   listRunningPlans(): Promise<ProvisioningPlan[]>;
   /** Plans, newest first, optionally of one status and one environment; paged. */
   listPlans(filter: PlanFilter): Promise<Page<ProvisioningPlan>>;
+  /**
+   * Renews the lease of a service instance: its plans are its own while it renews within
+   * `leaseMs`. Several instances may share one database.
+   */
+  renewLease(instanceId: string, leaseMs: number): Promise<void>;
+  /** Ends the lease of an instance that stops: its running plans are orphaned at once. */
+  endLease(instanceId: string): Promise<void>;
+  /**
+   * Running plans whose owner holds no live lease (it died, or the plan has no owner), handed to
+   * `instanceId` atomically: two instances never claim the same plan. The plans of live
+   * instances are never returned.
+   */
+  claimOrphanedPlans(instanceId: string): Promise<ProvisioningPlan[]>;
 }
 
 /**
@@ -128,6 +154,27 @@ export interface InstanceRepository {
    * by environment: "where is this contract deployed" from an index, without reading every instance.
    */
   findInstancesWithComponent(componentId: string, environment?: string): Promise<InstanceRecord[]>;
+  /**
+   * The deployed guardians that guard a data contract (see `guarded-contracts.ts`), in one
+   * environment or in all, ordered by environment, from an index kept with the instances.
+   */
+  findContractGuards(contractId: string, environment?: string): Promise<ContractGuard[]>;
+}
+
+/**
+ * A deployed guardian guarding a data contract: results for the contract in the environment are
+ * accepted under the guardian's policy.
+ *
+ * @example
+ * const guard: ContractGuard = { contractId: 'urn:dmb:cmp:a:b:0:port', environment: 'production',
+ *   policyId: 'p1', guardianId: 'urn:dmb:cmp:a:b:0:guardian', systemId: 'urn:dmb:dp:a:b:0' };
+ */
+export interface ContractGuard {
+  contractId: string;
+  environment: string;
+  policyId: string;
+  guardianId: string;
+  systemId: string;
 }
 
 /**
@@ -171,13 +218,22 @@ export interface CurrentResultStatus {
  * @example
  * await store.appendResult({ contractId, policyId, environment, receivedAt, submission, detailsConform: true, status: 'compliant' });
  */
-export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'> & {
+export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'>;
+
+/**
+ * Options of {@link EvaluationResultRepository.appendResult}.
+ *
+ * @example
+ * await store.appendResult(result, { requireGuard: true });
+ */
+export interface AppendResultOptions {
   /**
-   * `submission` as JSON text on one line, when the caller already has it (the request body):
-   * stored as is instead of serialising `submission` once more.
+   * Store the result only if a deployed guardian guards its contract with its policy in its
+   * environment (see {@link InstanceRepository.findContractGuards}), checked in the same
+   * transaction as the insert; otherwise reject with a GovernanceError `conflict`.
    */
-  submissionJson?: string;
-};
+  requireGuard?: boolean;
+}
 
 /**
  * Evaluation results: history plus the current result per contract, policy and environment.
@@ -188,10 +244,13 @@ export type NewEvaluationResult = Omit<StoredEvaluationResult, 'seq'> & {
 export interface EvaluationResultRepository {
   /**
    * Appends to the history and makes the result current for its contract, policy and environment,
-   * both at once. Resolves once the result is durable (in the result journal, for SQLite files);
-   * every read after that sees it.
+   * both at once (group commit: results that arrive together share one transaction). Resolves
+   * once that transaction has committed; every read after that sees it.
    */
-  appendResult(result: NewEvaluationResult): Promise<StoredEvaluationResult>;
+  appendResult(
+    result: NewEvaluationResult,
+    options?: AppendResultOptions,
+  ): Promise<StoredEvaluationResult>;
   /** The current result for the contract in the environment; with several policies, the latest. */
   getCurrentResult(
     contractId: string,

@@ -30,6 +30,9 @@ describe('TechAdapterClient against a real adapter over HTTP', () => {
     emptyToken: { kind: 'empty-token' },
     infoNull: { kind: 'info-null' },
     infoAbsent: { kind: 'info-absent' },
+    refused: { kind: 'validate-refuses', message: 'bucket name taken' },
+    samePath: { kind: 'redirect', status: 308, location: '/redirected/v1/provision' },
+    tooBig: { kind: 'huge', bytes: 64 * 1024 * 1024 },
   };
   let adapter: Awaited<ReturnType<typeof startTechAdapter>>;
   const client = new TechAdapterClient({
@@ -88,5 +91,57 @@ describe('TechAdapterClient against a real adapter over HTTP', () => {
       .provision('http://127.0.0.1:1', request('sync'))
       .catch((e: unknown) => e);
     expect(GovernanceError.is(unreachable) && unreachable.code).toBe('adapter_failure');
+  });
+
+  it('asks /v1/validate and reads its verdict', async () => {
+    expect(await client.validate(adapter.url, request('sync'))).toEqual({
+      valid: true,
+      errors: [],
+    });
+    expect(await client.validate(adapter.url, request('refused'))).toEqual({
+      valid: false,
+      errors: ['bucket name taken'],
+    });
+    expect(adapter.validated.slice(-2)).toEqual(['sync', 'refused']);
+  });
+
+  it('does not follow a redirect to another origin: the request never reaches it', async () => {
+    const elsewhere = await startTechAdapter({}, '/elsewhere');
+    try {
+      const redirecting = await startTechAdapter({
+        away: { kind: 'redirect', status: 307, location: `${elsewhere.url}/v1/provision` },
+      });
+      try {
+        for (const options of [{}, { redirects: 'same-origin' as const }]) {
+          const strict = new TechAdapterClient({ requestTimeoutMs: 2000, ...options });
+          const error = await strict.provision(redirecting.url, request('away')).catch((e) => e);
+          expect(GovernanceError.is(error) && error.code).toBe('adapter_failure');
+          expect((error as Error).message).toMatch(/answered 307 redirecting to .*not followed/);
+        }
+        expect(elsewhere.received).toHaveLength(0);
+      } finally {
+        await redirecting.close();
+      }
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('follows a same-origin redirect only when configured', async () => {
+    const refused = await failure('samePath');
+    expect(refused.message).toMatch(/answered 308 .*redirects are not followed/);
+    const sameOrigin = new TechAdapterClient({ requestTimeoutMs: 2000, redirects: 'same-origin' });
+    const outcome = await sameOrigin.provision(adapter.url, request('samePath'));
+    expect(outcome).toMatchObject({ status: 'COMPLETED', result: 'redirected' });
+  });
+
+  it('stops reading an answer longer than maxResponseBytes', async () => {
+    const capped = new TechAdapterClient({ requestTimeoutMs: 5000, maxResponseBytes: 1024 * 1024 });
+    const before = process.memoryUsage().rss;
+    const error = await capped.provision(adapter.url, request('tooBig')).catch((e) => e);
+    expect(GovernanceError.is(error) && error.code).toBe('adapter_failure');
+    expect((error as Error).message).toMatch(/answered more than 1048576 bytes/);
+    // 64 MiB were on offer; far less was read.
+    expect(process.memoryUsage().rss - before).toBeLessThan(48 * 1024 * 1024);
   });
 });

@@ -5,6 +5,7 @@ import {
   TechAdapterErrorSchema,
   TechAdapterSystemErrorSchema,
   toValidationIssues,
+  ValidationResultSchema,
 } from '@dcg/contract-schema';
 import { GovernanceError } from './errors';
 
@@ -21,9 +22,30 @@ export interface TechAdapterClientOptions {
   pollTimeoutMs?: number;
   /** Timeout of each HTTP request; default 30 s. */
   requestTimeoutMs?: number;
+  /** Largest adapter answer read; a longer one fails the call. Default 4 MiB. */
+  maxResponseBytes?: number;
+  /**
+   * Redirects are never followed by default: a 307/308 would re-post the whole request, private
+   * info included, wherever the adapter points. `same-origin` follows up to 5 redirects that stay
+   * on the adapter's own scheme, host and port.
+   */
+  redirects?: 'refuse' | 'same-origin';
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
 }
+
+/**
+ * What an adapter's `POST /v1/validate` said about a provisioning request.
+ *
+ * @example
+ * if (!verdict.valid) console.error(verdict.errors);
+ */
+export interface AdapterValidation {
+  valid: boolean;
+  errors: string[];
+}
+
+const MAX_REDIRECTS = 5;
 
 /**
  * The final answer of a provisioning operation. `info` is `undefined` when the adapter left it out
@@ -66,9 +88,10 @@ function errorMessages(body: unknown): string[] {
 }
 
 /**
- * HTTP client of the tech adapter API v2.2.0 (`POST /v1/provision`, `/v1/unprovision`, and their
- * `GET /v1/{op}/{token}/status`). A 202 answer carries a token, which is polled until the
- * operation leaves RUNNING or the poll timeout passes.
+ * HTTP client of the tech adapter API v2.2.0 (`POST /v1/validate`, `/v1/provision`,
+ * `/v1/unprovision`, and their `GET /v1/{op}/{token}/status`). A 202 answer carries a token, which
+ * is polled until the operation leaves RUNNING or the poll timeout passes. Redirects are not
+ * followed (optionally: same origin only) and answers longer than `maxResponseBytes` are not read.
  *
  * @example
  * const client = new TechAdapterClient({ pollIntervalMs: 100 });
@@ -78,13 +101,49 @@ export class TechAdapterClient {
   private readonly pollIntervalMs: number;
   private readonly pollTimeoutMs: number;
   private readonly requestTimeoutMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly redirects: 'refuse' | 'same-origin';
   private readonly fetch: typeof fetch;
 
   constructor(options: TechAdapterClientOptions = {}) {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.pollTimeoutMs = options.pollTimeoutMs ?? 600_000;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.maxResponseBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
+    this.redirects = options.redirects ?? 'refuse';
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /**
+   * Asks the adapter whether it would accept the request (`POST /v1/validate`), without
+   * provisioning anything. Throws `adapter_failure` when it cannot be reached or answers badly.
+   */
+  async validate(baseUrl: string, request: ProvisioningRequest): Promise<AdapterValidation> {
+    const url = this.url(baseUrl, '/v1/validate');
+    const answer = await this.call(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(request),
+    });
+    if (answer.status !== 200) {
+      const messages = errorMessages(answer.body);
+      throw adapterError(
+        `The tech adapter at ${url} answered ${answer.status}${messages.length > 0 ? `: ${messages.join('; ')}` : ''}`,
+      );
+    }
+    const parsed = ValidationResultSchema.safeParse(answer.body);
+    if (!parsed.success) {
+      const issues = toValidationIssues(parsed.error.issues)
+        .map((i) => `${i.path}: ${i.message}`)
+        .join('; ');
+      throw adapterError(
+        `The tech adapter at ${url} answered an invalid ValidationResult: ${issues}`,
+      );
+    }
+    return {
+      valid: parsed.data.valid,
+      errors: parsed.data.valid ? [] : (parsed.data.error?.errors ?? []),
+    };
   }
 
   /** Deploys one component. Throws `adapter_failure` when the adapter cannot be reached or answers badly. */
@@ -101,24 +160,77 @@ export class TechAdapterClient {
     return `${baseUrl.replace(/\/+$/, '')}${path}`;
   }
 
+  /** The body, at most `maxResponseBytes`: read chunk by chunk and cancelled once it is longer. */
+  private async readCapped(url: string, response: Response): Promise<string> {
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    const tooLong = () =>
+      adapterError(
+        `The tech adapter at ${url} answered more than ${this.maxResponseBytes} bytes; the answer was not read`,
+      );
+    if (Number.isFinite(declared) && declared > this.maxResponseBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw tooLong();
+    }
+    if (!response.body) return '';
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > this.maxResponseBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLong();
+      }
+      chunks.push(value);
+    }
+    const bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return new TextDecoder().decode(bytes);
+  }
+
   private async call(
     url: string,
     init: RequestInit,
   ): Promise<{ status: number; body: unknown; text: string }> {
     let response: Response;
+    let target = url;
+    const signal = AbortSignal.timeout(this.requestTimeoutMs);
     try {
-      response = await this.fetch(url, {
-        ...init,
-        signal: AbortSignal.timeout(this.requestTimeoutMs),
-      });
+      for (let hops = 0; ; hops++) {
+        response = await this.fetch(target, { ...init, redirect: 'manual', signal });
+        const location = response.headers.get('location');
+        if (response.status < 300 || response.status > 399 || location === null) break;
+        await response.body?.cancel().catch(() => undefined);
+        const next = new URL(location, target);
+        const sameOrigin = next.origin === new URL(url).origin;
+        if (this.redirects !== 'same-origin' || !sameOrigin || hops >= MAX_REDIRECTS) {
+          throw adapterError(
+            `The tech adapter at ${url} answered ${response.status} redirecting to ${next.origin}${next.pathname}; redirects are not followed${this.redirects === 'same-origin' ? (sameOrigin ? ` beyond ${MAX_REDIRECTS} hops` : ' to another origin') : ''}`,
+          );
+        }
+        target = next.href;
+      }
     } catch (error) {
+      if (GovernanceError.is(error)) throw error;
       const reason =
         (error as Error).name === 'TimeoutError'
           ? `no answer within ${this.requestTimeoutMs} ms`
           : (error as Error).message;
       throw adapterError(`The tech adapter at ${url} cannot be reached: ${reason}`, error);
     }
-    const text = await response.text().catch(() => '');
+    let text: string;
+    try {
+      text = await this.readCapped(url, response);
+    } catch (error) {
+      if (GovernanceError.is(error)) throw error;
+      text = '';
+    }
     let body: unknown = text;
     try {
       body = text === '' ? undefined : JSON.parse(text);

@@ -145,6 +145,31 @@ describe('TemplateRegistry', () => {
     expect(await governance.templates.get('urn:dmb:itm:ref:1')).toBeNull();
   });
 
+  it('refuses a reference to a passive policy of another resource type', async () => {
+    await governance.policies.create({
+      id: 'bi-only',
+      name: 'BI contracts',
+      resourceType: 'biproject',
+      trigger: 'passive',
+    });
+    const error = await failure(() =>
+      governance.templates.register(
+        guardianBody(
+          [{ resourceType: 'dataproduct', spec: { id: 'bi-only' } }],
+          'urn:dmb:itm:cross:1',
+        ),
+      ),
+    );
+    expect(error.code).toBe('unprocessable');
+    expect(error.issues).toEqual([
+      {
+        path: '$.properties.dataContractGuardian.policies[0].spec.id',
+        message: 'policy "bi-only" is a policy of resource type biproject, not dataproduct',
+      },
+    ]);
+    expect(await governance.templates.get('urn:dmb:itm:cross:1')).toBeNull();
+  });
+
   it('refuses malformed bodies with invalid_input and JSON paths', async () => {
     const error = await failure(() => governance.templates.register({ id: '', url: 5 }));
     expect(error.code).toBe('invalid_input');

@@ -28,6 +28,8 @@ export interface GuardianPolicyBinding {
  */
 export interface RegisteredTemplate {
   template: InfrastructureTemplate;
+  /** The environment of this registration; null when it serves every environment. */
+  environment: string | null;
   guardian: boolean;
   policies: GuardianPolicyBinding[];
   registeredAt: string;
@@ -41,8 +43,9 @@ function guardianEntries(template: InfrastructureTemplate): GuardianPolicyEntry[
 }
 
 /**
- * Registers infrastructure templates. A `properties.dataContractGuardian` object makes a guardian
- * template: each `{ name, description }` spec creates (or, on re-registration, updates) a passive
+ * Registers infrastructure templates, one registration per id and environment (the body's
+ * `environment`; a registration without one serves every environment that has none of its own).
+ * A `properties.dataContractGuardian` object makes a guardian template: each `{ name, description }` spec creates (or, on re-registration, updates) a passive
  * policy for its resource type; each `{ id }` spec must name an existing passive policy.
  *
  * @example
@@ -58,7 +61,8 @@ export class TemplateRegistry {
 
   /**
    * Validates and stores a registration body. Bad shapes throw `invalid_input`; two entries for
-   * one resource type or a reference to a missing or non-passive policy throw `unprocessable`.
+   * one resource type, or a reference to a policy that is missing, not passive or of another
+   * resource type than its entry, throw `unprocessable`.
    */
   async register(body: unknown): Promise<RegisteredTemplate> {
     const validation = validateTemplate(body);
@@ -93,6 +97,12 @@ export class TemplateRegistry {
             path,
             message: `policy "${entry.spec.id}" (resource type ${entry.resourceType}) is not a passive policy (trigger ${policy.trigger})`,
           });
+        } else if (policy.resourceType !== entry.resourceType) {
+          // A guardian of this resource type would otherwise be handed another type's policy.
+          problems.push({
+            path,
+            message: `policy "${entry.spec.id}" is a policy of resource type ${policy.resourceType}, not ${entry.resourceType}`,
+          });
         }
       } else {
         const spec = entry.spec as { name: string; description: string };
@@ -118,10 +128,27 @@ export class TemplateRegistry {
     return this.resolve(saved.template, [...saved.created, ...saved.updated]);
   }
 
-  /** The registered template, or null. */
-  async get(id: string): Promise<RegisteredTemplate | null> {
-    const record = await this.store.getTemplate(id);
+  /**
+   * The template that serves `environment`: its registration for that environment, else its
+   * registration without an environment (null when neither: a registration for another
+   * environment never serves this one). Without `environment`: the registration without one, or
+   * the only registration of the id; null when there is none or several.
+   */
+  async get(id: string, environment?: string): Promise<RegisteredTemplate | null> {
+    let record: TemplateRecord | null | undefined;
+    if (environment !== undefined) {
+      record =
+        (await this.store.getTemplate(id, environment)) ?? (await this.store.getTemplate(id));
+    } else {
+      const all = await this.store.getTemplateRegistrations(id);
+      record = all.find((r) => r.environment === null) ?? (all.length === 1 ? all[0] : null);
+    }
     return record ? this.resolve(record) : null;
+  }
+
+  /** The environments the id is registered for (null: the registration without one). */
+  async environments(id: string): Promise<Array<string | null>> {
+    return (await this.store.getTemplateRegistrations(id)).map((r) => r.environment);
   }
 
   private async resolve(record: TemplateRecord, known: Policy[] = []): Promise<RegisteredTemplate> {
@@ -150,6 +177,7 @@ export class TemplateRegistry {
     }
     return {
       template,
+      environment: record.environment,
       guardian: entries !== undefined,
       policies,
       registeredAt: record.registeredAt,

@@ -43,3 +43,33 @@ describe('resolveApiKeys', () => {
     expect(resolveApiKeys(none, { env: {} })).toEqual({ keys: [] });
   });
 });
+
+describe('resolveApiKeys in production', () => {
+  it('makes no development key and refuses to start without keys, saying how to configure them', () => {
+    const none: Array<{ name: string; key: string; role: string }> = [];
+    for (const options of [
+      { env: { NODE_ENV: 'production' } },
+      { env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' } },
+      { env: {}, production: true },
+    ]) {
+      try {
+        resolveApiKeys(none, { ...options, developmentRole: 'admin' });
+        expect.unreachable();
+      } catch (error) {
+        expect(ConfigError.is(error)).toBe(true);
+        expect((error as ConfigError).problems[0]?.key).toBe('auth.apiKeys');
+        expect((error as ConfigError).message).toMatch(/NODE_ENV=production/);
+        expect((error as ConfigError).message).toMatch(/keyFromEnv: DCG_OPS_KEY, role: admin/);
+      }
+    }
+  });
+
+  it('starts with configured keys and no development key', () => {
+    const result = resolveApiKeys([{ name: 'ops', key: 'a-long-enough-secret', role: 'admin' }], {
+      env: { NODE_ENV: 'production' },
+      developmentRole: 'admin',
+    });
+    expect(result.keys).toHaveLength(1);
+    expect(result.developmentKey).toBeUndefined();
+  });
+});

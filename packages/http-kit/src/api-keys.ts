@@ -18,6 +18,8 @@ export const MIN_API_KEY_LENGTH = 16;
  * Resolves `keyFromEnv` references (a missing or short variable is a `ConfigError` naming the key),
  * and, when no key is configured and `developmentRole` is given, makes one random key with that
  * role so that a fresh installation can be used at all (the caller prints it at start-up).
+ * In production (`production: true`, i.e. `NODE_ENV=production`) no development key exists: with
+ * no key configured it throws a `ConfigError` that says how to configure one.
  *
  * @example
  * const { keys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
@@ -27,7 +29,14 @@ export const MIN_API_KEY_LENGTH = 16;
  */
 export function resolveApiKeys<E extends ApiKeyEntry>(
   entries: readonly E[],
-  options: { env: Record<string, string | undefined>; developmentRole?: E['role'] | undefined },
+  options: {
+    env: Record<string, string | undefined>;
+    developmentRole?: E['role'] | undefined;
+    /** No development key; no key at all is an error. Default: `env.NODE_ENV === 'production'`. */
+    production?: boolean | undefined;
+    /** The role shown in the error's example configuration. */
+    exampleRole?: E['role'] | undefined;
+  },
 ): { keys: ResolvedApiKey<E>[]; developmentKey?: string } {
   const keys = entries.map((entry, index) => {
     const { key: literal, keyFromEnv, ...rest } = entry;
@@ -41,6 +50,16 @@ export function resolveApiKeys<E extends ApiKeyEntry>(
     }
     return { ...rest, key } as ResolvedApiKey<E>;
   });
+  if (keys.length === 0 && (options.production ?? options.env.NODE_ENV === 'production')) {
+    const message = `no API key is configured, and in production (NODE_ENV=production) there is no development key`;
+    const role = options.exampleRole ?? options.developmentRole ?? 'reader';
+    throw new ConfigError(
+      `Invalid configuration:\n  - auth.apiKeys: ${message}. Configure keys in the configuration file (DCG_CONFIG), for example:\n` +
+        `      auth:\n        apiKeys:\n          - { name: ops, keyFromEnv: DCG_OPS_KEY, role: ${role} }\n` +
+        `    and set the environment variable DCG_OPS_KEY to a secret of at least ${MIN_API_KEY_LENGTH} characters.`,
+      [{ key: 'auth.apiKeys', message }],
+    );
+  }
   if (keys.length > 0 || options.developmentRole === undefined) return { keys };
   const developmentKey = `dcg-dev-${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
   const development = { name: 'development', role: options.developmentRole, key: developmentKey };

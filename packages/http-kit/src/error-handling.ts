@@ -35,6 +35,16 @@ export function installErrorHandling(app: Hono<any, any, any>, logger?: Logger):
         instance: c.req.path,
       });
     }
+    if ((error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      // The client went away (or was cut by a timeout) while its body was read: no bug to log,
+      // and nobody to read the answer.
+      return problemResponse({
+        status: 400,
+        title: 'Bad Request',
+        detail: 'The request body was not received completely',
+        instance: c.req.path,
+      });
+    }
     ((c.get('logger') as Logger | undefined) ?? logger)?.error('unhandled error', { error });
     return problemResponse({
       status: 500,

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { ServiceLifecycle } from './lifecycle';
 
 /** What a readiness check reports: `ready` decides the status code, the rest is shown as is. */
 export interface ReadinessReport {
@@ -8,16 +9,22 @@ export interface ReadinessReport {
 
 /**
  * `GET /health` (the process answers) and `GET /ready` (its dependencies answer: 200 or 503).
+ * With a `lifecycle`, `/ready` answers 503 as soon as the service starts to stop, so that a load
+ * balancer sends no new work while in-flight requests finish.
  *
  * @example
- * app.route('/', healthRoutes({ ready: async () => ({ ready: await db.ping() }) }));
+ * app.route('/', healthRoutes({ ready: async () => ({ ready: await db.ping() }), lifecycle }));
  */
 export function healthRoutes(options: {
   ready: () => Promise<ReadinessReport> | ReadinessReport;
+  lifecycle?: ServiceLifecycle | undefined;
 }): Hono {
   const app = new Hono();
   app.get('/health', (c) => c.json({ status: 'ok' }));
   app.get('/ready', async (c) => {
+    if (options.lifecycle?.draining) {
+      return c.json({ status: 'stopping', ready: false }, 503, { 'Retry-After': '5' });
+    }
     try {
       const report = await options.ready();
       return c.json(

@@ -3,10 +3,12 @@ export { MIN_API_KEY_LENGTH, resolveApiKeys } from './api-keys';
 export { apiReference } from './api-reference';
 export type { ApiKey, AuthVariables, Principal } from './bearer-auth';
 export { bearerAuth, constantTimeEqual, requireRole } from './bearer-auth';
+export { clientOfAddress } from './client-address';
 export { ConfigError, loadConfig, parseConfig } from './config';
 export { installErrorHandling } from './error-handling';
 export type { ReadinessReport } from './health';
 export { healthRoutes } from './health';
+export { ServiceLifecycle } from './lifecycle';
 export type { Logger, LogLevel } from './logger';
 export { createLogger } from './logger';
 export type { Problem, ProblemFieldError } from './problem';
@@ -18,10 +20,13 @@ export {
   ProblemSchema,
   problemResponse,
 } from './problem';
+export type { RateLimitConfig } from './rate-limit';
+export { RateLimitConfigSchema, rateLimit } from './rate-limit';
 export type { RequestContextVariables } from './request-context';
 export { requestContext } from './request-context';
 export type { StartedService } from './run-service';
 export { portFromEnv, runService } from './run-service';
-export type { RunningServer } from './server';
-export { startHttpServer } from './server';
+export { API_CONTENT_SECURITY_POLICY, securityHeaders } from './security-headers';
+export type { HttpServerConfig, RunningServer } from './server';
+export { HttpServerConfigSchema, startHttpServer } from './server';
 export { zodValidationHook } from './zod-validation-hook';

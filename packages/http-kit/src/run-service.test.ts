@@ -47,7 +47,53 @@ await runService({
 });
 `;
 
+const slowService = `
+import { runService, startHttpServer } from ${JSON.stringify(join(here, 'index.ts'))};
+await runService({
+  name: 'slow',
+  start: async () => {
+    const app = {
+      fetch: async () => {
+        await new Promise((r) => setTimeout(r, 800));
+        return new Response('finished');
+      },
+    };
+    const server = await startHttpServer(app, { port: 0 });
+    return { service: server };
+  },
+});
+`;
+
+async function listeningUrl(run: ReturnType<typeof runScript>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const found = run
+        .out()
+        .split('\n')
+        .find((l) => l.includes('"msg":"listening"'));
+      if (found) {
+        clearInterval(timer);
+        resolve(JSON.parse(found).url);
+      }
+    }, 50);
+    run.exited.then(() => reject(new Error(`exited early: ${run.err()}`)));
+  });
+}
+
 describe('runService', () => {
+  it('lets a request in flight finish after SIGTERM, then exits 0', async () => {
+    const run = runScript(slowService);
+    const url = await listeningUrl(run);
+    const response = fetch(`${url}/slow`);
+    await new Promise((r) => setTimeout(r, 200));
+    run.child.kill('SIGTERM');
+    const answered = await response;
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('connection')).toBe('close');
+    expect(await answered.text()).toBe('finished');
+    expect(await run.exited).toBe(0);
+  });
+
   it('prints the listening line even when logs are silent, serves, and stops on SIGTERM', async () => {
     const run = runScript(service, { PORT: '0' });
     const line = await new Promise<{ url: string; docs: string }>((resolve, reject) => {

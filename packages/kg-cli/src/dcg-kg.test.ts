@@ -65,6 +65,20 @@ describe.skipIf(!built)('dcg-kg from the @dcg/kg-cli bundle', () => {
     });
   });
 
+  it('converts JSON-LD in its worker thread (dist/json-ld-worker-thread.js)', async () => {
+    const file = join(dir, 'vocab.jsonld');
+    await writeFile(
+      file,
+      JSON.stringify({
+        '@id': 'https://ex.org/river',
+        'http://www.w3.org/2004/02/skos/core#prefLabel': { '@value': 'River', '@language': 'en' },
+      }),
+    );
+    const run = await runBin(['ingest', 'vocab', file, '--url', api.url, '--key', writer]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ triples: 1, format: 'json-ld' });
+  });
+
   it('checks the syntax locally (line and column) and refuses a wrong key before sending', async () => {
     const broken = join(dir, 'broken.ttl');
     await writeFile(broken, '<https://ex.org/a> <https://ex.org/b> "open .\n');

@@ -3,6 +3,7 @@ const marker = Symbol.for('dcg.knowledge-graph.error');
 /** Machine-readable reasons a knowledge graph operation fails. */
 export type KnowledgeGraphErrorCode =
   | 'RDF_SYNTAX'
+  | 'EMPTY_GRAPH'
   | 'UNSUPPORTED_FORMAT'
   | 'UNKNOWN_SOURCE'
   | 'PERSISTENCE'

@@ -2,6 +2,9 @@ export { KnowledgeGraphError, type KnowledgeGraphErrorCode } from './errors';
 export { type GraphPersistence, MemoryGraphPersistence } from './graph-persistence';
 export { type GraphInfo, KnowledgeBase, type KnowledgeBaseOptions } from './knowledge-base';
 export {
+  DEFAULT_MAX_JSON_DEPTH,
+  type JsonLdConversion,
+  type JsonLdConverter,
   type ParseRdfOptions,
   type ParseRdfResult,
   parseRdf,
@@ -37,3 +40,4 @@ export {
   SourceConfigSchema,
   SourcesConfigSchema,
 } from './source-config';
+export { type DecodeUtf8Result, decodeUtf8 } from './strict-utf8';

@@ -118,9 +118,25 @@ export class KnowledgeBase {
     };
   }
 
-  /** Replaces a source's whole graph with `quads`, durably and atomically. */
-  replaceGraph(sourceId: string, quads: readonly Quad[]): Promise<GraphInfo> {
+  /**
+   * Replaces a source's whole graph with `quads`, durably and atomically. No quads is refused
+   * (`EMPTY_GRAPH`, nothing changes) unless `allowEmpty` says the graph is meant to be emptied.
+   */
+  replaceGraph(
+    sourceId: string,
+    quads: readonly Quad[],
+    options: { allowEmpty?: boolean } = {},
+  ): Promise<GraphInfo> {
     this.source(sourceId);
+    // A document that yields no triples (`{}`, `null`, a configuration file sent as JSON-LD, an
+    // empty body) would silently wipe the graph: only an explicit request may empty it.
+    if (quads.length === 0 && options.allowEmpty !== true)
+      return Promise.reject(
+        new KnowledgeGraphError(
+          'EMPTY_GRAPH',
+          `the document yields no triples, so it would empty the graph of source "${sourceId}"; nothing was changed (to empty the graph on purpose, say so: allowEmpty)`,
+        ),
+      );
     return this.#serialise(sourceId, async () => {
       await this.#persistence.save(sourceId, quads);
       await this.#install(sourceId, quads, new Date().toISOString());

@@ -1,5 +1,5 @@
 import { JsonLdParser } from 'jsonld-streaming-parser';
-import { DataFactory, Parser, type Quad } from 'n3';
+import { DataFactory, Parser, type Quad, Writer } from 'n3';
 import type { RdfFormat } from './rdf-format';
 
 /** A syntax error in an RDF document, located by 1-based line and column. */
@@ -14,6 +14,26 @@ export type ParseRdfResult =
   | { success: true; data: Quad[] }
   | { success: false; issues: RdfSyntaxIssue[] };
 
+/**
+ * What a JSON-LD converter answers: the document as N-Quads, or why it is not valid JSON-LD
+ * (`position`: the character offset of a JSON syntax error).
+ */
+export type JsonLdConversion =
+  | { success: true; nquads: string }
+  | { success: false; message: string; position?: number };
+
+/**
+ * Converts a JSON-LD document (already checked for depth) to N-Quads. The default runs in the
+ * calling thread; `jsonLdInWorker()` of `@dcg/knowledge-graph/node` runs it in a worker thread.
+ *
+ * @example
+ * const convert: JsonLdConverter = async (text) => ({ success: true, nquads: '' });
+ */
+export type JsonLdConverter = (
+  text: string,
+  options: { baseIri?: string | undefined },
+) => Promise<JsonLdConversion>;
+
 /** Options of {@link parseRdf}. */
 export interface ParseRdfOptions {
   /** Base IRI for relative IRIs. */
@@ -22,7 +42,23 @@ export interface ParseRdfOptions {
   onProgress?: (consumed: number) => void;
   /** Characters fed to the parser at a time (default 1 MiB; rounded up to a line break). */
   chunkSize?: number;
+  /**
+   * JSON-LD: deepest nesting of arrays and objects accepted (default {@link DEFAULT_MAX_JSON_DEPTH}),
+   * checked in one pass before parsing; deeper documents are refused with the position.
+   */
+  maxJsonDepth?: number;
+  /** JSON-LD: the converter to N-Quads (default: in this thread). */
+  jsonLd?: JsonLdConverter;
 }
+
+/**
+ * Default deepest nesting of JSON-LD arrays and objects. The JSON-LD parser keeps per-depth
+ * state and recurses per level: 10,000 levels stalled it and 100,000 ran it out of memory.
+ *
+ * @example
+ * await parseRdf(text, 'json-ld', { maxJsonDepth: DEFAULT_MAX_JSON_DEPTH / 2 });
+ */
+export const DEFAULT_MAX_JSON_DEPTH = 64;
 
 const n3Formats = {
   turtle: 'Turtle',
@@ -58,6 +94,9 @@ async function parseN3(
   format: Exclude<RdfFormat, 'json-ld'>,
   options: ParseRdfOptions,
 ): Promise<ParseRdfResult> {
+  // n3's lexer never reports the end of a stream that sent no data: an empty document would
+  // never settle. It holds no quads.
+  if (text.length === 0) return { success: true, data: [] };
   const quads: Quad[] = [];
   const graph = DataFactory.defaultGraph();
   const chunkSize = Math.max(1, options.chunkSize ?? CHUNK);
@@ -99,7 +138,7 @@ async function parseN3(
         handlers.get('data')?.(chunk);
         options.onProgress?.(end);
         offset = end;
-        if (end < text.length) await new Promise((r) => setTimeout(r, 0));
+        if (end < text.length) await yieldToEventLoop();
       }
       if (!settled) handlers.get('end')?.();
     })();
@@ -170,15 +209,78 @@ function locateN3Error(error: unknown, text: string, chunkStartLines: Set<number
   return { message, line, column };
 }
 
+/** Lets pending I/O run (setImmediate runs after the poll phase; a timer chain would not). */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Characters the depth scan reads between two turns of the event loop. */
+const SCAN_CHUNK = 4 * 1024 * 1024;
+
+/**
+ * One pass over JSON text, outside strings: the offset of the first `[` or `{` nested more than
+ * `maxDepth` deep, or -1. Yields to the event loop every few MB.
+ */
+async function findTooDeep(text: string, maxDepth: number): Promise<number> {
+  let depth = 0;
+  let inString = false;
+  for (let start = 0; start < text.length; start += SCAN_CHUNK) {
+    if (start > 0) await yieldToEventLoop();
+    const end = Math.min(text.length, start + SCAN_CHUNK);
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (inString) {
+        if (c === 92 /* backslash */) i++;
+        else if (c === 34) inString = false;
+      } else if (c === 34) inString = true;
+      else if (c === 123 || c === 91) {
+        if (++depth > maxDepth) return i;
+      } else if (c === 125 || c === 93) depth--;
+    }
+  }
+  return -1;
+}
+
 async function parseJsonLd(text: string, options: ParseRdfOptions): Promise<ParseRdfResult> {
+  const maxDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  const tooDeep = await findTooDeep(text, maxDepth);
+  if (tooDeep >= 0) {
+    return {
+      success: false,
+      issues: [
+        {
+          message: `arrays and objects are nested more than ${maxDepth} levels deep`,
+          ...lineAndColumn(text, tooDeep),
+        },
+      ],
+    };
+  }
+  const converted = await (options.jsonLd ?? convertJsonLdInThread)(text, {
+    baseIri: options.baseIri,
+  });
+  if (!converted.success) {
+    const at =
+      converted.position === undefined
+        ? { line: 1, column: 1 }
+        : lineAndColumn(text, converted.position);
+    return { success: false, issues: [{ message: converted.message, ...at }] };
+  }
+  // Small chunks: each one is a stretch of synchronous work on this thread.
+  const parsed = await parseN3(converted.nquads, 'n-quads', { chunkSize: 128 * 1024 });
+  options.onProgress?.(text.length);
+  return parsed;
+}
+
+/** The default {@link JsonLdConverter}: jsonld-streaming-parser in this thread. */
+async function convertJsonLdInThread(
+  text: string,
+  options: { baseIri?: string | undefined },
+): Promise<JsonLdConversion> {
   try {
     JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const position = Number(/position (\d+)/.exec(message)?.[1] ?? text.length);
-    return { success: false, issues: [{ message, ...lineAndColumn(text, position) }] };
+    return { success: false, message, position };
   }
-  const graph = DataFactory.defaultGraph();
   const parser = new JsonLdParser({
     dataFactory: DataFactory,
     ...(options.baseIri ? { baseIRI: options.baseIri } : {}),
@@ -190,32 +292,18 @@ async function parseJsonLd(text: string, options: ParseRdfOptions): Promise<Pars
     },
   });
   const quads: Quad[] = [];
-  return new Promise<ParseRdfResult>((resolve) => {
-    parser.on('data', (quad: Quad) => {
-      quads.push(
-        quad.graph.termType === 'DefaultGraph'
-          ? quad
-          : DataFactory.quad(quad.subject, quad.predicate, quad.object, graph),
-      );
-    });
-    parser.on('error', (error: Error) => {
-      resolve({ success: false, issues: [{ message: error.message, line: 1, column: 1 }] });
-    });
-    parser.on('end', () => {
-      options.onProgress?.(text.length);
-      resolve({ success: true, data: quads });
-    });
+  return new Promise<JsonLdConversion>((resolve) => {
+    parser.on('data', (quad: Quad) => quads.push(quad));
+    parser.on('error', (error: Error) => resolve({ success: false, message: error.message }));
+    parser.on('end', () =>
+      resolve({ success: true, nquads: new Writer({ format: 'N-Quads' }).quadsToString(quads) }),
+    );
     try {
       parser.write(text);
       parser.end();
     } catch (error) {
       // The parser reports through 'error'; this guards against one that throws instead.
-      resolve({
-        success: false,
-        issues: [
-          { message: error instanceof Error ? error.message : String(error), line: 1, column: 1 },
-        ],
-      });
+      resolve({ success: false, message: error instanceof Error ? error.message : String(error) });
     }
   });
 }

@@ -1,6 +1,6 @@
 import type { Quad } from 'n3';
 import { KnowledgeGraphError } from './errors';
-import { parseRdf } from './parse-rdf';
+import { type ParseRdfOptions, parseRdf } from './parse-rdf';
 import { readCapped } from './read-capped';
 import type { SourceConfig } from './source-config';
 
@@ -10,6 +10,8 @@ export interface PullOptions {
   maxBytes: number;
   signal?: AbortSignal;
   fetch?: typeof fetch;
+  /** Parsing options for the JSON-LD document (converter, depth limit). */
+  parse?: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
 }
 
 /**
@@ -64,7 +66,7 @@ export async function pullSourceGraph(source: SourceConfig, options: PullOptions
       cause: error,
     });
   }
-  const parsed = await parseRdf(text, 'json-ld', { baseIri: url });
+  const parsed = await parseRdf(text, 'json-ld', { ...options.parse, baseIri: url });
   if (!parsed.success) {
     const issue = parsed.issues[0];
     throw new KnowledgeGraphError(

@@ -1,4 +1,5 @@
 import { KnowledgeGraphError } from './errors';
+import { decodeUtf8 } from './strict-utf8';
 
 /**
  * Reads a response body as text, refusing (`UPSTREAM_MALFORMED`) once it passes `max` bytes, so
@@ -37,8 +38,17 @@ export async function readCapped(
     }
     chunks.push(value);
   }
-  const decoder = new TextDecoder();
-  let text = '';
-  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-  return text + decoder.decode();
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.success)
+    throw new KnowledgeGraphError(
+      'UPSTREAM_MALFORMED',
+      `source "${sourceId}" answered text that is not UTF-8 (byte ${decoded.byteOffset})`,
+    );
+  return decoded.text;
 }

@@ -3,6 +3,7 @@ import { type Plan, planOf } from './plan';
 import {
   checkLimits,
   createRuntime,
+  DEFAULT_MAX_BLOCK_MS,
   PAUSE,
   PAUSE_AFTER_MS,
   type Row,
@@ -28,6 +29,11 @@ export interface EvaluateOptions {
   timeoutMs?: number;
   /** Ends evaluation with `ROW_LIMIT_EXCEEDED` when the answer would have more rows. */
   maxRows?: number;
+  /**
+   * Longest synchronous stretch (ms) of a part that cannot hand control back (an EXISTS inside an
+   * expression, evaluated per row); beyond it evaluation ends with `TOO_EXPENSIVE`. Default 200.
+   */
+  maxBlockMs?: number;
 }
 
 /**
@@ -45,11 +51,18 @@ export type SparqlResults =
   | { head: { vars: string[] }; results: { bindings: Record<string, SparqlJsonTerm>[] } }
   | { head: Record<string, never>; boolean: boolean };
 
-/** Hands control back to the event loop so that timers and abort signals can fire. */
-const breathe = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Hands control back to the event loop. `setImmediate` runs after the loop's I/O phase, so other
+ * requests get through between two slices even when several evaluations take turns;
+ * `setTimeout(0)` did not (expired timers run back to back, and two evaluations kept the timer
+ * phase busy, starving I/O).
+ */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function checkOptions(options: EvaluateOptions): void {
-  const { timeoutMs, maxRows, signal } = options;
+  const { timeoutMs, maxRows, signal, maxBlockMs } = options;
+  if (maxBlockMs !== undefined && !(typeof maxBlockMs === 'number' && maxBlockMs > 0))
+    throw new SparqlSubsetError('INVALID_OPTIONS', 'maxBlockMs must be a positive number');
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0))
     throw new SparqlSubsetError('INVALID_OPTIONS', 'timeoutMs must be a positive number');
   if (maxRows !== undefined && !(Number.isInteger(maxRows) && maxRows >= 0))
@@ -81,7 +94,13 @@ export async function evaluate(
   const signal = options.signal;
   checkLimits(deadline, signal, timeoutMs);
   const plan = planOf(query);
-  const rt = createRuntime(toTripleSource(source), plan.width, { deadline, signal, timeoutMs });
+  checkLimits(deadline, signal, timeoutMs);
+  const rt = createRuntime(toTripleSource(source), plan.width, {
+    deadline,
+    signal,
+    timeoutMs,
+    maxBlockMs: options.maxBlockMs ?? DEFAULT_MAX_BLOCK_MS,
+  });
   // Operators yield PAUSE after PAUSE_AFTER_MS of work; rows can also arrive fast for a long time.
   let lastBreath = Date.now();
   const pause = async () => {

@@ -3,6 +3,12 @@ export { type EvaluateOptions, evaluate, type SparqlResults } from './evaluate';
 export { DEFAULT_MAX_DEPTH, type ParseOptions, type ParseResult, parseQuery } from './parse-query';
 export { PROBLEM_CODES, type Problem, type ProblemCode } from './problem-codes';
 export { query } from './query';
+export {
+  checkQueryLimits,
+  DEFAULT_QUERY_LIMITS,
+  findUpdateOperations,
+  type QueryLimits,
+} from './query-scan';
 export { SparqlSubsetError, type SparqlSubsetErrorCode } from './sparql-subset-error';
 export type { SparqlJsonTerm } from './term-ids';
 export type { QuerySource } from './triple-source';

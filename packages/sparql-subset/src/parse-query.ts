@@ -9,6 +9,7 @@ import type {
 } from './algebra';
 import { writtenNumericForms } from './numeric-lexical-forms';
 import { PROBLEM_CODES, type Problem, type ProblemCode } from './problem-codes';
+import { checkQueryLimits, DEFAULT_QUERY_LIMITS, type QueryLimits } from './query-scan';
 import { termToId } from './term-ids';
 
 /**
@@ -26,6 +27,11 @@ export interface ParseOptions {
   prefixes?: Record<string, string>;
   /** Deepest allowed nesting of group patterns and EXISTS (default 12). */
   maxDepth?: number;
+  /**
+   * Limits checked on the text before it is parsed (defaults: {@link DEFAULT_QUERY_LIMITS});
+   * the ones given replace the defaults.
+   */
+  limits?: Partial<QueryLimits>;
 }
 
 /**
@@ -150,6 +156,10 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParseResul
   if (optionProblems.length > 0) return { success: false, problems: optionProblems };
   // Parsing costs far more than answering a lookup, and services see the same queries again and
   // again: remember recent answers (a CheckedQuery is immutable, so sharing it is safe).
+  const limits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
+  // The parser's cost grows faster than the text with nesting: refuse by size first, in one pass.
+  const limitProblems = checkQueryLimits(text, limits);
+  if (limitProblems.length > 0) return { success: false, problems: limitProblems };
   const key = `${options.baseIRI ?? ''}\u0000${options.prefixes ? JSON.stringify(options.prefixes) : ''}\u0000${options.maxDepth ?? ''}\u0000${text}`;
   const cached = cache.get(key);
   if (cached) {
@@ -189,6 +199,19 @@ function parseUncached(text: string, options: ParseOptions): ParseResult {
   } catch (error) {
     return { success: false, problems: [syntaxProblem(error, text)] };
   }
+  // Operator chains (`1+1+…`) nest in the syntax tree without brackets: bound the tree's depth
+  // before the recursive translation, planning and evaluation.
+  const tooDeep = treeDepthAbove(ast, MAX_TREE_DEPTH);
+  if (tooDeep)
+    return {
+      success: false,
+      problems: [
+        {
+          code: PROBLEM_CODES.NESTING_TOO_DEEP,
+          message: `The query's syntax tree is nested more than ${MAX_TREE_DEPTH} levels deep (long chains of operators nest too)`,
+        },
+      ],
+    };
   const walk: Walk = {
     problems: [],
     text,
@@ -213,6 +236,26 @@ function parseUncached(text: string, options: ParseOptions): ParseResult {
   return { success: true, query };
 }
 
+/**
+ * Deepest syntax tree (objects and arrays of sparqljs's output) accepted: far below what the
+ * recursive translation, planning and evaluation can take, far above what queries need.
+ */
+const MAX_TREE_DEPTH = 1000;
+
+/** Whether `root` has objects nested more than `limit` levels, found without recursion. */
+function treeDepthAbove(root: unknown, limit: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value: root, depth: 0 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (item.depth > limit) return true;
+    const { value, depth } = item;
+    if (typeof value !== 'object' || value === null) continue;
+    for (const child of Array.isArray(value) ? value : Object.values(value))
+      if (typeof child === 'object' && child !== null)
+        stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
 function checkOptions(text: unknown, options: ParseOptions): Problem[] {
   const problems: Problem[] = [];
   const bad = (message: string) => problems.push({ code: PROBLEM_CODES.INVALID_OPTIONS, message });
@@ -235,6 +278,15 @@ function checkOptions(text: unknown, options: ParseOptions): Problem[] {
     !(Number.isInteger(options.maxDepth) && options.maxDepth > 0)
   )
     bad('maxDepth must be a positive integer');
+  if (options.limits !== undefined) {
+    if (typeof options.limits !== 'object' || options.limits === null)
+      bad('limits must be an object');
+    else
+      for (const [name, value] of Object.entries(options.limits))
+        if (!(name in DEFAULT_QUERY_LIMITS)) bad(`limits.${name} is not a known limit`);
+        else if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0))
+          bad(`limits.${name} must be a positive integer`);
+  }
   return problems;
 }
 

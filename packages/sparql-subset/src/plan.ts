@@ -8,7 +8,7 @@ import {
 } from './compile-expression';
 import { allVars, certainVars, expressionVars, patternVars, possibleVars } from './plan-vars';
 import { conjuncts, hasExists, pushFilters } from './push-filters';
-import { collectRows, hasRow, PAUSE, type Row, type Runtime } from './runtime';
+import { hasRow, PAUSE, type Row, type Runtime } from './runtime';
 import type { KeyTests, TripleCursor } from './triple-source';
 
 /** An operator: the solutions of a sub-pattern joined with the incoming row. */
@@ -227,7 +227,12 @@ class Planner implements ExpressionContext {
         return function* minus(row, rt) {
           let removed = rt.memo.get(id);
           if (!removed) {
-            removed = collectRows(right(new Array(rt.width), rt));
+            // Collected here (not by a sub-evaluation) so that pauses reach the event loop.
+            removed = [];
+            for (const r of right(new Array(rt.width), rt)) {
+              if (r === PAUSE) yield r;
+              else removed.push(r);
+            }
             rt.memo.set(id, removed);
           }
           for (const r of left(row, rt)) {
@@ -236,6 +241,10 @@ class Planner implements ExpressionContext {
               continue;
             }
             rt.tick();
+            if (rt.wantsPause) {
+              rt.wantsPause = false;
+              yield PAUSE;
+            }
             const excluded = (removed as Row[]).some((other) => {
               let shared = false;
               for (const slot of rightSlots) {
@@ -257,6 +266,10 @@ class Planner implements ExpressionContext {
         return function* values(row, rt) {
           for (const tableRow of table) {
             rt.tick();
+            if (rt.wantsPause) {
+              rt.wantsPause = false;
+              yield PAUSE;
+            }
             let out: Row | undefined = row;
             let copied = false;
             for (let i = 0; i < slots.length && out; i++) {
@@ -306,11 +319,19 @@ class Planner implements ExpressionContext {
     return function* independent(row, rt) {
       let rows = rt.memo.get(id);
       if (!rows) {
-        rows = collectRows(op(new Array(rt.width), rt));
+        rows = [];
+        for (const r of op(new Array(rt.width), rt)) {
+          if (r === PAUSE) yield r;
+          else rows.push(r);
+        }
         rt.memo.set(id, rows);
       }
       for (const other of rows) {
         rt.tick();
+        if (rt.wantsPause) {
+          rt.wantsPause = false;
+          yield PAUSE;
+        }
         const merged = compatibleMerge(row, other);
         if (merged) yield merged;
       }
@@ -357,7 +378,16 @@ class Planner implements ExpressionContext {
           continue;
         }
         rt.tick();
-        const found = probe ? probe(r, rt) : hasRow(right(r, rt));
+        let found = probe ? probe(r, rt) : false;
+        if (!probe)
+          for (const match of right(r, rt)) {
+            if (match === PAUSE) {
+              yield match;
+              continue;
+            }
+            found = true;
+            break;
+          }
         if (found) continue;
         if (condition === undefined || condition(r, rt) === true) yield r;
       }

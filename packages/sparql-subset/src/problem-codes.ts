@@ -34,8 +34,13 @@ export const PROBLEM_CODES = {
   GRAPH_NOT_SUPPORTED: 'GRAPH_NOT_SUPPORTED',
   /** RDF-star quoted triples. */
   QUOTED_TRIPLE_NOT_SUPPORTED: 'QUOTED_TRIPLE_NOT_SUPPORTED',
-  /** Group patterns nested deeper than `maxDepth`. */
+  /**
+   * Group patterns nested deeper than `maxDepth`, brackets nested deeper than
+   * `limits.maxNesting`, or expressions deeper than the evaluator may recurse.
+   */
   NESTING_TOO_DEEP: 'NESTING_TOO_DEEP',
+  /** The text is longer than `limits.maxLength`, or has more UNIONs or OPTIONALs than allowed. */
+  QUERY_TOO_LARGE: 'QUERY_TOO_LARGE',
   /** The options passed to `parseQuery` are invalid. */
   INVALID_OPTIONS: 'INVALID_OPTIONS',
 } as const;

@@ -33,7 +33,12 @@ export interface Runtime {
 /** How often (in units of work) the clock and the signal are read. */
 const CHECK_EVERY = 1024;
 /** Longest stretch of synchronous work between two returns to the event loop. */
-export const PAUSE_AFTER_MS = 25;
+export const PAUSE_AFTER_MS = 5;
+/**
+ * Default longest stretch of synchronous work allowed when evaluation cannot pause (an EXISTS
+ * inside an expression is evaluated in one go for each row).
+ */
+export const DEFAULT_MAX_BLOCK_MS = 200;
 
 export function createRuntime(
   source: TripleSource,
@@ -42,11 +47,12 @@ export function createRuntime(
     deadline: number | undefined;
     signal: AbortSignal | undefined;
     timeoutMs: number | undefined;
+    maxBlockMs: number;
   },
 ): Runtime {
   let work = 0;
   let lastBreath = Date.now();
-  const { deadline, signal, timeoutMs } = options;
+  const { deadline, signal, timeoutMs, maxBlockMs } = options;
   const rt: Runtime = {
     source,
     memo: new Map(),
@@ -56,7 +62,14 @@ export function createRuntime(
     tick() {
       if ((++work & (CHECK_EVERY - 1)) !== 0) return;
       checkLimits(deadline, signal, timeoutMs);
-      if (Date.now() - lastBreath >= PAUSE_AFTER_MS) rt.wantsPause = true;
+      const busy = Date.now() - lastBreath;
+      if (busy >= PAUSE_AFTER_MS) rt.wantsPause = true;
+      // A pause asked for long ago and still not taken: a part that cannot pause is running.
+      if (busy > maxBlockMs)
+        throw new SparqlSubsetError(
+          'TOO_EXPENSIVE',
+          `Part of the query (an EXISTS inside an expression) ran ${busy} ms without handing control back, more than ${maxBlockMs} ms`,
+        );
     },
     breathed() {
       lastBreath = Date.now();

@@ -13,6 +13,7 @@ const MARKER = Symbol.for('dcg.sparql-subset.error');
 export type SparqlSubsetErrorCode =
   | 'TIMEOUT'
   | 'ROW_LIMIT_EXCEEDED'
+  | 'TOO_EXPENSIVE'
   | 'ABORTED'
   | 'QUERY_REJECTED'
   | 'INVALID_SOURCE'

@@ -24,7 +24,13 @@ export const testConfig = {
     ],
   },
   provisioning: { pollIntervalMs: 20, pollTimeoutMs: 5000, requestTimeoutMs: 5000 },
+  // Explicitly on: most tests post results for policies they create directly, without deploying
+  // a guardian. The tests of the guard rule use `guardedConfig` (the default: off).
+  evaluationResults: { acceptUnguarded: true },
 };
+
+/** {@link testConfig} with the default rule: results only where a deployed guardian guards. */
+export const guardedConfig = { ...testConfig, evaluationResults: { acceptUnguarded: false } };
 
 /** A JSON request with a bearer key. */
 export function request(

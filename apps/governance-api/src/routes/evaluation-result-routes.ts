@@ -1,10 +1,11 @@
 import { EvaluationResultSubmissionSchema } from '@dcg/contract-schema';
-import type { Governance } from '@dcg/governance';
+import { collectBoundedPage, type Governance } from '@dcg/governance';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import { assertPolicyAllowed, type Guards } from '../auth';
-import { readJsonText, withProblems } from '../governance-problems';
+import { readJson, withProblems } from '../governance-problems';
+import { pageResponse } from '../page-response';
 import { jsonSchemaComponent } from './json-schema-component';
 import {
   AcceptedEvaluationResultSchema,
@@ -25,7 +26,7 @@ const PATH = '/v1/computational-governance/policies/{policyId}/evaluation-result
  */
 export function mountEvaluationResultRoutes(
   app: OpenAPIHono<GovernanceEnv>,
-  deps: { governance: Governance; guards: Guards; maxBodyBytes: number },
+  deps: { governance: Governance; guards: Guards; maxBodyBytes: number; maxPageBytes: number },
 ): void {
   const { governance, guards } = deps;
 
@@ -61,7 +62,9 @@ export function mountEvaluationResultRoutes(
       401: problem('No or an invalid API key'),
       403: problem('The key may not submit for this policy'),
       404: problem('No such policy'),
-      409: problem('The policy is not passive'),
+      409: problem(
+        'The policy is not passive, or no guardian deployed in the environment guards the data contract with this policy (the problem says what is deployed there; see `evaluationResults.acceptUnguarded`)',
+      ),
     },
   });
   app.post(
@@ -72,9 +75,9 @@ export function mountEvaluationResultRoutes(
       const policyId = c.req.param('policyId');
       assertPolicyAllowed(c.get('principal'), policyId);
       const environment = c.req.query('environment');
-      const { text, value } = await readJsonText(c, deps.maxBodyBytes);
+      const body = await readJson(c, deps.maxBodyBytes);
       const accepted = await withProblems(
-        () => governance.results.submit({ policyId, environment, body: value, bodyText: text }),
+        () => governance.results.submit({ policyId, environment, body }),
         c.get('logger'),
       );
       return c.json(accepted, 201);
@@ -114,17 +117,22 @@ export function mountEvaluationResultRoutes(
     async (c) => {
       const { contractId } = c.req.valid('param');
       const q = c.req.valid('query');
+      // Results can be megabytes each: the page is cut to limits.maxPageBytes and streamed.
       const page = await withProblems(
         () =>
-          governance.results.history(contractId, {
-            limit: q.limit,
-            offset: q.offset,
-            ...(q.environment === undefined ? {} : { environment: q.environment }),
-            ...(q.policyId === undefined ? {} : { policyId: q.policyId }),
-          }),
+          collectBoundedPage(
+            (limit, offset) =>
+              governance.results.history(contractId, {
+                limit,
+                offset,
+                ...(q.environment === undefined ? {} : { environment: q.environment }),
+                ...(q.policyId === undefined ? {} : { policyId: q.policyId }),
+              }),
+            { limit: q.limit, offset: q.offset, maxBytes: deps.maxPageBytes },
+          ),
         c.get('logger'),
       );
-      return c.json(page, 200);
+      return pageResponse(page) as never;
     },
   );
 }

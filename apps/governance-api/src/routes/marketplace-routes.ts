@@ -4,6 +4,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import { withProblems } from '../governance-problems';
+import { streamJsonList } from '../page-response';
 import {
   ContractComplianceViewSchema,
   MarketplaceInstanceViewSchema,
@@ -51,7 +52,8 @@ export function mountMarketplaceRoutes(
           governance.marketplace.listInstances(environment === undefined ? {} : { environment }),
         c.get('logger'),
       );
-      return c.json({ data }, 200);
+      // Streamed item by item: the list is as long as the number of deployed systems.
+      return streamJsonList(data.map((instance) => JSON.stringify(instance))) as never;
     },
   );
 

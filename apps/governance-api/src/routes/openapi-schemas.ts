@@ -40,6 +40,15 @@ export const PaginationMetaSchema = z.object({
     limit: z.number().int(),
     offset: z.number().int(),
     total: z.number().int(),
+    nextOffset: z
+      .number()
+      .int()
+      .optional()
+      .describe('The offset of the next page, when more items follow'),
+    truncated: z
+      .boolean()
+      .optional()
+      .describe('True when the page was cut short by limits.maxPageBytes, not by limit'),
   }),
 });
 
@@ -50,6 +59,10 @@ export const PolicyPageSchema = z
 export const RegisteredTemplateSchema = z
   .object({
     template: z.record(z.string(), z.unknown()),
+    environment: z
+      .string()
+      .nullable()
+      .describe('The environment of this registration; null: it serves every environment'),
     guardian: z.boolean(),
     policies: z.array(
       z.object({

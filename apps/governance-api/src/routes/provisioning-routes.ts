@@ -1,10 +1,16 @@
-import { type Governance, PlanStatusSchema, ProvisioningPlanSchema } from '@dcg/governance';
+import {
+  collectBoundedPage,
+  type Governance,
+  PlanStatusSchema,
+  ProvisioningPlanSchema,
+} from '@dcg/governance';
 import { ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { readJson, withProblems } from '../governance-problems';
+import { pageResponse } from '../page-response';
 import {
   bearerSecurity,
   PaginationMetaSchema,
@@ -49,7 +55,7 @@ const AcceptedPlanSchema = z
  */
 export function mountProvisioningRoutes(
   app: OpenAPIHono<GovernanceEnv>,
-  deps: { governance: Governance; guards: Guards; maxBodyBytes: number },
+  deps: { governance: Governance; guards: Guards; maxBodyBytes: number; maxPageBytes: number },
 ): void {
   const { governance, guards } = deps;
   for (const operation of ['deploy', 'undeploy'] as const) {
@@ -75,6 +81,10 @@ export function mountProvisioningRoutes(
           content: { 'application/json': { schema: AcceptedPlanSchema } },
         },
         400: problem('Invalid environment or descriptor'),
+        413: problem(
+          'The body, or the YAML descriptor once its aliases are expanded, is too large',
+        ),
+        422: problem('The body or the descriptor is nested deeper than limits.maxDepth'),
         401: problem('No or an invalid API key'),
         403: problem('The key is not a coordinator key'),
         404: problem('Undeploy by systemId: not deployed there'),
@@ -123,17 +133,22 @@ export function mountProvisioningRoutes(
         });
       }
       const status = q.status ?? q.state;
+      // Plans carry their descriptors: the page is cut to limits.maxPageBytes and streamed.
       const page = await withProblems(
         () =>
-          governance.coordinator.listPlans({
-            limit: q.limit,
-            offset: q.offset,
-            ...(status === undefined ? {} : { status }),
-            ...(q.environment === undefined ? {} : { environment: q.environment }),
-          }),
+          collectBoundedPage(
+            (limit, offset) =>
+              governance.coordinator.listPlans({
+                limit,
+                offset,
+                ...(status === undefined ? {} : { status }),
+                ...(q.environment === undefined ? {} : { environment: q.environment }),
+              }),
+            { limit: q.limit, offset: q.offset, maxBytes: deps.maxPageBytes },
+          ),
         c.get('logger'),
       );
-      return c.json(page, 200);
+      return pageResponse(page) as never;
     },
   );
 

@@ -85,7 +85,8 @@ export function mountTemplateRoutes(
       method: 'get',
       path: '/v1/infrastructure-templates/{id}',
       tags: ['templates'],
-      summary: 'A registered template with its guardian policies',
+      summary:
+        'A registered template with its guardian policies: the registration for `environment` (else the one without an environment); without `environment`, the one without an environment or the only one',
       security: bearerSecurity,
       middleware: [guards.authenticate] as const,
       request: {
@@ -96,6 +97,7 @@ export function mountTemplateRoutes(
             .max(500)
             .meta({ param: { name: 'id', in: 'path' } }),
         }),
+        query: z.object({ environment: z.string().min(1).max(200).optional() }),
       },
       responses: {
         200: {
@@ -108,12 +110,24 @@ export function mountTemplateRoutes(
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const registered = await withProblems(() => governance.templates.get(id), c.get('logger'));
+      const { environment } = c.req.valid('query');
+      const registered = await withProblems(
+        () => governance.templates.get(id, environment),
+        c.get('logger'),
+      );
       if (!registered) {
+        const environments = await withProblems(
+          () => governance.templates.environments(id),
+          c.get('logger'),
+        );
+        const registeredFor = environments.map((e) => (e === null ? 'every environment' : e));
         throw new ProblemError({
           status: 404,
           title: 'Not Found',
-          detail: `No infrastructure template with id "${id}"`,
+          detail:
+            environments.length === 0
+              ? `No infrastructure template with id "${id}"`
+              : `Infrastructure template "${id}" is not registered ${environment === undefined ? 'without an environment' : `for environment "${environment}"`}; it is registered for: ${registeredFor.join(', ')} (ask with ?environment=)`,
         });
       }
       return c.json(registered, 200);

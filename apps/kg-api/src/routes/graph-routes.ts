@@ -3,6 +3,7 @@ import {
   type KnowledgeBase,
   KnowledgeGraphError,
   mediaTypeOfRdfFormat,
+  type ParseRdfOptions,
   parseRdf,
   RDF_MEDIA_TYPES,
   rdfFormatFromAccept,
@@ -17,6 +18,7 @@ import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import type { IngestionService } from '../ingestion-service';
 import { toProblem, withProblems } from '../kg-problems';
+import { strictUtf8 } from '../sparql-request';
 import { bearerSecurity, GraphInfoSchema, problem, SourceParamsSchema } from './openapi-shared';
 
 const SourceSummarySchema = z
@@ -36,7 +38,7 @@ const SourceSummarySchema = z
  * delete, and pull from the source adapter (`POST …/ingest`).
  *
  * @example
- * mountGraphRoutes(app, { kb, guards, ingestion, maxUploadBytes: 512 * 2 ** 20 });
+ * mountGraphRoutes(app, { kb, guards, ingestion, maxUploadBytes: 512 * 2 ** 20, parse: {} });
  */
 export function mountGraphRoutes(
   app: OpenAPIHono<KgEnv>,
@@ -45,6 +47,8 @@ export function mountGraphRoutes(
     guards: Guards;
     ingestion: IngestionService;
     maxUploadBytes: number;
+    /** How uploads are parsed: the JSON-LD converter and depth limit. */
+    parse: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
   },
 ): void {
   const { kb, guards } = deps;
@@ -197,10 +201,16 @@ export function mountGraphRoutes(
     tags: ['sources'],
     summary: "Replaces a source's graph with the uploaded document, atomically",
     description:
-      'The format follows Content-Type. A malformed document changes nothing and gets a 400 with the line and column of the error. Answered once durable.',
+      'The format follows Content-Type. A malformed document changes nothing and gets a 400 with the line and column of the error; text that is not UTF-8 gets a 400 with the byte offset. A document that yields no triples (an empty body, `{}`, `null`) is refused with 400 unless `allowEmpty=true` says the graph is meant to be emptied. Answered once durable.',
     security: bearerSecurity,
     request: {
       params: SourceParamsSchema,
+      query: z.object({
+        allowEmpty: z
+          .enum(['true', 'false'])
+          .optional()
+          .describe('true: a document with no triples empties the graph (default false: refused)'),
+      }),
       body: {
         required: true,
         content: Object.fromEntries(RDF_MEDIA_TYPES.map((type) => [type, { schema: z.string() }])),
@@ -211,7 +221,9 @@ export function mountGraphRoutes(
         description: 'Replaced',
         content: { 'application/json': { schema: GraphInfoSchema } },
       },
-      400: problem('syntax error (with line and column)'),
+      400: problem(
+        'syntax error (with line and column), invalid UTF-8 (with the byte offset), or no triples without allowEmpty=true',
+      ),
       401: problem('no or wrong API key'),
       403: problem('ingestion not enabled for the source, or the key may not write'),
       404: problem('unknown source'),
@@ -252,7 +264,9 @@ export function mountGraphRoutes(
           detail: `Content-Type ${contentType ?? '(none)'} is not an RDF format; use one of ${RDF_MEDIA_TYPES.join(', ')}`,
         });
       }
-      const parsed = await parseRdf(await c.req.text(), format);
+      const allowEmpty = parseAllowEmpty(c.req.query('allowEmpty'));
+      const text = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
+      const parsed = await parseRdf(text, format, deps.parse);
       if (!parsed.success) {
         const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
         throw new ProblemError({
@@ -264,11 +278,23 @@ export function mountGraphRoutes(
           column: issue.column,
         });
       }
-      const info = await withProblems(() => kb.replaceGraph(sourceId, parsed.data));
+      const info = await withProblems(() => kb.replaceGraph(sourceId, parsed.data, { allowEmpty }));
       c.get('logger').info('graph replaced', { sourceId, triples: info.triples, format });
       return c.json(info, 200);
     },
   );
+}
+
+/** `allowEmpty` is `true` or `false` (absent: false); anything else is a 400. */
+function parseAllowEmpty(value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ProblemError({
+    status: 400,
+    title: 'Invalid request',
+    detail: 'allowEmpty must be true or false',
+    errors: [{ path: '$.allowEmpty', message: 'must be true or false' }],
+  });
 }
 
 const EXPORT_PREFIXES = {

@@ -6,12 +6,13 @@ import {
   passthroughSparql,
   SearchQuerySchema,
 } from '@dcg/knowledge-graph';
+import { findUpdateOperations } from '@dcg/sparql-subset';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { withProblems } from '../kg-problems';
-import { readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
+import { queryRejected, readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
 import { problem, SearchResponseOpenApiSchema, SourceParamsSchema } from './openapi-shared';
 import { registerSparqlPaths } from './sparql-routes';
 
@@ -70,7 +71,7 @@ export function mountPassthroughRoutes(
 
   registerSparqlPaths(app, '/passthrough/{sourceId}/v1/graph/sparql', {
     tag: 'passthrough',
-    summary: 'SPARQL at the upstream source (full SPARQL if it supports it)',
+    summary: 'SPARQL at the upstream source (full SPARQL if it supports it; never SPARQL Update)',
     params: SourceParamsSchema,
     extra: upstreamProblems,
   });
@@ -83,6 +84,10 @@ export function mountPassthroughRoutes(
       return configured;
     });
     const query = await readSparqlQuery(c);
+    // Passthrough is read-only: an update never leaves the service (an upstream that permits
+    // updates would run it, and LOAD would make it fetch any URL).
+    const updates = findUpdateOperations(query);
+    if (updates.length > 0) throw queryRejected(updates);
     const results = await withProblems(() =>
       logUpstreamFailure(c, sourceId, () =>
         passthroughSparql(source, query, { ...options, signal: c.req.raw.signal }),

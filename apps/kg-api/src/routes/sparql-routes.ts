@@ -1,12 +1,14 @@
-import { ProblemError } from '@dcg/http-kit';
+import { ProblemError, problemResponse } from '@dcg/http-kit';
 import type { KnowledgeBase } from '@dcg/knowledge-graph';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
+import type { KgApiConfig } from '../config';
+import { QueryAdmission } from '../query-admission';
 import type { SparqlEngine } from '../sparql-engine';
-import { readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
+import { queryRejected, readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
 import { problem, SparqlJsonSchema } from './openapi-shared';
 
 const PASSTHROUGH_HINT =
@@ -62,10 +64,12 @@ export function registerSparqlPaths(
 
 /**
  * `GET`/`POST /v1/graph/sparql` over the union of the ingested graphs (spec C2), with the
- * configured timeout and row limit.
+ * configured limits: query admission (`maxConcurrent` at once, `maxQueued` waiting, then 503 with
+ * Retry-After), one deadline over waiting, parsing and evaluation, limits on the text checked
+ * before parsing, the row limit.
  *
  * @example
- * mountSparqlRoutes(app, { kb, guards, engine, timeoutMs: 10_000, maxRows: 10_000 });
+ * mountSparqlRoutes(app, { kb, guards, engine, config: config.sparql });
  */
 export function mountSparqlRoutes(
   app: OpenAPIHono<KgEnv>,
@@ -73,65 +77,105 @@ export function mountSparqlRoutes(
     kb: KnowledgeBase;
     guards: Guards;
     engine: SparqlEngine;
-    timeoutMs: number;
-    maxRows: number;
+    config: KgApiConfig['sparql'];
   },
 ): void {
   registerSparqlPaths(app, '/v1/graph/sparql', {
     tag: 'sparql',
     summary: 'SPARQL (supported subset) over the ingested knowledge',
     extra: {
-      422: problem('more rows than sparql.maxRows: add a LIMIT'),
-      503: problem('the query ran longer than sparql.timeoutMs'),
+      422: problem(
+        'more rows than sparql.maxRows (add a LIMIT), or a part that cannot yield ran longer than sparql.maxBlockMs',
+      ),
+      503: problem(
+        'the query ran longer than sparql.timeoutMs, or too many queries are running and waiting (with Retry-After)',
+      ),
     },
   });
-  const handler = async (c: Context<KgEnv>) => {
-    const text = await readSparqlQuery(c);
-    const engine = deps.engine;
-    const parsed = engine.parse(text);
-    if (!parsed.success) {
-      throw new ProblemError({
-        type: 'urn:dcg:kg:problem:sparql-unsupported',
-        status: 400,
-        title: 'Query outside the supported SPARQL subset',
-        detail: `${parsed.problems.map((p) => `${p.code}: ${p.message}`).join('; ')}. ${PASSTHROUGH_HINT}`,
-        problems: parsed.problems,
-        hint: PASSTHROUGH_HINT,
-      });
-    }
-    let results: unknown;
-    try {
-      results = await engine.evaluate(parsed.query, deps.kb.stores(), {
-        signal: c.req.raw.signal,
-        timeoutMs: deps.timeoutMs,
-        maxRows: deps.maxRows,
-      });
-    } catch (error) {
-      const code = engine.errorCode(error);
-      if (code === 'TIMEOUT') {
-        throw new ProblemError({
-          type: 'urn:dcg:kg:problem:sparql-timeout',
-          status: 503,
-          title: 'Query timed out',
-          detail: `The query ran longer than ${deps.timeoutMs} ms (sparql.timeoutMs). ${PASSTHROUGH_HINT}`,
-        });
-      }
-      if (code === 'ROW_LIMIT_EXCEEDED') {
-        throw new ProblemError({
-          type: 'urn:dcg:kg:problem:sparql-row-limit',
-          status: 422,
-          title: 'Too many rows',
-          detail: `The query produces more than ${deps.maxRows} rows (sparql.maxRows); add a LIMIT.`,
-        });
-      }
-      if (code === 'ABORTED') {
-        throw new ProblemError({ status: 499, title: 'Client Closed Request' });
-      }
-      throw error;
-    }
-    return c.body(JSON.stringify(results), 200, {
-      'content-type': 'application/sparql-results+json',
+  const admission = new QueryAdmission({
+    maxConcurrent: deps.config.maxConcurrent,
+    maxQueued: deps.config.maxQueued,
+  });
+  const { timeoutMs, maxRows, maxBlockMs } = deps.config;
+  const limits = {
+    maxLength: deps.config.maxQueryLength,
+    maxNesting: deps.config.maxNesting,
+    maxUnions: deps.config.maxUnions,
+    maxOptionals: deps.config.maxOptionals,
+  };
+  const timedOut = () =>
+    new ProblemError({
+      type: 'urn:dcg:kg:problem:sparql-timeout',
+      status: 503,
+      title: 'Query timed out',
+      detail: `The query ran longer than ${timeoutMs} ms (sparql.timeoutMs), waiting for its turn included. ${PASSTHROUGH_HINT}`,
     });
+  const handler = async (c: Context<KgEnv>) => {
+    // One deadline for every stage from the request's arrival: reading the text, the wait for a
+    // turn, parsing, planning and evaluation.
+    const deadline = Date.now() + timeoutMs;
+    const text = await readSparqlQuery(c);
+    const entered = await admission.enter(deadline, c.req.raw.signal);
+    if ('reason' in entered) {
+      if (entered.reason === 'queue-full') {
+        const load = admission.load;
+        return problemResponse(
+          {
+            type: 'urn:dcg:kg:problem:sparql-busy',
+            status: 503,
+            title: 'Too many queries',
+            detail: `${load.running} queries are running and ${load.queued} waiting (sparql.maxConcurrent, sparql.maxQueued); retry after ${entered.retryAfterSeconds} s`,
+          },
+          { 'retry-after': String(entered.retryAfterSeconds) },
+        );
+      }
+      if (entered.reason === 'deadline') throw timedOut();
+      throw new ProblemError({ status: 499, title: 'Client Closed Request' });
+    }
+    try {
+      const engine = deps.engine;
+      const parsed = engine.parse(text, limits);
+      if (!parsed.success) throw queryRejected(parsed.problems, PASSTHROUGH_HINT);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw timedOut();
+      let results: unknown;
+      try {
+        results = await engine.evaluate(parsed.query, deps.kb.stores(), {
+          signal: c.req.raw.signal,
+          timeoutMs: remaining,
+          maxRows,
+          maxBlockMs,
+        });
+      } catch (error) {
+        const code = engine.errorCode(error);
+        if (code === 'TIMEOUT') throw timedOut();
+        if (code === 'ROW_LIMIT_EXCEEDED') {
+          throw new ProblemError({
+            type: 'urn:dcg:kg:problem:sparql-row-limit',
+            status: 422,
+            title: 'Too many rows',
+            detail: `The query produces more than ${maxRows} rows (sparql.maxRows); add a LIMIT.`,
+          });
+        }
+        if (code === 'TOO_EXPENSIVE') {
+          throw new ProblemError({
+            type: 'urn:dcg:kg:problem:sparql-too-expensive',
+            status: 422,
+            title: 'Query too expensive',
+            detail: `${(error as Error).message} (sparql.maxBlockMs). Rewrite the EXISTS as a pattern, or use passthrough. ${PASSTHROUGH_HINT}`,
+          });
+        }
+        if (code === 'ABORTED') {
+          throw new ProblemError({ status: 499, title: 'Client Closed Request' });
+        }
+        throw error;
+      }
+      return c.body(JSON.stringify(results), 200, {
+        'content-type': 'application/sparql-results+json',
+      });
+    } finally {
+      entered.release();
+    }
   };
   app.get('/v1/graph/sparql', deps.guards.read, handler);
   app.post('/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, handler);

@@ -23,7 +23,17 @@ export type AdapterBehaviour =
   | { kind: 'sync-running' }
   | { kind: 'invalid-status' }
   | { kind: 'poll-error' }
-  | { kind: 'empty-token' };
+  | { kind: 'empty-token' }
+  /** Answers `info` exactly as it received it. */
+  | { kind: 'info-echo' }
+  /** `POST /v1/validate` answers `{ valid: false }` with this message; provisioning would work. */
+  | { kind: 'validate-refuses'; message: string }
+  /** Provisions, but unprovision answers FAILED. */
+  | { kind: 'unprovision-fails' }
+  /** Answers a redirect to `location` (absolute, or a path on this server). */
+  | { kind: 'redirect'; status: 301 | 302 | 307 | 308; location: string }
+  /** Streams a body of `bytes` bytes without a Content-Length. */
+  | { kind: 'huge'; bytes: number };
 
 /** A request the adapter received, with its YAML descriptor parsed. */
 export interface ReceivedRequest {
@@ -39,8 +49,15 @@ export interface ReceivedRequest {
 export async function startTechAdapter(
   behaviours: Record<string, AdapterBehaviour> = {},
   basePath = '/datamesh.specificprovisioner',
-): Promise<{ url: string; received: ReceivedRequest[]; close: () => Promise<void> }> {
+): Promise<{
+  url: string;
+  received: ReceivedRequest[];
+  /** Component ids sent to `POST /v1/validate`, in order. */
+  validated: string[];
+  close: () => Promise<void>;
+}> {
   const received: ReceivedRequest[] = [];
+  const validated: string[] = [];
   const tokens = new Map<string, { remaining: number; body: unknown }>();
   const app = new Hono().basePath(basePath);
 
@@ -75,24 +92,72 @@ export async function startTechAdapter(
         return { ...base, info: { publicInfo: { note: 'fresh' }, privateInfo: {} } };
       case 'info-absent':
         return base;
+      case 'info-echo':
+        return { ...base, info: component?.info };
       default:
         return { ...base, info: { publicInfo: {}, privateInfo: { ...(input.privateInfo ?? {}) } } };
     }
   };
 
+  const readRequest = async (body: unknown) => {
+    const parsed = ProvisioningRequestSchema.safeParse(body);
+    if (!parsed.success || parsed.data.descriptorKind !== 'COMPONENT_DESCRIPTOR') return undefined;
+    const descriptor = ComponentProvisioningDescriptorSchema.safeParse(
+      parseDescriptorYaml(parsed.data.descriptor),
+    );
+    return descriptor.success
+      ? { descriptor: descriptor.data, removeData: parsed.data.removeData }
+      : undefined;
+  };
+
+  app.post('/v1/validate', async (c) => {
+    const request = await readRequest(await c.req.json().catch(() => null));
+    if (!request) return c.json({ valid: false, error: { errors: ['invalid descriptor'] } });
+    const id = request.descriptor.componentIdToProvision;
+    validated.push(id);
+    const behaviour = behaviours[id] ?? { kind: 'sync' };
+    if (behaviour.kind === 'validate-refuses') {
+      return c.json({ valid: false, error: { errors: [behaviour.message] } });
+    }
+    return c.json({ valid: true });
+  });
+
+  app.get('/redirected/*', (c) => c.json({ status: 'COMPLETED', result: 'redirected' }));
+  app.post('/redirected/*', (c) => c.json({ status: 'COMPLETED', result: 'redirected' }));
+
   for (const operation of ['provision', 'unprovision'] as const) {
     app.post(`/v1/${operation}`, async (c) => {
-      const parsed = ProvisioningRequestSchema.safeParse(await c.req.json().catch(() => null));
-      if (!parsed.success || parsed.data.descriptorKind !== 'COMPONENT_DESCRIPTOR') {
-        return c.json({ errors: ['invalid provisioning request'] }, 400);
-      }
-      const descriptor = ComponentProvisioningDescriptorSchema.safeParse(
-        parseDescriptorYaml(parsed.data.descriptor),
-      );
-      if (!descriptor.success) return c.json({ errors: ['invalid descriptor'] }, 400);
-      received.push({ operation, descriptor: descriptor.data, removeData: parsed.data.removeData });
+      const request = await readRequest(await c.req.json().catch(() => null));
+      if (!request) return c.json({ errors: ['invalid provisioning request'] }, 400);
+      const descriptor = { data: request.descriptor };
+      received.push({ operation, descriptor: request.descriptor, removeData: request.removeData });
       const behaviour = behaviours[descriptor.data.componentIdToProvision] ?? { kind: 'sync' };
       switch (behaviour.kind) {
+        case 'unprovision-fails':
+          return operation === 'unprovision'
+            ? c.json({ status: 'FAILED', result: 'cannot delete the bucket' })
+            : c.json(completed(descriptor.data, behaviour));
+        case 'redirect': {
+          const location = behaviour.location.startsWith('/')
+            ? `${new URL(c.req.url).origin}${basePath}${behaviour.location}`
+            : behaviour.location;
+          return c.body(null, behaviour.status, { location });
+        }
+        case 'huge': {
+          const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
+          let sent = 0;
+          const stream = new ReadableStream<Uint8Array>({
+            pull(controller) {
+              if (sent >= behaviour.bytes) {
+                controller.close();
+                return;
+              }
+              controller.enqueue(chunk);
+              sent += chunk.byteLength;
+            },
+          });
+          return c.body(stream, 200, { 'content-type': 'application/json' });
+        }
         case 'failed':
           return c.json({ status: 'FAILED', result: behaviour.message });
         case 'http-error':
@@ -145,6 +210,7 @@ export async function startTechAdapter(
   return {
     url: `http://127.0.0.1:${port}${basePath}`,
     received,
+    validated,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

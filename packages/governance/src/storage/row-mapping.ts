@@ -1,6 +1,6 @@
 import { GovernanceError } from '../errors';
 import type { Policy } from '../policy';
-import type { TemplatePolicyDraft } from '../repositories';
+import type { ContractGuard, TemplatePolicyDraft } from '../repositories';
 
 /** A policy row as both SQL stores read it (column names are the same in both). */
 export interface PolicyRow {
@@ -78,16 +78,28 @@ export function assertStorableText(fields: Record<string, string | null | undefi
 }
 
 /**
+ * The environment a template registration is for: its `environment`, or null when it has none
+ * (or an empty one): such a registration serves every environment without one of its own.
+ *
+ * @example
+ * registrationEnvironment({ id: 'urn:dmb:itm:x', environment: 'production' }); // 'production'
+ */
+export function registrationEnvironment(document: Record<string, unknown>): string | null {
+  const { environment } = document;
+  return typeof environment === 'string' && environment !== '' ? environment : null;
+}
+
+/**
  * Checks a template registration for text no store can keep (see {@link assertStorableText}).
  *
  * @example
- * assertStorableTemplate(document.id, drafts);
+ * assertStorableTemplate(document, drafts);
  */
 export function assertStorableTemplate(
-  templateId: string,
+  document: Record<string, unknown> & { id: string },
   drafts: readonly TemplatePolicyDraft[],
 ): void {
-  assertStorableText({ id: templateId });
+  assertStorableText({ id: document.id, environment: registrationEnvironment(document) });
   for (const d of drafts) {
     assertStorableText({ resourceType: d.resourceType, name: d.name, description: d.description });
   }
@@ -124,5 +136,30 @@ export function templatePolicy(
     templateId,
     createdAt: now,
     updatedAt: now,
+  };
+}
+
+/** An `instance_guards` row as both SQL stores read it. */
+export interface GuardRow {
+  contract_id: string;
+  environment: string;
+  policy_id: string;
+  guardian_id: string;
+  system_id: string;
+}
+
+/**
+ * Maps an `instance_guards` row to the domain shape.
+ *
+ * @example
+ * const guards = rows.map(guardFromRow);
+ */
+export function guardFromRow(row: GuardRow): ContractGuard {
+  return {
+    contractId: row.contract_id,
+    environment: row.environment,
+    policyId: row.policy_id,
+    guardianId: row.guardian_id,
+    systemId: row.system_id,
   };
 }

@@ -381,6 +381,150 @@ export function describeStoreConformance(
       expect(history.data[0]?.seq).toBe(maxSeq);
     });
 
+    it('keeps one template registration per environment, and one set of policies per template', async () => {
+      const id = 'urn:dmb:itm:per-env:1';
+      const drafts = [{ resourceType: 'dataproduct', name: 'Per env', description: '' }];
+      const general = await store.saveTemplate({ id, url: 'http://any' }, drafts, now());
+      const production = await store.saveTemplate(
+        { id, url: 'http://prod', environment: 'production' },
+        drafts,
+        now(),
+      );
+      await store.saveTemplate(
+        { id, url: 'http://dev', environment: 'development' },
+        drafts,
+        now(),
+      );
+      // Registering production again changes neither development nor the general registration.
+      await store.saveTemplate(
+        { id, url: 'http://prod-2', environment: 'production' },
+        drafts,
+        now(),
+      );
+      expect(production.template.environment).toBe('production');
+      expect((await store.getTemplate(id, 'production'))?.document.url).toBe('http://prod-2');
+      expect((await store.getTemplate(id, 'development'))?.document.url).toBe('http://dev');
+      expect((await store.getTemplate(id))?.document.url).toBe('http://any');
+      expect(await store.getTemplate(id, 'staging')).toBeNull();
+      expect(
+        (await store.getTemplateRegistrations(id)).map((r) => [r.environment, r.document.url]),
+      ).toEqual([
+        [null, 'http://any'],
+        ['development', 'http://dev'],
+        ['production', 'http://prod-2'],
+      ]);
+      expect(production.updated.map((p) => p.id)).toEqual(general.created.map((p) => p.id));
+      expect(
+        (await store.listPolicies({ templateId: id, limit: 10, offset: 0 })).meta.pagination.total,
+      ).toBe(1);
+    });
+
+    it('indexes the contracts deployed guardians guard, per environment, and follows redeploys', async () => {
+      const systemId = 'urn:dmb:dp:guards:0';
+      const port = 'urn:dmb:cmp:guards:0:port';
+      const guardian = (policyId: string, guards: string[]) => ({
+        id: `urn:dmb:cmp:guards:0:guardian-${policyId}`,
+        __dataContractGuardianSpec: {
+          guards: guards.map((dataContractId) => ({ dataContractId })),
+        },
+        info: { privateInfo: { __dataContractGuardian: { policyId } } },
+      });
+      const deploy = (environment: string, components: unknown[]) =>
+        store.putInstance({
+          systemId,
+          environment,
+          descriptor: { id: systemId, components },
+          deployedAt: now(),
+          planId: 'p',
+        });
+      const portComponent = { id: port, __dataContractEnabled: true };
+      await deploy('production', [portComponent, guardian('g-a', [port])]);
+      await deploy('development', [portComponent, guardian('g-b', [port])]);
+      const guards = async (environment?: string) =>
+        (await store.findContractGuards(port, environment)).map(
+          (g) => `${g.environment} ${g.policyId} ${g.systemId}`,
+        );
+      expect(await guards()).toEqual([`development g-b ${systemId}`, `production g-a ${systemId}`]);
+      expect((await store.findContractGuards(port, 'production'))[0]?.guardianId).toBe(
+        'urn:dmb:cmp:guards:0:guardian-g-a',
+      );
+      // A result that requires a guard is stored only under a guarding policy, in its environment.
+      const guardedResult = (policyId: string, environment: string) =>
+        result(port, 1, { policyId, environment });
+      const stored = await store.appendResult(guardedResult('g-a', 'production'), {
+        requireGuard: true,
+      });
+      expect((await store.getCurrentResult(port, 'production'))?.seq).toBe(stored.seq);
+      const refusals = await Promise.allSettled([
+        store.appendResult(guardedResult('g-b', 'production'), { requireGuard: true }),
+        store.appendResult(guardedResult('g-a', 'staging'), { requireGuard: true }),
+        store.appendResult(guardedResult('g-b', 'development'), { requireGuard: true }),
+      ]);
+      expect(refusals.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+      expect((refusals[0] as PromiseRejectedResult).reason).toSatisfy(
+        (e: unknown) => GovernanceError.is(e) && e.code === 'conflict',
+      );
+      expect(
+        (await store.listResultHistory(port, { limit: 10, offset: 0 })).meta.pagination.total,
+      ).toBe(2);
+      // A redeploy whose guardian no longer guards the port, and an undeploy, update the index.
+      await deploy('production', [portComponent, guardian('g-a', [])]);
+      expect(await guards('production')).toEqual([]);
+      await store.deleteInstance(systemId, 'development');
+      expect(await guards()).toEqual([]);
+      expect(await store.findContractGuards('nul\u0000')).toEqual([]);
+    });
+
+    it('leases: orphaned running plans are claimed once, the plans of live instances never', async () => {
+      const plan = (id: string): ProvisioningPlan => ({
+        id,
+        operation: 'deploy',
+        environment: 'leases',
+        systemId: 'urn:dmb:dp:leases:0',
+        systemKind: 'dataproduct',
+        status: 'running',
+        createdAt: now(),
+        updatedAt: now(),
+        tasks: [],
+        errors: [],
+        descriptor: { id: 'urn:dmb:dp:leases:0' },
+      });
+      await store.renewLease('live', 60_000);
+      await store.renewLease('dying', 1);
+      await store.createPlan(plan('lease-live'), 'live');
+      await store.createPlan(plan('lease-dying'), 'dying');
+      await store.createPlan(plan('lease-gone'), 'never-leased');
+      await store.createPlan(plan('lease-stopped'), 'stopping');
+      await store.renewLease('stopping', 60_000);
+      await store.endLease('stopping');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      // Claimers hold leases of their own, so what one claims the other leaves alone.
+      await store.renewLease('survivor-1', 60_000);
+      await store.renewLease('survivor-2', 60_000);
+      const claimed = await Promise.all([
+        store.claimOrphanedPlans('survivor-1'),
+        store.claimOrphanedPlans('survivor-2'),
+      ]);
+      const ids = claimed
+        .flat()
+        .map((p) => p.id)
+        .filter((id) => id.startsWith('lease-'));
+      expect(ids.sort()).toEqual(['lease-dying', 'lease-gone', 'lease-stopped']);
+      // The former owner can no longer write the plan it lost; its new owner can.
+      const lost = { ...plan('lease-dying'), status: 'completed' as const };
+      await expect(store.updatePlan(lost, 'dying')).rejects.toSatisfy(
+        (e) => GovernanceError.is(e) && e.code === 'conflict',
+      );
+      const survivor = claimed[0]!.some((p) => p.id === 'lease-dying')
+        ? 'survivor-1'
+        : 'survivor-2';
+      await store.updatePlan({ ...plan('lease-dying'), status: 'failed' }, survivor);
+      expect((await store.getPlan('lease-dying'))?.status).toBe('failed');
+      await store.updatePlan({ ...plan('lease-live'), status: 'completed' }, 'live');
+      expect((await store.getPlan('lease-live'))?.status).toBe('completed');
+      for (const instance of ['live', 'survivor-1', 'survivor-2']) await store.endLease(instance);
+    });
+
     it('commits appends still queued when the store closes (nothing acknowledged is dropped)', async () => {
       // The last test: it closes the shared store and reopens it (a SQLite file has one owner).
       const contract = 'urn:dmb:cmp:closing:0:port';

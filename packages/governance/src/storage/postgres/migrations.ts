@@ -1,5 +1,18 @@
+import type pg from 'pg';
+import { guardedContracts } from '../../guarded-contracts';
+
+/**
+ * One schema version: `sql`, then `backfill` (derived rows SQL cannot compute), in one transaction.
+ */
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  sql: string;
+  backfill?: (client: pg.PoolClient) => Promise<void>;
+}
+
 /** Schema versions of the PostgreSQL store, applied in order at open. Never edit a released entry. */
-export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+export const POSTGRES_MIGRATIONS: ReadonlyArray<PostgresMigration> = [
   {
     version: 1,
     name: 'initial schema',
@@ -116,5 +129,49 @@ UPDATE plans SET environment = coalesce(document ->> 'environment', '');
 CREATE INDEX plans_environment_created ON plans (environment, created_at);
 CREATE INDEX plans_created ON plans (created_at);
 `,
+  },
+  {
+    version: 4,
+    name: 'template registrations per environment; index of guarded contracts; plan leases',
+    // Registrations made before this version had no environment key: they stay environment-less
+    // (serving every environment), as they behaved.
+    sql: `
+ALTER TABLE templates ADD COLUMN environment TEXT NOT NULL DEFAULT '';
+ALTER TABLE templates DROP CONSTRAINT templates_pkey, ADD PRIMARY KEY (id, environment);
+CREATE TABLE instance_guards (
+  contract_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  policy_id TEXT NOT NULL,
+  guardian_id TEXT NOT NULL,
+  system_id TEXT NOT NULL,
+  PRIMARY KEY (contract_id, environment, policy_id, guardian_id, system_id)
+);
+CREATE INDEX instance_guards_instance ON instance_guards (system_id, environment);
+CREATE TABLE service_leases (
+  instance_id TEXT PRIMARY KEY,
+  expires_at BIGINT NOT NULL
+);
+ALTER TABLE plans ADD COLUMN owner TEXT;
+`,
+    async backfill(client) {
+      const { rows } = await client.query(
+        'SELECT system_id, environment, descriptor FROM instances',
+      );
+      for (const row of rows as Array<{
+        system_id: string;
+        environment: string;
+        descriptor: unknown;
+      }>) {
+        if (typeof row.descriptor !== 'object' || row.descriptor === null) continue;
+        const where = { systemId: row.system_id, environment: row.environment };
+        for (const g of guardedContracts(row.descriptor as Record<string, unknown>, where)) {
+          await client.query(
+            `INSERT INTO instance_guards (contract_id, environment, policy_id, guardian_id, system_id)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+            [g.contractId, g.environment, g.policyId, g.guardianId, g.systemId],
+          );
+        }
+      }
+    },
   },
 ];

@@ -117,6 +117,35 @@ describe.skipIf(!available)('PostgreSQL store specifics', () => {
           '2026-01-01T00:00:00.000Z',
         ],
       );
+      // A deployed guardian and a template registered before registrations were per environment.
+      await client.query(
+        'INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES ($1, $2, $3, $4, $5)',
+        [
+          'urn:dmb:dp:m:g:0',
+          'e',
+          JSON.stringify({
+            id: 'urn:dmb:dp:m:g:0',
+            components: [
+              { id: 'urn:dmb:cmp:m:g:0:port', __dataContractEnabled: true },
+              {
+                id: 'urn:dmb:cmp:m:g:0:guardian',
+                __dataContractGuardianSpec: {
+                  guards: [{ dataContractId: 'urn:dmb:cmp:m:g:0:port' }],
+                },
+                info: { privateInfo: { __dataContractGuardian: { policyId: 'old-policy' } } },
+              },
+            ],
+          }),
+          '2026-01-01T00:00:00.000Z',
+          'plan',
+        ],
+      );
+      await client.query('INSERT INTO templates VALUES ($1, $2, $3, $4)', [
+        'urn:dmb:itm:old:1',
+        JSON.stringify({ id: 'urn:dmb:itm:old:1', url: 'http://old', environment: 'e' }),
+        '2026-01-01T00:00:00.000Z',
+        '2026-01-01T00:00:00.000Z',
+      ]);
     } finally {
       await client.end();
     }
@@ -126,6 +155,14 @@ describe.skipIf(!available)('PostgreSQL store specifics', () => {
       schema: old.schema,
     });
     try {
+      // Migration 4: the old registration serves every environment; guardians are indexed.
+      expect((await store.getTemplate('urn:dmb:itm:old:1'))?.environment).toBeNull();
+      expect(
+        (await store.findContractGuards('urn:dmb:cmp:m:g:0:port')).map((g) => [
+          g.environment,
+          g.policyId,
+        ]),
+      ).toEqual([['e', 'old-policy']]);
       const statuses = await store.getCurrentStatuses(['ok', 'bad', 'odd', 'none'], 'e');
       expect(Object.fromEntries(statuses.map((s) => [s.contractId, s.status]))).toEqual({
         ok: 'compliant',

@@ -1,5 +1,18 @@
+import type Database from 'better-sqlite3';
+import { guardedContracts } from '../../guarded-contracts';
+
+/**
+ * One schema version: `sql`, then `backfill` (derived rows SQL cannot compute), in one transaction.
+ */
+export interface SqliteMigration {
+  version: number;
+  name: string;
+  sql: string;
+  backfill?: (db: Database.Database) => void;
+}
+
 /** Schema versions of the SQLite store, applied in order at open. Never edit a released entry. */
-export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+export const SQLITE_MIGRATIONS: ReadonlyArray<SqliteMigration> = [
   {
     version: 1,
     name: 'initial schema',
@@ -136,5 +149,66 @@ UPDATE plans SET environment = coalesce(json_extract(document, '$.environment'),
 CREATE INDEX plans_environment_created ON plans (environment, created_at);
 CREATE INDEX plans_created ON plans (created_at);
 `,
+  },
+  {
+    version: 5,
+    name: 'the current result pointer is moved by the store, not by a trigger',
+    // The store's group commit inserts the result and moves the pointer in one transaction.
+    sql: 'DROP TRIGGER IF EXISTS evaluation_results_current;',
+  },
+  {
+    version: 6,
+    name: 'template registrations per environment; index of guarded contracts; plan leases',
+    // Registrations made before this version had no environment key: they stay environment-less
+    // (serving every environment), as they behaved.
+    sql: `
+CREATE TABLE templates_per_environment (
+  id TEXT NOT NULL,
+  environment TEXT NOT NULL DEFAULT '',
+  document TEXT NOT NULL,
+  registered_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (id, environment)
+);
+INSERT INTO templates_per_environment (id, environment, document, registered_at, updated_at)
+  SELECT id, '', document, registered_at, updated_at FROM templates;
+DROP TABLE templates;
+ALTER TABLE templates_per_environment RENAME TO templates;
+CREATE TABLE instance_guards (
+  contract_id TEXT NOT NULL,
+  environment TEXT NOT NULL,
+  policy_id TEXT NOT NULL,
+  guardian_id TEXT NOT NULL,
+  system_id TEXT NOT NULL,
+  PRIMARY KEY (contract_id, environment, policy_id, guardian_id, system_id)
+);
+CREATE INDEX instance_guards_instance ON instance_guards (system_id, environment);
+CREATE TABLE service_leases (
+  instance_id TEXT PRIMARY KEY,
+  expires_at INTEGER NOT NULL
+);
+ALTER TABLE plans ADD COLUMN owner TEXT;
+`,
+    backfill(db) {
+      const insert = db.prepare(
+        'INSERT OR IGNORE INTO instance_guards (contract_id, environment, policy_id, guardian_id, system_id) VALUES (?, ?, ?, ?, ?)',
+      );
+      const rows = db
+        .prepare('SELECT system_id, environment, descriptor FROM instances')
+        .all() as Array<{ system_id: string; environment: string; descriptor: string }>;
+      for (const row of rows) {
+        let descriptor: unknown;
+        try {
+          descriptor = JSON.parse(row.descriptor);
+        } catch {
+          continue;
+        }
+        if (typeof descriptor !== 'object' || descriptor === null) continue;
+        const where = { systemId: row.system_id, environment: row.environment };
+        for (const g of guardedContracts(descriptor as Record<string, unknown>, where)) {
+          insert.run(g.contractId, g.environment, g.policyId, g.guardianId, g.systemId);
+        }
+      }
+    },
   },
 ];

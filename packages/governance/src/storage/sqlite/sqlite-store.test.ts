@@ -1,22 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from '../../errors';
 import { describeStoreConformance } from '../store-conformance';
 import { SQLITE_MIGRATIONS } from './migrations';
-import { journalLine } from './result-journal';
 import { openSqliteStore } from './sqlite-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'governance-sqlite-'));
@@ -28,10 +17,6 @@ describeStoreConformance('sqlite (synchronous=NORMAL)', () =>
 describeStoreConformance('sqlite (synchronous=FULL, group commit)', () =>
   openSqliteStore({ file: join(dir, 'conformance-full.db'), synchronous: 'FULL' }),
 );
-
-/** The journal generation files of a store file, by name. */
-const journalFiles = (file: string) =>
-  readdirSync(dir).filter((name) => name.startsWith(`${basename(file)}.results-journal.`));
 
 const newResult = (contractId: string, submission: Record<string, unknown>) => ({
   contractId,
@@ -201,6 +186,59 @@ describe('SQLite store specifics', () => {
     await store.close();
   });
 
+  it('migrates a version-5 database: templates become registrations without an environment, deployed guardians are indexed', async () => {
+    const file = join(dir, 'version-5.db');
+    const db = new Database(file);
+    db.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    for (const migration of SQLITE_MIGRATIONS.filter((m) => m.version <= 5)) {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        'then',
+      );
+    }
+    db.prepare('INSERT INTO templates VALUES (?, ?, ?, ?)').run(
+      'urn:dmb:itm:old:1',
+      JSON.stringify({ id: 'urn:dmb:itm:old:1', url: 'http://old', environment: 'production' }),
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-01T00:00:00.000Z',
+    );
+    db.prepare(
+      'INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES (?, ?, ?, ?, ?)',
+    ).run(
+      'urn:dmb:dp:old:0',
+      'production',
+      JSON.stringify({
+        id: 'urn:dmb:dp:old:0',
+        components: [
+          { id: 'urn:dmb:cmp:old:0:port', __dataContractEnabled: true },
+          {
+            id: 'urn:dmb:cmp:old:0:guardian',
+            __dataContractGuardianSpec: { guards: [{ dataContractId: 'urn:dmb:cmp:old:0:port' }] },
+            info: { privateInfo: { __dataContractGuardian: { policyId: 'old-policy' } } },
+          },
+        ],
+      }),
+      '2026-01-01T00:00:00.000Z',
+      'plan',
+    );
+    db.close();
+    const store = await openSqliteStore({ file });
+    // It behaved as the one registration of its id: it still serves every environment.
+    expect((await store.getTemplate('urn:dmb:itm:old:1'))?.environment).toBeNull();
+    expect(
+      (await store.findContractGuards('urn:dmb:cmp:old:0:port')).map((g) => [
+        g.environment,
+        g.policyId,
+        g.guardianId,
+      ]),
+    ).toEqual([['production', 'old-policy', 'urn:dmb:cmp:old:0:guardian']]);
+    await store.close();
+  });
+
   it('keeps the WAL file below its limit under sustained writes, losing nothing', async () => {
     const file = join(dir, 'wal-limit.db');
     const limit = 256 * 1024;
@@ -232,171 +270,29 @@ describe('SQLite store specifics', () => {
     await store.close();
   });
 
-  it('applies acknowledged results that a killed process left in the journal, once', async () => {
-    const file = join(dir, 'journal-recovery.db');
+  it('commits each group in one transaction: a failing row fails alone, its neighbours are stored', async () => {
+    const file = join(dir, 'group-failure.db');
     const store = await openSqliteStore({ file });
-    const first = await store.appendResult(newResult('j', { n: 1 }));
-    await store.close();
-    // A process killed right after acknowledging two more results leaves them in the journal
-    // only, after a line the tables already hold (killed between commit and emptying).
-    const journaled = (seq: number, n: number) =>
-      journalLine({
-        seq,
-        contractId: 'j',
-        policyId: 'p',
-        environment: 'e',
-        receivedAt: `2026-11-22T00:00:0${n}.000Z`,
-        detailsConform: true,
-        status: n === 3 ? 'violated' : 'compliant',
-        submissionJson: JSON.stringify({ n }),
-      });
-    writeFileSync(
-      `${file}.results-journal.3`,
-      `${journaled(first.seq, 1)}${journaled(first.seq + 1, 2)}${journaled(first.seq + 2, 3)}{"seq":`,
-    );
-    const reopened = await openSqliteStore({ file });
-    const history = await reopened.listResultHistory('j', { limit: 10, offset: 0 });
-    expect(history.data.map((r) => r.submission)).toEqual([{ n: 3 }, { n: 2 }, { n: 1 }]);
-    expect((await reopened.getCurrentStatuses(['j'], 'e'))[0]?.status).toBe('violated');
-    expect(journalFiles(file)).toEqual([]);
-    // Sequence numbers continue after the recovered ones.
-    expect((await reopened.appendResult(newResult('j', { n: 4 }))).seq).toBe(first.seq + 3);
-    await reopened.close();
-  });
-
-  it('keeps results in the journal until they reach the tables, and reads see them at once', async () => {
-    const file = join(dir, 'journal-read.db');
-    const store = await openSqliteStore({ file });
-    const stored = await store.appendResult(newResult('r', { n: 1 }));
-    // Acknowledged: durable in the journal (a copy of the files is what a kill -9 leaves).
-    const [journal] = journalFiles(file);
-    expect(statSync(join(dir, journal!)).size).toBeGreaterThan(0);
-    for (const name of ['journal-read.db', 'journal-read.db-wal', journal!]) {
-      const from = join(dir, name);
-      if (existsSync(from)) copyFileSync(from, from.replace('journal-read.db', 'journal-copy.db'));
-    }
-    expect((await store.getCurrentResult('r', 'e'))?.seq).toBe(stored.seq);
-    // In the tables now: the journal generation is gone.
-    expect(journalFiles(file)).toEqual([]);
-    await store.close();
-    const copy = await openSqliteStore({ file: join(dir, 'journal-copy.db') });
-    expect((await copy.getCurrentResult('r', 'e'))?.submission).toEqual({ n: 1 });
-    await copy.close();
-  });
-
-  it('keeps acknowledged results while SQLite refuses them, reports it on reads, and applies them once it accepts', async () => {
-    const file = join(dir, 'journal-blocked.db');
-    const store = await openSqliteStore({ file });
-    const first = await store.appendResult(newResult('b', { n: 1 }));
-    expect((await store.getCurrentResult('b', 'e'))?.seq).toBe(first.seq);
-    // Another connection makes every insert fail for a while.
+    // Another connection (SQLite needs no single owner) makes one contract's inserts fail.
     const other = new Database(file);
-    other.exec(`CREATE TABLE block_flag (x INTEGER);
-      INSERT INTO block_flag VALUES (1);
-      CREATE TRIGGER block_inserts BEFORE INSERT ON evaluation_results
-      WHEN EXISTS (SELECT 1 FROM block_flag) BEGIN SELECT RAISE(ABORT, 'blocked for the test'); END;`);
-    const second = await store.appendResult(newResult('b', { n: 2 }));
-    await expect(store.getCurrentResult('b', 'e')).rejects.toSatisfy(
-      (e) =>
-        GovernanceError.is(e) &&
-        e.code === 'storage_failure' &&
-        e.message.includes('journal-blocked.db.results-journal'),
+    other.exec(`CREATE TRIGGER refuse_bad BEFORE INSERT ON evaluation_results
+      WHEN NEW.contract_id = 'bad' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END;`);
+    const outcomes = await Promise.allSettled(
+      ['ok-1', 'bad', 'ok-2'].map((id) => store.appendResult(newResult(id, { id }))),
     );
-    expect(journalFiles(file).length).toBeGreaterThan(0);
-    // Not ready meanwhile (GET /ready answers 503).
-    await expect(store.ping()).rejects.toThrow(/not taking/);
-    other.exec('DELETE FROM block_flag');
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toSatisfy(
+      (e: unknown) => GovernanceError.is(e) && e.code === 'storage_failure',
+    );
+    expect((await store.getCurrentResult('ok-2', 'e'))?.submission).toEqual({ id: 'ok-2' });
+    expect(await store.getCurrentResult('bad', 'e')).toBeNull();
+    // What this connection commits, another one reads at once.
+    const seen = other
+      .prepare("SELECT count(*) AS n FROM evaluation_results WHERE contract_id LIKE 'ok-%'")
+      .get() as { n: number };
+    expect(seen.n).toBe(2);
     other.close();
-    const current = await store.getCurrentResult('b', 'e');
-    expect(current?.seq).toBe(second.seq);
-    await store.ping();
-    expect(current?.submission).toEqual({ n: 2 });
-    expect(journalFiles(file)).toEqual([]);
     await store.close();
-  });
-
-  it('with FULL, syncs the journal off the event loop and a read gets through back-to-back syncs', async () => {
-    const file = join(dir, 'journal-full.db');
-    const store = await openSqliteStore({ file, synchronous: 'FULL' });
-    let stop = false;
-    let acknowledged = 0;
-    let lastAcknowledged = 0;
-    // Keep a sync in flight all the time: each settled sync finds the next group waiting.
-    const writers = Array.from({ length: 8 }, async (_, w) => {
-      for (let i = 0; !stop; i++) {
-        const stored = await store.appendResult(newResult('f', { w, i }));
-        acknowledged++;
-        lastAcknowledged = Math.max(lastAcknowledged, stored.seq);
-      }
-    });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    for (let read = 0; read < 5; read++) {
-      const before = lastAcknowledged;
-      const current = await store.getCurrentResult('f', 'e');
-      expect(current?.seq).toBeGreaterThanOrEqual(before);
-    }
-    stop = true;
-    await Promise.all(writers);
-    const history = await store.listResultHistory('f', { limit: 1, offset: 0 });
-    expect(history.meta.pagination.total).toBe(acknowledged);
-    expect(history.data[0]?.seq).toBe(lastAcknowledged);
-    await store.close();
-  });
-
-  it('lets one process at a time open a file, and takes over a lock whose process is gone', async () => {
-    const file = join(dir, 'locked.db');
-    const first = await openSqliteStore({ file });
-    await expect(openSqliteStore({ file })).rejects.toSatisfy(
-      (e) =>
-        GovernanceError.is(e) &&
-        e.code === 'storage_failure' &&
-        e.message.includes(`process ${process.pid}`) &&
-        e.message.includes('locked.db.lock'),
-    );
-    // The refused open changed nothing: the first store still works.
-    await first.appendResult(newResult('l', { n: 1 }));
-    await first.close();
-    expect(existsSync(`${file}.lock`)).toBe(false);
-    // A process killed with the file open leaves its lock behind.
-    const gone = spawnSync(process.execPath, ['-e', '']).pid;
-    writeFileSync(`${file}.lock`, `${gone}\n`);
-    const second = await openSqliteStore({ file });
-    expect((await second.getCurrentResult('l', 'e'))?.submission).toEqual({ n: 1 });
-    await second.close();
-    // After a restart the same pid can name another process (a container's pid 1): a lock with
-    // this process's pid that this process does not hold, or with another start time, is stale.
-    for (const stale of [`${process.pid}\n`, `${process.ppid} 1\n`]) {
-      writeFileSync(`${file}.lock`, stale);
-      await (await openSqliteStore({ file })).close();
-    }
-    // Another live process (this one's parent, with its real start time) holds it: refused.
-    const stat = readFileSync(`/proc/${process.ppid}/stat`, 'utf8');
-    const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    writeFileSync(`${file}.lock`, `${process.ppid} ${started}\n`);
-    await expect(openSqliteStore({ file })).rejects.toThrow(`open in process ${process.ppid}`);
-    rmSync(`${file}.lock`);
-  });
-
-  it('refuses to open over a damaged journal and says which file and line', async () => {
-    const file = join(dir, 'journal-damaged.db');
-    const line = journalLine({
-      seq: 5,
-      contractId: 'd',
-      policyId: 'p',
-      environment: 'e',
-      receivedAt: '2026-11-22T00:00:00.000Z',
-      detailsConform: true,
-      status: 'compliant',
-      submissionJson: '{}',
-    });
-    writeFileSync(`${file}.results-journal.1`, `not json\n${line}`);
-    await expect(openSqliteStore({ file })).rejects.toSatisfy(
-      (e) =>
-        GovernanceError.is(e) &&
-        e.code === 'storage_failure' &&
-        e.message.includes('journal-damaged.db.results-journal.1') &&
-        e.message.includes('line 1'),
-    );
   });
 
   it('refuses work after close', async () => {

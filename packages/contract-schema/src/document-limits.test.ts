@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { ContractSchemaError } from './contract-schema-error';
+import { parseDescriptorYaml } from './descriptor-yaml';
+import { findTooDeep, flowNestingDepth } from './document-limits';
+import { validateDescriptor, validateSubmission } from './validation';
+
+function nestedComponents(levels: number): Record<string, unknown> {
+  let component: Record<string, unknown> = { id: `urn:dmb:cmp:a:b:0:c${levels}` };
+  for (let i = levels - 1; i >= 0; i--) {
+    component = { id: `urn:dmb:cmp:a:b:0:c${i}`, components: [component] };
+  }
+  return { id: 'urn:dmb:dp:a:b:0', kind: 'dataproduct', components: [component] };
+}
+
+function nestedDetails(levels: number): Record<string, unknown> {
+  let record: Record<string, unknown> = { key: 'leaf', compliant: true };
+  for (let i = 0; i < levels; i++) record = { key: `s${i}`, children: [record] };
+  return { results: { root: [record] } };
+}
+
+function catchError(fn: () => unknown): ContractSchemaError {
+  try {
+    fn();
+  } catch (error) {
+    if (ContractSchemaError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ContractSchemaError');
+}
+
+describe('findTooDeep', () => {
+  it('names the path of the first container beyond the limit', () => {
+    expect(findTooDeep({ a: [{ b: {} }] }, 3)).toEqual(['a', 0, 'b']);
+    expect(findTooDeep({ a: [{ b: 1 }] }, 3)).toBeUndefined();
+    expect(findTooDeep('text', 1)).toBeUndefined();
+  });
+
+  it('measures a million levels without overflowing the stack', () => {
+    const deep = JSON.parse(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`);
+    expect(findTooDeep(deep, 128)).toHaveLength(128);
+  });
+});
+
+describe('flowNestingDepth', () => {
+  it('counts brackets outside quotes and comments', () => {
+    expect(flowNestingDepth('a: [1, {b: [2]}]')).toBe(3);
+    expect(flowNestingDepth("a: \"[[[[\" # [[[[\nb: '{{'\nc: don't [x]")).toBe(1);
+  });
+});
+
+describe('validation of deeply nested documents', () => {
+  it('gives a depth issue, not a stack overflow, for components nested 1,000 deep', () => {
+    const result = validateDescriptor(nestedComponents(1000));
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues[0]?.message).toBe('is nested deeper than 128 levels');
+    expect(result.issues[0]?.path.startsWith('$.components[0].components[0]')).toBe(true);
+  });
+
+  it('gives a depth issue under result.details for details nested 1,100 deep', () => {
+    const body = [
+      {
+        resource: { id: 'urn:dmb:cmp:a:b:0:p', descriptor: '' },
+        result: { satisfiesPolicy: true, details: nestedDetails(1100) },
+      },
+    ];
+    const result = validateSubmission(body);
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues[0]?.path.startsWith('$[0].result.details.results.root[0]')).toBe(true);
+  });
+
+  it('still accepts a descriptor of ordinary depth', () => {
+    expect(validateDescriptor(nestedComponents(20)).success).toBe(true);
+  });
+
+  it('takes the depth limit from its options', () => {
+    expect(validateDescriptor(nestedComponents(10), { maxDepth: 16 }).success).toBe(false);
+    expect(validateDescriptor(nestedComponents(10), { maxDepth: 64 }).success).toBe(true);
+    expect(validateDescriptor(nestedComponents(120), { maxDepth: 256 }).success).toBe(true);
+  });
+});
+
+describe('parseDescriptorYaml limits', () => {
+  it('refuses 10,000 nested flow collections before the parser sees them', () => {
+    const error = catchError(() =>
+      parseDescriptorYaml(`a: ${'['.repeat(10_000)}${']'.repeat(10_000)}`),
+    );
+    expect(error.code).toBe('TOO_DEEP');
+  });
+
+  it('refuses deep block nesting with TOO_DEEP', () => {
+    let text = '';
+    for (let i = 0; i < 1000; i++) text += `${' '.repeat(i)}- \n`;
+    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('TOO_DEEP');
+    let shallower = '';
+    for (let i = 0; i < 200; i++) shallower += `${' '.repeat(i)}- \n`;
+    expect(catchError(() => parseDescriptorYaml(shallower)).code).toBe('TOO_DEEP');
+  });
+
+  it('bounds the size of a document once its aliases are expanded', () => {
+    const anchor = `big: &big "${'x'.repeat(100_000)}"\n`;
+    const aliases = Array.from({ length: 99 }, (_, i) => `a${i}: *big\n`).join('');
+    const text = anchor + aliases;
+    // The text is 100 KB; expanded, 10 MB: over the default 8 MiB.
+    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('TOO_LARGE');
+    expect(catchError(() => parseDescriptorYaml(text, { maxExpandedBytes: 1_000_000 })).code).toBe(
+      'TOO_LARGE',
+    );
+    const parsed = parseDescriptorYaml(text, { maxExpandedBytes: 20_000_000 }) as Record<
+      string,
+      string
+    >;
+    expect(parsed.a98).toHaveLength(100_000);
+  });
+
+  it('counts aliases of nested anchors at their expanded size', () => {
+    // Each level doubles: 2^20 leaves from a text of a few hundred bytes.
+    let text = 'l0: &l0 ["xxxxxxxxxxxxxxxx"]\n';
+    for (let i = 1; i <= 20; i++) text += `l${i}: &l${i} [*l${i - 1}, *l${i - 1}]\n`;
+    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('TOO_LARGE');
+  });
+
+  it('refuses an alias inside its own anchor', () => {
+    expect(catchError(() => parseDescriptorYaml('a: &x [1, *x]\n')).code).toBe('INVALID_YAML');
+  });
+});

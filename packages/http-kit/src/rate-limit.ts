@@ -1,0 +1,208 @@
+import { hash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import { clientOfAddress } from './client-address';
+import { parseConfig } from './config';
+import { problemResponse } from './problem';
+
+const BucketSchema = z.strictObject({
+  /** Tokens added per second: the sustained rate. */
+  requestsPerSecond: z.number().positive().max(1_000_000),
+  /** Bucket size: how many requests may come at once after a quiet spell. */
+  burst: z.number().int().min(1).max(10_000_000),
+});
+
+/**
+ * Per-client rate limits (token buckets): anonymous requests per client address, authenticated
+ * ones per API key, and failed authentications per client address, much tighter. One schema for
+ * every app's `rateLimit` configuration section.
+ *
+ * @example
+ * RateLimitConfigSchema.parse({}).failedAuth.burst; // 10
+ */
+export const RateLimitConfigSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  /** Requests without a valid key, per client address (IPv6: per /64). */
+  anonymous: BucketSchema.default({ requestsPerSecond: 20, burst: 100 }),
+  /** Requests with a valid key, per key. */
+  authenticated: BucketSchema.default({ requestsPerSecond: 500, burst: 1_000 }),
+  /** Requests answered 401 although they carried credentials, per client address. */
+  failedAuth: BucketSchema.default({ requestsPerSecond: 0.2, burst: 10 }),
+  /** Take the client address from the last `X-Forwarded-For` entry (only behind a proxy that sets it). */
+  trustForwardedFor: z.boolean().default(false),
+  /** Client addresses remembered at most (the least recently seen is forgotten first). */
+  maxClients: z.number().int().min(100).max(10_000_000).default(100_000),
+});
+/** Validated rate limits. */
+export type RateLimitConfig = z.output<typeof RateLimitConfigSchema>;
+
+type Bucket = z.output<typeof BucketSchema>;
+
+class TokenBucket {
+  #tokens: number;
+  #updated: number;
+
+  constructor(
+    private readonly rule: Bucket,
+    now: number,
+  ) {
+    this.#tokens = rule.burst;
+    this.#updated = now;
+  }
+
+  #refill(now: number): void {
+    const elapsed = Math.max(0, now - this.#updated) / 1000;
+    this.#tokens = Math.min(this.rule.burst, this.#tokens + elapsed * this.rule.requestsPerSecond);
+    this.#updated = now;
+  }
+
+  /** Whether a token is left (without taking it). */
+  has(now: number): boolean {
+    this.#refill(now);
+    return this.#tokens >= 1;
+  }
+
+  /** Takes a token; answers 0 on success, else the seconds until one is there. */
+  take(now: number): number {
+    this.#refill(now);
+    if (this.#tokens >= 1) {
+      this.#tokens -= 1;
+      return 0;
+    }
+    return (1 - this.#tokens) / this.rule.requestsPerSecond;
+  }
+
+  /** Seconds until a token is there. */
+  wait(now: number): number {
+    this.#refill(now);
+    return this.#tokens >= 1 ? 0 : (1 - this.#tokens) / this.rule.requestsPerSecond;
+  }
+}
+
+interface ClientState {
+  requests: TokenBucket;
+  failures?: TokenBucket;
+  /** Keys that authenticated from this address: a lock-out by others there does not hit them. */
+  trustedKeys?: Set<string>;
+}
+
+const digestOf = (value: string) => hash('sha256', value, 'hex');
+
+function tooMany(seconds: number, detail: string, code: string): Response {
+  const retryAfter = Math.max(1, Math.ceil(seconds));
+  return problemResponse(
+    {
+      status: 429,
+      title: 'Too Many Requests',
+      detail: `${detail}; retry after ${retryAfter} s`,
+      code,
+    },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
+
+/**
+ * Rate limits every request before it reaches a route (`GET /health` and `GET /ready` are exempt,
+ * so that probes never fail because of a flood). A request with a configured key counts against
+ * that key's bucket, any other against its client address. A 401 to a request that carried
+ * credentials also takes a token of the address's `failedAuth` bucket; once that is empty, every
+ * request with credentials from the address is refused, except those with a key that already
+ * authenticated from there (so an attacker cannot lock out the legitimate clients behind the same
+ * address, and a refused guess tells nothing about the key). Over a limit: 429 with `Retry-After`.
+ *
+ * @example
+ * app.use(rateLimit({ keys: [{ key: 'a-long-secret', name: 'ops' }], config: { anonymous: { requestsPerSecond: 5, burst: 20 } } }));
+ */
+export function rateLimit(options: {
+  /** The configured API keys (the secrets, to recognise them; `name` identifies the bucket). */
+  keys: ReadonlyArray<{ key: string; name?: string | undefined }>;
+  config?: z.input<typeof RateLimitConfigSchema> | undefined;
+  /** Clock in milliseconds (tests). */
+  now?: () => number;
+}): MiddlewareHandler {
+  const config = parseConfig(RateLimitConfigSchema, options.config ?? {}, 'rate limits');
+  const now = options.now ?? (() => performance.now());
+  if (!config.enabled) return (_c, next) => next();
+  const keyIds = new Map<string, string>();
+  options.keys.forEach((k, index) => {
+    keyIds.set(digestOf(k.key), k.name ?? `key-${index}`);
+  });
+  const keyBuckets = new Map<string, TokenBucket>();
+  const clients = new Map<string, ClientState>();
+
+  const clientState = (client: string, at: number): ClientState => {
+    let state = clients.get(client);
+    if (state) {
+      // Most recently seen last: the first entry is the one to forget.
+      clients.delete(client);
+    } else {
+      state = { requests: new TokenBucket(config.anonymous, at) };
+      if (clients.size >= config.maxClients) {
+        const oldest = clients.keys().next().value;
+        if (oldest !== undefined) clients.delete(oldest);
+      }
+    }
+    clients.set(client, state);
+    return state;
+  };
+
+  const clientOf = (c: Context): string => {
+    if (config.trustForwardedFor) {
+      const forwarded = c.req.header('x-forwarded-for');
+      const last = forwarded?.split(',').pop()?.trim();
+      if (last) return clientOfAddress(last);
+    }
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    return clientOfAddress(incoming?.socket?.remoteAddress);
+  };
+
+  return async (c, next) => {
+    if (c.req.method === 'GET' && (c.req.path === '/health' || c.req.path === '/ready')) {
+      return next();
+    }
+    const at = now();
+    const client = clientOf(c);
+    const authorization = c.req.header('authorization');
+    const token = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+    const keyId = token === undefined ? undefined : keyIds.get(digestOf(token));
+    const state = clientState(client, at);
+
+    if (authorization !== undefined && state.failures && !state.failures.has(at)) {
+      if (keyId === undefined || !state.trustedKeys?.has(keyId)) {
+        return tooMany(
+          state.failures.wait(at),
+          'Too many failed authentications from this client',
+          'AUTH_RATE_LIMITED',
+        );
+      }
+    }
+
+    let bucket = state.requests;
+    if (keyId !== undefined) {
+      bucket = keyBuckets.get(keyId) ?? new TokenBucket(config.authenticated, at);
+      keyBuckets.set(keyId, bucket);
+    }
+    const wait = bucket.take(at);
+    if (wait > 0) {
+      return tooMany(
+        wait,
+        keyId === undefined
+          ? 'Too many requests from this client'
+          : 'Too many requests with this key',
+        'RATE_LIMITED',
+      );
+    }
+
+    await next();
+
+    if (authorization === undefined) return;
+    if (c.res.status === 401) {
+      state.failures ??= new TokenBucket(config.failedAuth, at);
+      state.failures.take(at);
+    } else if (keyId !== undefined) {
+      state.trustedKeys ??= new Set();
+      state.trustedKeys.add(keyId);
+    }
+  };
+}

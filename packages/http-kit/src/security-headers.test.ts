@@ -1,0 +1,65 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { describe, expect, it } from 'vitest';
+import { apiReference } from './api-reference';
+import { installErrorHandling } from './error-handling';
+import { ProblemError } from './problem';
+import { securityHeaders } from './security-headers';
+
+function app() {
+  const api = new OpenAPIHono();
+  api.use(securityHeaders());
+  installErrorHandling(api);
+  api.get('/thing', (c) => c.json({ ok: true }));
+  api.get('/broken', () => {
+    throw new ProblemError({ status: 422, title: 'Unprocessable' });
+  });
+  api.get('/page', (c) => {
+    c.header('Content-Security-Policy', "default-src 'none'; style-src 'sha256-abc'");
+    return c.html('<p>page</p>');
+  });
+  api.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 't', version: '1' } });
+  api.route('/docs', apiReference({ specUrl: '/openapi.json', title: 'T' }));
+  return api;
+}
+
+describe('securityHeaders', () => {
+  it('sets nosniff, frame protection and a deny-all policy on JSON, problems and unknown routes', async () => {
+    for (const path of ['/thing', '/broken', '/nowhere', '/openapi.json']) {
+      const response = await app().request(path);
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(response.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(response.headers.get('content-security-policy'), path).toBe(
+        "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+      );
+      expect(response.headers.get('referrer-policy'), path).toBe('no-referrer');
+      expect(response.headers.get('strict-transport-security'), path).toBeNull();
+    }
+  });
+
+  it('keeps the policy a page set for itself', async () => {
+    const response = await app().request('/page');
+    expect(response.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; style-src 'sha256-abc'",
+    );
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('gives the API reference a policy that allows its own scripts and no inline one', async () => {
+    const response = await app().request('/docs');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await response.text();
+    // Every script of the page is a file: the policy would block an inline one.
+    expect(html.match(/<script[^>]*>/g)).toEqual([
+      '<script src="/docs/assets/swagger-ui-bundle.js">',
+      '<script src="/docs/assets/swagger-initializer.js">',
+    ]);
+    expect(html).toContain('data-spec-url="/openapi.json"');
+    const initializer = await app().request('/docs/assets/swagger-initializer.js');
+    expect(initializer.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await initializer.text()).toContain('SwaggerUIBundle');
+  });
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { KnowledgeGraphError } from './errors';
+import { MemoryGraphPersistence } from './graph-persistence';
+import { KnowledgeBase } from './knowledge-base';
+import { jsonLdInWorker } from './node/json-ld-worker';
+import { DEFAULT_MAX_JSON_DEPTH, parseRdf } from './parse-rdf';
+import { SearchConfigSchema } from './source-config';
+import { decodeUtf8 } from './strict-utf8';
+
+const skos = 'http://www.w3.org/2004/02/skos/core#';
+const jsonLd = jsonLdInWorker();
+
+/** Settles within `ms`, or fails the test instead of hanging it. */
+function settles<T>(promise: Promise<T>, ms = 5_000): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms)),
+  ]);
+}
+
+describe('documents that used to hang, crash or wipe', () => {
+  it.each(['turtle', 'n-triples', 'n-quads', 'trig'] as const)(
+    'an empty %s document settles with no quads',
+    async (format) => {
+      expect(await settles(parseRdf('', format))).toEqual({ success: true, data: [] });
+    },
+  );
+
+  it.each([
+    ['arrays 100,000 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
+    [
+      'node objects 10,000 deep',
+      `${'{"@id":"urn:a","urn:p":'.repeat(10_000)}1${'}'.repeat(10_000)}`,
+    ],
+  ])('refuses JSON-LD with %s, with the position, before parsing', async (_name, text) => {
+    const parsed = await settles(parseRdf(text, 'json-ld', { jsonLd }));
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    expect(parsed.issues[0]?.message).toMatch(`nested more than ${DEFAULT_MAX_JSON_DEPTH} levels`);
+    expect(parsed.issues[0]?.line).toBe(1);
+    expect(parsed.issues[0]?.column).toBeGreaterThan(DEFAULT_MAX_JSON_DEPTH);
+  });
+
+  it('counts brackets inside strings as text, and the depth limit is configurable', async () => {
+    const text = JSON.stringify({ '@id': 'urn:a', [`${skos}prefLabel`]: '[[[[{{{{\\"[[[' });
+    expect((await parseRdf(text, 'json-ld', { maxJsonDepth: 1, jsonLd })).success).toBe(true);
+    const nested = JSON.stringify({ '@id': 'urn:a', 'urn:p': { '@id': 'urn:b', 'urn:q': 'x' } });
+    expect((await parseRdf(nested, 'json-ld', { maxJsonDepth: 1, jsonLd })).success).toBe(false);
+    expect((await parseRdf(nested, 'json-ld', { maxJsonDepth: 2, jsonLd })).success).toBe(true);
+  });
+
+  it('converts JSON-LD in a worker: quads, named graphs to the default graph, syntax errors located', async () => {
+    const parsed = await parseRdf(
+      JSON.stringify({
+        '@context': { skos },
+        '@id': 'https://ex.org/water',
+        'skos:prefLabel': { '@value': 'Wässer', '@language': 'de' },
+        'skos:broader': { '@id': '_:b', 'skos:prefLabel': 'Element' },
+      }),
+      'json-ld',
+      { jsonLd },
+    );
+    expect(parsed.success).toBe(true);
+    if (!parsed.success) return;
+    expect(parsed.data.map((q) => q.object.value).sort()).toContain('Wässer');
+    expect(parsed.data.every((q) => q.graph.termType === 'DefaultGraph')).toBe(true);
+    expect(parsed.data).toHaveLength(3);
+    const broken = await parseRdf('{\n  "@id": "urn:a",\n  "urn:p": [1, 2\n}', 'json-ld', {
+      jsonLd,
+    });
+    expect(broken).toMatchObject({ success: false, issues: [{ line: 4, column: 1 }] });
+  });
+
+  it('refuses a document that needs more heap than the worker may take, and the process lives on', async () => {
+    const nodes = Array.from({ length: 5_000 }, (_, i) => ({
+      '@id': `https://ex.org/c${i}`,
+      [`${skos}prefLabel`]: `Concept ${i}`,
+    }));
+    const parsed = await parseRdf(JSON.stringify({ '@graph': nodes }), 'json-ld', {
+      jsonLd: jsonLdInWorker({ maxHeapMb: 4 }),
+    });
+    expect(parsed).toMatchObject({
+      success: false,
+      issues: [{ message: 'the JSON-LD document needs more than 4 MB to convert' }],
+    });
+  });
+
+  it('a graph that yields no triples replaces nothing unless emptying is asked for', async () => {
+    const kb = await KnowledgeBase.open({
+      sources: [
+        {
+          id: 'a',
+          name: 'a',
+          modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
+        },
+      ],
+      search: SearchConfigSchema.parse({}),
+      persistence: new MemoryGraphPersistence(),
+    });
+    const one = await parseRdf('<urn:a> <urn:b> "c" .', 'n-triples');
+    if (!one.success) throw new Error('expected to parse');
+    await kb.replaceGraph('a', one.data);
+    for (const text of ['null', '{}', '{"port": 8080, "debug": true}']) {
+      const parsed = await parseRdf(text, 'json-ld', { jsonLd });
+      if (!parsed.success) throw new Error(`expected ${text} to parse`);
+      const error = await kb.replaceGraph('a', parsed.data).catch((e: unknown) => e);
+      expect(KnowledgeGraphError.is(error) && error.code).toBe('EMPTY_GRAPH');
+      expect(kb.graphInfo('a').triples).toBe(1);
+    }
+    await kb.replaceGraph('a', [], { allowEmpty: true });
+    expect(kb.graphInfo('a').triples).toBe(0);
+  });
+});
+
+describe('decodeUtf8', () => {
+  it.each([
+    [[0x61, 0xff], 1],
+    [[0x61, 0x62, 0xc3], 2], // truncated sequence
+    [[0xc0, 0xaf], 0], // overlong
+    [[0x61, 0xed, 0xa0, 0x80], 1], // surrogate
+    [[0xf4, 0x90, 0x80, 0x80], 0], // above U+10FFFF
+    [[0xe2, 0x82, 0xac, 0x80], 3], // lone continuation byte
+  ])('refuses %j at byte %i', (bytes, offset) => {
+    expect(decodeUtf8(new Uint8Array(bytes))).toEqual({ success: false, byteOffset: offset });
+  });
+
+  it('decodes valid UTF-8, dropping a byte order mark', () => {
+    const bytes = new TextEncoder().encode('\uFEFF<urn:é> "€𝄞" .');
+    expect(decodeUtf8(bytes)).toEqual({ success: true, text: '<urn:é> "€𝄞" .' });
+  });
+});

@@ -1,0 +1,261 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The apps as operators run them: through `pnpm --filter <app> start` and `pnpm start`, stopped by
+// a signal to the start command (as systemd, a container runtime or a terminal sends it).
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dir = mkdtempSync(join(tmpdir(), 'dcg-processes-'));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-(child.pid ?? 0), 'SIGKILL');
+      } catch {}
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ADMIN_KEY = 'process-test-admin-key-0123456789';
+
+interface Started {
+  child: ChildProcess;
+  urls: string[];
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Runs a command in its own process group; resolves once `count` apps printed their listening line. */
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  count = 1,
+): Promise<Started> {
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  children.push(child);
+  let out = '';
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not listening within 60 s:\n${out}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      // pnpm may prefix the lines of a filtered run: the JSON starts at the first brace.
+      const urls = out
+        .split('\n')
+        .filter((line) => line.includes('"msg":"listening"'))
+        .map((line) => JSON.parse(line.slice(line.indexOf('{'))).url as string);
+      if (urls.length >= count) {
+        clearTimeout(timer);
+        resolve({ child, urls, output: () => out, exited });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`exited with ${code}:\n${out}`), { code, out }));
+    });
+  });
+}
+
+/** Whether something accepts connections on the port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Waits until no process of the group is left (10 s at most). */
+async function groupGone(pgid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Sends a request's headers and half its body, runs `meanwhile` (the signal), then the rest of the
+ * body: the request is in flight across the signal. Resolves with the raw response.
+ */
+function slowRequest(
+  url: string,
+  request: { method: string; path: string; headers: Record<string, string>; body: string },
+  meanwhile: () => void,
+): Promise<string> {
+  const { port } = new URL(url);
+  const socket = connect(Number(port), '127.0.0.1');
+  const head = [
+    `${request.method} ${request.path} HTTP/1.1`,
+    'Host: 127.0.0.1',
+    `Content-Length: ${Buffer.byteLength(request.body)}`,
+    ...Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`),
+    '',
+    '',
+  ].join('\r\n');
+  const half = Math.floor(request.body.length / 2);
+  let received = '';
+  socket.on('data', (d) => {
+    received += d;
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('close', () => resolve(received));
+    socket.once('connect', () => {
+      socket.write(head + request.body.slice(0, half));
+      setTimeout(() => {
+        meanwhile();
+        setTimeout(() => socket.write(request.body.slice(half)), 500);
+      }, 300);
+    });
+  });
+}
+
+function configFile(name: string, content: unknown): string {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(content));
+  return file;
+}
+
+const apps = [
+  {
+    name: 'governance-api',
+    config: { auth: { apiKeys: [{ name: 'ops', key: ADMIN_KEY, role: 'platform-admin' }] } },
+    request: {
+      method: 'POST',
+      path: '/v1/computational-governance/policies',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN_KEY}` },
+      body: JSON.stringify({
+        id: 'in-flight',
+        name: 'Sent across a SIGTERM',
+        resourceType: 'dataproduct',
+        trigger: 'passive',
+      }),
+    },
+    acknowledged: /^HTTP\/1.1 201 /,
+  },
+  {
+    name: 'kg-api',
+    config: {
+      sources: [
+        {
+          id: 'vocab',
+          name: 'Vocabulary',
+          modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
+        },
+      ],
+      auth: { apiKeys: [{ name: 'ops', key: ADMIN_KEY, role: 'writer' }] },
+    },
+    request: {
+      method: 'PUT',
+      path: '/v1/sources/vocab/graph',
+      headers: { 'Content-Type': 'application/n-triples', Authorization: `Bearer ${ADMIN_KEY}` },
+      body: Array.from(
+        { length: 200 },
+        (_, i) => `<https://ex.org/c${i}> <http://www.w3.org/2000/01/rdf-schema#label> "c ${i}" .`,
+      ).join('\n'),
+    },
+    acknowledged: /^HTTP\/1.1 200 /,
+  },
+] as const;
+
+describe.each(apps)('$name under pnpm --filter … start', (app) => {
+  it('finishes a request in flight when SIGTERM reaches the start command, then stops and frees its port', async () => {
+    const started = await run('pnpm', ['--filter', `@dcg/${app.name}`, 'start'], {
+      PORT: '0',
+      DCG_DATA_DIR: join(dir, `${app.name}-filter`),
+      DCG_CONFIG: configFile(app.name, app.config),
+    });
+    const url = started.urls[0] ?? '';
+    const port = Number(new URL(url).port);
+    const response = await slowRequest(url, app.request, () => started.child.kill('SIGTERM'));
+    expect(response).toMatch(app.acknowledged);
+    // The answer said the connection closes: the server is stopping.
+    expect(response).toMatch(/connection: close/i);
+    expect(await started.exited).not.toBeNull();
+    expect(await listening(port)).toBe(false);
+    // No node process of the app is left behind in the start command's process group.
+    expect(await groupGone(started.child.pid ?? 0)).toBe(true);
+  });
+
+  it('refuses to start in production without a configured key, whatever LOG_LEVEL says', async () => {
+    const failure = await run(
+      process.execPath,
+      ['--conditions=@dcg/source', '--import', 'tsx', `apps/${app.name}/src/main.ts`],
+      {
+        PORT: '0',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
+        DCG_DATA_DIR: join(dir, `${app.name}-production`),
+      },
+    ).then(
+      (s) => {
+        s.child.kill('SIGKILL');
+        return { code: -1, out: s.output() };
+      },
+      (error: { code: number; out: string }) => error,
+    );
+    expect(failure.code).toBe(1);
+    expect(failure.out).toMatch(/auth\.apiKeys: no API key is configured/);
+    expect(failure.out).toMatch(/NODE_ENV=production/);
+    expect(failure.out).toMatch(/keyFromEnv: DCG_OPS_KEY/);
+    expect(failure.out).not.toMatch(/dcg-dev-/);
+  });
+});
+
+describe('pnpm start', () => {
+  it('stops every app on SIGTERM and leaves no server on their ports', async () => {
+    const ports = { governance: await freePort(), kg: await freePort() };
+    const started = await run(
+      'pnpm',
+      ['start'],
+      {
+        GOVERNANCE_API_PORT: String(ports.governance),
+        KG_API_PORT: String(ports.kg),
+        DCG_DATA_DIR: join(dir, 'platform'),
+      },
+      2,
+    );
+    expect(await listening(ports.governance)).toBe(true);
+    expect(await listening(ports.kg)).toBe(true);
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+    expect(await listening(ports.governance)).toBe(false);
+    expect(await listening(ports.kg)).toBe(false);
+    expect(await groupGone(started.child.pid ?? 0)).toBe(true);
+  });
+});
