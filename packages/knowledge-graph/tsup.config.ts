@@ -3,7 +3,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: ['src/index.ts', 'src/node/index.ts'],
   format: ['esm'],
-  dts: true,
+  // The worker thread is plain JavaScript: types only for the TypeScript entries.
+  dts: { entry: ['src/index.ts', 'src/node/index.ts'] },
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -1,4 +1,3 @@
-import { SearchResponseSchema } from '@dcg/kg-client';
 import {
   type KnowledgeBase,
   KnowledgeGraphError,
@@ -14,7 +13,7 @@ import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { withProblems } from '../kg-problems';
 import { queryRejected, readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
-import { problem, SourceParamsSchema } from './openapi-shared';
+import { problem, SearchResponseOpenApiSchema, SourceParamsSchema } from './openapi-shared';
 import { registerSparqlPaths } from './sparql-routes';
 
 const upstreamProblems = {
@@ -49,7 +48,7 @@ export function mountPassthroughRoutes(
       responses: {
         200: {
           description: 'The upstream page',
-          content: { 'application/json': { schema: SearchResponseSchema } },
+          content: { 'application/json': { schema: SearchResponseOpenApiSchema } },
         },
         400: problem('bad term, offset or limit'),
         ...upstreamProblems,
