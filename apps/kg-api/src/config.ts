@@ -124,6 +124,14 @@ export const KgApiConfigSchema = z
     config.sources.forEach((source, index) => {
       const schedule = source.modes.ingestion.schedule;
       if (schedule === undefined) return;
+      if (!source.baseUrl) {
+        // A schedule pulls `<baseUrl>/v1/graph/jsonld`: without a baseUrl it could never run.
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sources', index, 'modes', 'ingestion', 'schedule'],
+          message: 'a schedule needs the source to have a baseUrl to pull from',
+        });
+      }
       try {
         new Cron(schedule, { paused: true }).stop();
       } catch (error) {
