@@ -1,5 +1,6 @@
 import {
   HttpServerConfigSchema,
+  MetricsConfigSchema,
   RateLimitConfigSchema,
   type ResolvedApiKey as ResolvedKey,
 } from '@dcg/http-kit';
@@ -118,6 +119,8 @@ export const KgApiConfigSchema = z
     server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
     /** Per-client rate limits (see `@dcg/http-kit`): what keeps open reads safe. */
     rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
+    /** `GET /metrics` (Prometheus): on, behind any API key by default (see `@dcg/http-kit`). */
+    metrics: MetricsConfigSchema.default(() => MetricsConfigSchema.parse({})),
   })
   .strict()
   .superRefine((config, ctx) => {
