@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
-import { parsePrometheusText, redoclyLint } from '@dcg/http-kit/testkit';
+import { parsePrometheusText, redoclyLint, unexpectedProblems } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningKgApi, startKgApi } from './server';
 
@@ -48,11 +48,11 @@ describe('kg-api operations: OpenAPI document and /metrics', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('serves an OpenAPI document that passes redocly lint with no error or warning', async () => {
+  it('serves an OpenAPI document that passes redocly lint (no error; no warning but the probes having no 4xx)', async () => {
     const document = await (await fetch(`${api.url}/openapi.json`)).json();
     const report = await redoclyLint(document);
-    expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    expect(unexpectedProblems(report)).toEqual([]);
+    expect(report.totals.errors).toBe(0);
   }, 60_000);
 
   it('names every operation, marks open reads public, documents /health, /ready, /metrics and sets servers', async () => {

@@ -27,7 +27,8 @@ export interface OpenApiDocumentOptions {
   defaultSecurity: SecurityRequirement[];
   /**
    * Answers that every operation can give whatever it declares (default: `429` from the rate
-   * limits, which run before every route); added where an operation does not declare that status.
+   * limits, which run before every route but `/health` and `/ready`); added where an operation
+   * does not declare that status.
    */
   commonResponses?: Record<string, { description: string }>;
   /** Describe `/health`, `/ready` and (when served) `/metrics`, which `healthRoutes` and `ServiceMetrics` serve. */
@@ -39,6 +40,7 @@ export interface OpenApiDocumentOptions {
   };
 }
 
+const UNLIMITED_PATHS = new Set(['/health', '/ready']);
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 const problem = (description: string) => ({
@@ -81,7 +83,6 @@ function registerOperationalPaths(
           },
         },
       },
-      429: problem('Too many requests from this client'),
     },
   });
   app.openAPIRegistry.registerPath({
@@ -94,7 +95,6 @@ function registerOperationalPaths(
     security: [],
     responses: {
       200: { description: 'Ready', content: readyBody },
-      429: problem('Too many requests from this client'),
       503: { description: 'Not ready, or stopping', content: readyBody },
     },
   });
@@ -165,7 +165,7 @@ function buildDocument(
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
     },
   };
-  for (const item of Object.values(document.paths ?? {})) {
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = (item as Record<string, { security?: unknown } | undefined>)[method];
       if (!operation) continue;
@@ -173,6 +173,8 @@ function buildDocument(
       const withResponses = operation as { responses?: Record<string, unknown> };
       withResponses.responses ??= {};
       const responses = withResponses.responses;
+      // Probes are never rate-limited (see `rateLimit`): they can answer no 4xx at all.
+      if (UNLIMITED_PATHS.has(path)) continue;
       for (const [status, response] of Object.entries(common)) responses[status] ??= response;
     }
   }

@@ -51,6 +51,34 @@ export async function redoclyLint(document: unknown): Promise<RedoclyReport> {
   }
 }
 
+/**
+ * The problems of a report that are not in `allowed` (a rule on a JSON pointer prefix): the probes
+ * `/health` and `/ready` can answer no 4xx, which `operation-4xx-response` warns about.
+ *
+ * @example
+ * expect(unexpectedProblems(report)).toEqual([]);
+ */
+export function unexpectedProblems(
+  report: RedoclyReport,
+  allowed: Array<{ ruleId: string; pointer: string }> = PROBES_HAVE_NO_4XX,
+): string[] {
+  return report.problems
+    .filter(
+      (problem) =>
+        !allowed.some(
+          (allow) =>
+            allow.ruleId === problem.ruleId &&
+            (problem.location ?? []).some((l) => l.pointer?.startsWith(allow.pointer)),
+        ),
+    )
+    .map((problem) => `${problem.ruleId} at ${problem.location?.[0]?.pointer}: ${problem.message}`);
+}
+
+const PROBES_HAVE_NO_4XX = [
+  { ruleId: 'operation-4xx-response', pointer: '#/paths/~1health/get' },
+  { ruleId: 'operation-4xx-response', pointer: '#/paths/~1ready/get' },
+];
+
 /** One sample of a Prometheus text exposition. */
 export interface PrometheusSample {
   name: string;
