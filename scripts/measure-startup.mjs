@@ -6,7 +6,7 @@
 //   RSS: resident memory of the process once ready (from /proc, Linux), then after 200 requests.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIfStale } from './build-if-stale.mjs';
 
@@ -67,7 +67,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 buildIfStale(apps.map((app) => join(root, 'apps', app)));
 console.log(
-  `${runs} runs each, median; Node ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model.trim()})\n`,
+  `${runs} runs each, median; Node ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model.trim()}), load average ${loadavg()[0]?.toFixed(1)} at the start\n`,
 );
 console.log(
   '| app | run as | to `listening` | to `/ready` 200 | RSS when ready | RSS after 200 requests |',
