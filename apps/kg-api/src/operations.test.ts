@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
 import { parsePrometheusText, redoclyLint, unexpectedProblems } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SKOS, startTestServer } from './__fixtures__/test-servers';
 import { type RunningKgApi, startKgApi } from './server';
 
 const WRITER = 'writer-key-0123456789abcdef';
@@ -109,6 +110,53 @@ describe('kg-api operations: OpenAPI document and /metrics', () => {
     expect(value('kg_storage_writable', { service: 'kg-api' })).toBe(1);
     expect(value('kg_triples', {})).toBe(1);
     expect(value('kg_sources', {})).toBe(1);
+    expect(value('kg_pulls_running', {})).toBe(0);
+  });
+});
+
+describe('kg-api queue depths in /metrics', () => {
+  it('counts a pull in progress in kg_pulls_running, and 0 once it ended', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const upstream = await startTestServer(async (_req, res) => {
+      await held;
+      res.writeHead(200, { 'content-type': 'application/ld+json' });
+      res.end(JSON.stringify({ '@id': 'https://ex.org/slow', [`${SKOS}prefLabel`]: 'Slow' }));
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'kg-ops-'));
+    const api = await startKgApi({
+      dataDir: dir,
+      logger,
+      config: {
+        sources: [{ ...source, id: 'slow', baseUrl: upstream.url }],
+        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
+        metrics: { requireKey: false },
+      },
+    });
+    const running = async () => {
+      const { samples } = parsePrometheusText(await (await fetch(`${api.url}/metrics`)).text());
+      return samples.find((s) => s.name === 'kg_pulls_running')?.value;
+    };
+    try {
+      const pull = fetch(`${api.url}/v1/sources/slow/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${WRITER}` },
+      });
+      for (let i = 0; i < 100 && (await running()) !== 1; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await running()).toBe(1);
+      release();
+      expect((await pull).status).toBe(200);
+      expect(await running()).toBe(0);
+    } finally {
+      release();
+      await api.close();
+      await upstream.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

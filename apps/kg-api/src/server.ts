@@ -131,6 +131,12 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
   );
   metrics.gauge('kg_triples', 'Triples in the knowledge base', [], () => kb.size);
   metrics.gauge('kg_sources', 'Configured sources', [], () => kb.sources().length);
+  metrics.gauge(
+    'kg_pulls_running',
+    'Pulls from upstream sources in progress',
+    [],
+    () => ingestion.running,
+  );
   const app = buildKgApp({
     metrics,
     config,
