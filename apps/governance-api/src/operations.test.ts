@@ -102,6 +102,11 @@ describe('governance-api operations: OpenAPI document and /metrics', () => {
       labels: { service: 'governance-api', storage: 'sqlite' },
       value: 1,
     });
+    expect(samples).toContainEqual({
+      name: 'governance_plans_running',
+      labels: { service: 'governance-api' },
+      value: 0,
+    });
     expect(samples.some((s) => s.name === 'process_resident_memory_bytes')).toBe(true);
     expect(samples.some((s) => s.name === 'http_requests_in_flight')).toBe(true);
   });

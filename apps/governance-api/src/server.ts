@@ -80,10 +80,22 @@ async function openStore(
 
 const STORE_PING_TIMEOUT_MS = 2_000;
 
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * The Prometheus metrics of governance-api: the process and HTTP metrics (submission and query
- * timings are the `http_request_duration_seconds` of their routes), store health, and the
- * provisioning outcomes.
+ * timings are the `http_request_duration_seconds` of their routes), store health, the plans in
+ * progress and the provisioning outcomes.
  */
 function governanceMetrics(governance: Governance): ServiceMetrics {
   const metrics = new ServiceMetrics({ service: 'governance-api' });
@@ -93,18 +105,21 @@ function governanceMetrics(governance: Governance): ServiceMetrics {
     'The store answers a ping (1) or not (0)',
     ['storage'],
     async () => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('ping timed out')), STORE_PING_TIMEOUT_MS);
-      });
-      const up = await Promise.race([store.ping(), timeout]).then(
+      const up = await withTimeout(store.ping(), STORE_PING_TIMEOUT_MS).then(
         () => 1,
         () => 0,
       );
-      clearTimeout(timer);
       return [{ labels: { storage: store.kind }, value: up }];
     },
   );
+  // The provisioning queue: plans accepted and not finished (a count query at scrape time).
+  metrics.gauge('governance_plans_running', 'Provisioning plans in progress', [], async () => {
+    const page = await withTimeout(
+      governance.coordinator.listPlans({ status: 'running', limit: 1, offset: 0 }),
+      STORE_PING_TIMEOUT_MS,
+    );
+    return page.meta.pagination.total;
+  });
   const provisioned = metrics.counter(
     'governance_provisioning_completed_total',
     'Systems deployed or undeployed by the provisioning coordinator',
