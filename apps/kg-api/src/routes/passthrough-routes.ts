@@ -41,6 +41,7 @@ export function mountPassthroughRoutes(
     createRoute({
       method: 'get',
       path: '/passthrough/{sourceId}/v1/search/query',
+      operationId: 'searchUpstream',
       tags: ['passthrough'],
       summary: 'Search at the upstream source (its own search semantics)',
       middleware: [deps.guards.read] as const,
@@ -70,6 +71,7 @@ export function mountPassthroughRoutes(
   );
 
   registerSparqlPaths(app, '/passthrough/{sourceId}/v1/graph/sparql', {
+    operationId: 'queryUpstreamSparql',
     tag: 'passthrough',
     summary: 'SPARQL at the upstream source (full SPARQL if it supports it; never SPARQL Update)',
     params: SourceParamsSchema,

@@ -18,6 +18,7 @@ export function mountSearchRoutes(
   const route = createRoute({
     method: 'get',
     path: '/v1/search/query',
+    operationId: 'search',
     tags: ['search'],
     summary: 'Search the ingested knowledge; answers IRIs, best first',
     description:

@@ -18,12 +18,19 @@ const PASSTHROUGH_HINT =
  * The OpenAPI description of a SPARQL protocol endpoint (GET and POST), internal or passthrough.
  *
  * @example
- * registerSparqlPaths(app, '/v1/graph/sparql', { tag: 'sparql', summary: 'SPARQL' });
+ * registerSparqlPaths(app, '/v1/graph/sparql', { operationId: 'querySparql', tag: 'sparql', summary: 'SPARQL' });
  */
 export function registerSparqlPaths(
   app: OpenAPIHono<KgEnv>,
   path: string,
-  options: { tag: string; summary: string; params?: z.ZodObject; extra?: Record<number, unknown> },
+  options: {
+    /** `<operationId>ViaGet` and `<operationId>ViaPost` name the two operations. */
+    operationId: string;
+    tag: string;
+    summary: string;
+    params?: z.ZodObject;
+    extra?: Record<number, unknown>;
+  },
 ): void {
   const responses = {
     200: {
@@ -38,6 +45,7 @@ export function registerSparqlPaths(
   app.openAPIRegistry.registerPath({
     method: 'get',
     path,
+    operationId: `${options.operationId}ViaGet`,
     tags: [options.tag],
     summary: options.summary,
     request: { ...request, query: z.object({ query: z.string().describe('SPARQL query') }) },
@@ -46,6 +54,7 @@ export function registerSparqlPaths(
   app.openAPIRegistry.registerPath({
     method: 'post',
     path,
+    operationId: `${options.operationId}ViaPost`,
     tags: [options.tag],
     summary: options.summary,
     request: {
@@ -81,6 +90,7 @@ export function mountSparqlRoutes(
   },
 ): void {
   registerSparqlPaths(app, '/v1/graph/sparql', {
+    operationId: 'querySparql',
     tag: 'sparql',
     summary: 'SPARQL (supported subset) over the ingested knowledge',
     extra: {
