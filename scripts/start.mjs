@@ -3,9 +3,12 @@
 // start, the others are stopped too, so that a broken platform never looks half up.
 // Each app is one node process (no tsx wrapper, no shell), so a signal reaches the server itself,
 // which stops gracefully: in-flight requests finish within its `server.shutdownTimeoutMs`.
+// An app with a tsup.config.ts runs compiled, as in production (`node dist/main.js`), built first
+// when its dist is missing or older than its sources; an app without one runs from its sources.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildIfStale } from './build-if-stale.mjs';
 
 const apps = [
   { name: 'governance-api', port: 8080 },
@@ -46,9 +49,17 @@ function stopAll(code) {
   ).then(() => process.exit(code));
 }
 
-for (const app of apps) {
+const present = apps.filter((app) => existsSync(join(root, 'apps', app.name, 'src', 'main.ts')));
+const compiled = (app) => existsSync(join(root, 'apps', app.name, 'tsup.config.ts'));
+try {
+  buildIfStale(present.filter(compiled).map((app) => join(root, 'apps', app.name)));
+} catch (error) {
+  console.error(`${error.message}; nothing started`);
+  process.exit(1);
+}
+
+for (const app of present) {
   const dir = join(root, 'apps', app.name);
-  if (!existsSync(join(dir, 'src', 'main.ts'))) continue;
   const portVariable = `${app.name.toUpperCase().replace('-', '_')}_PORT`;
   const env = {
     ...process.env,
@@ -59,16 +70,10 @@ for (const app of apps) {
     DCG_DEMO: process.env.DCG_DEMO ?? '1',
   };
   console.log(`starting ${app.name} on http://127.0.0.1:${env.PORT} (${portVariable} to change)`);
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@dcg/source', '--import', 'tsx', 'src/main.ts'],
-    {
-      cwd: dir,
-      env,
-      stdio: 'inherit',
-      detached: true,
-    },
-  );
+  const args = compiled(app)
+    ? ['--enable-source-maps', 'dist/main.js']
+    : ['--conditions=@dcg/source', '--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, { cwd: dir, env, stdio: 'inherit', detached: true });
   child.on('exit', (code, signal) => {
     if (stopping) return;
     console.error(`${app.name} stopped (${signal ?? `exit code ${code}`}); stopping the platform`);

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-pnpm.sh
 bash scripts/ensure-system.sh
+bash scripts/ensure-node-lines.sh
 pnpm install --frozen-lockfile
 mkdir -p .test-results
 status=0

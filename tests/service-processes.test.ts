@@ -1,10 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script, without declarations
+import { buildIfStale } from '../scripts/build-if-stale.mjs';
 
 // The apps as operators run them: through `pnpm --filter <app> start` and `pnpm start`, stopped by
 // a signal to the start command (as systemd, a container runtime or a terminal sends it).
@@ -24,6 +26,11 @@ afterAll(() => {
 });
 
 const ADMIN_KEY = 'process-test-admin-key-0123456789';
+
+// The start commands build a stale dist themselves; build here, outside any test's time limit.
+beforeAll(() => {
+  buildIfStale([join(root, 'apps', 'governance-api'), join(root, 'apps', 'kg-api')]);
+}, 600_000);
 
 interface Started {
   child: ChildProcess;
@@ -96,6 +103,15 @@ async function groupGone(pgid: number): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
+}
+
+/** The command lines of the processes of a process group. */
+function commandsOfGroup(pgid: number): string[] {
+  return execFileSync('ps', ['-e', '-o', 'pgid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith(`${pgid} `))
+    .map((line) => line.slice(line.indexOf(' ') + 1));
 }
 
 function freePort(): Promise<number> {
@@ -202,6 +218,10 @@ describe.each(apps)('$name under pnpm --filter … start', (app) => {
     });
     const url = started.urls[0] ?? '';
     const port = Number(new URL(url).port);
+    // Production runs the compiled app: `node dist/main.js`, no tsx loader.
+    const commands = commandsOfGroup(started.child.pid ?? 0).filter((c) => /\bnode\b/.test(c));
+    expect(commands.some((c) => c.endsWith('dist/main.js'))).toBe(true);
+    expect(commands.filter((c) => /tsx|src\/main\.ts/.test(c))).toEqual([]);
     const response = await slowRequest(url, app.request, () => started.child.kill('SIGTERM'));
     expect(response).toMatch(app.acknowledged);
     // The answer said the connection closes: the server is stopping.
@@ -210,6 +230,25 @@ describe.each(apps)('$name under pnpm --filter … start', (app) => {
     expect(await listening(port)).toBe(false);
     // No node process of the app is left behind in the start command's process group.
     expect(await groupGone(started.child.pid ?? 0)).toBe(true);
+  });
+
+  it('refuses an unknown LOG_LEVEL at start-up with one clear line (compiled app)', async () => {
+    const failure = await run(process.execPath, [`apps/${app.name}/dist/main.js`], {
+      PORT: '0',
+      LOG_LEVEL: 'verbose',
+      DCG_DATA_DIR: join(dir, `${app.name}-log-level`),
+    }).then(
+      (s) => {
+        s.child.kill('SIGKILL');
+        return { code: -1, out: s.output() };
+      },
+      (error: { code: number; out: string }) => error,
+    );
+    expect(failure.code).toBe(1);
+    expect(failure.out).toContain(
+      `${app.name}: LOG_LEVEL must be one of debug, info, warn, error, silent; not "verbose"`,
+    );
+    expect(failure.out).not.toMatch(/\n\s+at /);
   });
 
   it('refuses to start in production without a configured key, whatever LOG_LEVEL says', async () => {

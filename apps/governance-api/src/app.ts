@@ -5,11 +5,15 @@ import {
   healthRoutes,
   installErrorHandling,
   type Logger,
+  type MetricsConfig,
+  MetricsConfigSchema,
   type RateLimitConfig,
   rateLimit,
   requestContext,
   type ServiceLifecycle,
+  ServiceMetrics,
   securityHeaders,
+  serveOpenApiDocument,
   zodValidationHook,
 } from '@dcg/http-kit';
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -49,6 +53,10 @@ export interface GovernanceAppDeps {
   lifecycle?: ServiceLifecycle;
   /** Extra sub-apps mounted at `/` (the demo tech adapter). */
   extras?: Hono[];
+  /** Prometheus metrics of this instance (default: a registry of its own with the HTTP metrics only). */
+  metrics?: ServiceMetrics;
+  /** Whether `/metrics` is served and asks for a key (default: served, key required). */
+  metricsConfig?: MetricsConfig;
 }
 
 /**
@@ -63,6 +71,11 @@ export interface GovernanceAppDeps {
 export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<GovernanceEnv> {
   const { governance } = deps;
   const app = new OpenAPIHono<GovernanceEnv>({ defaultHook: zodValidationHook });
+  const metrics =
+    deps.metrics ?? new ServiceMetrics({ service: 'governance-api', processMetrics: false });
+  const metricsConfig = deps.metricsConfig ?? MetricsConfigSchema.parse({});
+  // First, so that refused requests (401, 413, 429) are counted and timed too.
+  app.use(metrics.middleware());
   app.use(securityHeaders());
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
@@ -104,13 +117,22 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
       lifecycle: deps.lifecycle,
     }),
   );
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
+  app.route('/', metrics.routes({ config: metricsConfig, keys: deps.apiKeys }));
+  serveOpenApiDocument(app, {
     info: {
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       title: 'dcg governance-api',
       version: '0.1.0',
       description:
         'Guardian templates, computational governance policies, evaluation results, the provisioning coordinator and the marketplace.',
+    },
+    // Operations that state no security are the marketplace's public reads.
+    defaultSecurity: [],
+    operational: {
+      ready: 'Checks that the store (SQLite or PostgreSQL) answers.',
+      metrics: metricsConfig.enabled
+        ? { requireKey: metricsConfig.requireKey, securityScheme: 'bearerAuth' }
+        : undefined,
     },
   });
   app.route('/docs', apiReference({ specUrl: '/openapi.json', title: 'dcg governance-api' }));
@@ -122,6 +144,7 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
       marketplace: '/marketplace',
       health: '/health',
       ready: '/ready',
+      ...(metricsConfig.enabled ? { metrics: '/metrics' } : {}),
     }),
   );
   return app;

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_EXPANDED_BYTES } from '@dcg/contract-schema';
 import {
   HttpServerConfigSchema,
+  MetricsConfigSchema,
   RateLimitConfigSchema,
   type ResolvedApiKey as ResolvedKey,
 } from '@dcg/http-kit';
@@ -143,6 +144,8 @@ export const GovernanceApiConfigSchema = z.strictObject({
   server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
   /** Per-client rate limits (see `@dcg/http-kit`). */
   rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
+  /** `GET /metrics` (Prometheus): on, behind any API key by default (see `@dcg/http-kit`). */
+  metrics: MetricsConfigSchema.default(() => MetricsConfigSchema.parse({})),
 });
 /** The validated configuration. */
 export type GovernanceApiConfig = z.output<typeof GovernanceApiConfigSchema>;

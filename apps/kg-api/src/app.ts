@@ -6,7 +6,9 @@ import {
   rateLimit,
   requestContext,
   type ServiceLifecycle,
+  ServiceMetrics,
   securityHeaders,
+  serveOpenApiDocument,
   zodValidationHook,
 } from '@dcg/http-kit';
 import type { KnowledgeBase, ParseRdfOptions } from '@dcg/knowledge-graph';
@@ -37,6 +39,8 @@ export interface KgAppDeps {
   version?: string;
   /** Drained on stop: `/ready` answers 503. */
   lifecycle?: ServiceLifecycle;
+  /** Prometheus metrics of this instance (default: a registry of its own with the HTTP metrics only). */
+  metrics?: ServiceMetrics;
 }
 
 /**
@@ -50,6 +54,9 @@ export interface KgAppDeps {
 export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
   const { config, kb } = deps;
   const app = new OpenAPIHono<KgEnv>({ defaultHook: zodValidationHook });
+  const metrics = deps.metrics ?? new ServiceMetrics({ service: 'kg-api', processMetrics: false });
+  // First, so that refused requests (401, 413, 429) are counted and timed too.
+  app.use(metrics.middleware());
   app.use(securityHeaders());
   app.use(requestContext({ logger: deps.logger }));
   if (config.cors.allowedOrigins.length > 0) {
@@ -94,18 +101,6 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     maxResponseBytes: config.passthrough.maxResponseBytes,
   });
 
-  for (const [path, summary] of [
-    ['/health', 'Liveness: the process answers'],
-    ['/ready', 'Readiness: 200 when the knowledge base is loaded, else 503'],
-  ] as const) {
-    app.openAPIRegistry.registerPath({
-      method: 'get',
-      path,
-      tags: ['health'],
-      summary,
-      responses: { 200: { description: 'OK' }, 503: { description: 'Not ready' } },
-    });
-  }
   app.route(
     '/',
     healthRoutes({
@@ -121,13 +116,22 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
       lifecycle: deps.lifecycle,
     }),
   );
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
+  app.route('/', metrics.routes({ config: config.metrics, keys: deps.apiKeys }));
+  serveOpenApiDocument(app, {
     info: {
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       title: 'dcg knowledge graph API',
       version: deps.version ?? '0.1.0',
       description:
         'Text search that returns IRIs and a SPARQL subset over ingested knowledge, and the same two interfaces passed through to upstream sources.',
+    },
+    // Operations that state no security are the reads: open unless `auth.readsRequireKey`.
+    defaultSecurity: config.auth.readsRequireKey ? [{ bearerAuth: [] }] : [],
+    operational: {
+      ready: 'Checks that acknowledged graphs can be stored now (the data folder is writable).',
+      metrics: config.metrics.enabled
+        ? { requireKey: config.metrics.requireKey, securityScheme: 'bearerAuth' }
+        : undefined,
     },
   });
   app.route('/docs', apiReference({ specUrl: '/openapi.json', title: 'dcg knowledge graph API' }));

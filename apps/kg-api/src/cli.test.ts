@@ -38,6 +38,12 @@ describe('dcg-kg ingest', () => {
             name: 'vocab',
             modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
           },
+          {
+            id: 'upstream-only',
+            name: 'upstream-only',
+            baseUrl: 'http://127.0.0.1:9',
+            modes: { ingestion: { enabled: false }, passthrough: { enabled: true } },
+          },
         ],
         auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
       },
@@ -72,6 +78,10 @@ describe('dcg-kg ingest', () => {
       format: 'n-triples',
     });
     expect(err.text()).toMatch(/upload 100%/);
+    // While kg-api parses and stores the upload, the wait is shown, then how long it took.
+    expect(err.text()).toMatch(
+      /upload 100%[^\n]*\nprocessing: waiting for kg-api\n(.*\n)*processing done in \d+\.\d s\n/,
+    );
     const search = await fetch(`${api.url}/v1/search/query?term=term%20number%2029999`);
     expect(((await search.json()) as { results: string[] }).results[0]).toBe(
       'https://ex.org/t29999',
@@ -92,6 +102,18 @@ describe('dcg-kg ingest', () => {
     );
     expect(code).toBe(1);
     expect(err.text()).toMatch(/broken\.ttl:7:\d+: .*nothing was sent/);
+    // In GitHub Actions, also an annotation on the line of the file.
+    const annotated = capture();
+    await runCli(
+      ['ingest', 'vocab', file, '--url', api.url, '--key', WRITER],
+      { GITHUB_ACTIONS: 'true' },
+      { out: capture(), err: annotated },
+    );
+    expect(annotated.text()).toMatch(
+      new RegExp(
+        `\\n::error file=${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},line=7,col=\\d+,title=dcg-kg::broken\\.ttl:7:`,
+      ),
+    );
   });
 
   it.each([
@@ -151,6 +173,48 @@ describe('dcg-kg ingest', () => {
     );
     expect(code).toBe(1);
     expect(err.text()).toMatch(/401/);
+  });
+
+  it('checks the source and the key before the file is read or sent', async () => {
+    const missingFile = join(dir, 'not-read.ttl');
+    const run = async (args: string[]) => {
+      const err = capture();
+      const code = await runCli(
+        ['ingest', ...args, missingFile, '--url', api.url],
+        {},
+        { out: capture(), err },
+      );
+      return { code, err: err.text() };
+    };
+    const wrongKey = await run(['vocab', '--key', 'not-the-key-0123456789']);
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.err).toMatch(
+      /^dcg-kg: kg-api refused the key for an upload to "vocab" \(nothing was sent\): 401 /,
+    );
+    const noKey = await run(['vocab']);
+    expect(noKey.err).toContain('pass --key or set DCG_KG_API_KEY');
+    const unknown = await run(['nope', '--key', WRITER]);
+    expect(unknown.err).toBe(
+      `dcg-kg: kg-api at ${api.url} has no source "nope" (its sources: vocab, upstream-only)\n`,
+    );
+    const closed = await run(['upstream-only', '--key', WRITER]);
+    expect(closed.err).toContain('source "upstream-only" does not take uploads');
+    // The checks changed nothing: the graph of vocab is still the one uploaded above.
+    const info = await fetch(`${api.url}/v1/sources/vocab/graph`);
+    expect(((await info.json()) as { triples: number }).triples).toBe(30_000);
+  });
+
+  it('prints its version and the help of ingest', async () => {
+    for (const argv of [['--version'], ['-V']]) {
+      const out = capture();
+      expect(await runCli(argv, {}, { out, err: capture() })).toBe(0);
+      expect(out.text()).toMatch(/^\d+\.\d+\.\d+\n$/);
+    }
+    for (const argv of [['ingest', '--help'], ['-h'], ['help']]) {
+      const out = capture();
+      expect(await runCli(argv, {}, { out, err: capture() })).toBe(0);
+      expect(out.text()).toMatch(/^Usage: dcg-kg ingest SOURCE FILE/);
+    }
   });
 
   it('explains its usage on bad arguments', async () => {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -9,14 +10,18 @@ import {
   rdfFormatFromFileName,
 } from '@dcg/knowledge-graph';
 import { jsonLdInWorker } from '@dcg/knowledge-graph/node';
-import { progressBar } from './progress-bar';
+import { progressBar, waitingIndicator } from './progress-bar';
 
 const USAGE = `Usage: dcg-kg ingest SOURCE FILE [--url URL] [--key KEY] [--format FORMAT]
+       dcg-kg --help | -h | ingest --help
+       dcg-kg --version
 
 Uploads an RDF file (Turtle .ttl, N-Triples .nt, N-Quads .nq, TriG .trig, JSON-LD .jsonld) as the
-whole graph of SOURCE on a running kg-api, with a progress bar. The file is checked locally first:
-a syntax error is reported with its line and column, invalid UTF-8 with its byte, a file with no
-triples (an empty file) is refused, and nothing is sent.
+whole graph of SOURCE on a running kg-api, with a progress bar. Before anything is read or sent,
+kg-api is asked whether SOURCE exists, takes uploads, and whether the key may write to it. The
+file is then checked locally: a syntax error is reported with its line and column, invalid UTF-8
+with its byte, a file with no triples (an empty file) is refused, and nothing is sent. While
+kg-api processes the upload, the time it has taken so far is shown.
 
   --url     kg-api base URL (env DCG_KG_URL, default http://127.0.0.1:8081)
   --key     API key with the writer role (env DCG_KG_API_KEY)
@@ -26,7 +31,30 @@ triples (an empty file) is refused, and nothing is sent.
 const FORMATS: readonly RdfFormat[] = ['turtle', 'n-triples', 'n-quads', 'trig', 'json-ld'];
 
 /** Thrown for a failure the CLI reports as a message (exit code 1), without a stack. */
-class CliFailure extends Error {}
+class CliFailure extends Error {
+  constructor(
+    message: string,
+    /** The file and the place in it the failure is about, for GitHub annotations. */
+    readonly at?: { file: string; line?: number | undefined; column?: number | undefined },
+  ) {
+    super(message);
+  }
+}
+
+/** A GitHub Actions workflow command that shows `message` on the file (and line) it is about. */
+function githubAnnotation(failure: CliFailure): string {
+  const escapeData = (text: string) =>
+    text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const property = (text: string) => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  const at = failure.at;
+  const properties = [
+    ...(at ? [`file=${property(at.file)}`] : []),
+    ...(at?.line === undefined ? [] : [`line=${at.line}`]),
+    ...(at?.column === undefined ? [] : [`col=${at.column}`]),
+    'title=dcg-kg',
+  ];
+  return `::error ${properties.join(',')}::${escapeData(failure.message)}\n`;
+}
 
 /**
  * Runs `dcg-kg` with its arguments; resolves with the exit code.
@@ -53,12 +81,18 @@ export async function runCli(
     io.out.write(USAGE);
     return 0;
   }
+  if (parsed.version) {
+    const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+    io.out.write(`${version}\n`);
+    return 0;
+  }
   try {
     const { sourceId, file } = parsed;
     const format = parsed.format ?? rdfFormatFromFileName(file);
     if (!format) throw new CliFailure(`cannot tell the RDF format of ${file}; pass --format`);
     const url = (parsed.url ?? env.DCG_KG_URL ?? 'http://127.0.0.1:8081').replace(/\/+$/, '');
     const key = parsed.key ?? env.DCG_KG_API_KEY;
+    await preflight(url, sourceId, key);
 
     // Through `pnpm --filter kg-api dcg-kg …` the script runs in the package folder: relative
     // paths are meant from where the user typed the command (INIT_CWD).
@@ -82,6 +116,7 @@ export async function runCli(
       const issue = result.issues[0];
       throw new CliFailure(
         `${basename(file)}:${issue?.line}:${issue?.column}: ${issue?.message} (nothing was sent)`,
+        { file, line: issue?.line, column: issue?.column },
       );
     }
     if (result.data.length === 0)
@@ -91,6 +126,7 @@ export async function runCli(
       );
 
     const upload = progressBar('upload', bytes.byteLength, io.err);
+    let processing: ReturnType<typeof waitingIndicator> | undefined;
     let sent = 0;
     const chunkSize = 256 * 1024;
     const body = new ReadableStream<Uint8Array>({
@@ -103,6 +139,10 @@ export async function runCli(
         sent += chunk.byteLength;
         upload.update(sent);
         controller.enqueue(chunk);
+        if (sent >= bytes.byteLength) {
+          upload.finish();
+          processing ??= waitingIndicator('processing', io.err);
+        }
       },
     });
     const started = performance.now();
@@ -115,10 +155,11 @@ export async function runCli(
       },
       body,
       duplex: 'half',
-    } as RequestInit).catch((error: Error) => {
-      throw new CliFailure(`cannot reach kg-api at ${url}: ${error.cause ?? error.message}`);
-    });
-    upload.finish();
+    } as RequestInit)
+      .catch((error: Error) => {
+        throw new CliFailure(`cannot reach kg-api at ${url}: ${error.cause ?? error.message}`);
+      })
+      .finally(() => processing?.finish());
     const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (!response.ok) {
       throw new CliFailure(
@@ -133,10 +174,61 @@ export async function runCli(
   } catch (error) {
     if (error instanceof CliFailure) {
       io.err.write(`dcg-kg: ${error.message}\n`);
+      // In GitHub Actions the failure is also an annotation (on the file's line for a syntax error).
+      if (env.GITHUB_ACTIONS === 'true') io.err.write(githubAnnotation(error));
       return 1;
     }
     throw error;
   }
+}
+
+/**
+ * Asks kg-api, before the file is read or sent, whether the upload can succeed: the source
+ * exists and takes uploads (`GET /v1/sources`), and the key may write to it. The write check is
+ * a `PUT` of an empty body with a media type that is no RDF format: kg-api checks the key, the
+ * source and its ingestion mode before the media type, so a 415 means all three are fine and
+ * nothing was changed.
+ */
+async function preflight(url: string, sourceId: string, key: string | undefined): Promise<void> {
+  const authorization: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  const ask = (path: string, init: RequestInit = {}) =>
+    fetch(`${url}${path}`, {
+      ...init,
+      headers: { ...authorization, ...(init.headers as Record<string, string> | undefined) },
+      signal: AbortSignal.timeout(30_000),
+    }).catch((error: Error) => {
+      throw new CliFailure(`cannot reach kg-api at ${url}: ${error.cause ?? error.message}`);
+    });
+  const listing = await ask('/v1/sources');
+  if (listing.ok) {
+    const { sources = [] } = (await listing.json().catch(() => ({}))) as {
+      sources?: { id: string; modes?: { ingestion?: { enabled?: boolean } } }[];
+    };
+    const source = sources.find((candidate) => candidate.id === sourceId);
+    if (!source) {
+      const known = sources.map((candidate) => candidate.id).join(', ') || 'none';
+      throw new CliFailure(`kg-api at ${url} has no source "${sourceId}" (its sources: ${known})`);
+    }
+    if (source.modes?.ingestion?.enabled === false) {
+      throw new CliFailure(
+        `source "${sourceId}" does not take uploads (modes.ingestion.enabled is false in the kg-api configuration)`,
+      );
+    }
+  }
+  const probe = await ask(`/v1/sources/${encodeURIComponent(sourceId)}/graph`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/x-dcg-kg-preflight' },
+    body: '',
+  });
+  if (probe.status === 415) return;
+  const answer = (await probe.json().catch(() => ({}))) as Record<string, unknown>;
+  const why = `${probe.status} ${answer.title ?? ''}${answer.detail ? ` — ${answer.detail}` : ''}`;
+  if (probe.status === 401 || probe.status === 403) {
+    throw new CliFailure(
+      `kg-api refused the key for an upload to "${sourceId}" (nothing was sent): ${why}${key ? '' : '; pass --key or set DCG_KG_API_KEY'}`,
+    );
+  }
+  throw new CliFailure(`kg-api refused the upload (nothing was sent): ${why}`);
 }
 
 function parseCliArgs(argv: string[]) {
@@ -148,9 +240,15 @@ function parseCliArgs(argv: string[]) {
       key: { type: 'string' },
       format: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'V' },
     },
   });
-  if (values.help) return { help: true as const, sourceId: '', file: '' };
+  if (values.help || positionals[0] === 'help') {
+    return { help: true as const, version: false as const, sourceId: '', file: '' };
+  }
+  if (values.version || positionals[0] === 'version') {
+    return { help: false as const, version: true as const, sourceId: '', file: '' };
+  }
   const [command, sourceId, file, ...rest] = positionals;
   if (command !== 'ingest') throw new Error(`unknown command "${command ?? ''}"`);
   if (!sourceId || !file || rest.length > 0) throw new Error('ingest needs SOURCE and FILE');
@@ -158,18 +256,13 @@ function parseCliArgs(argv: string[]) {
   if (format !== undefined && !FORMATS.includes(format)) {
     throw new Error(`--format must be one of ${FORMATS.join(', ')}`);
   }
-  return { help: false as const, sourceId, file, url: values.url, key: values.key, format };
-}
-
-// Run when executed directly (not when imported by tests).
-if (process.argv[1] && import.meta.url.endsWith(basename(process.argv[1]))) {
-  runCli(process.argv.slice(2), process.env).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`dcg-kg: ${(error as Error).stack ?? String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  return {
+    help: false as const,
+    version: false as const,
+    sourceId,
+    file,
+    url: values.url,
+    key: values.key,
+    format,
+  };
 }

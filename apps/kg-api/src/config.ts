@@ -1,5 +1,6 @@
 import {
   HttpServerConfigSchema,
+  MetricsConfigSchema,
   RateLimitConfigSchema,
   type ResolvedApiKey as ResolvedKey,
 } from '@dcg/http-kit';
@@ -118,12 +119,22 @@ export const KgApiConfigSchema = z
     server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
     /** Per-client rate limits (see `@dcg/http-kit`): what keeps open reads safe. */
     rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
+    /** `GET /metrics` (Prometheus): on, behind any API key by default (see `@dcg/http-kit`). */
+    metrics: MetricsConfigSchema.default(() => MetricsConfigSchema.parse({})),
   })
   .strict()
   .superRefine((config, ctx) => {
     config.sources.forEach((source, index) => {
       const schedule = source.modes.ingestion.schedule;
       if (schedule === undefined) return;
+      if (!source.baseUrl) {
+        // A schedule pulls `<baseUrl>/v1/graph/jsonld`: without a baseUrl it could never run.
+        ctx.addIssue({
+          code: 'custom',
+          path: ['sources', index, 'modes', 'ingestion', 'schedule'],
+          message: 'a schedule needs the source to have a baseUrl to pull from',
+        });
+      }
       try {
         new Cron(schedule, { paused: true }).stop();
       } catch (error) {

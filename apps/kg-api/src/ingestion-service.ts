@@ -27,6 +27,11 @@ export class IngestionService {
     this.#logger = logger;
   }
 
+  /** Pulls from upstream sources in progress now (the `kg_pulls_running` metric). */
+  get running(): number {
+    return this.#running.size;
+  }
+
   /** Pulls `sourceId` now and replaces its graph. */
   pull(sourceId: string): Promise<GraphInfo> {
     const running = this.#running.get(sourceId);

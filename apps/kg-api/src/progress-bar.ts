@@ -64,3 +64,37 @@ export function progressBar(
     },
   };
 }
+
+/**
+ * How long a task without progress of its own (kg-api processing an upload) has taken: the
+ * elapsed seconds redrawn in place every second on a terminal, or a line when it starts, one
+ * every 10 s and one at the end when the output is not a terminal.
+ *
+ * @example
+ * const waiting = waitingIndicator('processing', process.stderr);
+ * await answer; waiting.finish();
+ */
+export function waitingIndicator(
+  label: string,
+  stream: { write(text: string): unknown; isTTY?: boolean },
+): { finish(): void } {
+  const started = Date.now();
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
+  if (!stream.isTTY) stream.write(`${label}: waiting for kg-api\n`);
+  let ticks = 0;
+  const timer = setInterval(() => {
+    ticks += 1;
+    if (stream.isTTY) stream.write(`\r${label.padEnd(8)} ${seconds()} s`);
+    else if (ticks % 10 === 0) stream.write(`${label}: ${seconds()} s\n`);
+  }, 1000);
+  timer.unref();
+  let finished = false;
+  return {
+    finish() {
+      if (finished) return;
+      finished = true;
+      clearInterval(timer);
+      stream.write(`${stream.isTTY ? '\r' : ''}${label} done in ${seconds()} s\n`);
+    },
+  };
+}

@@ -4,6 +4,7 @@ import {
   parseConfig,
   resolveApiKeys,
   ServiceLifecycle,
+  ServiceMetrics,
   startHttpServer,
 } from '@dcg/http-kit';
 import { KnowledgeBase } from '@dcg/knowledge-graph';
@@ -43,6 +44,34 @@ export interface RunningKgApi {
   /** A random writer key, made when no key is configured and `auth.developmentKey` is on. */
   developmentKey?: string;
   close(): Promise<void>;
+}
+
+/**
+ * The engine with each evaluation timed in `kg_sparql_evaluation_duration_seconds` by outcome
+ * (`ok`, or the engine's error code: `TIMEOUT`, `ROW_LIMIT_EXCEEDED`, …); the time a query waits
+ * for a slot is not in it (that is in the route's `http_request_duration_seconds`).
+ */
+function timedSparqlEngine(engine: SparqlEngine, metrics: ServiceMetrics): SparqlEngine {
+  const timing = metrics.histogram(
+    'kg_sparql_evaluation_duration_seconds',
+    'Evaluation time of SPARQL queries over the ingested graphs, by outcome',
+    ['outcome'],
+  );
+  return {
+    parse: (text, limits) => engine.parse(text, limits),
+    errorCode: (error) => engine.errorCode(error),
+    evaluate: async (query, stores, options) => {
+      const end = timing.startTimer();
+      try {
+        const result = await engine.evaluate(query, stores, options);
+        end({ outcome: 'ok' });
+        return result;
+      } catch (error) {
+        end({ outcome: engine.errorCode(error) ?? 'error' });
+        throw error;
+      }
+    },
+  };
 }
 
 /**
@@ -93,14 +122,30 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     logger,
   );
   const lifecycle = new ServiceLifecycle();
+  const metrics = new ServiceMetrics({ service: 'kg-api' });
+  metrics.gauge(
+    'kg_storage_writable',
+    'Acknowledged graphs can be stored now (1) or not (0)',
+    [],
+    async () => ((await persistence.writable()) ? 1 : 0),
+  );
+  metrics.gauge('kg_triples', 'Triples in the knowledge base', [], () => kb.size);
+  metrics.gauge('kg_sources', 'Configured sources', [], () => kb.sources().length);
+  metrics.gauge(
+    'kg_pulls_running',
+    'Pulls from upstream sources in progress',
+    [],
+    () => ingestion.running,
+  );
   const app = buildKgApp({
+    metrics,
     config,
     lifecycle,
     kb,
     apiKeys,
     ingestion,
     rdfParse,
-    sparql: (options.sparql ?? sparqlSubsetEngine) as SparqlEngine,
+    sparql: timedSparqlEngine((options.sparql ?? sparqlSubsetEngine) as SparqlEngine, metrics),
     logger,
     storageWritable: () => persistence.writable(),
   });

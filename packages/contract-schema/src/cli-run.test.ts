@@ -1,13 +1,17 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS_DIR, loadCorpus } from './__fixtures__/corpus';
+import { expandPaths } from './cli-node-io';
 import { type CliIo, EXIT, run } from './cli-run';
 import { toDraft07JsonSchema } from './json-schemas';
 
 /** Real files, in-memory stdin and captured output. */
-function memoryIo(stdin = ''): CliIo & { out: string; err: string } {
+function memoryIo(
+  stdin = '',
+  env: Record<string, string> = {},
+): CliIo & { out: string; err: string } {
   const io = {
     out: '',
     err: '',
@@ -19,6 +23,9 @@ function memoryIo(stdin = ''): CliIo & { out: string; err: string } {
     },
     readFile: (path: string) => readFile(path, 'utf8'),
     readStdin: async () => stdin,
+    expandPaths,
+    env,
+    version: '1.2.3',
   };
   return io;
 }
@@ -35,7 +42,8 @@ describe('dcg-contract validate on every corpus file', () => {
       files: Array<{ file: string; valid: boolean; issues: unknown[] }>;
     };
     expect(report.valid).toBe(c.valid);
-    expect(report.files[0]?.issues).toEqual(c.errors ?? []);
+    const issues = report.files[0]?.issues as { path: string; message: string }[];
+    expect(issues.map(({ path, message }) => ({ path, message }))).toEqual(c.errors ?? []);
     expect(io.err).toBe('');
   });
 });
@@ -85,14 +93,16 @@ describe('dcg-contract validate', () => {
       const io = memoryIo();
       expect(await run(['validate', '--kind', 'details', file], io)).toBe(EXIT.invalid);
       expect(io.out).toMatch(
-        /^✗ .*broken\.json: 1 problem\n {2}\$: the document is not valid JSON: /,
+        /^✗ .*broken\.json: 1 problem\n {2}\$: the document is not valid JSON at line 1, column 14: /,
       );
     });
 
-    it('exits 2 for a folder given as FILE', async () => {
+    it('exits 2 for a folder without JSON or YAML files', async () => {
+      const empty = join(folder, 'empty');
+      await mkdir(empty);
       const io = memoryIo();
-      expect(await run(['validate', '--kind', 'details', folder], io)).toBe(EXIT.usage);
-      expect(io.out).toContain(`cannot read ${folder}: is a directory`);
+      expect(await run(['validate', '--kind', 'details', empty], io)).toBe(EXIT.usage);
+      expect(io.err).toContain(`no JSON or YAML file matches ${empty}`);
     });
   });
 
@@ -132,7 +142,8 @@ describe('dcg-contract validate', () => {
       ['validate', '--kind', 'details', '--format', 'xml', good.path],
       '--format must be text or json',
     ],
-    [['validate', '--strict', good.path], 'unknown option --strict'],
+    [['validate', '--kind', 'details', '--frob', good.path], 'unknown option --frob'],
+    [['validate', '--kind', 'details', '--strict=yes', good.path], '--strict takes no value'],
     [['frobnicate'], 'unknown command "frobnicate"'],
     [[], 'missing command'],
   ])('exits 2 on usage errors: %j', async (argv, message) => {
@@ -216,5 +227,180 @@ describe('dcg-contract schema', () => {
     const io = memoryIo();
     expect(await run(['--help'], io)).toBe(EXIT.valid);
     expect(io.out).toContain('dcg-contract validate --kind details|submission|template|descriptor');
+  });
+});
+
+describe('dcg-contract help and version', () => {
+  it.each([
+    ['validate', '--help'],
+    ['validate', '-h'],
+    ['help', 'validate'],
+  ])('prints the help of validate for %j %j', async (...argv) => {
+    const io = memoryIo();
+    expect(await run(argv, io)).toBe(EXIT.valid);
+    expect(io.out).toMatch(/^Usage: dcg-contract validate --kind KIND/);
+    expect(io.out).toContain('--strict');
+    expect(io.err).toBe('');
+  });
+
+  it.each([['targets'], ['schema']])('prints the help of %s', async (command) => {
+    const io = memoryIo();
+    expect(await run([command, '--help'], io)).toBe(EXIT.valid);
+    expect(io.out).toMatch(new RegExp(`^Usage: dcg-contract ${command} `));
+  });
+
+  it('prints the version with --version, -V and version', async () => {
+    for (const flag of ['--version', '-V', 'version']) {
+      const io = memoryIo();
+      expect(await run([flag], io)).toBe(EXIT.valid);
+      expect(io.out).toBe('1.2.3\n');
+    }
+  });
+});
+
+describe('dcg-contract validate, files of a project', () => {
+  let folder = '';
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'dcg-contract-tree-'));
+    await mkdir(join(folder, 'contracts', 'nested'), { recursive: true });
+    await mkdir(join(folder, 'contracts', 'node_modules'), { recursive: true });
+    const details = 'results:\n  root:\n    - key: schema\n      compliant: true\n';
+    await writeFile(join(folder, 'contracts', 'a.yaml'), details);
+    await writeFile(join(folder, 'contracts', 'nested', 'b.json'), JSON.stringify({ results: {} }));
+    await writeFile(join(folder, 'contracts', 'nested', 'notes.txt'), 'not a document');
+    await writeFile(join(folder, 'contracts', 'node_modules', 'c.json'), '{');
+    // Line 3, column 11: the value after "key" is missing.
+    await writeFile(join(folder, 'broken.json'), '{\n  "results": {\n    "key": }\n}\n');
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('takes a folder: its JSON and YAML files, nested ones too, not node_modules', async () => {
+    const io = memoryIo();
+    const contracts = join(folder, 'contracts');
+    expect(await run(['validate', '--kind', 'details', contracts], io)).toBe(EXIT.valid);
+    expect(io.out).toBe(
+      `✓ ${join(contracts, 'a.yaml')}: valid details\n✓ ${join(contracts, 'nested', 'b.json')}: valid details\n`,
+    );
+  });
+
+  it('takes a glob, and exits 2 for one that matches nothing', async () => {
+    const io = memoryIo();
+    const pattern = `${folder}/contracts/**/*.json`;
+    expect(await run(['validate', '--kind', 'details', pattern], io)).toBe(EXIT.valid);
+    expect(io.out).toBe(`✓ ${join(folder, 'contracts', 'nested', 'b.json')}: valid details\n`);
+    const none = memoryIo();
+    expect(await run(['validate', '--kind', 'details', `${folder}/*.yml`], none)).toBe(EXIT.usage);
+    expect(none.err).toContain(`no JSON or YAML file matches ${folder}/*.yml`);
+  });
+
+  it('says on which line and column a JSON file breaks', async () => {
+    const io = memoryIo();
+    const file = join(folder, 'broken.json');
+    expect(await run(['validate', '--kind', 'details', file], io)).toBe(EXIT.invalid);
+    expect(io.out).toContain(
+      '$: the document is not valid JSON at line 3, column 12: value expected',
+    );
+  });
+
+  it('writes JUnit XML: a testcase per file, a failure per invalid one', async () => {
+    const io = memoryIo();
+    const code = await run(
+      [
+        'validate',
+        '--kind',
+        'details',
+        '--format',
+        'junit',
+        join(folder, 'contracts'),
+        join(folder, 'broken.json'),
+      ],
+      io,
+    );
+    expect(code).toBe(EXIT.invalid);
+    expect(io.out).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="dcg-contract" tests="3" failures="1" errors="0">/,
+    );
+    expect(io.out.match(/<testcase /g)).toHaveLength(3);
+    expect(io.out).toContain(
+      '<failure message="1 problem" type="invalid">line 3, column 12: $: the document is not valid JSON at line 3, column 12: value expected</failure>',
+    );
+  });
+
+  it('adds GitHub annotations in GitHub Actions, on the line of each problem', async () => {
+    const file = join(folder, 'bad-details.yaml');
+    await writeFile(file, 'results:\n  root:\n    - key: schema\n      compliant: maybe\n');
+    const io = memoryIo('', { GITHUB_ACTIONS: 'true' });
+    expect(await run(['validate', '--kind', 'details', '--format', 'json', file], io)).toBe(
+      EXIT.invalid,
+    );
+    expect(JSON.parse(io.out).files[0].issues[0]).toMatchObject({
+      path: '$.results.root[0].compliant',
+      line: 4,
+      column: 7,
+    });
+    expect(io.err).toMatch(
+      new RegExp(
+        `^::error file=${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},line=4,col=7,title=dcg-contract \\$.results.root\\[0\\].compliant::`,
+      ),
+    );
+    const outside = memoryIo();
+    await run(['validate', '--kind', 'details', file], outside);
+    expect(outside.out).not.toContain('::error');
+  });
+});
+
+describe('dcg-contract validate --kind descriptor', () => {
+  const descriptor = (text: string) => memoryIo(text);
+
+  it('does not call {"id":"x","kind":"banana"} a valid system descriptor', async () => {
+    const io = descriptor('{"id":"x","kind":"banana"}');
+    expect(await run(['validate', '--kind', 'descriptor', '-'], io)).toBe(EXIT.valid);
+    expect(io.out).toBe(
+      '! <stdin>: descriptor with 2 warnings\n' +
+        '  $.id: warning: id "x" is not a URN (such as urn:dmb:dp:finance:invoices:0)\n' +
+        '  $: warning: no data contract: the descriptor has no components, so a guardian has nothing to monitor\n',
+    );
+    const strict = descriptor('{"id":"x","kind":"banana"}');
+    expect(await run(['validate', '--kind', 'descriptor', '--strict', '-'], strict)).toBe(
+      EXIT.invalid,
+    );
+    expect(strict.out).toMatch(/^✗ <stdin>: 2 problems\n/);
+  });
+
+  it('refuses an ODCS data contract given as a descriptor', async () => {
+    const io = descriptor(
+      'apiVersion: v3.0.2\nkind: DataContract\nid: orders\nstatus: active\nschema:\n  - name: orders\n',
+    );
+    expect(await run(['validate', '--kind', 'descriptor', '-'], io)).toBe(EXIT.invalid);
+    expect(io.out).toContain('$: an Open Data Contract Standard document (kind DataContract');
+  });
+
+  it('warns about a misspelled key, and targets says why there is no data contract', async () => {
+    const text =
+      'id: urn:dmb:dp:finance:invoices:0\nkind: dataproduct\ncompnents:\n  - id: urn:dmb:cmp:finance:invoices:0:c\n    __dataContractEnabled: true\n';
+    const io = descriptor(text);
+    expect(await run(['validate', '--kind', 'descriptor', '-'], io)).toBe(EXIT.valid);
+    expect(io.out).toContain(
+      '  $.compnents: warning: unknown key "compnents" (did you mean "components"?)\n',
+    );
+    const targets = descriptor(text);
+    expect(await run(['targets', '-'], targets)).toBe(EXIT.valid);
+    expect(targets.out).toBe('no data contracts\n');
+    expect(targets.err).toContain('warning: -: $.compnents: unknown key "compnents"');
+    expect(targets.err).toContain('no data contract: the descriptor has no components');
+    const strict = descriptor(text);
+    expect(await run(['targets', '--strict', '-'], strict)).toBe(EXIT.invalid);
+    expect(strict.err).toContain('error: -: $.compnents');
+  });
+
+  it('gives a real descriptor no warning', async () => {
+    const c = corpus.find((entry) => entry.file === 'descriptor/a5-distributed.yaml')!;
+    const io = memoryIo();
+    expect(await run(['validate', '--kind', 'descriptor', '--strict', c.path], io)).toBe(
+      EXIT.valid,
+    );
+    expect(io.out).toBe(`✓ ${c.path}: valid descriptor\n`);
   });
 });

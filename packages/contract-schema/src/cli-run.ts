@@ -1,5 +1,14 @@
+import {
+  type CliFileReport,
+  type CliFinding,
+  formatJson,
+  formatJunit,
+  formatText,
+  githubAnnotations,
+} from './cli-report';
 import { ContractSchemaError } from './contract-schema-error';
-import type { ComponentDescriptor } from './descriptor';
+import type { ComponentDescriptor, SystemDescriptor } from './descriptor';
+import { lintDescriptor } from './descriptor-lint';
 import { parseDocumentText } from './document-text';
 import { findComponent } from './find-component';
 import {
@@ -8,10 +17,10 @@ import {
   toDraft07JsonSchema,
   zodSchemaFor,
 } from './json-schemas';
+import { locatePath } from './source-location';
 import { selectContractTargets } from './target-selection';
 import {
   type Validation,
-  type ValidationIssue,
   validateDescriptor,
   validateDetails,
   validateSubmission,
@@ -25,6 +34,16 @@ export interface CliIo {
   stderr(text: string): void;
   readFile(path: string): Promise<string>;
   readStdin(): Promise<string>;
+  /**
+   * FILE arguments as files: a folder becomes the JSON and YAML files under it, a glob (quoted,
+   * so that the shell leaves it alone) the files it matches, in a stable order; `-` stays.
+   * `unmatched` lists the arguments that named no file.
+   */
+  expandPaths(args: readonly string[]): Promise<{ files: string[]; unmatched: string[] }>;
+  /** The environment: `GITHUB_ACTIONS=true` adds annotations. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The package version `--version` prints. */
+  readonly version: string;
 }
 
 /**
@@ -43,27 +62,71 @@ const VALIDATORS = {
 } as const satisfies Record<string, (value: unknown) => Validation<unknown>>;
 type Kind = keyof typeof VALIDATORS;
 
-const USAGE = `Usage:
-  dcg-contract validate --kind details|submission|template|descriptor|SCHEMA [--format text|json] FILE...
-  dcg-contract targets [--guardian URN] [--format text|json] DESCRIPTOR
-  dcg-contract schema NAME
-  dcg-contract help
+const COMMON = `FILE is JSON or YAML; "-" reads standard input; a folder means the .json, .yaml and .yml
+files under it; a quoted glob ('contracts/**/*.yaml') the files it matches.
+Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable file.`;
 
-FILE is JSON or YAML; "-" reads standard input.
-Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable file.
+const HELP = {
+  validate: `Usage: dcg-contract validate --kind KIND [--strict] [--format text|json|junit] FILE...
+
+Validates each FILE and reports every problem of it, with its JSON path.
+  --kind    details | submission | template | descriptor, or a schema name:
+            ${JSON_SCHEMA_NAMES.join(', ')}
+  --strict  warnings are errors (descriptor: unknown keys, ids that are not URNs, no data contract)
+  --format  text (default), json, or junit (JUnit XML for CI test reports)
+In GitHub Actions (GITHUB_ACTIONS=true) each problem is also printed as an annotation.
+
+${COMMON}`,
+  targets: `Usage: dcg-contract targets [--guardian URN] [--strict] [--format text|json] DESCRIPTOR
+
+Prints the data contracts a guardian monitors (A5) and the results keys of each. DESCRIPTOR is a
+system descriptor or a COMPONENT_DESCRIPTOR payload ({ dataProduct, componentIdToProvision }).
+  --guardian  the guardian component (default: componentIdToProvision of a payload; else all)
+  --strict    warnings (unknown keys, no data contract…) are errors
+  --format    text (default) or json
+${COMMON}`,
+  schema: `Usage: dcg-contract schema NAME
+
+Prints the draft-07 JSON Schema NAME: ${JSON_SCHEMA_NAMES.join(', ')}.`,
+} as const;
+type Command = keyof typeof HELP;
+
+const USAGE = `Usage:
+  dcg-contract validate --kind details|submission|template|descriptor|SCHEMA [--strict] [--format text|json|junit] FILE...
+  dcg-contract targets [--guardian URN] [--strict] [--format text|json] DESCRIPTOR
+  dcg-contract schema NAME
+  dcg-contract help [COMMAND] | COMMAND --help | -h
+  dcg-contract --version | -V
+
+${COMMON}
 Schemas: ${JSON_SCHEMA_NAMES.join(', ')}`;
 
-class UsageError extends Error {}
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string = USAGE,
+  ) {
+    super(message);
+  }
+}
 
 interface Options {
   kind?: string;
-  format: 'text' | 'json';
+  format: 'text' | 'json' | 'junit';
   guardian?: string;
+  strict: boolean;
+  help: boolean;
   positional: string[];
 }
 
-function parseOptions(args: ReadonlyArray<string>, allowed: ReadonlyArray<string>): Options {
-  const options: Options = { format: 'text', positional: [] };
+function parseOptions(
+  command: Command,
+  args: ReadonlyArray<string>,
+  allowed: ReadonlyArray<string>,
+  formats: ReadonlyArray<Options['format']> = ['text', 'json'],
+): Options {
+  const usage = HELP[command];
+  const options: Options = { format: 'text', strict: false, help: false, positional: [] };
   for (let index = 0; index < args.length; index++) {
     const arg = args[index] as string;
     if (arg === '-' || !arg.startsWith('-')) {
@@ -74,23 +137,34 @@ function parseOptions(args: ReadonlyArray<string>, allowed: ReadonlyArray<string
       options.positional.push(...args.slice(index + 1));
       break;
     }
+    if (arg === '--help' || arg === '-h') {
+      options.help = true;
+      continue;
+    }
     const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
     const name = flag.replace(/^--/, '');
-    if (!allowed.includes(name)) throw new UsageError(`unknown option ${flag}`);
+    if (!allowed.includes(name)) throw new UsageError(`unknown option ${flag}`, usage);
+    if (name === 'strict') {
+      if (inline !== undefined) throw new UsageError('--strict takes no value', usage);
+      options.strict = true;
+      continue;
+    }
     const value = inline ?? args[++index];
-    if (value === undefined) throw new UsageError(`${flag} needs a value`);
+    if (value === undefined) throw new UsageError(`${flag} needs a value`, usage);
     if (name === 'format') {
-      if (value !== 'text' && value !== 'json') {
-        throw new UsageError(`--format must be text or json, not "${value}"`);
+      if (!(formats as string[]).includes(value)) {
+        throw new UsageError(`--format must be ${formats.join(' or ')}, not "${value}"`, usage);
       }
-      options.format = value;
+      options.format = value as Options['format'];
     } else if (name === 'kind') options.kind = value;
     else if (name === 'guardian') options.guardian = value;
   }
   return options;
 }
 
-type Loaded = { ok: true; value: unknown } | { ok: false; unreadable: boolean; message: string };
+type Loaded =
+  | { ok: true; value: unknown; text: string }
+  | { ok: false; unreadable: boolean; finding: CliFinding };
 
 async function load(file: string, io: CliIo): Promise<Loaded> {
   let text: string;
@@ -108,27 +182,56 @@ async function load(file: string, io: CliIo): Promise<Loaded> {
             : error instanceof Error
               ? error.message
               : String(error);
-    return { ok: false, unreadable: true, message: `cannot read ${file}: ${reason}` };
+    return {
+      ok: false,
+      unreadable: true,
+      finding: { path: '$', message: `cannot read ${file}: ${reason}` },
+    };
   }
   try {
-    return { ok: true, value: parseDocumentText(text, file === '-' ? 'stdin' : file) };
+    return { ok: true, text, value: parseDocumentText(text, file === '-' ? 'stdin' : file) };
   } catch (error) {
     if (ContractSchemaError.isInstance(error)) {
-      return { ok: false, unreadable: false, message: error.message };
+      return {
+        ok: false,
+        unreadable: false,
+        finding: {
+          path: '$',
+          message: error.message,
+          code: error.code,
+          ...(error.location === undefined ? {} : { location: error.location }),
+        },
+      };
     }
     throw error;
   }
 }
 
-interface FileReport {
-  file: string;
-  valid: boolean;
-  issues: ValidationIssue[];
+/** Findings located in the text they came from. */
+function located(text: string, findings: readonly CliFinding[]): CliFinding[] {
+  return findings.map((finding) => {
+    const location = locatePath(text, finding.path);
+    return location === undefined ? finding : { ...finding, location };
+  });
+}
+
+async function files(options: Options, io: CliIo, usage: string): Promise<string[]> {
+  const { files: expanded, unmatched } = await io.expandPaths(options.positional);
+  if (unmatched.length > 0) {
+    throw new UsageError(`no JSON or YAML file matches ${unmatched.join(', ')}`, usage);
+  }
+  return expanded;
 }
 
 async function validateCommand(args: ReadonlyArray<string>, io: CliIo): Promise<number> {
-  const options = parseOptions(args, ['kind', 'format']);
-  if (options.kind === undefined) throw new UsageError('validate needs --kind');
+  const options = parseOptions(
+    'validate',
+    args,
+    ['kind', 'format', 'strict'],
+    ['text', 'json', 'junit'],
+  );
+  if (options.help) return help('validate', io);
+  if (options.kind === undefined) throw new UsageError('validate needs --kind', HELP.validate);
   const kind = options.kind;
   let validate: (value: unknown) => Validation<unknown>;
   if (Object.hasOwn(VALIDATORS, kind)) validate = VALIDATORS[kind as Kind];
@@ -136,47 +239,66 @@ async function validateCommand(args: ReadonlyArray<string>, io: CliIo): Promise<
   else {
     throw new UsageError(
       `--kind must be one of ${Object.keys(VALIDATORS).join(', ')} or a schema name, not "${kind}"`,
+      HELP.validate,
     );
   }
-  if (options.positional.length === 0) throw new UsageError('validate needs at least one FILE');
-  const reports: FileReport[] = [];
-  let unreadable = false;
-  for (const file of options.positional) {
+  if (options.positional.length === 0) {
+    throw new UsageError('validate needs at least one FILE', HELP.validate);
+  }
+  const reports: CliFileReport[] = [];
+  for (const file of await files(options, io, HELP.validate)) {
     const loaded = await load(file, io);
     if (!loaded.ok) {
-      unreadable ||= loaded.unreadable;
-      reports.push({ file, valid: false, issues: [{ path: '$', message: loaded.message }] });
+      reports.push({
+        file,
+        valid: false,
+        unreadable: loaded.unreadable,
+        errors: [loaded.finding],
+        warnings: [],
+      });
       continue;
     }
     const result = validate(loaded.value);
-    reports.push({ file, valid: result.success, issues: result.success ? [] : result.issues });
-  }
-  const valid = reports.every((report) => report.valid);
-  if (options.format === 'json') {
-    io.stdout(`${JSON.stringify({ valid, kind: options.kind, files: reports }, null, 2)}\n`);
-  } else {
-    for (const report of reports) {
-      const name = report.file === '-' ? '<stdin>' : report.file;
-      if (report.valid) {
-        io.stdout(`✓ ${name}: valid ${options.kind}\n`);
-        continue;
+    const errors: CliFinding[] = result.success ? [] : [...result.issues];
+    const warnings: CliFinding[] = [];
+    if (result.success && kind === 'descriptor') {
+      for (const finding of lintDescriptor(result.data as SystemDescriptor)) {
+        const { severity, ...issue } = finding;
+        (severity === 'error' ? errors : warnings).push(issue);
       }
-      const count = report.issues.length;
-      io.stdout(`✗ ${name}: ${count} problem${count === 1 ? '' : 's'}\n`);
-      for (const issue of report.issues) io.stdout(`  ${issue.path}: ${issue.message}\n`);
     }
+    const valid = errors.length === 0 && (!options.strict || warnings.length === 0);
+    reports.push({
+      file,
+      valid,
+      unreadable: false,
+      errors: located(loaded.text, errors),
+      warnings: located(loaded.text, warnings),
+    });
   }
-  if (unreadable) return EXIT.usage;
-  return valid ? EXIT.valid : EXIT.invalid;
+  if (options.format === 'json') io.stdout(formatJson(reports, kind, options.strict));
+  else if (options.format === 'junit') io.stdout(formatJunit(reports, kind));
+  else io.stdout(formatText(reports, kind));
+  if (io.env.GITHUB_ACTIONS === 'true') {
+    // Workflow commands work on either stream; stderr keeps json/junit output parseable.
+    const annotations = githubAnnotations(reports, options.strict);
+    if (options.format === 'text') io.stdout(annotations);
+    else io.stderr(annotations);
+  }
+  if (reports.some((report) => report.unreadable)) return EXIT.usage;
+  return reports.every((report) => report.valid) ? EXIT.valid : EXIT.invalid;
 }
 
 async function targetsCommand(args: ReadonlyArray<string>, io: CliIo): Promise<number> {
-  const options = parseOptions(args, ['format', 'guardian']);
-  if (options.positional.length !== 1) throw new UsageError('targets needs exactly one DESCRIPTOR');
+  const options = parseOptions('targets', args, ['format', 'guardian', 'strict']);
+  if (options.help) return help('targets', io);
+  if (options.positional.length !== 1) {
+    throw new UsageError('targets needs exactly one DESCRIPTOR', HELP.targets);
+  }
   const file = options.positional[0] as string;
   const loaded = await load(file, io);
   if (!loaded.ok) {
-    io.stderr(`dcg-contract: ${loaded.message}\n`);
+    io.stderr(`dcg-contract: ${loaded.finding.message}\n`);
     return loaded.unreadable ? EXIT.usage : EXIT.invalid;
   }
   // A COMPONENT_DESCRIPTOR payload wraps the system in `dataProduct` and names the guardian.
@@ -196,6 +318,17 @@ async function targetsCommand(args: ReadonlyArray<string>, io: CliIo): Promise<n
       io.stdout(`✗ ${file}: not a valid system descriptor\n`);
       for (const issue of parsed.issues) io.stdout(`  ${issue.path}: ${issue.message}\n`);
     }
+    return EXIT.invalid;
+  }
+  const findings = lintDescriptor(parsed.data);
+  const prefix = wrapped ? '$.dataProduct' : '$';
+  for (const finding of findings) {
+    const label = finding.severity === 'error' || options.strict ? 'error' : 'warning';
+    io.stderr(
+      `dcg-contract: ${label}: ${file}: ${prefix}${finding.path.slice(1)}: ${finding.message}\n`,
+    );
+  }
+  if (findings.some((finding) => finding.severity === 'error' || options.strict)) {
     return EXIT.invalid;
   }
   let guardian: ComponentDescriptor | undefined;
@@ -226,17 +359,29 @@ async function targetsCommand(args: ReadonlyArray<string>, io: CliIo): Promise<n
 }
 
 function schemaCommand(args: ReadonlyArray<string>, io: CliIo): number {
-  const options = parseOptions(args, []);
+  const options = parseOptions('schema', args, []);
+  if (options.help) return help('schema', io);
   const name = options.positional[0];
   if (options.positional.length !== 1 || name === undefined) {
-    throw new UsageError('schema needs exactly one NAME');
+    throw new UsageError('schema needs exactly one NAME', HELP.schema);
   }
   if (!isJsonSchemaName(name)) {
-    throw new UsageError(`unknown schema "${name}"; known: ${JSON_SCHEMA_NAMES.join(', ')}`);
+    throw new UsageError(
+      `unknown schema "${name}"; known: ${JSON_SCHEMA_NAMES.join(', ')}`,
+      HELP.schema,
+    );
   }
   io.stdout(`${JSON.stringify(toDraft07JsonSchema(name), null, 2)}\n`);
   return EXIT.valid;
 }
+
+function help(command: Command | undefined, io: CliIo): number {
+  io.stdout(`${command === undefined ? USAGE : HELP[command]}\n`);
+  return EXIT.valid;
+}
+
+const isCommand = (value: string | undefined): value is Command =>
+  value !== undefined && Object.hasOwn(HELP, value);
 
 /**
  * Runs `dcg-contract` with the arguments after the program name and returns the exit code.
@@ -255,11 +400,20 @@ export async function run(argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
         return await targetsCommand(args, io);
       case 'schema':
         return schemaCommand(args, io);
+      case 'version':
+      case '--version':
+      case '-V':
+        io.stdout(`${io.version}\n`);
+        return EXIT.valid;
       case 'help':
       case '--help':
-      case '-h':
-        io.stdout(`${USAGE}\n`);
-        return EXIT.valid;
+      case '-h': {
+        const topic = args[0];
+        if (topic !== undefined && !isCommand(topic)) {
+          throw new UsageError(`unknown command "${topic}"`);
+        }
+        return help(topic, io);
+      }
       case undefined:
         throw new UsageError('missing command');
       default:
@@ -267,7 +421,7 @@ export async function run(argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`dcg-contract: ${error.message}\n\n${USAGE}\n`);
+      io.stderr(`dcg-contract: ${error.message}\n\n${error.usage}\n`);
       return EXIT.usage;
     }
     // Anything else is a bug, but a CI log still gets one line, never a stack trace.

@@ -24,12 +24,19 @@ export type ContractSchemaErrorCode =
  */
 export class ContractSchemaError extends Error {
   readonly code: ContractSchemaErrorCode;
+  /** Where in the text a syntax error is (1-based line and column), when it is known. */
+  readonly location?: { readonly line: number; readonly column: number };
   readonly [MARKER] = true;
 
-  constructor(code: ContractSchemaErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    code: ContractSchemaErrorCode,
+    message: string,
+    options?: { cause?: unknown; location?: { line: number; column: number } | undefined },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ContractSchemaError';
     this.code = code;
+    if (options?.location !== undefined) this.location = options.location;
   }
 
   /** True for a `ContractSchemaError` from any copy of this library. */

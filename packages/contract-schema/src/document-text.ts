@@ -1,3 +1,4 @@
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
 import { ContractSchemaError } from './contract-schema-error';
 import { parseYamlText } from './yaml-text';
 
@@ -13,10 +14,35 @@ export function parseDocumentText(text: string, name: string): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
+    // JSON.parse says where only on some Node versions; a second, tolerant parse finds the spot.
+    const errors: ParseError[] = [];
+    parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false });
+    const first = errors[0];
+    const location = first === undefined ? undefined : lineAndColumn(text, first.offset);
+    const at = location ? ` at line ${location.line}, column ${location.column}` : '';
+    const reason = first
+      ? describeJsonError(printParseErrorCode(first.error))
+      : cause instanceof Error
+        ? cause.message
+        : String(cause);
     throw new ContractSchemaError(
       'INVALID_JSON',
-      `the document is not valid JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
+      `the document is not valid JSON${at}: ${reason}`,
+      {
+        cause,
+        location,
+      },
     );
   }
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lastBreak = before.lastIndexOf('\n');
+  return { line: before.split('\n').length, column: offset - lastBreak };
+}
+
+/** "PropertyNameExpected" → "property name expected". */
+function describeJsonError(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }

@@ -46,6 +46,27 @@ describe('DataContractGuardianSchema', () => {
   });
 });
 
+describe('DataContractGuardianSchema with other problems', () => {
+  it('reports a duplicate resourceType next to an invalid entry, in one pass', () => {
+    const result = DataContractGuardianSchema.safeParse({
+      policies: [
+        { resourceType: 'dataproduct', spec: { id: 'p1' } },
+        { resourceType: 'dataproduct', spec: { id: 'p2' } },
+        { resourceType: 'biproject', spec: {} },
+        { spec: { id: 'p4' } },
+      ],
+    });
+    const paths = toValidationIssues(result.error?.issues ?? []).map((issue) => issue.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '$.policies[1].resourceType',
+        '$.policies[2].spec',
+        '$.policies[3].resourceType',
+      ]),
+    );
+  });
+});
+
 describe('InfrastructureTemplateSchema', () => {
   it('keeps unknown template properties next to dataContractGuardian', () => {
     const template = InfrastructureTemplateSchema.parse({

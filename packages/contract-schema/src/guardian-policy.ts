@@ -86,22 +86,29 @@ export const DataContractGuardianSchema = z
   .looseObject({
     policies: z.array(GuardianPolicyEntrySchema),
   })
-  .check((ctx) => {
-    const seen = new Map<string, number>();
-    ctx.value.policies.forEach((policy, index) => {
-      const first = seen.get(policy.resourceType);
-      if (first === undefined) {
-        seen.set(policy.resourceType, index);
-        return;
-      }
-      ctx.issues.push({
-        code: 'custom',
-        input: policy.resourceType,
-        path: ['policies', index, 'resourceType'],
-        message: `duplicate resourceType "${policy.resourceType}": at most one policy per resource type (first at policies[${first}])`,
+  .superRefine(
+    (value, ctx) => {
+      const seen = new Map<string, number>();
+      value.policies.forEach((policy, index) => {
+        // Entries that failed their own schema may lack a string resourceType.
+        const type = (policy as { resourceType?: unknown } | null)?.resourceType;
+        if (typeof type !== 'string') return;
+        const first = seen.get(type);
+        if (first === undefined) {
+          seen.set(type, index);
+          return;
+        }
+        ctx.addIssue({
+          code: 'custom',
+          input: type,
+          path: ['policies', index, 'resourceType'],
+          message: `duplicate resourceType "${type}": at most one policy per resource type (first at policies[${first}])`,
+        });
       });
-    });
-  })
+    },
+    // Also when another entry is invalid: every problem of a template in one pass.
+    { when: (payload) => Array.isArray((payload.value as { policies?: unknown }).policies) },
+  )
   .meta({ title: 'DataContractGuardian' });
 /** A value that DataContractGuardianSchema accepts (its parsed output). */
 export type DataContractGuardian = z.infer<typeof DataContractGuardianSchema>;

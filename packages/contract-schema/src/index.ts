@@ -24,6 +24,11 @@ export {
   type SystemDescriptor,
   SystemDescriptorSchema,
 } from './descriptor';
+export {
+  type DescriptorFinding,
+  type DescriptorFindingCode,
+  lintDescriptor,
+} from './descriptor-lint';
 export { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
 export {
   DEFAULT_MAX_DEPTH,

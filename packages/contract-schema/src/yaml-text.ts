@@ -109,16 +109,18 @@ export function parseYamlText(text: string, subject: string, limits: DocumentLim
     const where = error.linePos?.[0];
     const at = where === undefined ? '' : ` at line ${where.line}, column ${where.col}`;
     const message = error.message.split('\n')[0] ?? '';
+    const location = where && { line: where.line, column: where.col };
     // The parser reports a stack overflow on deep block nesting as a syntax error.
     if (message.startsWith('Maximum call stack size exceeded')) {
       throw new ContractSchemaError(
         'TOO_DEEP',
         `${subject} is nested deeper than ${maxDepth} levels${at}`,
-        { cause: error },
+        { cause: error, location },
       );
     }
     throw new ContractSchemaError('INVALID_YAML', `${subject} is not valid YAML${at}: ${message}`, {
       cause: error,
+      location,
     });
   }
   expandedSize(document, maxExpandedBytes, subject);

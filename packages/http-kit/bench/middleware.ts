@@ -1,9 +1,11 @@
 // What the hardening middleware costs per request, in process (no sockets): a bare Hono route,
-// then with securityHeaders, rateLimit (anonymous and with a key) and both, as ratios to the bare
+// then with securityHeaders, rateLimit (anonymous and with a key), both, and the metrics middleware
+// (prom-client counter, histogram and in-flight gauge per route), as ratios to the bare
 // route measured in the same run (rounds alternate the variants; medians are reported).
 //   pnpm --filter @dcg/http-kit bench        (BENCH_REQUESTS per variant and round, default 50,000)
 import type { IncomingMessage } from 'node:http';
 import { Hono, type MiddlewareHandler } from 'hono';
+import { ServiceMetrics } from '../src/metrics';
 import { rateLimit } from '../src/rate-limit';
 import { securityHeaders } from '../src/security-headers';
 
@@ -30,6 +32,9 @@ const variants: Record<string, { app: Hono; headers?: Record<string, string> }> 
   'rateLimit (anonymous)': { app: app([limiter()]) },
   'rateLimit (key)': { app: app([limiter()]), headers: { authorization: `Bearer ${KEY}` } },
   'both (anonymous)': { app: app([securityHeaders(), limiter()]) },
+  'metrics middleware': {
+    app: app([new ServiceMetrics({ service: 'bench', processMetrics: false }).middleware()]),
+  },
 };
 
 const env = { incoming: { socket: { remoteAddress: '10.0.0.1' } } as unknown as IncomingMessage };

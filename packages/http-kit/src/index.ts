@@ -10,7 +10,11 @@ export type { ReadinessReport } from './health';
 export { healthRoutes } from './health';
 export { ServiceLifecycle } from './lifecycle';
 export type { Logger, LogLevel } from './logger';
-export { createLogger } from './logger';
+export { createLogger, LOG_LEVELS, logLevelFromEnv } from './logger';
+export type { MetricsConfig } from './metrics';
+export { LATENCY_BUCKETS, MetricsConfigSchema, ServiceMetrics, UNMATCHED_ROUTE } from './metrics';
+export type { OpenApiDocumentOptions, SecurityRequirement } from './openapi-document';
+export { serveOpenApiDocument } from './openapi-document';
 export type { Problem, ProblemFieldError } from './problem';
 export {
   fieldErrorsFromZod,
@@ -22,6 +26,7 @@ export {
 } from './problem';
 export type { RateLimitConfig } from './rate-limit';
 export { RateLimitConfigSchema, rateLimit } from './rate-limit';
+export { REDACTED, redactSecrets } from './redact';
 export type { RequestContextVariables } from './request-context';
 export { requestContext } from './request-context';
 export type { StartedService } from './run-service';

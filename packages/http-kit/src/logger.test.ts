@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from './logger';
+import { ConfigError } from './config';
+import { createLogger, logLevelFromEnv } from './logger';
 
 const capture = (level?: 'debug' | 'info' | 'warn' | 'error' | 'silent') => {
   const lines: Array<Record<string, unknown>> = [];
@@ -53,5 +54,84 @@ describe('createLogger', () => {
     const { logger, lines } = capture();
     logger.error('failed', { error: new Error('boom') });
     expect(lines[0]?.error).toEqual({ message: 'boom', stack: expect.stringContaining('boom') });
+  });
+
+  it('redacts secrets at any depth: headers, keys, passwords, tokens, URL passwords', () => {
+    const { logger, lines } = capture('debug');
+    const headers = new Headers({ authorization: 'Bearer sk-live-1', 'x-request-id': 'r1' });
+    logger.child({ apiKey: 'child-secret' }).warn('upstream failed', {
+      headers,
+      request: {
+        headers: {
+          Authorization: 'Basic dXNlcjpwYXNz',
+          'X-Api-Key': 'k-123',
+          Accept: 'text/turtle',
+        },
+        body: { user: 'ann', password: 'hunter2', nested: [{ access_token: 't-1' }] },
+      },
+      upstream: 'https://ann:s3cret@graphdb.example/repositories/x',
+      error: new Error('cannot reach postgres://dcg:pg-pass@db:5432/dcg'),
+      count: 3,
+    });
+    const text = JSON.stringify(lines);
+    for (const secret of [
+      'sk-live-1',
+      'child-secret',
+      'dXNlcjpwYXNz',
+      'k-123',
+      'hunter2',
+      't-1',
+      's3cret',
+      'pg-pass',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(lines[0]).toMatchObject({
+      apiKey: '[REDACTED]',
+      headers: { authorization: '[REDACTED]', 'x-request-id': 'r1' },
+      request: {
+        headers: { Authorization: '[REDACTED]', 'X-Api-Key': '[REDACTED]', Accept: 'text/turtle' },
+        body: { user: 'ann', password: '[REDACTED]', nested: [{ access_token: '[REDACTED]' }] },
+      },
+      upstream: 'https://ann:[REDACTED]@graphdb.example/repositories/x',
+      error: { message: 'cannot reach postgres://dcg:[REDACTED]@db:5432/dcg' },
+      count: 3,
+    });
+  });
+
+  it('survives cycles and very deep objects', () => {
+    const { logger, lines } = capture('info');
+    const loop: Record<string, unknown> = { name: 'loop' };
+    loop.self = loop;
+    let deep: Record<string, unknown> = { token: 'deep-secret' };
+    for (let i = 0; i < 50; i++) deep = { inner: deep };
+    logger.info('odd shapes', { loop, deep });
+    expect(lines[0]?.loop).toEqual({ name: 'loop', self: '[Circular]' });
+    expect(JSON.stringify(lines[0])).not.toContain('deep-secret');
+  });
+});
+
+describe('logLevelFromEnv', () => {
+  it('accepts the documented levels in any case, and info when unset', () => {
+    expect(logLevelFromEnv({})).toBe('info');
+    expect(logLevelFromEnv({ LOG_LEVEL: '' })).toBe('info');
+    expect(logLevelFromEnv({ LOG_LEVEL: 'DEBUG' })).toBe('debug');
+    expect(logLevelFromEnv({ LOG_LEVEL: 'silent' })).toBe('silent');
+  });
+
+  it('refuses any other value with a ConfigError naming LOG_LEVEL and the choices', () => {
+    let error: unknown;
+    try {
+      logLevelFromEnv({ LOG_LEVEL: 'verbose' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ConfigError.is(error)).toBe(true);
+    expect((error as Error).message).toBe(
+      'LOG_LEVEL must be one of debug, info, warn, error, silent; not "verbose"',
+    );
+    expect((error as ConfigError).problems).toEqual([
+      { key: 'LOG_LEVEL', message: 'must be one of debug, info, warn, error, silent' },
+    ]);
   });
 });

@@ -1,3 +1,6 @@
+import { ConfigError } from './config';
+import { redactSecrets } from './redact';
+
 /** Severity of a log line. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -11,6 +14,30 @@ export interface Logger {
 }
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** Every value `LOG_LEVEL` accepts. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
+/**
+ * Reads `LOG_LEVEL` (default `info`). Any other value than {@link LOG_LEVELS} is a `ConfigError`,
+ * so that a typo such as `verbose` stops the start-up instead of logging at an unexpected level.
+ *
+ * @example
+ * const level = logLevelFromEnv(); // 'info' when LOG_LEVEL is unset
+ */
+export function logLevelFromEnv(
+  env: Record<string, string | undefined> = process.env,
+  variable = 'LOG_LEVEL',
+): LogLevel | 'silent' {
+  const raw = env[variable];
+  if (raw === undefined || raw === '') return 'info';
+  const level = raw.trim().toLowerCase();
+  if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel | 'silent';
+  throw new ConfigError(
+    `${variable} must be one of ${LOG_LEVELS.join(', ')}; not ${JSON.stringify(raw)}`,
+    [{ key: variable, message: `must be one of ${LOG_LEVELS.join(', ')}` }],
+  );
+}
 
 /**
  * One JSON object per line. A class rather than closures: a child logger per request (request
@@ -40,7 +67,11 @@ class JsonLinesLogger implements Logger {
   }
 
   child(fields: Record<string, unknown>): Logger {
-    return new JsonLinesLogger({ ...this.base, ...fields }, this.threshold, this.write);
+    return new JsonLinesLogger(
+      { ...this.base, ...(redactSecrets(fields) as Record<string, unknown>) },
+      this.threshold,
+      this.write,
+    );
   }
 
   private emit(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
@@ -50,18 +81,15 @@ class JsonLinesLogger implements Logger {
       ...this.base,
       msg,
     };
-    if (fields) {
-      for (const [key, value] of Object.entries(fields)) {
-        record[key] =
-          value instanceof Error ? { message: value.message, stack: value.stack } : value;
-      }
-    }
+    if (fields) Object.assign(record, redactSecrets(fields));
     this.write(JSON.stringify(record));
   }
 }
 
 /**
- * Creates a JSON-lines logger. The level comes from `LOG_LEVEL` (default `info`); `silent` writes nothing.
+ * Creates a JSON-lines logger. The level comes from `LOG_LEVEL` (default `info`; an unknown value
+ * throws a `ConfigError`); `silent` writes nothing. Secrets in logged fields are redacted (see
+ * `redactSecrets`).
  *
  * @example
  * const log = createLogger('kg-api');
@@ -75,11 +103,10 @@ export function createLogger(
     fields?: Record<string, unknown>;
   } = {},
 ): Logger {
-  const level =
-    options.level ?? ((process.env.LOG_LEVEL as LogLevel | 'silent' | undefined) || 'info');
+  const level = options.level ?? logLevelFromEnv();
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   return new JsonLinesLogger(
-    { name, ...options.fields },
+    { name, ...(redactSecrets(options.fields ?? {}) as Record<string, unknown>) },
     level === 'silent' ? Number.POSITIVE_INFINITY : ORDER[level],
     write,
   );

@@ -15,7 +15,7 @@ function runScript(body: string, env: Record<string, string> = {}) {
   const file = join(dir, 'service.mts'); // .mts: an ES module wherever it lies
   writeFileSync(file, body);
   const child = spawn(tsx, ['--conditions=@dcg/source', file], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     cwd: dir,
   });
   let stdout = '';
@@ -121,5 +121,15 @@ describe('runService', () => {
     expect(await run.exited).toBe(1);
     expect(run.err()).toContain('PORT must be an integer between 0 and 65535, not "eighty"');
     expect(run.err()).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses an unknown LOG_LEVEL at start-up with one clear line', async () => {
+    const run = runScript(service, { LOG_LEVEL: 'verbose' });
+    expect(await run.exited).toBe(1);
+    expect(run.err()).toContain(
+      'demo: LOG_LEVEL must be one of debug, info, warn, error, silent; not "verbose"',
+    );
+    expect(run.err()).not.toMatch(/\n\s+at /);
+    expect(run.out()).not.toContain('listening');
   });
 });

@@ -26,7 +26,8 @@ export function portFromEnv(fallback: number, variable = 'PORT'): number {
 /**
  * Runs an app as a process: starts it, prints the `listening` JSON line (always, whatever
  * `LOG_LEVEL`: whoever started the process reads the URL from it), stops cleanly on SIGINT/SIGTERM,
- * and exits 1 with a readable message when start-up fails (a `ConfigError` names the bad key).
+ * and exits 1 with a readable message when start-up fails (a `ConfigError` names the bad key; an
+ * unknown `LOG_LEVEL` is one).
  *
  * @example
  * await runService({
@@ -45,7 +46,15 @@ export async function runService(options: {
     listening?: Record<string, unknown>;
   }>;
 }): Promise<void> {
-  const logger = options.logger ?? createLogger(options.name);
+  let logger: Logger;
+  try {
+    // Validates LOG_LEVEL first: a typo (`verbose`) stops the start-up with one clear line.
+    logger = options.logger ?? createLogger(options.name);
+  } catch (error) {
+    if (!ConfigError.is(error)) throw error;
+    process.stderr.write(`${options.name}: ${error.message}\n`);
+    process.exit(1);
+  }
   const announce = createLogger(options.name, { level: 'info' });
   try {
     const { service, listening } = await options.start({ logger, announce });

@@ -275,6 +275,15 @@ describe('sparql', () => {
     }
   });
 
+  it('does not retry a query answered 503 without Retry-After (the server timed it out)', async () => {
+    const error = await caught(client.sparql('# 503-bare\nSELECT * {}'));
+    expect(error).toMatchObject({ code: 'PROBLEM', status: 503 });
+    expect(server.count('sparql:503-bare')).toBe(1);
+    // A search (GET) answered the same way is retried: it is cheap and idempotent.
+    await caught(client.search('503-bare'));
+    expect(server.count('503-bare')).toBe(3);
+  });
+
   it('retries a POST whose connection broke before any answer', async () => {
     await client.sparql('# reset-once\nSELECT * {}');
     expect(server.count('sparql:reset-once')).toBe(2);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   buildDescribeQuery,
   type ConceptDescription,
@@ -88,22 +88,23 @@ export interface KgClient extends KgEndpoint {
 }
 
 const OptionsSchema = z.object({
-  baseUrl: z
-    .union([z.string(), z.instanceof(URL)])
-    .transform((value) => String(value))
-    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-      message: 'must be an absolute http(s) URL',
-    })
-    .refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' }),
-  apiKey: z.string().min(1, 'must not be empty').optional(),
-  timeoutMs: z.number().int().min(1).max(2_147_483_647).default(10_000),
-  retries: z.number().int().min(0).max(10).default(2),
-  maxResponseBytes: z
-    .number()
-    .int()
-    .min(1)
-    .default(32 * 1024 * 1024),
-  fetch: z.custom<typeof globalThis.fetch>((value) => typeof value === 'function').optional(),
+  baseUrl: z.pipe(
+    z.pipe(
+      z.union([z.string(), z.instanceof(URL)]),
+      z.transform((value) => String(value)),
+    ),
+    z.string().check(
+      z.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+        message: 'must be an absolute http(s) URL',
+      }),
+      z.refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' }),
+    ),
+  ),
+  apiKey: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
+  timeoutMs: z._default(z.int().check(z.gte(1), z.lte(2_147_483_647)), 10_000),
+  retries: z._default(z.int().check(z.gte(0), z.lte(10)), 2),
+  maxResponseBytes: z._default(z.int().check(z.gte(1)), 32 * 1024 * 1024),
+  fetch: z.optional(z.custom<typeof globalThis.fetch>((value) => typeof value === 'function')),
 });
 
 const describeChunk = 100;
@@ -257,8 +258,8 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
     const checked = z
       .object({
         term: SearchRequestSchema.shape.term,
-        pageSize: z.number().int().min(1).max(MAX_SEARCH_LIMIT),
-        maxResults: z.number().int().min(1).optional(),
+        pageSize: z.int().check(z.gte(1), z.lte(MAX_SEARCH_LIMIT)),
+        maxResults: z.optional(z.int().check(z.gte(1))),
       })
       .safeParse({ term, pageSize, maxResults: options.maxResults });
     if (!checked.success) throw invalidArgument('searchAll', checked.error);
@@ -275,7 +276,7 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
   return { search, searchAll, sparql, select, ask, describe };
 }
 
-function invalidArgument(call: string, error: z.ZodError): KgClientError {
+function invalidArgument(call: string, error: z.core.$ZodError): KgClientError {
   const issues = issuesFromZod(error.issues);
   return new KgClientError(
     'INVALID_ARGUMENT',

@@ -21,7 +21,8 @@ export interface TransportSettings {
 
 /**
  * How a call may be retried. `'idempotent'` (GET search): network failures and 408, 429, 500,
- * 502, 503, 504. `'query'` (POST of a SPARQL query): network failures and 408, 429, 503 only: a
+ * 502, 503, 504. `'query'` (POST of a SPARQL query): network failures and 408, 429, and 503 with
+ * `Retry-After` only (a 503 without it is the server's query timeout): a
  * query operation is safe by the SPARQL 1.1 protocol, so repeating it cannot change data, but a
  * 500/502/504 usually means the query itself failed or was too slow upstream, and repeating an
  * expensive query would only multiply the load.
@@ -90,6 +91,11 @@ export function createTransport(settings: TransportSettings): Transport {
         if (signal.aborted) return false;
         if (error instanceof HTTPError) {
           const waitMs = retryAfterMs(error.response.headers.get('retry-after'));
+          // A query answered 503 without Retry-After is kg-api's own query timeout
+          // (sparql.timeoutMs): the same query would run out of time again.
+          if (call.retry === 'query' && error.response.status === 503 && waitMs === undefined) {
+            return false;
+          }
           if (waitMs !== undefined && Date.now() + waitMs >= deadline) return false;
         }
         return undefined;
@@ -155,9 +161,7 @@ async function toKgError(
   }
   if (KgClientError.is(error)) return error;
   if (error instanceof HTTPError) {
-    return new KgProblemError(error.response.status, await readProblem(error.response), {
-      cause: error,
-    });
+    return new KgProblemError(error.response.status, await readProblem(error.response));
   }
   return new KgNetworkError(context.url, { cause: error });
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 // An absolute IRI: a scheme, a colon, then no characters that RFC 3987 forbids and that would
 // break out of a SPARQL `<…>` (space, controls, <>"{}|^`\).
@@ -22,4 +22,4 @@ export function isAbsoluteIri(value: string): boolean {
  * @example
  * IriSchema.safeParse('urn:isbn:0451450523').success; // true
  */
-export const IriSchema = z.string().regex(absoluteIri, 'must be an absolute IRI');
+export const IriSchema = z.string().check(z.regex(absoluteIri, 'must be an absolute IRI'));

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ProblemDetails } from './problem-details';
 
 const marker = Symbol.for('dcg.kg-client.error');
@@ -22,12 +22,14 @@ export type KgClientErrorCode =
  */
 export class KgClientError extends Error {
   readonly code: KgClientErrorCode;
-  readonly [marker] = true;
+  declare readonly [marker]: true;
 
   constructor(code: KgClientErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'KgClientError';
     this.code = code;
+    // Not enumerable: Node prints an uncaught error with its enumerable members.
+    Object.defineProperty(this, marker, { value: true });
   }
 
   /** True for any error of this package, also one thrown by another copy of it. */
@@ -38,7 +40,9 @@ export class KgClientError extends Error {
 
 /**
  * The server answered with an error status. `problem` holds its RFC 9457 problem details (or
- * details made from the status when the body was not a problem document).
+ * details made from the status when the body was not a problem document). It has no `cause`:
+ * the status and the problem are all the answer said, and the HTTP library's error would only
+ * add its request and response objects to what Node prints of an uncaught error.
  *
  * @example
  * catch (error) { if (error instanceof KgProblemError && error.status === 403) console.log(error.problem.detail); }
@@ -132,7 +136,27 @@ export class KgResponseError extends KgClientError {
 export function issuesFromZod(
   issues: readonly z.core.$ZodIssue[],
 ): { path: string; message: string }[] {
-  return issues.map((issue) => ({ path: jsonPath(issue.path), message: issue.message }));
+  return issues.map((issue) => ({ path: jsonPath(issue.path), message: describeIssue(issue) }));
+}
+
+// zod/mini ships no locale (that keeps the browser bundle small), so an issue without a message
+// of ours says only "Invalid input": say what was expected instead.
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.message !== 'Invalid input') return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}`;
+    case 'too_small':
+      return `must be ≥ ${issue.minimum}`;
+    case 'too_big':
+      return `must be ≤ ${issue.maximum}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'invalid_union':
+      return 'matches none of the allowed shapes';
+    default:
+      return issue.message;
+  }
 }
 
 function jsonPath(path: readonly PropertyKey[]): string {

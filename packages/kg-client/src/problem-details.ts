@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * RFC 9457 problem details as the knowledge graph API answers errors: `type`, `title`, `status`,
@@ -7,16 +7,17 @@ import { z } from 'zod';
  * @example
  * ProblemDetailsSchema.parse({ type: 'about:blank', title: 'Not Found', status: 404 });
  */
-export const ProblemDetailsSchema = z
-  .object({
-    type: z.string().default('about:blank'),
-    title: z.string().optional(),
-    status: z.number().int().min(100).max(599).optional(),
-    detail: z.string().optional(),
-    instance: z.string().optional(),
-    errors: z.array(z.object({ path: z.string(), message: z.string() }).loose()).optional(),
-  })
-  .catchall(z.unknown());
+export const ProblemDetailsSchema = z.catchall(
+  z.object({
+    type: z._default(z.string(), 'about:blank'),
+    title: z.optional(z.string()),
+    status: z.optional(z.int().check(z.gte(100), z.lte(599))),
+    detail: z.optional(z.string()),
+    instance: z.optional(z.string()),
+    errors: z.optional(z.array(z.looseObject({ path: z.string(), message: z.string() }))),
+  }),
+  z.unknown(),
+);
 
 /** Problem details of a failed call (extension members included). */
 export type ProblemDetails = z.infer<typeof ProblemDetailsSchema>;

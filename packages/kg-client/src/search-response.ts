@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { IriSchema } from './iri';
 
 /** Longest search term the API accepts. */
@@ -15,10 +15,10 @@ export const MAX_SEARCH_LIMIT = 100;
  */
 export const SearchResponseSchema = z.object({
   results: z.array(IriSchema),
-  totalResults: z.number().int().min(0),
-  offset: z.number().int().min(0),
-  limit: z.number().int().min(0),
-  hasNextPage: z.boolean().optional(),
+  totalResults: z.int().check(z.gte(0)),
+  offset: z.int().check(z.gte(0)),
+  limit: z.int().check(z.gte(0)),
+  hasNextPage: z.optional(z.boolean()),
 });
 
 /** One page of search results. */
@@ -34,13 +34,20 @@ export type SearchPage = z.infer<typeof SearchResponseSchema>;
 export const SearchRequestSchema = z.object({
   term: z
     .string({ error: 'term must be a string' })
-    .min(1, 'term must not be empty')
-    .max(MAX_SEARCH_TERM_LENGTH, `term must be at most ${MAX_SEARCH_TERM_LENGTH} characters`),
-  offset: z.number().int('offset must be an integer').min(0, 'offset must be ≥ 0').optional(),
-  limit: z
-    .number()
-    .int('limit must be an integer')
-    .min(1, `limit must be between 1 and ${MAX_SEARCH_LIMIT}`)
-    .max(MAX_SEARCH_LIMIT, `limit must be between 1 and ${MAX_SEARCH_LIMIT}`)
-    .optional(),
+    .check(
+      z.minLength(1, 'term must not be empty'),
+      z.maxLength(
+        MAX_SEARCH_TERM_LENGTH,
+        `term must be at most ${MAX_SEARCH_TERM_LENGTH} characters`,
+      ),
+    ),
+  offset: z.optional(z.int('offset must be an integer').check(z.gte(0, 'offset must be ≥ 0'))),
+  limit: z.optional(
+    z
+      .int('limit must be an integer')
+      .check(
+        z.gte(1, `limit must be between 1 and ${MAX_SEARCH_LIMIT}`),
+        z.lte(MAX_SEARCH_LIMIT, `limit must be between 1 and ${MAX_SEARCH_LIMIT}`),
+      ),
+  ),
 });

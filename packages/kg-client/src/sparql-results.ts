@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { issuesFromZod } from './kg-client-error';
 
 /** An IRI in a SPARQL result. */
@@ -51,13 +51,18 @@ const blankNodeTerm = z.object({ type: z.literal('bnode'), value: z.string() });
 const literalTerm = z.object({
   type: z.literal('literal'),
   value: z.string(),
-  'xml:lang': z.string().min(1).optional(),
-  datatype: z.string().min(1).optional(),
+  'xml:lang': z.optional(z.string().check(z.minLength(1))),
+  datatype: z.optional(z.string().check(z.minLength(1))),
 });
 // SPARQL 1.0-era servers (Virtuoso among them) still send `typed-literal`; it means `literal`.
-const typedLiteralTerm = z
-  .object({ type: z.literal('typed-literal'), value: z.string(), datatype: z.string().min(1) })
-  .transform(({ value, datatype }) => ({ type: 'literal' as const, value, datatype }));
+const typedLiteralTerm = z.pipe(
+  z.object({
+    type: z.literal('typed-literal'),
+    value: z.string(),
+    datatype: z.string().check(z.minLength(1)),
+  }),
+  z.transform(({ value, datatype }) => ({ type: 'literal' as const, value, datatype })),
+);
 
 /**
  * One RDF term of SPARQL JSON results; `typed-literal` is read as `literal`, unknown members are
@@ -66,7 +71,7 @@ const typedLiteralTerm = z
  * @example
  * RdfTermSchema.parse({ type: 'literal', value: 'Water', 'xml:lang': 'en' });
  */
-export const RdfTermSchema: z.ZodType<RdfTerm> = z.discriminatedUnion('type', [
+export const RdfTermSchema: z.ZodMiniType<RdfTerm> = z.discriminatedUnion('type', [
   iriTerm,
   blankNodeTerm,
   literalTerm,
@@ -78,11 +83,11 @@ export const RdfTermSchema: z.ZodType<RdfTerm> = z.discriminatedUnion('type', [
       z.object({ subject: RdfTermSchema, predicate: RdfTermSchema, object: RdfTermSchema }),
     ),
   }),
-]) as z.ZodType<RdfTerm>;
+]) as unknown as z.ZodMiniType<RdfTerm>;
 
 const head = z.object({
-  vars: z.array(z.string().min(1)).optional(),
-  link: z.array(z.string()).optional(),
+  vars: z.optional(z.array(z.string().check(z.minLength(1)))),
+  link: z.optional(z.array(z.string())),
 });
 
 /**
@@ -95,41 +100,43 @@ const head = z.object({
 export const SparqlResultsSchema = z
   .object({
     head,
-    results: z.object({ bindings: z.array(z.record(z.string(), RdfTermSchema)) }).optional(),
-    boolean: z.boolean().optional(),
+    results: z.optional(z.object({ bindings: z.array(z.record(z.string(), RdfTermSchema)) })),
+    boolean: z.optional(z.boolean()),
   })
-  .superRefine((value, context) => {
-    if ((value.results === undefined) === (value.boolean === undefined)) {
-      context.addIssue({
-        code: 'custom',
-        message: 'must have exactly one of results (SELECT) and boolean (ASK)',
-        path: [],
-      });
-      return;
-    }
-    if (value.results === undefined) return;
-    if (value.head.vars === undefined) {
-      context.addIssue({
-        code: 'custom',
-        message: 'SELECT results need head.vars',
-        path: ['head', 'vars'],
-      });
-      return;
-    }
-    const vars = new Set(value.head.vars);
-    value.results.bindings.forEach((binding, index) => {
-      for (const name of Object.keys(binding)) {
-        if (!vars.has(name)) {
-          context.addIssue({
-            code: 'custom',
-            message: `variable "${name}" is not in head.vars`,
-            path: ['results', 'bindings', index, name],
-          });
-          return;
-        }
+  .check(
+    z.superRefine((value, context) => {
+      if ((value.results === undefined) === (value.boolean === undefined)) {
+        context.addIssue({
+          code: 'custom',
+          message: 'must have exactly one of results (SELECT) and boolean (ASK)',
+          path: [],
+        });
+        return;
       }
-    });
-  });
+      if (value.results === undefined) return;
+      if (value.head.vars === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message: 'SELECT results need head.vars',
+          path: ['head', 'vars'],
+        });
+        return;
+      }
+      const vars = new Set(value.head.vars);
+      value.results.bindings.forEach((binding, index) => {
+        for (const name of Object.keys(binding)) {
+          if (!vars.has(name)) {
+            context.addIssue({
+              code: 'custom',
+              message: `variable "${name}" is not in head.vars`,
+              path: ['results', 'bindings', index, name],
+            });
+            return;
+          }
+        }
+      });
+    }),
+  );
 
 /**
  * Checks an untrusted value as SPARQL JSON results.

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { KnowledgeGraphError } from './errors';
 import { KnowledgeBase } from './knowledge-base';
@@ -85,6 +86,22 @@ describe('documents that used to hang, crash or wipe', () => {
     });
   });
 
+  it('converts documents arriving at once one after the other (maxWorkers 1), each correctly', async () => {
+    const convert = jsonLdInWorker({ maxWorkers: 1 });
+    const docs = Array.from({ length: 4 }, (_, i) =>
+      JSON.stringify({ '@id': `https://ex.org/d${i}`, [`${skos}prefLabel`]: `Doc ${i}` }),
+    );
+    const results = await Promise.all(
+      docs.map((doc) => parseRdf(doc, 'json-ld', { jsonLd: convert })),
+    );
+    expect(results.map((r) => r.success && r.data[0]?.object.value)).toEqual([
+      'Doc 0',
+      'Doc 1',
+      'Doc 2',
+      'Doc 3',
+    ]);
+  });
+
   it('a graph that yields no triples replaces nothing unless emptying is asked for', async () => {
     const kb = await KnowledgeBase.open({
       sources: [
@@ -109,6 +126,44 @@ describe('documents that used to hang, crash or wipe', () => {
     }
     await kb.replaceGraph('a', [], { allowEmpty: true });
     expect(kb.graphInfo('a').triples).toBe(0);
+  });
+});
+
+describe('installing a large graph', () => {
+  it('lets I/O through while the store and the search index are built', async () => {
+    const kb = await KnowledgeBase.open({
+      sources: [
+        {
+          id: 'a',
+          name: 'a',
+          modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
+        },
+      ],
+      search: SearchConfigSchema.parse({}),
+      persistence: new MemoryGraphPersistence(),
+    });
+    const parsed = await parseRdf(
+      Array.from(
+        { length: 30_000 },
+        (_, i) => `<https://ex.org/c${i}> <${skos}prefLabel> "concept number ${i}"@en .`,
+      ).join('\n'),
+      'n-triples',
+    );
+    if (!parsed.success) throw new Error('expected to parse');
+    let replacedAt = 0;
+    const replaced = kb.replaceGraph('a', parsed.data).then(() => {
+      replacedAt = performance.now();
+    });
+    let ioDoneAt = 0;
+    for (let i = 0; i < 3; i++) {
+      await stat(import.meta.filename);
+      ioDoneAt = performance.now();
+    }
+    await replaced;
+    expect(ioDoneAt).toBeLessThan(replacedAt);
+    expect(kb.search('concept number 29999', { offset: 0, limit: 1 }).results).toEqual([
+      'https://ex.org/c29999',
+    ]);
   });
 });
 

@@ -21,7 +21,10 @@ export interface KnowledgeBaseOptions {
   onRemovedOrphan?: (sourceId: string) => void;
 }
 
-const INSTALL_SLICE = 50_000;
+const INSTALL_SLICE = 2_000;
+
+/** Lets pending I/O run: setImmediate runs after the poll phase (a setTimeout(0) chain may not). */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface Snapshot {
   store: Store;
@@ -173,9 +176,16 @@ export class KnowledgeBase {
     let triples = 0;
     for (let i = 0; i < quads.length; i++) {
       if (store.addQuad(quads[i]!)) triples++;
-      if (i % INSTALL_SLICE === INSTALL_SLICE - 1) await new Promise((r) => setTimeout(r, 0));
+      if (i % INSTALL_SLICE === INSTALL_SLICE - 1) await yieldToEventLoop();
     }
-    const index = this.#index.buildSource(quads);
+    // The search index too: building it for 56,000 triples in one go held the loop for a second.
+    const steps = this.#index.buildSourceInSteps(quads);
+    let step = steps.next();
+    while (!step.done) {
+      await yieldToEventLoop();
+      step = steps.next();
+    }
+    const index = step.value;
     // The swap: both references change in the same synchronous step.
     this.#graphs.set(sourceId, { store, triples, updatedAt });
     this.#storesCache = undefined;

@@ -88,7 +88,14 @@ class Planner implements ExpressionContext {
     const probe = this.probe(expression.pattern);
     if (probe) return probe;
     const op = this.compile(expression.pattern, this.existsScope, true);
-    return (row, rt) => hasRow(op(row, rt));
+    return (row, rt) => {
+      rt.unpausable++;
+      try {
+        return hasRow(op(row, rt));
+      } finally {
+        rt.unpausable--;
+      }
+    };
   }
 
   private inScope<T>(scope: VarSet, compile: () => T): T {

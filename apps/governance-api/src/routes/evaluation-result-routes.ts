@@ -39,6 +39,7 @@ export function mountEvaluationResultRoutes(
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: PATH,
+    operationId: 'submitEvaluationResult',
     tags: ['evaluation results'],
     summary:
       'Submit the monitoring result of a data contract (an array of exactly one result). Details that do not conform to the details schema are stored and reported back.',
@@ -88,6 +89,7 @@ export function mountEvaluationResultRoutes(
     createRoute({
       method: 'get',
       path: '/v1/computational-governance/data-contracts/{contractId}/evaluation-results',
+      operationId: 'listEvaluationResults',
       tags: ['evaluation results'],
       summary: 'History of the results of a data contract, newest first',
       security: bearerSecurity,

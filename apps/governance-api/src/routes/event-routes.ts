@@ -37,6 +37,7 @@ export function mountEventRoutes(
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/v1/marketplace/events',
+    operationId: 'streamMarketplaceEvents',
     tags: ['marketplace'],
     summary:
       'Server-Sent Events `system.deployed` and `system.undeployed` (data: { systemId, environment, planId }), after the marketplace instance changed',

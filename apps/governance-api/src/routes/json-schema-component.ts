@@ -2,15 +2,33 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 
-function rewriteRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteRefs);
+// Keys whose value maps names to schemas: a `dependencies` there is a property, not the keyword.
+const NAME_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
+
+/**
+ * zod's JSON Schema output into OpenAPI 3.1 (JSON Schema 2020-12): `$defs` references become
+ * component references, and the draft-07 `dependencies` keyword (which the contract schemas state
+ * for their draft-07 output) becomes `dependentRequired` / `dependentSchemas`.
+ */
+function rewriteRefs(value: unknown, inNameMap = false): unknown {
+  if (Array.isArray(value)) return value.map((inner) => rewriteRefs(inner));
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
-    out[key] =
-      key === '$ref' && typeof inner === 'string'
-        ? inner.replace(/^#\/\$defs\//, '#/components/schemas/')
-        : rewriteRefs(inner);
+    if (inNameMap) {
+      out[key] = rewriteRefs(inner);
+    } else if (key === '$ref' && typeof inner === 'string') {
+      out[key] = inner.replace(/^#\/\$defs\//, '#/components/schemas/');
+    } else if (key === 'dependencies' && typeof inner === 'object' && inner !== null) {
+      for (const [property, dependency] of Object.entries(inner)) {
+        const keyword = Array.isArray(dependency) ? 'dependentRequired' : 'dependentSchemas';
+        const target = (out[keyword] ?? {}) as Record<string, unknown>;
+        target[property] = rewriteRefs(dependency);
+        out[keyword] = target;
+      }
+    } else {
+      out[key] = rewriteRefs(inner, NAME_MAPS.has(key));
+    }
   }
   return out;
 }

@@ -30,6 +30,7 @@ export function mountMarketplaceRoutes(
     createRoute({
       method: 'get',
       path: '/v1/marketplace/instances',
+      operationId: 'listMarketplaceInstances',
       tags: ['marketplace'],
       summary: 'Deployed systems with their components and contract status',
       request: { query: z.object({ environment: Environment.optional() }) },
@@ -61,6 +62,7 @@ export function mountMarketplaceRoutes(
     createRoute({
       method: 'get',
       path: '/v1/marketplace/instances/{systemId}',
+      operationId: 'getMarketplaceInstance',
       tags: ['marketplace'],
       summary: 'One deployed system (latest deployment when no environment is given)',
       request: {
@@ -103,6 +105,7 @@ export function mountMarketplaceRoutes(
     createRoute({
       method: 'get',
       path: '/v1/marketplace/data-contracts/{contractId}/compliance',
+      operationId: 'getDataContractCompliance',
       tags: ['marketplace'],
       summary: 'Compliance of a data contract: compliant | violated | unprocessable | unknown',
       request: {

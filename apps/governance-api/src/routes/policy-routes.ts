@@ -30,6 +30,7 @@ export function mountPolicyRoutes(
     createRoute({
       method: 'get',
       path: '/v1/computational-governance/policies',
+      operationId: 'listPolicies',
       tags: ['policies'],
       summary: 'Policies, filtered and paged: { data, meta: { pagination } }',
       security: bearerSecurity,
@@ -78,6 +79,7 @@ export function mountPolicyRoutes(
     createRoute({
       method: 'get',
       path: '/v1/computational-governance/policies/{id}',
+      operationId: 'getPolicy',
       tags: ['policies'],
       summary: 'One policy',
       security: bearerSecurity,
@@ -102,6 +104,7 @@ export function mountPolicyRoutes(
     createRoute({
       method: 'post',
       path: '/v1/computational-governance/policies',
+      operationId: 'registerPolicy',
       tags: ['policies'],
       summary: 'Create a policy directly',
       security: bearerSecurity,

@@ -63,6 +63,7 @@ export function mountProvisioningRoutes(
     app.openAPIRegistry.registerPath({
       method: 'post',
       path,
+      operationId: operation === 'deploy' ? 'deploySystem' : 'undeploySystem',
       tags: ['provisioning'],
       summary:
         operation === 'deploy'
@@ -108,6 +109,7 @@ export function mountProvisioningRoutes(
     createRoute({
       method: 'get',
       path: '/v1/provisioning/plans',
+      operationId: 'listProvisioningPlans',
       tags: ['provisioning'],
       summary: 'Plans, newest first, optionally of one state and one environment; paged',
       security: bearerSecurity,
@@ -156,6 +158,7 @@ export function mountProvisioningRoutes(
     createRoute({
       method: 'get',
       path: '/v1/provisioning/plans/{id}',
+      operationId: 'getProvisioningPlan',
       tags: ['provisioning'],
       summary:
         'State of a plan: running | completed | failed | terminated, with each task, logs and errors',

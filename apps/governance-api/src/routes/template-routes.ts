@@ -63,6 +63,10 @@ export function mountTemplateRoutes(
     app.openAPIRegistry.registerPath({
       method: 'post',
       path,
+      operationId:
+        path === '/api/builder/register'
+          ? 'registerTemplateBuilder'
+          : 'registerInfrastructureTemplate',
       tags: ['templates'],
       summary:
         path === '/api/builder/register'
@@ -84,6 +88,7 @@ export function mountTemplateRoutes(
     createRoute({
       method: 'get',
       path: '/v1/infrastructure-templates/{id}',
+      operationId: 'getInfrastructureTemplate',
       tags: ['templates'],
       summary:
         'A registered template with its guardian policies: the registration for `environment` (else the one without an environment); without `environment`, the one without an environment or the only one',

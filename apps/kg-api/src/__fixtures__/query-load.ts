@@ -33,7 +33,14 @@ export async function queryLoad(
   url: string,
   count: number,
 ): Promise<{
-  queries: Array<{ status: number; ms: number; type?: string; retryAfter: string | null }>;
+  queries: Array<{
+    status: number;
+    ms: number;
+    /** Time the service spent on it (Server-Timing `app`). */
+    serverMs: number;
+    type: string | undefined;
+    retryAfter: string | null;
+  }>;
   health: Array<{ status: number; ms: number }>;
 }> {
   let running = count;
@@ -49,6 +56,7 @@ export async function queryLoad(
     return {
       status: response.status,
       ms: performance.now() - started,
+      serverMs: Number(/app;dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '')?.[1]),
       type: body.type,
       retryAfter: response.headers.get('retry-after'),
     };

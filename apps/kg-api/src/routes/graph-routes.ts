@@ -57,6 +57,7 @@ export function mountGraphRoutes(
     createRoute({
       method: 'get',
       path: '/v1/sources',
+      operationId: 'listSources',
       tags: ['sources'],
       summary: 'Configured sources and what each has ingested',
       middleware: [guards.read] as const,
@@ -87,6 +88,7 @@ export function mountGraphRoutes(
     createRoute({
       method: 'get',
       path: '/v1/sources/{sourceId}/graph',
+      operationId: 'getSourceGraph',
       tags: ['sources'],
       summary: "What a source's graph holds",
       middleware: [guards.read] as const,
@@ -109,6 +111,7 @@ export function mountGraphRoutes(
     createRoute({
       method: 'delete',
       path: '/v1/sources/{sourceId}/graph',
+      operationId: 'deleteSourceGraph',
       tags: ['sources'],
       summary: "Removes a source's ingested triples",
       security: bearerSecurity,
@@ -134,6 +137,7 @@ export function mountGraphRoutes(
     createRoute({
       method: 'post',
       path: '/v1/sources/{sourceId}/ingest',
+      operationId: 'ingestSource',
       tags: ['sources'],
       summary: "Pulls the source's graph from its adapter (GET {baseUrl}/v1/graph/jsonld) now",
       security: bearerSecurity,
@@ -161,6 +165,7 @@ export function mountGraphRoutes(
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/v1/sources/{sourceId}/graph/content',
+    operationId: 'getSourceGraphContent',
     tags: ['sources'],
     summary: "Downloads a source's graph as ingested",
     description:
@@ -198,6 +203,7 @@ export function mountGraphRoutes(
   app.openAPIRegistry.registerPath({
     method: 'put',
     path: '/v1/sources/{sourceId}/graph',
+    operationId: 'putSourceGraph',
     tags: ['sources'],
     summary: "Replaces a source's graph with the uploaded document, atomically",
     description:

@@ -1,4 +1,5 @@
 import { ProblemSchema } from '@dcg/http-kit';
+import { SearchResponseSchema } from '@dcg/kg-client';
 import { z } from 'zod';
 
 /**
@@ -62,3 +63,21 @@ export const SparqlJsonSchema = z
  * createRoute({ ..., security: bearerSecurity })
  */
 export const bearerSecurity = [{ bearerAuth: [] }];
+
+/**
+ * One page of search results, for OpenAPI: kg-client's `SearchResponseSchema` (the one schema of
+ * the wire). It is written with `zod/mini` (that keeps the client's browser bundle small), which
+ * @hono/zod-openapi cannot walk, so the route gets a classic zod schema that checks with it and is
+ * documented by its JSON Schema.
+ *
+ * @example
+ * content: { 'application/json': { schema: SearchResponseOpenApiSchema } }
+ */
+export const SearchResponseOpenApiSchema = (() => {
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(SearchResponseSchema);
+  return z
+    .custom<z.infer<typeof SearchResponseSchema>>(
+      (value) => SearchResponseSchema.safeParse(value).success,
+    )
+    .meta(jsonSchema);
+})();

@@ -1,4 +1,3 @@
-import { SearchResponseSchema } from '@dcg/kg-client';
 import {
   type KnowledgeBase,
   KnowledgeGraphError,
@@ -14,7 +13,7 @@ import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { withProblems } from '../kg-problems';
 import { queryRejected, readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
-import { problem, SourceParamsSchema } from './openapi-shared';
+import { problem, SearchResponseOpenApiSchema, SourceParamsSchema } from './openapi-shared';
 import { registerSparqlPaths } from './sparql-routes';
 
 const upstreamProblems = {
@@ -42,6 +41,7 @@ export function mountPassthroughRoutes(
     createRoute({
       method: 'get',
       path: '/passthrough/{sourceId}/v1/search/query',
+      operationId: 'searchUpstream',
       tags: ['passthrough'],
       summary: 'Search at the upstream source (its own search semantics)',
       middleware: [deps.guards.read] as const,
@@ -49,7 +49,7 @@ export function mountPassthroughRoutes(
       responses: {
         200: {
           description: 'The upstream page',
-          content: { 'application/json': { schema: SearchResponseSchema } },
+          content: { 'application/json': { schema: SearchResponseOpenApiSchema } },
         },
         400: problem('bad term, offset or limit'),
         ...upstreamProblems,
@@ -71,6 +71,7 @@ export function mountPassthroughRoutes(
   );
 
   registerSparqlPaths(app, '/passthrough/{sourceId}/v1/graph/sparql', {
+    operationId: 'queryUpstreamSparql',
     tag: 'passthrough',
     summary: 'SPARQL at the upstream source (full SPARQL if it supports it; never SPARQL Update)',
     params: SourceParamsSchema,

@@ -1,10 +1,9 @@
-import { SearchResponseSchema } from '@dcg/kg-client';
 import type { KnowledgeBase } from '@dcg/knowledge-graph';
 import { SearchQuerySchema } from '@dcg/knowledge-graph';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { problem } from './openapi-shared';
+import { problem, SearchResponseOpenApiSchema } from './openapi-shared';
 
 /**
  * `GET /v1/search/query`: ranked text search over the ingested knowledge (spec C1).
@@ -19,6 +18,7 @@ export function mountSearchRoutes(
   const route = createRoute({
     method: 'get',
     path: '/v1/search/query',
+    operationId: 'search',
     tags: ['search'],
     summary: 'Search the ingested knowledge; answers IRIs, best first',
     description:
@@ -28,7 +28,7 @@ export function mountSearchRoutes(
     responses: {
       200: {
         description: 'One page of results',
-        content: { 'application/json': { schema: SearchResponseSchema } },
+        content: { 'application/json': { schema: SearchResponseOpenApiSchema } },
       },
       400: problem('term missing or too long, offset or limit out of range'),
       401: problem('reads need a key (auth.readsRequireKey)'),

@@ -18,12 +18,19 @@ const PASSTHROUGH_HINT =
  * The OpenAPI description of a SPARQL protocol endpoint (GET and POST), internal or passthrough.
  *
  * @example
- * registerSparqlPaths(app, '/v1/graph/sparql', { tag: 'sparql', summary: 'SPARQL' });
+ * registerSparqlPaths(app, '/v1/graph/sparql', { operationId: 'querySparql', tag: 'sparql', summary: 'SPARQL' });
  */
 export function registerSparqlPaths(
   app: OpenAPIHono<KgEnv>,
   path: string,
-  options: { tag: string; summary: string; params?: z.ZodObject; extra?: Record<number, unknown> },
+  options: {
+    /** `<operationId>ViaGet` and `<operationId>ViaPost` name the two operations. */
+    operationId: string;
+    tag: string;
+    summary: string;
+    params?: z.ZodObject;
+    extra?: Record<number, unknown>;
+  },
 ): void {
   const responses = {
     200: {
@@ -38,6 +45,7 @@ export function registerSparqlPaths(
   app.openAPIRegistry.registerPath({
     method: 'get',
     path,
+    operationId: `${options.operationId}ViaGet`,
     tags: [options.tag],
     summary: options.summary,
     request: { ...request, query: z.object({ query: z.string().describe('SPARQL query') }) },
@@ -46,6 +54,7 @@ export function registerSparqlPaths(
   app.openAPIRegistry.registerPath({
     method: 'post',
     path,
+    operationId: `${options.operationId}ViaPost`,
     tags: [options.tag],
     summary: options.summary,
     request: {
@@ -81,6 +90,7 @@ export function mountSparqlRoutes(
   },
 ): void {
   registerSparqlPaths(app, '/v1/graph/sparql', {
+    operationId: 'querySparql',
     tag: 'sparql',
     summary: 'SPARQL (supported subset) over the ingested knowledge',
     extra: {
@@ -110,7 +120,7 @@ export function mountSparqlRoutes(
       title: 'Query timed out',
       detail: `The query ran longer than ${timeoutMs} ms (sparql.timeoutMs), waiting for its turn included. ${PASSTHROUGH_HINT}`,
     });
-  const handler = async (c: Context<KgEnv>) => {
+  const handler = async (c: Context<KgEnv>, timing: () => Record<string, string>) => {
     // One deadline for every stage from the request's arrival: reading the text, the wait for a
     // turn, parsing, planning and evaluation.
     const deadline = Date.now() + timeoutMs;
@@ -126,7 +136,7 @@ export function mountSparqlRoutes(
             title: 'Too many queries',
             detail: `${load.running} queries are running and ${load.queued} waiting (sparql.maxConcurrent, sparql.maxQueued); retry after ${entered.retryAfterSeconds} s`,
           },
-          { 'retry-after': String(entered.retryAfterSeconds) },
+          { 'retry-after': String(entered.retryAfterSeconds), ...timing() },
         );
       }
       if (entered.reason === 'deadline') throw timedOut();
@@ -172,11 +182,29 @@ export function mountSparqlRoutes(
       }
       return c.body(JSON.stringify(results), 200, {
         'content-type': 'application/sparql-results+json',
+        ...timing(),
       });
     } finally {
       entered.release();
     }
   };
-  app.get('/v1/graph/sparql', deps.guards.read, handler);
-  app.post('/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, handler);
+  // How long the service spent on the request, whatever the answer (Server-Timing): what the
+  // deadline bounds, apart from the time the request waited before the service saw it. Problems
+  // (400, 422, 503…) become their response here, as the app's error handler makes them, so that
+  // they carry the header too; anything else goes on to the error handler.
+  const timed = async (c: Context<KgEnv>) => {
+    const started = performance.now();
+    // Set when each response is made: @hono/node-server's responses do not see headers changed later.
+    const timing = () => ({
+      'server-timing': `app;dur=${(performance.now() - started).toFixed(1)}`,
+    });
+    try {
+      return await handler(c, timing);
+    } catch (error) {
+      if (!ProblemError.is(error)) throw error;
+      return problemResponse({ instance: c.req.path, ...error.problem }, timing());
+    }
+  };
+  app.get('/v1/graph/sparql', deps.guards.read, timed);
+  app.post('/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, timed);
 }

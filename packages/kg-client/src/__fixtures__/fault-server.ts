@@ -11,6 +11,7 @@ import { serveApp } from './serve-app';
  *   503-once      503 with Retry-After: 0, then ok
  *   503-always    always 503
  *   503-later     503 with Retry-After: 3600
+ *   503-bare      503 without Retry-After (how kg-api answers its own query timeout)
  *   500 / 502     that status with a problem document
  *   400           a problem document with extension members
  *   html-502      an HTML error page
@@ -62,6 +63,11 @@ export async function startFaultServer() {
         return attempt === 1 ? problem(503) : ok();
       case '503-always':
         return problem(503);
+      case '503-bare':
+        return new Response(JSON.stringify({ title: 'Query timed out', status: 503 }), {
+          status: 503,
+          headers: { 'content-type': 'application/problem+json' },
+        });
       case '503-later':
         return new Response(
           JSON.stringify({ title: 'maintenance', status: 503, detail: 'back in an hour' }),

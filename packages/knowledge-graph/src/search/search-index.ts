@@ -69,6 +69,13 @@ export class SearchIndex {
     return SourceSearchIndex.build(quads, this.#predicates, this.#registry);
   }
 
+  /**
+   * {@link SearchIndex.buildSource} in steps: yields between slices of work, returns the index.
+   */
+  buildSourceInSteps(quads: Iterable<Quad>): Generator<void, SourceSearchIndex, void> {
+    return SourceSearchIndex.buildInSteps(quads, this.#predicates, this.#registry);
+  }
+
   /** Makes a built index the one of `sourceId` (or removes it when `index` is undefined). */
   swapSource(sourceId: string, index: SourceSearchIndex | undefined): void {
     const old = this.#sources.get(sourceId);

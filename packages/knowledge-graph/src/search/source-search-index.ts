@@ -40,6 +40,9 @@ const B = 0.5;
  * const index = SourceSearchIndex.build(quads, predicates, registry);
  * index.postings.get('water')?.docFrequency;
  */
+/** Units of work (quads, words, phrases) between two steps of {@link SourceSearchIndex.buildInSteps}. */
+const BUILD_SLICE = 2_000;
+
 export class SourceSearchIndex {
   /** Distinct documents of this source. */
   readonly docCount: number;
@@ -84,6 +87,23 @@ export class SourceSearchIndex {
     predicates: readonly SearchPredicate[],
     registry: DocRegistry,
   ): SourceSearchIndex {
+    const steps = SourceSearchIndex.buildInSteps(quads, predicates, registry);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * {@link SourceSearchIndex.build} in steps: the generator yields after every slice of work, so
+   * that a caller can let the event loop run between slices; it returns the index.
+   */
+  static *buildInSteps(
+    quads: Iterable<Quad>,
+    predicates: readonly SearchPredicate[],
+    registry: DocRegistry,
+  ): Generator<void, SourceSearchIndex, void> {
+    let work = 0;
     const predicateIndex = new Map<string, number>();
     predicates.forEach((p, i) => {
       predicateIndex.set(p.iri, i);
@@ -100,6 +120,7 @@ export class SourceSearchIndex {
     const phraseIds = new Map<string, number>();
 
     for (const quad of quads) {
+      if (++work % BUILD_SLICE === 0) yield;
       if (quad.subject.termType !== 'NamedNode' || quad.object.termType !== 'Literal') continue;
       const p = predicateIndex.get(quad.predicate.value);
       if (p === undefined) continue;
@@ -146,6 +167,7 @@ export class SourceSearchIndex {
     const seen = new Uint8Array(registry.capacity);
     const postings = new Map<string, Postings>();
     for (const [word, id] of wordIds) {
+      if (++work % BUILD_SLICE === 0) yield;
       const from = wordOrder.starts[id]!;
       const to = wordOrder.starts[id + 1]!;
       let distinct = 0;
@@ -175,6 +197,7 @@ export class SourceSearchIndex {
     const phraseWeights = new Float32Array(phrases.length);
     const phraseMap = new Map<string, PhrasePostings>();
     for (const [phrase, id] of phraseIds) {
+      if (++work % BUILD_SLICE === 0) yield;
       const from = phraseOrder.starts[id]!;
       const to = phraseOrder.starts[id + 1]!;
       for (let k = from; k < to; k++) {

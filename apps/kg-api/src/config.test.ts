@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, createLogger, parseConfig } from '@dcg/http-kit';
+import { describe, expect, it } from 'vitest';
+import { KgApiConfigSchema } from './config';
+import { startKgApi } from './server';
+
+const scheduled = (extra: Record<string, unknown>) => ({
+  sources: [
+    {
+      id: 'nightly',
+      name: 'Nightly',
+      modes: {
+        ingestion: { enabled: true, schedule: '0 3 * * *' },
+        passthrough: { enabled: false },
+      },
+      ...extra,
+    },
+  ],
+});
+
+describe('kg-api configuration', () => {
+  it('refuses a source with a schedule but no baseUrl, naming the key', () => {
+    let error: unknown;
+    try {
+      parseConfig(KgApiConfigSchema, scheduled({}), 'kg-api configuration');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ConfigError.is(error)).toBe(true);
+    expect((error as ConfigError).problems).toEqual([
+      {
+        key: 'sources[0].modes.ingestion.schedule',
+        message: 'a schedule needs the source to have a baseUrl to pull from',
+      },
+    ]);
+  });
+
+  it('accepts the same source with a baseUrl', () => {
+    const config = parseConfig(KgApiConfigSchema, scheduled({ baseUrl: 'https://vocab.example' }));
+    expect(config.sources[0]?.modes.ingestion.schedule).toBe('0 3 * * *');
+  });
+
+  it('does not start with a schedule and no baseUrl', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kg-config-'));
+    try {
+      await expect(
+        startKgApi({
+          dataDir: dir,
+          config: scheduled({}),
+          logger: createLogger('kg-api-test', { level: 'silent' }),
+        }),
+      ).rejects.toThrow(/sources\[0\]\.modes\.ingestion\.schedule: a schedule needs/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,189 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@dcg/http-kit';
+import { parsePrometheusText, redoclyLint, unexpectedProblems } from '@dcg/http-kit/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SKOS, startTestServer } from './__fixtures__/test-servers';
+import { type RunningKgApi, startKgApi } from './server';
+
+const WRITER = 'writer-key-0123456789abcdef';
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+type Operation = { operationId?: string; security?: unknown[] };
+const logger = createLogger('kg-api-test', { level: 'silent' });
+const source = {
+  id: 'vocab',
+  name: 'Vocabulary',
+  modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
+};
+
+async function operations(url: string) {
+  const document = (await (await fetch(`${url}/openapi.json`)).json()) as {
+    servers?: unknown[];
+    paths: Record<string, Record<string, Operation>>;
+  };
+  const list = Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => ({ key: `${m} ${path}`, ...item[m] })),
+  );
+  return { document, list, security: (key: string) => list.find((o) => o.key === key)?.security };
+}
+
+describe('kg-api operations: OpenAPI document and /metrics', () => {
+  let dir: string;
+  let api: RunningKgApi;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kg-ops-'));
+    api = await startKgApi({
+      dataDir: dir,
+      logger,
+      config: {
+        sources: [source],
+        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
+        metrics: { requireKey: false },
+      },
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves an OpenAPI document that passes redocly lint (no error; no warning but the probes having no 4xx)', async () => {
+    const document = await (await fetch(`${api.url}/openapi.json`)).json();
+    const report = await redoclyLint(document);
+    expect(unexpectedProblems(report)).toEqual([]);
+    expect(report.totals.errors).toBe(0);
+  }, 60_000);
+
+  it('names every operation, marks open reads public, documents /health, /ready, /metrics and sets servers', async () => {
+    const { document, list, security } = await operations(api.url);
+    expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    for (const operation of list) {
+      expect(operation.operationId, operation.key).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(operation.security, operation.key).toBeInstanceOf(Array);
+    }
+    expect(security('get /health')).toEqual([]);
+    expect(security('get /ready')).toEqual([]);
+    expect(security('get /metrics')).toEqual([]);
+    expect(security('get /v1/search/query')).toEqual([]);
+    expect(security('post /v1/graph/sparql')).toEqual([]);
+    expect(security('put /v1/sources/{sourceId}/graph')).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('serves /metrics to a scraper: requests per route and status, latency histograms, SPARQL timings, storage health', async () => {
+    const put = await fetch(`${api.url}/v1/sources/vocab/graph`, {
+      method: 'PUT',
+      headers: { 'content-type': 'text/turtle', authorization: `Bearer ${WRITER}` },
+      body: '<https://ex.org/a> <http://www.w3.org/2004/02/skos/core#prefLabel> "Water" .',
+    });
+    expect(put.status).toBe(200);
+    await fetch(`${api.url}/v1/search/query?term=water`);
+    const query = 'SELECT ?s WHERE { ?s ?p ?o }';
+    const sparql = await fetch(`${api.url}/v1/graph/sparql?query=${encodeURIComponent(query)}`);
+    expect(sparql.status).toBe(200);
+
+    const response = await fetch(`${api.url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const { samples, types } = parsePrometheusText(await response.text());
+    const value = (name: string, labels: Record<string, string>) =>
+      samples.find(
+        (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+      )?.value;
+    expect(
+      value('http_requests_total', { route: '/v1/search/query', method: 'GET', status: '200' }),
+    ).toBe(1);
+    expect(
+      value('http_requests_total', {
+        route: '/v1/sources/:sourceId/graph',
+        method: 'PUT',
+        status: '200',
+      }),
+    ).toBe(1);
+    expect(types.get('http_request_duration_seconds')).toBe('histogram');
+    expect(
+      value('http_request_duration_seconds_count', { route: '/v1/graph/sparql', method: 'GET' }),
+    ).toBe(1);
+    expect(types.get('kg_sparql_evaluation_duration_seconds')).toBe('histogram');
+    expect(value('kg_sparql_evaluation_duration_seconds_count', { outcome: 'ok' })).toBe(1);
+    expect(value('kg_storage_writable', { service: 'kg-api' })).toBe(1);
+    expect(value('kg_triples', {})).toBe(1);
+    expect(value('kg_sources', {})).toBe(1);
+    expect(value('kg_pulls_running', {})).toBe(0);
+  });
+});
+
+describe('kg-api queue depths in /metrics', () => {
+  it('counts a pull in progress in kg_pulls_running, and 0 once it ended', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const upstream = await startTestServer(async (_req, res) => {
+      await held;
+      res.writeHead(200, { 'content-type': 'application/ld+json' });
+      res.end(JSON.stringify({ '@id': 'https://ex.org/slow', [`${SKOS}prefLabel`]: 'Slow' }));
+    });
+    const dir = await mkdtemp(join(tmpdir(), 'kg-ops-'));
+    const api = await startKgApi({
+      dataDir: dir,
+      logger,
+      config: {
+        sources: [{ ...source, id: 'slow', baseUrl: upstream.url }],
+        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
+        metrics: { requireKey: false },
+      },
+    });
+    const running = async () => {
+      const { samples } = parsePrometheusText(await (await fetch(`${api.url}/metrics`)).text());
+      return samples.find((s) => s.name === 'kg_pulls_running')?.value;
+    };
+    try {
+      const pull = fetch(`${api.url}/v1/sources/slow/ingest`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${WRITER}` },
+      });
+      for (let i = 0; i < 100 && (await running()) !== 1; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(await running()).toBe(1);
+      release();
+      expect((await pull).status).toBe(200);
+      expect(await running()).toBe(0);
+    } finally {
+      release();
+      await api.close();
+      await upstream.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('kg-api with readsRequireKey and the default metrics config', () => {
+  it('documents reads and /metrics as needing a key, and refuses /metrics without one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kg-ops-'));
+    const api = await startKgApi({
+      dataDir: dir,
+      logger,
+      config: {
+        sources: [source],
+        auth: { apiKeys: [{ name: 'ci', key: WRITER }], readsRequireKey: true },
+      },
+    });
+    try {
+      const { security } = await operations(api.url);
+      expect(security('get /v1/search/query')).toEqual([{ bearerAuth: [] }]);
+      expect(security('get /metrics')).toEqual([{ bearerAuth: [] }]);
+      expect(security('get /health')).toEqual([]);
+      expect((await fetch(`${api.url}/metrics`)).status).toBe(401);
+      const scraped = await fetch(`${api.url}/metrics`, {
+        headers: { authorization: `Bearer ${WRITER}` },
+      });
+      expect(scraped.status).toBe(200);
+    } finally {
+      await api.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
+import { createLogger } from '@dcg/http-kit';
+import { type RunningKgApi, startKgApi } from '@dcg/kg-api';
+
+/** The key of governance-api in these tests (role reader). */
+export const GOVERNANCE_KEY = 'mcp-server-test-reader-key-0123';
+
+/** The demo data of governance-api. */
+export const DEMO = {
+  environment: 'production',
+  systemId: 'urn:dmb:dp:finance:orders:0',
+  contracts: {
+    compliant: 'urn:dmb:cmp:finance:orders:0:orders-port',
+    violated: 'urn:dmb:cmp:finance:orders:0:invoices-port',
+    unprocessable: 'urn:dmb:cmp:finance:orders:0:customers-port',
+  },
+  concept: 'https://dcg.example.org/vocab/governance/data-product',
+} as const;
+
+/** Real governance-api and kg-api (with an upstream kg-api as passthrough source "upstream"). */
+export interface Backends {
+  governance: RunningGovernanceApi;
+  kg: RunningKgApi;
+  upstream: RunningKgApi;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts governance-api and kg-api with their demo data on loopback (free ports, own data
+ * folders), plus a second kg-api that the first passes SPARQL through to as source "upstream".
+ *
+ * @example
+ * const backends = await startBackends(); … await backends.close();
+ */
+export async function startBackends(): Promise<Backends> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-backends-'));
+  const logger = createLogger('test', { level: 'silent' });
+  const governance = await startGovernanceApi({
+    dataDir: join(dir, 'governance'),
+    demo: true,
+    config: {
+      auth: {
+        apiKeys: [{ name: 'mcp', key: GOVERNANCE_KEY, role: 'reader' }],
+        developmentKey: false,
+      },
+      provisioning: { pollIntervalMs: 20, pollTimeoutMs: 5000, requestTimeoutMs: 5000 },
+    },
+    logger,
+  });
+  const upstream = await startKgApi({
+    config: { auth: { developmentKey: false } },
+    dataDir: join(dir, 'upstream'),
+    demo: true,
+    logger,
+  });
+  const kg = await startKgApi({
+    config: {
+      auth: { developmentKey: false },
+      sources: [
+        {
+          id: 'upstream',
+          name: 'Upstream thesaurus',
+          baseUrl: upstream.url,
+          modes: { ingestion: { enabled: false }, passthrough: { enabled: true } },
+        },
+      ],
+    },
+    dataDir: join(dir, 'kg'),
+    demo: true,
+    logger,
+  });
+  return {
+    governance,
+    kg,
+    upstream,
+    async close() {
+      await Promise.allSettled([governance.close(), kg.close(), upstream.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

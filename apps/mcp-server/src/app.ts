@@ -1,0 +1,146 @@
+import { installErrorHandling, type Logger, problemResponse, requestContext } from '@dcg/http-kit';
+import {
+  type AuthInfo,
+  buildOAuthProtectedResourceMetadata,
+  hostHeaderValidationResponse,
+  type McpHttpHandler,
+  type OAuthMetadata,
+} from '@modelcontextprotocol/server';
+import { Hono } from 'hono';
+import type { McpEnv } from './app-env';
+import type { CorsPolicy } from './cors';
+
+/**
+ * Everything the mcp-server Hono app is built from.
+ *
+ * @example
+ * const deps: McpAppDeps = { handler, resource, cors, logger, maxRequestBytes: 1_048_576 };
+ */
+export interface McpAppDeps {
+  /** The SDK's MCP handler (2026-07-28 and the 2025 legacy lane). */
+  handler: McpHttpHandler;
+  /** The MCP endpoint URL, the resource of RFC 8707/9728 (e.g. `https://mcp.example.com/mcp`). */
+  resource: URL;
+  cors: CorsPolicy;
+  /**
+   * This server's own origins (its public URL's, and on loopback the same port under `localhost`,
+   * `127.0.0.1` and `[::1]`): a page of this server may always call it.
+   */
+  selfOrigins: readonly string[];
+  /** When set (a loopback server), `/mcp` answers only requests whose Host is one of these. */
+  allowedHosts?: readonly string[] | undefined;
+  logger: Logger;
+  maxRequestBytes: number;
+  /** OAuth: the bearer gate of /mcp and what the protected resource metadata names. */
+  auth?: {
+    gate: (request: Request) => Promise<AuthInfo | Response>;
+    authorizationServer: OAuthMetadata;
+    scopesSupported: string[];
+  };
+  /** Extra routes (the login and consent pages). */
+  extras?: Hono<McpEnv>[];
+}
+
+/**
+ * Builds the mcp-server app: `/mcp` (Streamable HTTP, behind the bearer gate, refusing origins
+ * not configured with 403), the RFC 9728 protected resource metadata (path-aware and root), health.
+ *
+ * @example
+ * const app = buildMcpApp(deps);
+ */
+export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
+  const app = new Hono<McpEnv>();
+  app.use(requestContext({ logger: deps.logger }));
+  installErrorHandling(app, deps.logger);
+  const mcpPath = deps.resource.pathname;
+
+  if (deps.auth) {
+    const metadata = buildOAuthProtectedResourceMetadata({
+      oauthMetadata: deps.auth.authorizationServer,
+      resourceServerUrl: deps.resource,
+      scopesSupported: deps.auth.scopesSupported,
+      resourceName: 'dcg marketplace and knowledge graph',
+      dangerouslyAllowInsecureIssuerUrl: true,
+    });
+    const document = { ...metadata, bearer_methods_supported: ['header'] };
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      `/.well-known/oauth-protected-resource${mcpPath}`,
+    ]) {
+      app.options(
+        path,
+        (c) =>
+          new Response(null, {
+            status: 204,
+            headers: deps.cors.preflightFor(c.req.header('origin'), 'GET, OPTIONS'),
+          }),
+      );
+      app.get(path, (c) => {
+        for (const [name, value] of Object.entries(deps.cors.headersFor(c.req.header('origin'))))
+          c.header(name, value);
+        c.header('cache-control', 'public, max-age=3600');
+        return c.json(document);
+      });
+    }
+  }
+
+  const originAllowed = (origin: string) =>
+    deps.selfOrigins.includes(origin) || deps.cors.allows(origin);
+  app.options(mcpPath, (c) => {
+    const origin = c.req.header('origin');
+    if (origin !== undefined && !originAllowed(origin)) return forbiddenOrigin(origin);
+    return new Response(null, {
+      status: 204,
+      headers: deps.cors.preflightFor(origin, 'GET, POST, DELETE, OPTIONS'),
+    });
+  });
+  app.all(mcpPath, async (c) => {
+    const origin = c.req.header('origin');
+    // DNS rebinding protection: a browser page of an origin not configured never reaches /mcp,
+    // nor does a request for another host name when the server listens on loopback.
+    if (origin !== undefined && !originAllowed(origin)) return forbiddenOrigin(origin);
+    if (deps.allowedHosts) {
+      const refused = hostHeaderValidationResponse(c.req.raw, [...deps.allowedHosts]);
+      if (refused) return refused;
+    }
+    const declared = Number(c.req.header('content-length'));
+    if (Number.isFinite(declared) && declared > deps.maxRequestBytes) {
+      return withCors(
+        problemResponse({
+          status: 413,
+          title: 'Payload Too Large',
+          detail: `The request body exceeds ${deps.maxRequestBytes} bytes`,
+        }),
+        deps.cors.headersFor(origin),
+      );
+    }
+    let authInfo: AuthInfo | undefined;
+    if (deps.auth) {
+      const gate = await deps.auth.gate(c.req.raw);
+      // Not `instanceof Response`: @hono/node-server replaces the global Response class.
+      if (!('token' in gate)) return withCors(gate, deps.cors.headersFor(origin));
+      authInfo = gate;
+    }
+    const response = await deps.handler.fetch(c.req.raw, authInfo ? { authInfo } : {});
+    return withCors(response, deps.cors.headersFor(origin));
+  });
+
+  app.get('/health', (c) => c.json({ status: 'ok' }));
+  for (const extra of deps.extras ?? []) app.route('/', extra);
+  return app;
+}
+
+function forbiddenOrigin(origin: string): Response {
+  return problemResponse({
+    status: 403,
+    title: 'Forbidden',
+    detail: `Origin ${origin} is not allowed to call this server (cors.origin)`,
+  });
+}
+
+function withCors(response: Response, headers: Record<string, string>): Response {
+  if (Object.keys(headers).length === 0) return response;
+  const out = new Response(response.body, response);
+  for (const [name, value] of Object.entries(headers)) out.headers.set(name, value);
+  return out;
+}

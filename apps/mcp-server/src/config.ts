@@ -1,0 +1,191 @@
+import { z } from 'zod';
+
+const httpUrl = z
+  .string()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+    message: 'must be an absolute http(s) URL',
+  });
+
+const secret = z
+  .strictObject({
+    key: z.string().min(16).optional(),
+    keyFromEnv: z.string().min(1).optional(),
+  })
+  .refine((k) => !(k.key !== undefined && k.keyFromEnv !== undefined), {
+    message: 'give at most one of key and keyFromEnv',
+  });
+
+const Origin = z
+  .string()
+  .refine((value) => value === '*' || (URL.canParse(value) && new URL(value).origin === value), {
+    message: 'must be an origin such as https://app.example.com (scheme, host, port; no path)',
+  });
+
+/** A user of the embedded login: a name and a scrypt hash made by `pnpm --filter @dcg/mcp-server hash-password`. */
+const UserSchema = z.strictObject({
+  username: z.string().min(1).max(200),
+  passwordHash: z.string().regex(/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/, {
+    message: 'must be a scrypt hash made by hash-password (scrypt$N$r$p$salt$hash)',
+  }),
+  /** Scopes this user may grant (default: all). */
+  scopes: z.array(z.string().min(1)).optional(),
+});
+
+/** A pre-registered OAuth client (preferred over metadata documents and dynamic registration). */
+const ClientSchema = z.strictObject({
+  client_id: z.string().min(1).max(500),
+  client_name: z.string().max(200).optional(),
+  /** Absent: a public client (PKCE only). */
+  client_secret: z.string().min(32).optional(),
+  redirect_uris: z.array(z.string().url()).min(1),
+  application_type: z.enum(['web', 'native']).default('web'),
+  scope: z.string().optional(),
+});
+
+/**
+ * The mcp-server configuration (YAML or JSON, path in `DCG_CONFIG`). Every key is documented in
+ * the README; unknown keys stop start-up with a message naming them.
+ *
+ * @example
+ * McpServerConfigSchema.parse({}).limits.maxResultBytes; // 262144
+ */
+export const McpServerConfigSchema = z.strictObject({
+  /** The URL clients use to reach this server (behind a proxy: the public one). Default: where it listens. */
+  publicUrl: httpUrl.optional(),
+  governance: z
+    .strictObject({
+      baseUrl: httpUrl.default('http://127.0.0.1:8080'),
+      /** A governance-api key (any role) to read policies and deployed descriptors. */
+      apiKey: secret.optional(),
+      timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+    })
+    .default({ baseUrl: 'http://127.0.0.1:8080', timeoutMs: 10_000 }),
+  knowledgeGraph: z
+    .strictObject({
+      baseUrl: httpUrl.default('http://127.0.0.1:8081'),
+      apiKey: secret.optional(),
+      timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
+    })
+    .default({ baseUrl: 'http://127.0.0.1:8081', timeoutMs: 10_000 }),
+  limits: z
+    .strictObject({
+      maxResultBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(16 * 1024 * 1024)
+        .default(256 * 1024),
+      defaultPageSize: z.number().int().min(1).max(100).default(10),
+      maxPageSize: z.number().int().min(1).max(100).default(100),
+      maxListedResources: z.number().int().min(1).max(10_000).default(500),
+      maxRequestBytes: z
+        .number()
+        .int()
+        .min(1024)
+        .max(64 * 1024 * 1024)
+        .default(1024 * 1024),
+    })
+    .default({
+      maxResultBytes: 256 * 1024,
+      defaultPageSize: 10,
+      maxPageSize: 100,
+      maxListedResources: 500,
+      maxRequestBytes: 1024 * 1024,
+    }),
+  cache: z
+    .strictObject({
+      staticListsTtlMs: z.number().int().min(0).default(3_600_000),
+      marketplaceDataTtlMs: z.number().int().min(0).default(0),
+    })
+    .default({ staticListsTtlMs: 3_600_000, marketplaceDataTtlMs: 0 }),
+  cors: z
+    .strictObject({
+      /** Origins allowed to call /mcp and the authentication APIs from a browser (a string or a list). */
+      origin: z.union([Origin, z.array(Origin)]).default([]),
+    })
+    .default({ origin: [] }),
+  oauth: z
+    .strictObject({
+      /** false: /mcp answers without a token (only for a server that is reachable by you alone). */
+      enabled: z.boolean().default(true),
+      users: z.array(UserSchema).default([]),
+      /** Sign people in at an upstream OpenID Connect provider instead of `users`. */
+      upstream: z
+        .strictObject({
+          /** The provider's issuer; its discovery document is read at `<issuer>/.well-known/openid-configuration`. */
+          issuer: httpUrl,
+          clientId: z.string().min(1),
+          /** Absent: a public client (PKCE only). */
+          clientSecret: secret.optional(),
+          scopes: z.array(z.string().min(1)).default(['openid', 'profile', 'email']),
+          /** The ID token claim that names the account (default `preferred_username`, else `email`, else `sub`). */
+          accountClaim: z.string().min(1).default('preferred_username'),
+          timeoutMs: z.number().int().min(100).max(60_000).default(10_000),
+        })
+        .optional(),
+      clients: z.array(ClientSchema).default([]),
+      accessTokenTtlSeconds: z.number().int().min(30).max(86_400).default(600),
+      refreshTokenTtlSeconds: z
+        .number()
+        .int()
+        .min(60)
+        .max(365 * 86_400)
+        .default(14 * 86_400),
+      /** Days a signing key signs before a new one is made; old keys keep verifying live tokens. */
+      signingKeyRotationDays: z.number().int().min(1).max(3650).default(30),
+      clientIdMetadataDocuments: z.boolean().default(true),
+      dynamicRegistration: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          /** Registrations per client IP address per minute. */
+          perMinute: z.number().int().min(1).max(10_000).default(10),
+          /** A registered client that gets no grant within this time is removed. */
+          unusedClientTtlSeconds: z.number().int().min(60).default(86_400),
+        })
+        .default({ enabled: true, perMinute: 10, unusedClientTtlSeconds: 86_400 }),
+    })
+    .default({
+      enabled: true,
+      users: [],
+      clients: [],
+      accessTokenTtlSeconds: 600,
+      refreshTokenTtlSeconds: 14 * 86_400,
+      signingKeyRotationDays: 30,
+      clientIdMetadataDocuments: true,
+      dynamicRegistration: { enabled: true, perMinute: 10, unusedClientTtlSeconds: 86_400 },
+    }),
+  storage: z
+    .strictObject({
+      sqlite: z.strictObject({ file: z.string().min(1).optional() }).default({}),
+      postgres: z
+        .strictObject({
+          /** A connection string; set (or DATABASE_URL) to share the OAuth store among instances. */
+          url: z.string().min(1).optional(),
+          schema: z
+            .string()
+            .regex(/^[a-z_][a-z0-9_]{0,62}$/)
+            .default('dcg_mcp'),
+          maxConnections: z.number().int().min(1).max(100).default(10),
+        })
+        .default({ schema: 'dcg_mcp', maxConnections: 10 }),
+    })
+    .default({ sqlite: {}, postgres: { schema: 'dcg_mcp', maxConnections: 10 } }),
+});
+
+/** The validated mcp-server configuration. */
+export type McpServerConfig = z.output<typeof McpServerConfigSchema>;
+
+/** Resolves a `{ key }` or `{ keyFromEnv }` secret. */
+export function resolveSecret(
+  value: { key?: string | undefined; keyFromEnv?: string | undefined } | undefined,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  if (!value) return undefined;
+  if (value.key !== undefined) return value.key;
+  if (value.keyFromEnv !== undefined) {
+    const found = env[value.keyFromEnv];
+    if (!found) throw new Error(`the environment variable ${value.keyFromEnv} is not set`);
+    return found;
+  }
+  return undefined;
+}

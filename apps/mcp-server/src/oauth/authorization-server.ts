@@ -1,0 +1,148 @@
+import { SCOPES } from '@dcg/mcp-tools';
+import type { JWK } from 'jose';
+import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { McpServerConfig } from '../config';
+import type { OAuthStore } from './oauth-store';
+import type { SigningKeys } from './signing-keys';
+
+/** Every scope clients may ask for: the tools' scopes and offline_access (refresh tokens). */
+export const SUPPORTED_SCOPES = [...Object.values(SCOPES), 'offline_access'];
+
+/** The paths the authorization server answers (everything else is the resource server's). */
+export const AUTHORIZATION_SERVER_PATHS = [
+  '/authorize',
+  '/token',
+  '/register',
+  '/revoke',
+  '/jwks',
+  '/session',
+  '/.well-known/openid-configuration',
+];
+
+/**
+ * Builds the OAuth 2.1 authorization server on oidc-provider: authorization code with PKCE S256
+ * only, RFC 8707 resource indicators with the MCP endpoint as the one resource (ES256 JWT access
+ * tokens for it), refresh tokens only with offline_access and rotated on every use (reuse of a
+ * rotated one revokes the whole grant), revocation, RFC 9207 `iss` on authorization responses,
+ * pre-registered clients, Client ID Metadata Documents (oidc-provider fetches them with its SSRF
+ * guard: no special-use addresses, no redirects, size and time caps) and dynamic registration.
+ *
+ * @example
+ * const provider = createAuthorizationServer({ issuer, resource, config, store, keys });
+ */
+export function createAuthorizationServer(options: {
+  issuer: string;
+  resource: string;
+  oauth: McpServerConfig['oauth'];
+  store: OAuthStore;
+  keys: SigningKeys;
+}): Provider {
+  const { oauth, resource } = options;
+  const scopeList = SUPPORTED_SCOPES.join(' ');
+  const configuration: Configuration = {
+    adapter: (name: string) => options.store.adapter(name),
+    clients: oauth.clients.map((client) => ({
+      ...client,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: client.client_secret ? 'client_secret_basic' : 'none',
+      ...(client.scope ? {} : { scope: scopeList }),
+    })),
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+      scope: scopeList,
+    },
+    jwks: { keys: options.keys.jwks.keys.map(privateJwk) as never },
+    cookies: { keys: options.keys.cookieKeys, long: { signed: true }, short: { signed: true } },
+    scopes: SUPPORTED_SCOPES,
+    claims: { openid: ['sub'] },
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    routes: {
+      authorization: '/authorize',
+      token: '/token',
+      registration: '/register',
+      revocation: '/revoke',
+      jwks: '/jwks',
+      end_session: '/session/end',
+    },
+    features: {
+      devInteractions: { enabled: false },
+      // A client revokes only its own tokens.
+      revocation: {
+        enabled: true,
+        allowedPolicy: (
+          _ctx: KoaContextWithOIDC,
+          client: { clientId: string },
+          token: { clientId?: string },
+        ) => token.clientId === client.clientId,
+      },
+      introspection: { enabled: false },
+      userinfo: { enabled: false },
+      registration: { enabled: oauth.dynamicRegistration.enabled, initialAccessToken: false },
+      clientIdMetadataDocument: {
+        enabled: oauth.clientIdMetadataDocuments,
+        ack: 'draft-02',
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: KoaContextWithOIDC, requested: string) => {
+          if (requested.replace(/\/$/, '') !== resource) {
+            throw new errors.InvalidTarget(`this server only issues tokens for ${resource}`);
+          }
+          return {
+            scope: Object.values(SCOPES).join(' '),
+            audience: resource,
+            accessTokenTTL: oauth.accessTokenTtlSeconds,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+    } as Configuration['features'],
+    extraTokenClaims: (_ctx, token) => ({ gid: (token as { grantId?: string }).grantId }),
+    issueRefreshToken: async (_ctx, client, code) =>
+      client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    rotateRefreshToken: () => true,
+    revokeGrantPolicy: () => true,
+    ttl: {
+      AccessToken: oauth.accessTokenTtlSeconds,
+      AuthorizationCode: 60,
+      RefreshToken: oauth.refreshTokenTtlSeconds,
+      Grant: oauth.refreshTokenTtlSeconds,
+      Interaction: 600,
+      Session: 86_400,
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Authorization error</title><h1>Authorization error</h1><p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ''))}</p>`;
+    },
+  };
+  const provider = new Provider(options.issuer, configuration);
+  provider.proxy = true;
+  return provider;
+}
+
+/** The public half of the signing keys, for the resource server. */
+export function publicJwks(keys: SigningKeys): { keys: JWK[] } {
+  return {
+    keys: keys.jwks.keys.map(({ d: _d, 'dcg:createdAt': _c, ...rest }) => rest),
+  };
+}
+
+function privateJwk(key: SigningKeys['jwks']['keys'][number]): JWK {
+  const { 'dcg:createdAt': _created, ...rest } = key;
+  return rest;
+}
+
+/** Escapes text for HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

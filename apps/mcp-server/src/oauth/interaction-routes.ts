@@ -1,0 +1,192 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SCOPE_DESCRIPTIONS } from '@dcg/mcp-tools';
+import { Hono } from 'hono';
+import type Provider from 'oidc-provider';
+import type { McpEnv } from '../app-env';
+import type { McpServerConfig } from '../config';
+import { escapeHtml } from './authorization-server';
+import { verifyPassword } from './passwords';
+
+/**
+ * The login and consent pages of `/authorize` (server-rendered, no script): a person signs in
+ * with a configured user (scrypt-hashed password), then sees which client asks for which scopes
+ * on which resource, and approves or denies. Forms carry a CSRF token bound to the interaction and
+ * must come from this origin.
+ *
+ * @example
+ * app.route('/', interactionRoutes({ provider: () => provider, users, csrfKey, origin }));
+ */
+export function interactionRoutes(deps: {
+  provider: () => Provider;
+  users: McpServerConfig['oauth']['users'];
+  csrfKey: string;
+  origin: string;
+  /** When set, people sign in there instead of with `users`. */
+  upstream?: { start(uid: string): Promise<string> } | undefined;
+}): Hono<McpEnv> {
+  const app = new Hono<McpEnv>();
+  const csrf = (uid: string) => createHmac('sha256', deps.csrfKey).update(uid).digest('base64url');
+  const csrfValid = (uid: string, token: unknown) => {
+    if (typeof token !== 'string') return false;
+    const expected = Buffer.from(csrf(uid));
+    const given = Buffer.from(token);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  };
+  const security = {
+    // No form-action: Chromium applies it to the redirects that follow a post, and the consent
+    // ends in a redirect to the client.
+    'content-security-policy':
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+    'cache-control': 'no-store',
+    // Not no-referrer: with it, Chromium sends "Origin: null" on the page's own form posts.
+    'referrer-policy': 'same-origin',
+  };
+
+  app.use('/interaction/*', async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(security)) c.header(name, value);
+  });
+
+  app.get('/interaction/:uid', async (c) => {
+    const provider = deps.provider();
+    const details = await provider
+      .interactionDetails(c.env.incoming, c.env.outgoing)
+      .catch(() => undefined);
+    if (!details || details.uid !== c.req.param('uid'))
+      return c.html(
+        page(
+          'Sign-in expired',
+          '<p>This sign-in has expired. Start again from your application.</p>',
+        ),
+        400,
+      );
+    const client = await provider.Client.find(String(details.params.client_id));
+    const clientName = client?.clientName ?? String(details.params.client_id);
+    const token = csrf(details.uid);
+    if (details.prompt.name === 'login' && deps.upstream) {
+      return c.redirect(await deps.upstream.start(details.uid), 303);
+    }
+    if (details.prompt.name === 'login') {
+      return c.html(
+        page(
+          'Sign in',
+          `<p><strong>${escapeHtml(clientName)}</strong> wants to use the dcg MCP server on your behalf.</p>
+<form method="post" action="/interaction/${escapeHtml(details.uid)}/login">
+<input type="hidden" name="csrf" value="${token}">
+<label>User name <input name="username" autocomplete="username" required autofocus></label>
+<label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+<button type="submit">Sign in</button>
+</form>${abortForm(details.uid, token)}`,
+        ),
+      );
+    }
+    const scopes = String(details.params.scope ?? '')
+      .split(' ')
+      .filter(Boolean);
+    const resource = String(details.params.resource ?? '');
+    return c.html(
+      page(
+        'Allow access?',
+        `<p><strong>${escapeHtml(clientName)}</strong> (<code>${escapeHtml(String(details.params.client_id))}</code>) asks to:</p>
+<ul>${scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_DESCRIPTIONS[s as keyof typeof SCOPE_DESCRIPTIONS] ?? (s === 'offline_access' ? 'Stay signed in (refresh tokens)' : s))}</li>`).join('')}</ul>
+<p>on <code>${escapeHtml(resource)}</code>, as <strong>${escapeHtml(String(details.session?.accountId ?? ''))}</strong>.</p>
+<form method="post" action="/interaction/${escapeHtml(details.uid)}/confirm">
+<input type="hidden" name="csrf" value="${token}">
+<button type="submit">Allow</button>
+</form>${abortForm(details.uid, token)}`,
+      ),
+    );
+  });
+
+  app.post('/interaction/:uid/:action{login|confirm|abort}', async (c) => {
+    const provider = deps.provider();
+    const origin = c.req.header('origin');
+    if (origin !== undefined && origin !== deps.origin)
+      return c.html(page('Refused', '<p>This form must be sent from this server.</p>'), 403);
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const details = await provider
+      .interactionDetails(c.env.incoming, c.env.outgoing)
+      .catch(() => undefined);
+    if (!details || details.uid !== c.req.param('uid'))
+      return c.html(
+        page(
+          'Sign-in expired',
+          '<p>This sign-in has expired. Start again from your application.</p>',
+        ),
+        400,
+      );
+    if (!csrfValid(details.uid, form.csrf))
+      return c.html(
+        page('Refused', '<p>The form is not valid (CSRF). Start again from your application.</p>'),
+        403,
+      );
+    const action = c.req.param('action');
+    let result: Record<string, unknown>;
+    if (action === 'abort') {
+      result = { error: 'access_denied', error_description: 'The user denied access' };
+    } else if (action === 'login' && deps.upstream) {
+      return c.html(page('Refused', '<p>Sign in at the identity provider.</p>'), 400);
+    } else if (action === 'login') {
+      const username = typeof form.username === 'string' ? form.username : '';
+      const password = typeof form.password === 'string' ? form.password : '';
+      const user = deps.users.find((u) => u.username === username);
+      // Verify against a hash even for an unknown user, so timing does not tell who exists.
+      const ok = await verifyPassword(password, user?.passwordHash ?? dummyHash);
+      if (!user || !ok) {
+        return c.html(
+          page(
+            'Sign in',
+            `<p role="alert" class="error">Wrong user name or password.</p><form method="post" action="/interaction/${escapeHtml(details.uid)}/login">
+<input type="hidden" name="csrf" value="${csrf(details.uid)}">
+<label>User name <input name="username" autocomplete="username" required value="${escapeHtml(username)}"></label>
+<label>Password <input name="password" type="password" autocomplete="current-password" required autofocus></label>
+<button type="submit">Sign in</button></form>`,
+          ),
+          401,
+        );
+      }
+      result = { login: { accountId: user.username } };
+    } else {
+      if (details.prompt.name !== 'consent' || !details.session?.accountId) {
+        return c.html(page('Refused', '<p>Sign in first.</p>'), 400);
+      }
+      const accountId = details.session.accountId;
+      const user = deps.users.find((u) => u.username === accountId);
+      const allowed = (scopes: string[]) =>
+        user?.scopes ? scopes.filter((s) => user.scopes!.includes(s)) : scopes;
+      const grant = details.grantId
+        ? ((await provider.Grant.find(details.grantId)) ??
+          new provider.Grant({ accountId, clientId: String(details.params.client_id) }))
+        : new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+      const missing = details.prompt.details as {
+        missingOIDCScope?: string[];
+        missingResourceScopes?: Record<string, string[]>;
+      };
+      if (missing.missingOIDCScope) grant.addOIDCScope(allowed(missing.missingOIDCScope).join(' '));
+      for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+        grant.addResourceScope(indicator, allowed(scopes).join(' '));
+      }
+      result = { consent: { grantId: await grant.save() } };
+    }
+    const redirectTo = await provider.interactionResult(c.env.incoming, c.env.outgoing, result, {
+      mergeWithLastSubmission: action !== 'abort',
+    });
+    return c.redirect(redirectTo, 303);
+  });
+
+  return app;
+}
+
+const dummyHash =
+  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+function abortForm(uid: string, token: string): string {
+  return `<form method="post" action="/interaction/${escapeHtml(uid)}/abort"><input type="hidden" name="csrf" value="${token}"><button type="submit" class="secondary">Deny</button></form>`;
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)} · dcg MCP server</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}label{display:block;margin:.75rem 0}input{display:block;width:100%;padding:.5rem;font:inherit;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1.25rem;font:inherit;background:#1f5fbf;color:#fff;border:0;border-radius:4px}button.secondary{background:#e6e8eb;color:#1b1f24}.error{color:#a40e26}code{background:#f2f4f6;padding:0 .25rem}</style></head>
+<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+}

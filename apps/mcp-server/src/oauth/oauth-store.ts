@@ -1,0 +1,47 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { SigningKeys } from './signing-keys';
+
+/**
+ * Where the signing keys live: compare-and-set, so instances that share a store agree on one set
+ * (the first to rotate wins; the others read its keys).
+ */
+export interface KeyStorage {
+  read(): Promise<SigningKeys | undefined>;
+  /** Writes `next` only if the stored keys are still `previous`; false when another won. */
+  replace(previous: SigningKeys | undefined, next: SigningKeys): Promise<boolean>;
+}
+
+/**
+ * Where the authorization server keeps clients, grants, codes, tokens, sessions and interactions:
+ * the oidc-provider adapter of each model, plus what the resource server asks.
+ *
+ * @example
+ * const store = openSqliteOAuthStore(join(dataDir, 'oauth.db'));
+ * const provider = new Provider(issuer, { adapter: store.adapter });
+ */
+export interface OAuthStore {
+  readonly kind: 'sqlite' | 'postgres';
+  /** The signing keys of the authorization server. */
+  readonly keys: KeyStorage;
+  /** The adapter factory oidc-provider calls once per model name. */
+  adapter(model: string): Adapter;
+  /** Whether a grant is still live (not revoked, not expired): tokens of a dead grant are refused. */
+  grantAlive(grantId: string): Promise<boolean>;
+  /**
+   * Removes registered clients created before `createdBefore` (epoch seconds) that never got a
+   * grant. Only dynamic registrations are stored: configured clients live in the configuration and
+   * metadata-document clients in oidc-provider's cache.
+   */
+  removeUnusedClients(createdBefore: number): Promise<number>;
+  /** Removes expired rows. */
+  sweep(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A payload with its stored bookkeeping, as adapters return it. */
+export type StoredPayload = AdapterPayload & { consumed?: number };
+
+/** Seconds since the epoch. */
+export function epoch(): number {
+  return Math.floor(Date.now() / 1000);
+}

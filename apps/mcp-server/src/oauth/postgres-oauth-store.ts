@@ -1,0 +1,176 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import pg from 'pg';
+import { epoch, type OAuthStore, type StoredPayload } from './oauth-store';
+import type { SigningKeys } from './signing-keys';
+
+/**
+ * The OAuth store in PostgreSQL (one schema, created if missing): the same table as the SQLite
+ * store, plus the signing keys, so that any number of instances share clients, grants, tokens and
+ * keys.
+ *
+ * @example
+ * const store = await openPostgresOAuthStore({ connectionString: 'postgres://…', schema: 'dcg_mcp' });
+ */
+export async function openPostgresOAuthStore(options: {
+  connectionString: string;
+  schema: string;
+  maxConnections?: number;
+}): Promise<OAuthStore> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) {
+    throw new Error(
+      `storage.postgres.schema "${options.schema}" must be a lower-case SQL identifier`,
+    );
+  }
+  const s = options.schema;
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+  });
+  pool.on('error', () => undefined);
+  const client = await pool.connect();
+  try {
+    // One instance creates the schema at a time.
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`dcg-mcp-oauth:${s}`]);
+    await client.query(`
+      CREATE SCHEMA IF NOT EXISTS ${s};
+      CREATE TABLE IF NOT EXISTS ${s}.oauth_models (
+        model TEXT NOT NULL,
+        id TEXT NOT NULL,
+        payload JSONB NOT NULL,
+        grant_id TEXT,
+        uid TEXT,
+        user_code TEXT,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT,
+        consumed_at BIGINT,
+        PRIMARY KEY (model, id)
+      );
+      CREATE INDEX IF NOT EXISTS oauth_models_grant ON ${s}.oauth_models (grant_id);
+      CREATE INDEX IF NOT EXISTS oauth_models_uid ON ${s}.oauth_models (model, uid);
+      CREATE INDEX IF NOT EXISTS oauth_models_user_code ON ${s}.oauth_models (model, user_code);
+      CREATE INDEX IF NOT EXISTS oauth_models_expiry ON ${s}.oauth_models (expires_at);
+      CREATE TABLE IF NOT EXISTS ${s}.oauth_keys (id INT PRIMARY KEY CHECK (id = 1), body JSONB NOT NULL, newest_kid TEXT NOT NULL);
+    `);
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`dcg-mcp-oauth:${s}`]);
+  } finally {
+    client.release();
+  }
+  const live = '(expires_at IS NULL OR expires_at > $3)';
+  const read = (
+    rows: { payload: StoredPayload; consumed_at: string | null }[],
+  ): StoredPayload | undefined => {
+    const row = rows[0];
+    if (!row) return undefined;
+    return row.consumed_at === null
+      ? row.payload
+      : { ...row.payload, consumed: Number(row.consumed_at) };
+  };
+  return {
+    kind: 'postgres',
+    keys: {
+      async read() {
+        const { rows } = await pool.query(`SELECT body FROM ${s}.oauth_keys WHERE id = 1`);
+        return rows[0]?.body as SigningKeys | undefined;
+      },
+      async replace(previous, next) {
+        const newest = next.jwks.keys[0]!.kid;
+        if (previous === undefined) {
+          const { rowCount } = await pool.query(
+            `INSERT INTO ${s}.oauth_keys (id, body, newest_kid) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING`,
+            [JSON.stringify(next), newest],
+          );
+          return rowCount === 1;
+        }
+        const { rowCount } = await pool.query(
+          `UPDATE ${s}.oauth_keys SET body = $1, newest_kid = $2 WHERE id = 1 AND newest_kid = $3`,
+          [JSON.stringify(next), newest, previous.jwks.keys[0]?.kid ?? ''],
+        );
+        return rowCount === 1;
+      },
+    },
+    adapter(model: string): Adapter {
+      return {
+        async upsert(id: string, payload: AdapterPayload, expiresIn?: number) {
+          const now = epoch();
+          await pool.query(
+            `INSERT INTO ${s}.oauth_models (model, id, payload, grant_id, uid, user_code, created_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+               uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
+            [
+              model,
+              id,
+              JSON.stringify(payload),
+              payload.grantId ?? null,
+              payload.uid ?? null,
+              payload.userCode ?? null,
+              now,
+              typeof expiresIn === 'number' ? now + expiresIn : null,
+            ],
+          );
+        },
+        async find(id: string) {
+          const { rows } = await pool.query(
+            `SELECT payload, consumed_at FROM ${s}.oauth_models WHERE model = $1 AND id = $2 AND ${live}`,
+            [model, id, epoch()],
+          );
+          return read(rows);
+        },
+        async findByUid(uid: string) {
+          const { rows } = await pool.query(
+            `SELECT payload, consumed_at FROM ${s}.oauth_models WHERE model = $1 AND uid = $2 AND ${live}`,
+            [model, uid, epoch()],
+          );
+          return read(rows);
+        },
+        async findByUserCode(userCode: string) {
+          const { rows } = await pool.query(
+            `SELECT payload, consumed_at FROM ${s}.oauth_models WHERE model = $1 AND user_code = $2 AND ${live}`,
+            [model, userCode, epoch()],
+          );
+          return read(rows);
+        },
+        async consume(id: string) {
+          await pool.query(
+            `UPDATE ${s}.oauth_models SET consumed_at = $3 WHERE model = $1 AND id = $2 AND consumed_at IS NULL`,
+            [model, id, epoch()],
+          );
+        },
+        async destroy(id: string) {
+          await pool.query(`DELETE FROM ${s}.oauth_models WHERE model = $1 AND id = $2`, [
+            model,
+            id,
+          ]);
+        },
+        async revokeByGrantId(grantId: string) {
+          await pool.query(`DELETE FROM ${s}.oauth_models WHERE grant_id = $1`, [grantId]);
+        },
+      };
+    },
+    async grantAlive(grantId) {
+      const { rowCount } = await pool.query(
+        `SELECT 1 FROM ${s}.oauth_models WHERE model = 'Grant' AND id = $1 AND (expires_at IS NULL OR expires_at > $2)`,
+        [grantId, epoch()],
+      );
+      return rowCount === 1;
+    },
+    async removeUnusedClients(createdBefore) {
+      const { rowCount } = await pool.query(
+        `DELETE FROM ${s}.oauth_models c WHERE c.model = 'Client' AND c.created_at < $1
+           AND NOT EXISTS (SELECT 1 FROM ${s}.oauth_models g WHERE g.model = 'Grant' AND g.payload->>'clientId' = c.id)`,
+        [createdBefore],
+      );
+      return rowCount ?? 0;
+    },
+    async sweep() {
+      const { rowCount } = await pool.query(
+        `DELETE FROM ${s}.oauth_models WHERE expires_at IS NOT NULL AND expires_at <= $1`,
+        [epoch()],
+      );
+      return rowCount ?? 0;
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

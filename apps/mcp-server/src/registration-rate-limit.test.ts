@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '@dcg/http-kit';
+import { describe, expect, it } from 'vitest';
+import { registrationRateLimit } from './registration-rate-limit';
+import { startMcpServer } from './server';
+
+describe('dynamic registration rate limit', () => {
+  it('counts per address and minute', () => {
+    const limit = registrationRateLimit(2);
+    const t = 120_000;
+    expect(limit.take('a', t)).toBeUndefined();
+    expect(limit.take('a', t + 1)).toBeUndefined();
+    expect(limit.take('a', t + 2)).toBe(60);
+    expect(limit.take('b', t + 3)).toBeUndefined();
+    expect(limit.take('a', t + 60_000)).toBeUndefined();
+  });
+
+  it('answers 429 with Retry-After over HTTP once the rate is used up', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-server-rate-'));
+    const server = await startMcpServer({
+      dataDir: dir,
+      config: {
+        oauth: {
+          dynamicRegistration: { enabled: true, perMinute: 2, unusedClientTtlSeconds: 3600 },
+        },
+      },
+      logger: createLogger('test', { level: 'silent' }),
+    });
+    try {
+      const register = () =>
+        fetch(`${server.url}/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            redirect_uris: ['http://127.0.0.1/cb'],
+            application_type: 'native',
+            token_endpoint_auth_method: 'none',
+          }),
+        });
+      // Five calls span at most one minute boundary, so one window gets three: one is refused.
+      const responses = [];
+      for (let i = 0; i < 5; i++) responses.push(await register());
+      const refused = responses.filter((r) => r.status === 429);
+      expect(refused.length).toBeGreaterThanOrEqual(1);
+      expect(responses.filter((r) => r.status === 201).length).toBeGreaterThanOrEqual(2);
+      expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused[0]!.json()).toMatchObject({ error: 'too_many_requests' });
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,338 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createLogger, type Logger, parseConfig } from '@dcg/http-kit';
+import { createKgClient } from '@dcg/kg-client';
+import { createMarketplaceClient } from '@dcg/marketplace-client';
+import { createDcgMcpServer, type DcgMcpDeps } from '@dcg/mcp-tools';
+import { getRequestListener } from '@hono/node-server';
+import {
+  createMcpHandler,
+  getOAuthProtectedResourceMetadataUrl,
+  type McpServer,
+  type OAuthMetadata,
+  requireBearerAuth,
+} from '@modelcontextprotocol/server';
+import type Provider from 'oidc-provider';
+import type { z } from 'zod';
+import { buildMcpApp } from './app';
+import { type McpServerConfig, McpServerConfigSchema, resolveSecret } from './config';
+import { corsPolicy } from './cors';
+import {
+  AUTHORIZATION_SERVER_PATHS,
+  createAuthorizationServer,
+  publicJwks,
+  SUPPORTED_SCOPES,
+} from './oauth/authorization-server';
+import { interactionRoutes } from './oauth/interaction-routes';
+import type { OAuthStore } from './oauth/oauth-store';
+import { hashPassword } from './oauth/passwords';
+import { openPostgresOAuthStore } from './oauth/postgres-oauth-store';
+import { loadSigningKeys } from './oauth/signing-keys';
+import { openSqliteOAuthStore } from './oauth/sqlite-oauth-store';
+import { createTokenVerifier } from './oauth/token-verifier';
+import { upstreamOidc } from './oauth/upstream-oidc';
+import { registrationRateLimit } from './registration-rate-limit';
+
+/**
+ * Options of {@link startMcpServer}.
+ *
+ * @example
+ * const options: StartMcpServerOptions = { dataDir: '/tmp/mcp', port: 0 };
+ */
+export interface StartMcpServerOptions {
+  /** The configuration (validated here; see the README for every key). Default: all defaults. */
+  config?: z.input<typeof McpServerConfigSchema> | McpServerConfig;
+  /** Data folder: `oauth.db` (clients, grants, tokens) and `oauth-keys.json` (signing keys). */
+  dataDir: string;
+  /** PostgreSQL connection string; when set, the OAuth store and keys live there instead. */
+  databaseUrl?: string | undefined;
+  port?: number;
+  host?: string;
+  /** Adds the user `demo` with a random password (returned) when no user is configured. */
+  demo?: boolean;
+  logger?: Logger;
+  env?: Record<string, string | undefined>;
+  /** Registers more tools, resources or prompts on every server instance (e.g. a deployment's own). */
+  extendServer?: (server: McpServer) => void;
+}
+
+/** A running mcp-server. */
+export interface RunningMcpServer {
+  /** Where it listens. */
+  url: string;
+  /** The MCP endpoint clients use (`<publicUrl>/mcp`). */
+  mcpUrl: string;
+  port: number;
+  /** The demo user, when `demo` made one. */
+  demoUser?: { username: string; password: string };
+  /** The OAuth store (for tests and tools). */
+  store?: OAuthStore;
+  provider?: Provider;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts mcp-server in-process: MCP over Streamable HTTP at `/mcp` (2026-07-28 natively, the
+ * 2025-11-25 and 2025-06-18 clients through the SDK's stateless legacy lane), behind its own
+ * OAuth 2.1 authorization server (oidc-provider, SQLite in the data folder).
+ *
+ * @example
+ * const server = await startMcpServer({ dataDir: '/tmp/mcp', port: 0, demo: true });
+ * console.log(server.mcpUrl, server.demoUser);
+ * await server.close();
+ */
+export async function startMcpServer(options: StartMcpServerOptions): Promise<RunningMcpServer> {
+  const logger = options.logger ?? createLogger('mcp-server');
+  const env = options.env ?? process.env;
+  const config = parseConfig(
+    McpServerConfigSchema,
+    options.config ?? {},
+    'mcp-server configuration',
+  );
+  const host = options.host ?? '127.0.0.1';
+
+  let dispatch: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
+    res.writeHead(503, { 'retry-after': '1' }).end();
+  };
+  const server = createServer((req, res) => dispatch(req, res));
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 20_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  const url = `http://${shownHost}:${port}`;
+  const publicUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
+  const resource = new URL(`${publicUrl}/mcp`);
+  const issuer = new URL(publicUrl).origin;
+  const closers: (() => Promise<void> | void)[] = [
+    () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  ];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer();
+  };
+
+  try {
+    const deps: DcgMcpDeps = {
+      marketplace: createMarketplaceClient({
+        baseUrl: config.governance.baseUrl,
+        apiKey: resolveSecret(config.governance.apiKey, env),
+        timeoutMs: config.governance.timeoutMs,
+      }),
+      kg: createKgClient({
+        baseUrl: config.knowledgeGraph.baseUrl,
+        apiKey: resolveSecret(config.knowledgeGraph.apiKey, env),
+        timeoutMs: config.knowledgeGraph.timeoutMs,
+      }),
+      limits: config.limits,
+      cacheHints: {
+        staticLists: { ttlMs: config.cache.staticListsTtlMs, cacheScope: 'public' },
+        marketplaceData: { ttlMs: config.cache.marketplaceDataTtlMs, cacheScope: 'private' },
+      },
+    };
+    const handler = createMcpHandler(
+      () => {
+        const mcp = createDcgMcpServer(deps);
+        options.extendServer?.(mcp);
+        return mcp;
+      },
+      {
+        maxRequestBodySize: config.limits.maxRequestBytes,
+        onerror: (error) => logger.debug('mcp request refused or failed', { error: error.message }),
+      },
+    );
+    closers.push(() => handler.close());
+    const cors = corsPolicy(config.cors.origin);
+
+    let demoUser: RunningMcpServer['demoUser'];
+    let provider: Provider | undefined;
+    let store: OAuthStore | undefined;
+    let auth: Parameters<typeof buildMcpApp>[0]['auth'];
+    const extras = [];
+    if (config.oauth.enabled) {
+      mkdirSync(options.dataDir, { recursive: true });
+      let users = config.oauth.users;
+      if (options.demo && users.length === 0 && !config.oauth.upstream) {
+        demoUser = { username: 'demo', password: randomBytes(9).toString('base64url') };
+        users = [
+          { username: demoUser.username, passwordHash: await hashPassword(demoUser.password) },
+        ];
+      }
+      const postgresUrl = options.databaseUrl ?? config.storage.postgres.url;
+      const openedStore = postgresUrl
+        ? await openPostgresOAuthStore({
+            connectionString: postgresUrl,
+            schema: config.storage.postgres.schema,
+            maxConnections: config.storage.postgres.maxConnections,
+          })
+        : openSqliteOAuthStore(
+            config.storage.sqlite.file ?? join(options.dataDir, 'oauth.db'),
+            join(options.dataDir, 'oauth-keys.json'),
+          );
+      store = openedStore;
+      closers.push(() => openedStore.close());
+      const keys = await loadSigningKeys(openedStore.keys, {
+        rotationDays: config.oauth.signingKeyRotationDays,
+        retainSeconds: config.oauth.accessTokenTtlSeconds,
+      });
+      const createdProvider = createAuthorizationServer({
+        issuer,
+        resource: resource.href,
+        oauth: config.oauth,
+        store: openedStore,
+        keys,
+      });
+      provider = createdProvider;
+      const verifier = createTokenVerifier({
+        issuer,
+        resource: resource.href,
+        publicJwks: publicJwks(keys),
+        store: openedStore,
+      });
+      const authorizationServer: OAuthMetadata = {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        ...(config.oauth.dynamicRegistration.enabled
+          ? { registration_endpoint: `${issuer}/register` }
+          : {}),
+        revocation_endpoint: `${issuer}/revoke`,
+        response_types_supported: ['code'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+        code_challenge_methods_supported: ['S256'],
+        scopes_supported: SUPPORTED_SCOPES,
+      };
+      auth = {
+        gate: requireBearerAuth({
+          verifier,
+          expectedResource: resource,
+          resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource),
+        }),
+        authorizationServer,
+        scopesSupported: SUPPORTED_SCOPES,
+      };
+      const upstream = config.oauth.upstream
+        ? upstreamOidc({
+            settings: {
+              ...config.oauth.upstream,
+              clientSecret: resolveSecret(config.oauth.upstream.clientSecret, env),
+            },
+            provider: () => createdProvider,
+            store: openedStore,
+            issuer,
+          })
+        : undefined;
+      if (upstream) extras.push(upstream.routes);
+      extras.push(
+        interactionRoutes({
+          provider: () => createdProvider,
+          users,
+          csrfKey: keys.cookieKeys[0]!,
+          origin: issuer,
+          upstream,
+        }),
+      );
+      const sweeper = setInterval(
+        () => {
+          const before =
+            Math.floor(Date.now() / 1000) - config.oauth.dynamicRegistration.unusedClientTtlSeconds;
+          Promise.all([openedStore.removeUnusedClients(before), openedStore.sweep()]).catch(
+            (error) => logger.warn('OAuth store sweep failed', { error }),
+          );
+        },
+        Math.min(3_600_000, config.oauth.dynamicRegistration.unusedClientTtlSeconds * 250),
+      );
+      sweeper.unref();
+      closers.push(() => clearInterval(sweeper));
+    }
+
+    const self = new URL(publicUrl);
+    const loopback = ['localhost', '127.0.0.1', '[::1]'];
+    const onLoopback = loopback.includes(self.hostname);
+    const app = buildMcpApp({
+      handler,
+      resource,
+      cors,
+      selfOrigins: onLoopback
+        ? loopback.map(
+            (hostname) => `${self.protocol}//${hostname}${self.port ? `:${self.port}` : ''}`,
+          )
+        : [self.origin],
+      allowedHosts: onLoopback ? loopback : undefined,
+      logger,
+      maxRequestBytes: config.limits.maxRequestBytes,
+      ...(auth ? { auth } : {}),
+      extras,
+    });
+    const honoListener = getRequestListener(app.fetch);
+    const providerCallback = provider?.callback();
+    const registrations = registrationRateLimit(config.oauth.dynamicRegistration.perMinute);
+    dispatch = (req, res) => {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const isAuthorizationServer =
+        providerCallback !== undefined &&
+        (path === '/.well-known/oauth-authorization-server' ||
+          AUTHORIZATION_SERVER_PATHS.some((p) => path === p || path.startsWith(`${p}/`)));
+      if (!isAuthorizationServer) {
+        void honoListener(req, res);
+        return;
+      }
+      const origin = req.headers.origin;
+      // /authorize is a browser navigation: it never answers CORS.
+      const corsApplies =
+        path !== '/authorize' && !path.startsWith('/authorize/') && !path.startsWith('/session');
+      if (req.method === 'OPTIONS' && corsApplies) {
+        res.writeHead(204, cors.preflightFor(origin, 'GET, POST, OPTIONS')).end();
+        return;
+      }
+      // The CORS of these endpoints is ours (cors.origin), not oidc-provider's per-client rules.
+      const setHeader = res.setHeader.bind(res);
+      res.setHeader = (name: string, value: number | string | readonly string[]) =>
+        name.toLowerCase().startsWith('access-control-') || name.toLowerCase() === 'vary'
+          ? res
+          : setHeader(name, value);
+      if (corsApplies)
+        for (const [name, value] of Object.entries(cors.headersFor(origin))) setHeader(name, value);
+      if (path === '/register' && req.method === 'POST') {
+        const wait = registrations.take(req.socket.remoteAddress ?? 'unknown');
+        if (wait !== undefined) {
+          setHeader('retry-after', String(wait));
+          setHeader('content-type', 'application/json');
+          res.writeHead(429).end(
+            JSON.stringify({
+              error: 'too_many_requests',
+              error_description: `Too many registrations; retry in ${wait} s`,
+            }),
+          );
+          return;
+        }
+      }
+      if (path === '/.well-known/oauth-authorization-server') {
+        req.url = `/.well-known/openid-configuration${(req.url ?? '').slice(path.length)}`;
+      }
+      void providerCallback(req, res);
+    };
+
+    return {
+      url,
+      mcpUrl: resource.href,
+      port,
+      ...(demoUser ? { demoUser } : {}),
+      ...(store ? { store } : {}),
+      ...(provider ? { provider } : {}),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,206 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import {
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  Histogram,
+  type HistogramConfiguration,
+  Registry,
+} from 'prom-client';
+import { z } from 'zod';
+import { type ApiKey, bearerAuth } from './bearer-auth';
+
+/**
+ * Configuration of `/metrics`, the same key in every app (`metrics:` in its config file).
+ *
+ * @example
+ * MetricsConfigSchema.parse({ requireKey: false });
+ */
+export const MetricsConfigSchema = z
+  .object({
+    /** Serve `GET /metrics` at all. */
+    enabled: z.boolean().default(true),
+    /**
+     * Ask for an API key (any role) on `/metrics`. Default on: the numbers carry no secret, but
+     * traffic volumes, error rates and queue depths tell an attacker when and where to push.
+     * Turn it off only where the port is reachable from the monitoring network alone.
+     */
+    requireKey: z.boolean().default(true),
+  })
+  .strict();
+
+/** Validated `metrics:` configuration. */
+export type MetricsConfig = z.output<typeof MetricsConfigSchema>;
+
+/** Seconds; from 5 ms (a cached read) to 60 s (the longest query or pull deadline). */
+export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** The route label of a request that matched no route: raw paths would let clients mint series. */
+export const UNMATCHED_ROUTE = '(unmatched)';
+
+/**
+ * The route pattern that answered (`/v1/sources/:sourceId/graph`), never the raw path, so that the
+ * number of series stays bounded whatever clients send. A middleware that answered early (401, 429)
+ * counts for the route the request was going to.
+ */
+function routeOf(c: Parameters<MiddlewareHandler>[0]): string {
+  const routes = matchedRoutes(c);
+  const answered = routes[c.req.routeIndex];
+  if (answered && answered.method !== 'ALL') return answered.path;
+  const handler = routes.find((route) => route.method !== 'ALL');
+  return handler ? handler.path : UNMATCHED_ROUTE;
+}
+
+/**
+ * The Prometheus metrics of one app: a registry with the process metrics of `prom-client`
+ * (memory, CPU, event loop lag, GC), HTTP metrics per route, method and status, and whatever the app
+ * registers (query timings, queue depths, store health) with `histogram` / `gauge` / `counter`.
+ * One per app instance: tests that start several apps in one process get separate registries.
+ *
+ * @example
+ * const metrics = new ServiceMetrics({ service: 'kg-api' });
+ * app.use(metrics.middleware());
+ * app.route('/', metrics.routes({ config: { enabled: true, requireKey: false }, keys: [] }));
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<'method' | 'route' | 'status'>;
+  readonly #duration: Histogram<'method' | 'route' | 'status'>;
+  readonly #inFlight: Gauge<'method' | 'route'>;
+
+  constructor(options: { service: string; prefix?: string; processMetrics?: boolean }) {
+    this.registry.setDefaultLabels({ service: options.service });
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.#requests = this.counter(
+      'http_requests_total',
+      'HTTP requests answered, by method, route pattern and status',
+      ['method', 'route', 'status'],
+    );
+    this.#duration = this.histogram(
+      'http_request_duration_seconds',
+      'Time from the request to its response headers, by method, route pattern and status',
+      ['method', 'route', 'status'],
+    );
+    this.#inFlight = this.gauge(
+      'http_requests_in_flight',
+      'Requests being handled now (waiting for a query slot included), by method and route pattern',
+      ['method', 'route'],
+    );
+  }
+
+  /**
+   * A counter in this registry.
+   *
+   * @example
+   * const pulls = metrics.counter('kg_pulls_total', 'Pulls of upstream sources', ['outcome']);
+   */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  /**
+   * A histogram in this registry (seconds, {@link LATENCY_BUCKETS} unless given).
+   *
+   * @example
+   * const timing = metrics.histogram('kg_sparql_query_duration_seconds', 'SPARQL evaluation', ['outcome']);
+   */
+  histogram<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+    buckets: number[] = LATENCY_BUCKETS,
+  ): Histogram<L> {
+    const config: HistogramConfiguration<L> = {
+      name,
+      help,
+      labelNames,
+      buckets,
+      registers: [this.registry],
+    };
+    return new Histogram(config);
+  }
+
+  /**
+   * A gauge in this registry; with `collect`, its value is read at each scrape (a queue depth, a
+   * store health check: return a number, or `{ labels, value }` rows).
+   *
+   * @example
+   * metrics.gauge('kg_query_queue_depth', 'Queries waiting for a slot', [], () => admission.load.queued);
+   */
+  gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[] = [],
+    collect?: () =>
+      | number
+      | Array<{ labels: Partial<Record<L, string>>; value: number }>
+      | Promise<number | Array<{ labels: Partial<Record<L, string>>; value: number }>>,
+  ): Gauge<L> {
+    return new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      ...(collect
+        ? {
+            async collect(this: Gauge<L>) {
+              const value = await collect();
+              if (typeof value === 'number') {
+                this.set(value);
+                return;
+              }
+              this.reset();
+              for (const row of value) this.set(row.labels as never, row.value);
+            },
+          }
+        : {}),
+    });
+  }
+
+  /**
+   * Counts and times every request: mount it first (before auth and rate limits), so that refused
+   * requests are counted too.
+   *
+   * @example
+   * app.use(metrics.middleware());
+   */
+  middleware(): MiddlewareHandler {
+    return async (c, next) => {
+      const started = performance.now();
+      const method = KNOWN_METHODS.has(c.req.method) ? c.req.method : 'OTHER';
+      const pending = routeOf(c);
+      this.#inFlight.inc({ method, route: pending });
+      try {
+        await next();
+      } finally {
+        this.#inFlight.dec({ method, route: pending });
+        const labels = { method, route: routeOf(c), status: String(c.res.status) };
+        this.#requests.inc(labels);
+        this.#duration.observe(labels, (performance.now() - started) / 1000);
+      }
+    };
+  }
+
+  /**
+   * `GET /metrics` in the Prometheus text format; behind any valid API key unless
+   * `config.requireKey` is off; absent when `config.enabled` is off.
+   *
+   * @example
+   * app.route('/', metrics.routes({ config: config.metrics, keys: apiKeys }));
+   */
+  routes(options: { config: MetricsConfig; keys: readonly ApiKey[] }): Hono {
+    const app = new Hono();
+    if (!options.config.enabled) return app;
+    if (options.config.requireKey) app.use('/metrics', bearerAuth({ keys: options.keys }));
+    app.get('/metrics', async (c) => {
+      const body = await this.registry.metrics();
+      return c.body(body, 200, {
+        'content-type': this.registry.contentType,
+        'cache-control': 'no-store',
+      });
+    });
+    return app;
+  }
+}

@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger } from '@dcg/http-kit';
+import { type RunningKgApi, startKgApi } from '@dcg/kg-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The bundled dist/dcg-kg.js, as npm installs it, against a real kg-api. `pnpm test` builds the
+// packages first; without dist (a bare vitest run on a fresh clone) this skips and says so.
+const bin = fileURLToPath(new URL('../dist/dcg-kg.js', import.meta.url));
+const built = existsSync(bin);
+if (!built) console.warn(`SKIPPED: @dcg/kg-cli (${bin} not built: run pnpm build)`);
+
+const writer = 'writer-key-0123456789abcdef';
+
+function runBin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe.skipIf(!built)('dcg-kg from the @dcg/kg-cli bundle', () => {
+  let dir: string;
+  let api: RunningKgApi;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kg-cli-'));
+    api = await startKgApi({
+      dataDir: join(dir, 'data'),
+      logger: createLogger('test', { level: 'silent' }),
+      config: {
+        sources: [
+          {
+            id: 'vocab',
+            name: 'vocab',
+            modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
+          },
+        ],
+        auth: { apiKeys: [{ name: 'ci', key: writer }] },
+      },
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('uploads a Turtle file and prints what kg-api stored', async () => {
+    const file = join(dir, 'vocab.ttl');
+    await writeFile(
+      file,
+      '@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n<https://ex.org/water> skos:prefLabel "Water"@en .\n',
+    );
+    const run = await runBin(['ingest', 'vocab', file, '--url', api.url, '--key', writer]);
+    expect(run.stderr).toContain('processing done in');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      sourceId: 'vocab',
+      triples: 1,
+      format: 'turtle',
+    });
+  });
+
+  it('converts JSON-LD in its worker thread (dist/json-ld-worker-thread.js)', async () => {
+    const file = join(dir, 'vocab.jsonld');
+    await writeFile(
+      file,
+      JSON.stringify({
+        '@id': 'https://ex.org/river',
+        'http://www.w3.org/2004/02/skos/core#prefLabel': { '@value': 'River', '@language': 'en' },
+      }),
+    );
+    const run = await runBin(['ingest', 'vocab', file, '--url', api.url, '--key', writer]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ triples: 1, format: 'json-ld' });
+  });
+
+  it('checks the syntax locally (line and column) and refuses a wrong key before sending', async () => {
+    const broken = join(dir, 'broken.ttl');
+    await writeFile(broken, '<https://ex.org/a> <https://ex.org/b> "open .\n');
+    const syntax = await runBin(['ingest', 'vocab', broken, '--url', api.url, '--key', writer]);
+    expect(syntax.code).toBe(1);
+    expect(syntax.stderr).toMatch(/broken\.ttl:1:\d+: .*\(nothing was sent\)/);
+    const key = await runBin([
+      'ingest',
+      'vocab',
+      broken,
+      '--url',
+      api.url,
+      '--key',
+      'wrong-key-0123456789',
+    ]);
+    expect(key.code).toBe(1);
+    expect(key.stderr).toContain('kg-api refused the key for an upload to "vocab"');
+  });
+
+  it('prints its version and usage', async () => {
+    expect((await runBin(['--version'])).stdout).toBe('0.0.0\n');
+    expect((await runBin(['--help'])).stdout).toMatch(/^Usage: dcg-kg ingest SOURCE FILE/);
+  });
+});

@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
+import { createLogger } from '@dcg/http-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMarketplaceClient } from './create-marketplace-client';
+import { MarketplaceClientError, MarketplaceProblemError } from './marketplace-client-error';
+
+const KEY = 'marketplace-client-test-key-0123';
+const SYSTEM = 'urn:dmb:dp:finance:orders:0';
+const CONTRACTS = {
+  compliant: 'urn:dmb:cmp:finance:orders:0:orders-port',
+  violated: 'urn:dmb:cmp:finance:orders:0:invoices-port',
+};
+
+describe('createMarketplaceClient against governance-api with its demo data', () => {
+  let api: RunningGovernanceApi;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'marketplace-client-'));
+    api = await startGovernanceApi({
+      dataDir: dir,
+      demo: true,
+      config: {
+        auth: { apiKeys: [{ name: 'reader', key: KEY, role: 'reader' }], developmentKey: false },
+        provisioning: { pollIntervalMs: 20, pollTimeoutMs: 5000, requestTimeoutMs: 5000 },
+      },
+      logger: createLogger('test', { level: 'silent' }),
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lists instances and reads one, null when not deployed', async () => {
+    const client = createMarketplaceClient({ baseUrl: api.url });
+    const instances = await client.listInstances({ environment: 'production' });
+    expect(instances.map((i) => i.systemId)).toEqual([SYSTEM]);
+    const one = await client.getInstance(SYSTEM, { environment: 'production' });
+    expect(one?.components.filter((c) => c.dataContract)).toHaveLength(3);
+    expect(await client.getInstance('urn:dmb:dp:none:none:0')).toBeNull();
+    expect(await client.listInstances({ environment: 'staging' })).toEqual([]);
+  });
+
+  it('reads the compliance of a violated contract with its failing requirements', async () => {
+    const client = createMarketplaceClient({ baseUrl: api.url });
+    const compliance = await client.getContractCompliance(CONTRACTS.violated, 'production');
+    expect(compliance.status).toBe('violated');
+    expect(compliance.counts.failing).toBeGreaterThan(0);
+    expect(compliance.summary).toEqual(expect.any(String));
+    const ok = await client.getContractCompliance(CONTRACTS.compliant, 'production');
+    expect(ok.status).toBe('compliant');
+  });
+
+  it('lists policies with a key, and says 401 without one', async () => {
+    const client = createMarketplaceClient({ baseUrl: api.url, apiKey: KEY });
+    const page = await client.listPolicies({ resourceType: 'dataproduct' });
+    expect(page.data.length).toBeGreaterThan(0);
+    expect(page.data.every((p) => p.resourceType === 'dataproduct')).toBe(true);
+    expect((await client.listPolicies({ resourceType: 'no-such-type' })).data).toEqual([]);
+    const anonymous = createMarketplaceClient({ baseUrl: api.url });
+    const error = await anonymous.listPolicies().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MarketplaceProblemError);
+    expect((error as MarketplaceProblemError).status).toBe(401);
+  });
+
+  it('finds the deployed descriptor with its data contracts', async () => {
+    const client = createMarketplaceClient({ baseUrl: api.url, apiKey: KEY });
+    const deployed = await client.getDeployedDescriptor(SYSTEM, 'production');
+    expect(deployed?.descriptor.id).toBe(SYSTEM);
+    const components = deployed?.descriptor.components as { id: string; dataContract?: unknown }[];
+    expect(components.find((c) => c.id === CONTRACTS.violated)?.dataContract).toMatchObject({
+      schema: expect.any(Array),
+    });
+    expect(await client.getDeployedDescriptor(SYSTEM, 'staging')).toBeNull();
+  });
+
+  it('searches lexically while governance-api has no search endpoint, and says so', async () => {
+    const client = createMarketplaceClient({ baseUrl: api.url });
+    const byName = await client.search('invoices', { environment: 'production' });
+    expect(byName.mode).toBe('lexical');
+    expect(byName.fallbackReason).toMatch(/no search endpoint/);
+    expect(byName.hits[0]).toMatchObject({ systemId: SYSTEM, matched: ['component:Invoices'] });
+    const byUrn = await client.search(SYSTEM);
+    expect(byUrn.hits[0]?.matched).toContain('systemId');
+    expect((await client.search('zzz-nothing')).hits).toEqual([]);
+  });
+
+  it('rejects bad arguments before any request, with codes and paths', async () => {
+    const client = createMarketplaceClient({ baseUrl: api.url });
+    const error = await client.search('   ').catch((e: unknown) => e);
+    expect(MarketplaceClientError.isInstance(error)).toBe(true);
+    expect((error as MarketplaceClientError).code).toBe('INVALID_ARGUMENT');
+    expect((error as MarketplaceClientError).issues[0]?.path).toEqual(['query']);
+    expect(() => createMarketplaceClient({ baseUrl: 'ftp://x' })).toThrow(/http/);
+  });
+});
+
+describe('createMarketplaceClient against a server that has the search endpoint', () => {
+  let server: Server;
+  let url: string;
+  let searches = 0;
+  let status = 200;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const u = new URL(req.url ?? '/', 'http://x');
+      if (u.pathname === '/v1/marketplace/search') {
+        searches += 1;
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            status === 200
+              ? { data: [{ systemId: 'urn:dmb:dp:a:b:0', name: 'B', score: 0.9, why: 'meaning' }] }
+              : { title: 'Not Found', status },
+          ),
+        );
+        return;
+      }
+      if (u.pathname === '/v1/marketplace/instances') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ data: [] }));
+        return;
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('uses it when it answers, falls back on 404 and asks again after the probe interval', async () => {
+    const client = createMarketplaceClient({ baseUrl: url, retries: 0, searchProbeIntervalMs: 50 });
+    const semantic = await client.search('orders');
+    expect(semantic).toMatchObject({
+      mode: 'semantic',
+      hits: [{ systemId: 'urn:dmb:dp:a:b:0', why: 'meaning' }],
+    });
+    status = 404;
+    expect((await client.search('orders')).mode).toBe('lexical');
+    const before = searches;
+    expect((await client.search('orders')).mode).toBe('lexical');
+    expect(searches).toBe(before); // remembered: no second probe within the interval
+    status = 200;
+    await new Promise((r) => setTimeout(r, 60));
+    expect((await client.search('orders')).mode).toBe('semantic');
+  });
+
+  it('falls back on a 503 and says why', async () => {
+    status = 503;
+    const client = createMarketplaceClient({ baseUrl: url, retries: 0 });
+    const result = await client.search('orders');
+    expect(result.mode).toBe('lexical');
+    expect(result.fallbackReason).toMatch(/failed.*503/);
+    status = 200;
+  });
+});

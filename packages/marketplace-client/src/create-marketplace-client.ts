@@ -1,0 +1,351 @@
+import { z } from 'zod';
+import { createTransport, type Transport } from './http-transport';
+import { rankLexically } from './lexical-search';
+import { MarketplaceClientError, MarketplaceProblemError } from './marketplace-client-error';
+import {
+  type ContractCompliance,
+  ContractComplianceSchema,
+  InstanceListSchema,
+  type MarketplaceInstance,
+  MarketplaceInstanceSchema,
+  PlanPageSchema,
+  type PolicyPage,
+  PolicyPageSchema,
+  SearchAnswerSchema,
+} from './schemas';
+
+/** Options of {@link createMarketplaceClient}. */
+export interface MarketplaceClientOptions {
+  /** Base URL of governance-api, e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
+  readonly baseUrl: string | URL;
+  /** Sent as `Authorization: Bearer <apiKey>`; policies and descriptors need one. */
+  readonly apiKey?: string | undefined;
+  /** Deadline of each call, retries and reading the answer included. Default 10 000 ms. */
+  readonly timeoutMs?: number | undefined;
+  /** Retries of a failed GET (network, 408, 429, 5xx). Default 2. */
+  readonly retries?: number | undefined;
+  /** Largest answer accepted, in bytes. Default 16 MiB. */
+  readonly maxResponseBytes?: number | undefined;
+  /**
+   * After governance-api answered that it has no search endpoint (404, 405, 501), how long to
+   * use lexical search before asking it again. Default 60 000 ms.
+   */
+  readonly searchProbeIntervalMs?: number | undefined;
+  /** Deploy plans read (newest first) to find a deployed descriptor. Default 1 000. */
+  readonly maxPlansScanned?: number | undefined;
+  /** A `fetch` to use instead of the global one. */
+  readonly fetch?: typeof globalThis.fetch | undefined;
+}
+
+/** Options every call takes. */
+export interface CallOptions {
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Filter and paging of {@link MarketplaceClient.listPolicies}. */
+export interface PolicyQuery extends CallOptions {
+  readonly resourceType?: string | undefined;
+  readonly environment?: string | undefined;
+  readonly trigger?: 'active' | 'passive' | undefined;
+  readonly status?: 'draft' | 'grace' | 'enabled' | undefined;
+  readonly text?: string | undefined;
+  readonly limit?: number | undefined;
+  readonly offset?: number | undefined;
+}
+
+/** One hit of {@link MarketplaceClient.search}. */
+export interface MarketplaceSearchHit {
+  readonly systemId: string;
+  readonly environment?: string | undefined;
+  readonly name?: string | undefined;
+  readonly kind?: string | undefined;
+  readonly score?: number | undefined;
+  /** Why it matched, when the search says (lexical: the fields that matched). */
+  readonly matched?: readonly string[] | undefined;
+  /** The instance, when the search answered it. */
+  readonly instance?: MarketplaceInstance | undefined;
+}
+
+/** The answer of {@link MarketplaceClient.search}. */
+export interface MarketplaceSearchResult {
+  /** `semantic`: governance-api's search endpoint answered; `lexical`: this client ranked. */
+  readonly mode: 'semantic' | 'lexical';
+  /** Set when the search endpoint was not used, saying why. */
+  readonly fallbackReason?: string | undefined;
+  readonly hits: readonly MarketplaceSearchHit[];
+}
+
+/** A deployed system descriptor and the plan that deployed it. */
+export interface DeployedDescriptor {
+  readonly planId: string;
+  readonly descriptor: Record<string, unknown>;
+}
+
+/** The typed client of governance-api's marketplace read API. */
+export interface MarketplaceClient {
+  readonly baseUrl: string;
+  /** Deployed systems, optionally of one environment. */
+  listInstances(
+    options?: CallOptions & { environment?: string | undefined },
+  ): Promise<MarketplaceInstance[]>;
+  /** One deployed system (latest deployment when no environment is given); null when not deployed. */
+  getInstance(
+    systemId: string,
+    options?: CallOptions & { environment?: string | undefined },
+  ): Promise<MarketplaceInstance | null>;
+  /** Compliance of a data contract in an environment. */
+  getContractCompliance(
+    contractId: string,
+    environment: string,
+    options?: CallOptions,
+  ): Promise<ContractCompliance>;
+  /** One page of policies (needs an API key). */
+  listPolicies(query?: PolicyQuery): Promise<PolicyPage>;
+  /**
+   * The descriptor of the latest completed deploy plan of a system in an environment (needs an
+   * API key); null when no such plan is among the newest `maxPlansScanned`.
+   */
+  getDeployedDescriptor(
+    systemId: string,
+    environment: string,
+    options?: CallOptions,
+  ): Promise<DeployedDescriptor | null>;
+  /**
+   * Searches the marketplace: governance-api's `GET /v1/marketplace/search` when it exists, else
+   * lexical ranking of the instances of the environment here.
+   */
+  search(
+    query: string,
+    options?: CallOptions & { environment?: string | undefined; limit?: number | undefined },
+  ): Promise<MarketplaceSearchResult>;
+}
+
+const OptionsSchema = z.object({
+  baseUrl: z
+    .union([z.string(), z.instanceof(URL)])
+    .transform((value) => String(value).replace(/\/+$/, ''))
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+      message: 'must be an absolute http(s) URL',
+    })
+    .refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' }),
+  apiKey: z.string().min(1).optional(),
+  timeoutMs: z.number().int().min(1).max(2_147_483_647).default(10_000),
+  retries: z.number().int().min(0).max(10).default(2),
+  maxResponseBytes: z
+    .number()
+    .int()
+    .min(1)
+    .default(16 * 1024 * 1024),
+  searchProbeIntervalMs: z.number().int().min(0).default(60_000),
+  maxPlansScanned: z.number().int().min(1).max(100_000).default(1_000),
+  fetch: z.custom<typeof globalThis.fetch>((value) => typeof value === 'function').optional(),
+});
+
+const Id = z.string().min(1).max(500);
+const Environment = z.string().min(1).max(200);
+const SearchQuery = z.string().trim().min(1).max(500);
+const Limit = z.number().int().min(1).max(100);
+const planPage = 100;
+
+/**
+ * Creates a typed client of governance-api's marketplace (instances, contract compliance,
+ * policies, search). Answers are validated; failures reject with a `MarketplaceClientError`.
+ *
+ * @example
+ * const marketplace = createMarketplaceClient({ baseUrl: 'http://127.0.0.1:8080' });
+ * const { hits } = await marketplace.search('orders', { environment: 'production' });
+ * const compliance = await marketplace.getContractCompliance(hits[0]!.systemId, 'production');
+ */
+export function createMarketplaceClient(options: MarketplaceClientOptions): MarketplaceClient {
+  const parsed = OptionsSchema.safeParse(options);
+  if (!parsed.success) throw invalidArgument('options', parsed.error);
+  const settings = parsed.data;
+  const get: Transport = createTransport({
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+    maxResponseBytes: settings.maxResponseBytes,
+    fetch: settings.fetch,
+  });
+  let searchAbsentUntil = 0;
+
+  const listInstances: MarketplaceClient['listInstances'] = async (callOptions = {}) => {
+    check('listInstances', z.object({ environment: Environment.optional() }), {
+      environment: callOptions.environment,
+    });
+    const answer = await get({
+      path: 'v1/marketplace/instances',
+      searchParams: { environment: callOptions.environment },
+      schema: InstanceListSchema,
+      signal: callOptions.signal,
+    });
+    return answer.data;
+  };
+
+  const search: MarketplaceClient['search'] = async (query, callOptions = {}) => {
+    const input = check(
+      'search',
+      z.object({ query: SearchQuery, environment: Environment.optional(), limit: Limit }),
+      { query, environment: callOptions.environment, limit: callOptions.limit ?? 10 },
+    );
+    let fallbackReason = 'the marketplace has no search endpoint';
+    if (Date.now() >= searchAbsentUntil) {
+      try {
+        const answer = await get({
+          path: 'v1/marketplace/search',
+          searchParams: { q: input.query, environment: input.environment, limit: input.limit },
+          schema: SearchAnswerSchema,
+          signal: callOptions.signal,
+        });
+        return {
+          mode: 'semantic',
+          ...(answer.mode === 'lexical'
+            ? { fallbackReason: 'the marketplace search answered lexically' }
+            : {}),
+          hits: answer.data.slice(0, input.limit).map((hit) => {
+            const instance = MarketplaceInstanceSchema.safeParse(hit);
+            return {
+              ...hit,
+              ...(instance.success ? { instance: instance.data } : {}),
+            };
+          }),
+        };
+      } catch (error) {
+        if (error instanceof MarketplaceProblemError && [404, 405, 501].includes(error.status)) {
+          searchAbsentUntil = Date.now() + settings.searchProbeIntervalMs;
+        } else if (MarketplaceClientError.isInstance(error) && error.code === 'ABORTED') {
+          throw error;
+        } else if (
+          error instanceof MarketplaceProblemError &&
+          error.status < 500 &&
+          error.status !== 429
+        ) {
+          // The endpoint exists and refused this query (e.g. 400): that answer is the caller's.
+          throw error;
+        } else {
+          fallbackReason = `the marketplace search failed (${error instanceof Error ? error.message : String(error)})`;
+        }
+      }
+    }
+    const instances = await listInstances({
+      environment: input.environment,
+      signal: callOptions.signal,
+    });
+    return {
+      mode: 'lexical',
+      fallbackReason,
+      hits: rankLexically(input.query, instances, input.limit).map((hit) => ({
+        systemId: hit.instance.systemId,
+        environment: hit.instance.environment,
+        name: hit.instance.name,
+        kind: hit.instance.kind,
+        score: hit.score,
+        matched: hit.matched,
+        instance: hit.instance,
+      })),
+    };
+  };
+
+  return {
+    baseUrl: settings.baseUrl,
+    listInstances,
+    search,
+    async getInstance(systemId, callOptions = {}) {
+      check('getInstance', z.object({ systemId: Id, environment: Environment.optional() }), {
+        systemId,
+        environment: callOptions.environment,
+      });
+      try {
+        return await get({
+          path: `v1/marketplace/instances/${encodeURIComponent(systemId)}`,
+          searchParams: { environment: callOptions.environment },
+          schema: MarketplaceInstanceSchema,
+          signal: callOptions.signal,
+        });
+      } catch (error) {
+        if (error instanceof MarketplaceProblemError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    async getContractCompliance(contractId, environment, callOptions = {}) {
+      check('getContractCompliance', z.object({ contractId: Id, environment: Environment }), {
+        contractId,
+        environment,
+      });
+      return get({
+        path: `v1/marketplace/data-contracts/${encodeURIComponent(contractId)}/compliance`,
+        searchParams: { environment },
+        schema: ContractComplianceSchema,
+        signal: callOptions.signal,
+      });
+    },
+    async listPolicies(query = {}) {
+      const q = check(
+        'listPolicies',
+        z.object({
+          resourceType: z.string().min(1).max(200).optional(),
+          environment: Environment.optional(),
+          trigger: z.enum(['active', 'passive']).optional(),
+          status: z.enum(['draft', 'grace', 'enabled']).optional(),
+          text: z.string().max(500).optional(),
+          limit: z.number().int().min(1).max(1000).optional(),
+          offset: z.number().int().min(0).optional(),
+        }),
+        { ...query, signal: undefined },
+      );
+      return get({
+        path: 'v1/computational-governance/policies',
+        searchParams: q,
+        schema: PolicyPageSchema,
+        signal: query.signal,
+      });
+    },
+    async getDeployedDescriptor(systemId, environment, callOptions = {}) {
+      check('getDeployedDescriptor', z.object({ systemId: Id, environment: Environment }), {
+        systemId,
+        environment,
+      });
+      for (let offset = 0; offset < settings.maxPlansScanned; offset += planPage) {
+        const page = await get({
+          path: 'v1/provisioning/plans',
+          searchParams: {
+            environment,
+            status: 'completed',
+            limit: Math.min(planPage, settings.maxPlansScanned - offset),
+            offset,
+          },
+          schema: PlanPageSchema,
+          signal: callOptions.signal,
+        });
+        const plan = page.data.find((p) => p.systemId === systemId);
+        if (plan)
+          return plan.operation === 'deploy'
+            ? { planId: plan.id, descriptor: plan.descriptor }
+            : null;
+        if (page.data.length === 0 || offset + page.data.length >= page.meta.pagination.total)
+          break;
+      }
+      return null;
+    },
+  };
+}
+
+function check<S extends z.ZodType>(call: string, schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidArgument(call, parsed.error);
+  return parsed.data;
+}
+
+function invalidArgument(call: string, error: z.ZodError): MarketplaceClientError {
+  const issues = error.issues.map((issue) => ({
+    code: issue.code,
+    path: issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
+    message: issue.message,
+  }));
+  return new MarketplaceClientError(
+    'INVALID_ARGUMENT',
+    `${call}: ${issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+    { issues },
+  );
+}

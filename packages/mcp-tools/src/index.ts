@@ -1,0 +1,16 @@
+export type { FailingRequirement } from './compliance-summary';
+export { describeCompliance, failingRequirements } from './compliance-summary';
+export { createDcgMcpServer } from './create-dcg-mcp-server';
+export type { DcgMcpCacheHints, DcgMcpDeps, DcgMcpLimits } from './dcg-mcp-deps';
+export { DEFAULT_CACHE_HINTS, DEFAULT_LIMITS } from './dcg-mcp-deps';
+export { registerKnowledgeGraphTools } from './knowledge-graph-tools';
+export { registerMarketplaceTools } from './marketplace-tools';
+export { decodeCursor, encodeCursor, fitItems } from './paging';
+export { registerPrompts } from './prompts';
+export { dataContractResourceUri, registerResources, systemResourceUri } from './resources';
+export type { DcgScope } from './scopes';
+export { SCOPE_DESCRIPTIONS, SCOPES } from './scopes';
+export type { ComponentView, SystemView } from './system-view';
+export { ComponentViewSchema, readSystem, SystemViewSchema } from './system-view';
+export { describeFailure, ToolInputError, toToolError } from './tool-errors';
+export { systemOfComponent } from './urns';

@@ -1,0 +1,421 @@
+import type { MarketplaceSearchHit } from '@dcg/marketplace-client';
+import { type McpServer, requireScopes } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { describeCompliance, failingRequirements } from './compliance-summary';
+import type { DcgMcpDeps } from './dcg-mcp-deps';
+import { decodeCursor, encodeCursor, fitItems } from './paging';
+import { SCOPES } from './scopes';
+import { ComponentViewSchema, readSystem, SystemViewSchema } from './system-view';
+import { ToolInputError, toToolError } from './tool-errors';
+import { jsonBytes, tooLarge, toolResult } from './tool-result';
+import { systemOfComponent } from './urns';
+
+const readOnlyClosed = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  // Every answer comes from this platform's own marketplace, never from the open world.
+  openWorldHint: false,
+} as const;
+
+const Environment = z
+  .string()
+  .min(1)
+  .max(200)
+  .describe('Deployment environment, e.g. "production" or "development"');
+const Urn = (what: string) => z.string().min(1).max(500).describe(what);
+const Cursor = z
+  .string()
+  .max(2000)
+  .optional()
+  .describe('The nextCursor of a previous answer, to read the next page');
+
+const ComplianceStatus = z.enum(['compliant', 'violated', 'unprocessable', 'unknown']);
+
+const SearchHitSchema = z.object({
+  systemId: z.string(),
+  name: z.string().optional(),
+  kind: z.string().optional(),
+  environment: z.string().optional(),
+  score: z.number().optional(),
+  matched: z.array(z.string()).optional(),
+  dataContracts: z
+    .array(z.object({ id: z.string(), name: z.string().optional(), status: ComplianceStatus }))
+    .optional(),
+});
+
+const FailingRequirementSchema = z.object({
+  path: z.array(z.string()),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  issues: z.array(z.string()),
+});
+
+const ComplianceOutputSchema = z.object({
+  contractId: z.string(),
+  environment: z.string(),
+  status: ComplianceStatus,
+  evaluatedAt: z.string().nullable(),
+  policyId: z.string().nullable(),
+  errorSummary: z.string().nullable(),
+  counts: z.object({ compliant: z.number().int(), failing: z.number().int() }),
+  failingRequirements: z.array(FailingRequirementSchema),
+  message: z.string().optional(),
+  schemaErrors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  explanation: z.string(),
+});
+
+const PolicyOutputSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  resourceType: z.string(),
+  trigger: z.enum(['active', 'passive']),
+  status: z.enum(['draft', 'grace', 'enabled']),
+  environment: z.string().nullable(),
+});
+
+/**
+ * Registers the marketplace tools: search_marketplace, get_system, get_component,
+ * get_contract_compliance and list_policies. Each needs the `marketplace:read` scope.
+ *
+ * @example
+ * registerMarketplaceTools(server, deps);
+ */
+export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): void {
+  const { marketplace, limits } = deps;
+  const scopeChallenge = requireScopes(SCOPES.marketplaceRead);
+  const Limit = z
+    .number()
+    .int()
+    .min(1)
+    .max(limits.maxPageSize)
+    .optional()
+    .describe(`Results per page (default ${limits.defaultPageSize})`);
+
+  server.registerTool(
+    'search_marketplace',
+    {
+      title: 'Search the marketplace',
+      description:
+        'Finds deployed systems (data products) in the marketplace by meaning or by name, id (URN), domain or component. Answers the best matches first, each with why it matched and the compliance of its data contracts. Uses the semantic search of the marketplace when available, else a lexical search (the answer says which).',
+      inputSchema: z.object({
+        query: z.string().trim().min(1).max(500).describe('What to look for, in words or a URN'),
+        environment: Environment.optional(),
+        limit: Limit,
+        cursor: Cursor,
+      }),
+      outputSchema: z.object({
+        mode: z.enum(['semantic', 'lexical']),
+        fallbackReason: z.string().optional(),
+        hits: z.array(SearchHitSchema),
+        nextCursor: z.string().optional(),
+      }),
+      annotations: readOnlyClosed,
+      scopeChallenge,
+    },
+    async ({ query, environment, limit, cursor }, ctx) => {
+      try {
+        const size = limit ?? limits.defaultPageSize;
+        const key = JSON.stringify(['search', query, environment ?? null, size]);
+        const offset = decodeCursor(cursor, key);
+        // The marketplace search answers at most 100 hits: pages are cut from that window.
+        const wanted = Math.min(100, offset + size);
+        const result = await marketplace.search(query, {
+          environment,
+          limit: wanted,
+          signal: ctx.mcpReq.signal,
+        });
+        const hits = result.hits.slice(offset, offset + size).map(toSearchHit);
+        const more =
+          result.hits.length > offset + size || (result.hits.length === wanted && wanted < 100);
+        const build = (some: readonly z.infer<typeof SearchHitSchema>[], next: boolean) => ({
+          mode: result.mode,
+          ...(result.fallbackReason ? { fallbackReason: result.fallbackReason } : {}),
+          hits: [...some],
+          ...(next ? { nextCursor: encodeCursor(offset + some.length, key) } : {}),
+        });
+        const fitted = fitItems(hits, (some) => build(some, true), limits.maxResultBytes);
+        const answer = build(hits.slice(0, fitted.count), more || fitted.count < hits.length);
+        return toolResult(
+          answer,
+          `${answer.hits.length} system(s) found by ${result.mode} search${answer.nextCursor ? '; more with nextCursor' : ''}.`,
+        );
+      } catch (error) {
+        return toToolError(error);
+      }
+    },
+  );
+
+  server.registerTool(
+    'get_system',
+    {
+      title: 'Get a system',
+      description:
+        'Reads one deployed system (data product) by its URN: its output ports with their data contracts (schema, SLA, terms), its other components, and the compliance of each data contract. Without an environment, the latest deployment.',
+      inputSchema: z.object({
+        systemId: Urn('System URN, e.g. urn:dmb:dp:finance:orders:0'),
+        environment: Environment.optional(),
+      }),
+      outputSchema: SystemViewSchema,
+      annotations: readOnlyClosed,
+      scopeChallenge,
+    },
+    async ({ systemId, environment }, ctx) => {
+      try {
+        const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
+        if (!view) throw new ToolInputError(notDeployed(systemId, environment));
+        if (jsonBytes(view) > limits.maxResultBytes) {
+          return tooLarge(
+            limits.maxResultBytes,
+            'read its output ports one by one with get_component',
+          );
+        }
+        return toolResult(
+          view,
+          `${view.name} (${view.systemId}) in ${view.environment}: ${view.outputPorts.length} output port(s).`,
+        );
+      } catch (error) {
+        return toToolError(error);
+      }
+    },
+  );
+
+  server.registerTool(
+    'get_component',
+    {
+      title: 'Get a component',
+      description:
+        'Reads one component (e.g. an output port) of a deployed system by its URN: its data contract (schema, SLA, terms) and, for a monitored data contract, its compliance with the failing requirements.',
+      inputSchema: z.object({
+        componentId: Urn('Component URN, e.g. urn:dmb:cmp:finance:orders:0:orders-port'),
+        environment: Environment.optional(),
+      }),
+      outputSchema: z.object({
+        systemId: z.string(),
+        systemName: z.string(),
+        environment: z.string(),
+        component: ComponentViewSchema,
+        compliance: ComplianceOutputSchema.optional(),
+        note: z.string().optional(),
+      }),
+      annotations: readOnlyClosed,
+      scopeChallenge,
+    },
+    async ({ componentId, environment }, ctx) => {
+      try {
+        const systemId = systemOfComponent(componentId);
+        if (!systemId) {
+          throw new ToolInputError(
+            `"${componentId}" is not a component URN (urn:dmb:cmp:<domain>:<system>:<major>:<component>)`,
+          );
+        }
+        const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
+        const component = view
+          ? [...view.outputPorts, ...view.otherComponents].find((c) => c.id === componentId)
+          : undefined;
+        if (!view || !component) throw new ToolInputError(notDeployed(componentId, environment));
+        const compliance = component.isDataContract
+          ? complianceOutput(
+              await marketplace.getContractCompliance(componentId, view.environment, {
+                signal: ctx.mcpReq.signal,
+              }),
+            )
+          : undefined;
+        const answer = {
+          systemId: view.systemId,
+          systemName: view.name,
+          environment: view.environment,
+          component,
+          ...(compliance ? { compliance } : {}),
+          ...(view.note ? { note: view.note } : {}),
+        };
+        if (jsonBytes(answer) > limits.maxResultBytes) {
+          return tooLarge(
+            limits.maxResultBytes,
+            'the data contract of this component is too large to answer',
+          );
+        }
+        return toolResult(
+          answer,
+          `${component.name ?? component.id} of ${view.name} in ${view.environment}${compliance ? `: ${compliance.status}` : ''}.`,
+        );
+      } catch (error) {
+        return toToolError(error);
+      }
+    },
+  );
+
+  server.registerTool(
+    'get_contract_compliance',
+    {
+      title: 'Get the compliance of a data contract',
+      description:
+        'Tells whether a data contract (an output port URN) is compliant, violated, unprocessable or unknown in an environment, with its failing requirements (the most specific failing checks and their issues) and the error summary of the latest evaluation. Without an environment, the environment of the latest deployment of its system.',
+      inputSchema: z.object({
+        contractId: Urn(
+          'Data contract (output port) URN, e.g. urn:dmb:cmp:finance:orders:0:orders-port',
+        ),
+        environment: Environment.optional(),
+      }),
+      outputSchema: ComplianceOutputSchema,
+      annotations: readOnlyClosed,
+      scopeChallenge,
+    },
+    async ({ contractId, environment }, ctx) => {
+      try {
+        let where = environment;
+        if (where === undefined) {
+          const systemId = systemOfComponent(contractId);
+          const instance = systemId
+            ? await marketplace.getInstance(systemId, { signal: ctx.mcpReq.signal })
+            : null;
+          if (!instance) {
+            throw new ToolInputError(
+              `The environment of "${contractId}" cannot be found (its system is not deployed); give the environment`,
+            );
+          }
+          where = instance.environment;
+        }
+        const answer = complianceOutput(
+          await marketplace.getContractCompliance(contractId, where, { signal: ctx.mcpReq.signal }),
+        );
+        const fitted = fitItems(
+          answer.failingRequirements,
+          (some) => ({ ...answer, failingRequirements: [...some] }),
+          limits.maxResultBytes,
+        );
+        return toolResult(fitted.answer, answer.explanation.split('\n')[0] ?? answer.status);
+      } catch (error) {
+        return toToolError(error);
+      }
+    },
+  );
+
+  server.registerTool(
+    'list_policies',
+    {
+      title: 'List the policies of a resource type',
+      description:
+        'Lists the computational governance policies that govern a resource type (e.g. "dataproduct"), optionally only those of one environment, status (draft, grace, enabled) or trigger (active: checked at deployment; passive: evaluated outside deployment, as guardians do).',
+      inputSchema: z.object({
+        resourceType: z
+          .string()
+          .trim()
+          .min(1)
+          .max(200)
+          .describe('Resource type, e.g. "dataproduct"'),
+        environment: Environment.optional(),
+        status: z.enum(['draft', 'grace', 'enabled']).optional(),
+        trigger: z.enum(['active', 'passive']).optional(),
+        limit: Limit,
+        cursor: Cursor,
+      }),
+      outputSchema: z.object({
+        policies: z.array(PolicyOutputSchema),
+        total: z.number().int(),
+        nextCursor: z.string().optional(),
+      }),
+      annotations: readOnlyClosed,
+      scopeChallenge,
+    },
+    async ({ resourceType, environment, status, trigger, limit, cursor }, ctx) => {
+      try {
+        const size = limit ?? limits.defaultPageSize;
+        const key = JSON.stringify([
+          'policies',
+          resourceType,
+          environment ?? null,
+          status ?? null,
+          trigger ?? null,
+          size,
+        ]);
+        const offset = decodeCursor(cursor, key);
+        const page = await marketplace.listPolicies({
+          resourceType,
+          environment,
+          status,
+          trigger,
+          limit: size,
+          offset,
+          signal: ctx.mcpReq.signal,
+        });
+        const policies = page.data.map((p) => ({
+          id: p.id,
+          name: p.name,
+          description: p.description,
+          resourceType: p.resourceType,
+          trigger: p.trigger,
+          status: p.status,
+          environment: p.environment,
+        }));
+        const total = page.meta.pagination.total;
+        const build = (some: readonly (typeof policies)[number][], next: boolean) => ({
+          policies: [...some],
+          total,
+          ...(next ? { nextCursor: encodeCursor(offset + some.length, key) } : {}),
+        });
+        const fitted = fitItems(policies, (some) => build(some, true), limits.maxResultBytes);
+        const answer = build(
+          policies.slice(0, fitted.count),
+          offset + fitted.count < total && (fitted.count > 0 || policies.length === 0),
+        );
+        return toolResult(
+          answer,
+          `${answer.policies.length} of ${total} polic(ies) govern ${resourceType}.`,
+        );
+      } catch (error) {
+        return toToolError(error);
+      }
+    },
+  );
+}
+
+function toSearchHit(hit: MarketplaceSearchHit): z.infer<typeof SearchHitSchema> {
+  const contracts = hit.instance?.components.filter((c) => c.dataContract);
+  return {
+    systemId: hit.systemId,
+    ...(hit.name === undefined ? {} : { name: hit.name }),
+    ...(hit.kind === undefined ? {} : { kind: hit.kind }),
+    ...(hit.environment === undefined ? {} : { environment: hit.environment }),
+    ...(hit.score === undefined ? {} : { score: hit.score }),
+    ...(hit.matched === undefined ? {} : { matched: [...hit.matched] }),
+    ...(contracts && contracts.length > 0
+      ? {
+          dataContracts: contracts.map((c) => ({
+            id: c.id,
+            ...(c.name === undefined ? {} : { name: c.name }),
+            status: c.compliance?.status ?? 'unknown',
+          })),
+        }
+      : {}),
+  };
+}
+
+/** The compliance answer of the tools and prompts. */
+export function complianceOutput(
+  compliance: Parameters<typeof describeCompliance>[0],
+): z.infer<typeof ComplianceOutputSchema> {
+  return {
+    contractId: compliance.contractId,
+    environment: compliance.environment,
+    status: compliance.status,
+    evaluatedAt: compliance.evaluatedAt,
+    policyId: compliance.policyId,
+    errorSummary: compliance.summary,
+    counts: compliance.counts,
+    failingRequirements: failingRequirements(compliance.tree).map((f) => ({
+      path: [...f.path],
+      ...(f.name === undefined ? {} : { name: f.name }),
+      ...(f.description === undefined ? {} : { description: f.description }),
+      issues: [...f.issues],
+    })),
+    ...(compliance.message === undefined ? {} : { message: compliance.message }),
+    ...(compliance.schemaErrors === undefined ? {} : { schemaErrors: compliance.schemaErrors }),
+    explanation: describeCompliance(compliance),
+  };
+}
+
+function notDeployed(id: string, environment: string | undefined): string {
+  return `"${id}" is not deployed${environment === undefined ? '' : ` in environment "${environment}"`}; search_marketplace finds what is`;
+}

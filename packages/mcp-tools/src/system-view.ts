@@ -1,0 +1,130 @@
+import type { MarketplaceClient, MarketplaceInstance } from '@dcg/marketplace-client';
+import { z } from 'zod';
+import { describeFailure } from './tool-errors';
+
+const ComplianceBadgeSchema = z.object({
+  status: z.enum(['compliant', 'violated', 'unprocessable', 'unknown']),
+  evaluatedAt: z.string().nullable(),
+});
+
+/** A component of a system as the tools answer it. */
+export const ComponentViewSchema = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  kind: z.string().optional(),
+  description: z.string().optional(),
+  /** True when the component is a monitored data contract (an output port with a guardian). */
+  isDataContract: z.boolean(),
+  compliance: ComplianceBadgeSchema.optional(),
+  /** The data contract of an output port (schema, SLA, terms, endpoint…), as deployed. */
+  dataContract: z.record(z.string(), z.unknown()).optional(),
+});
+export type ComponentView = z.infer<typeof ComponentViewSchema>;
+
+/** A deployed system with its output ports and their data contracts. */
+export const SystemViewSchema = z.object({
+  systemId: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  environment: z.string(),
+  version: z.string().optional(),
+  deployedAt: z.string(),
+  domain: z.string().optional(),
+  description: z.string().optional(),
+  outputPorts: z.array(ComponentViewSchema),
+  otherComponents: z.array(ComponentViewSchema),
+  /** Whether the deployed descriptor (with the data contracts) could be read. */
+  descriptorRead: z.boolean(),
+  note: z.string().optional(),
+});
+export type SystemView = z.infer<typeof SystemViewSchema>;
+
+/**
+ * Reads a deployed system: the marketplace view (components, compliance), joined with the deployed
+ * descriptor when governance-api lets us read it (output ports' data contracts). Null when the
+ * system is not deployed (in that environment).
+ *
+ * @example
+ * const view = await readSystem(marketplace, 'urn:dmb:dp:finance:orders:0', 'production');
+ */
+export async function readSystem(
+  marketplace: MarketplaceClient,
+  systemId: string,
+  environment: string | undefined,
+  signal?: AbortSignal,
+): Promise<SystemView | null> {
+  const instance = await marketplace.getInstance(systemId, { environment, signal });
+  if (!instance) return null;
+  let descriptor: Record<string, unknown> | undefined;
+  let note: string | undefined;
+  try {
+    const deployed = await marketplace.getDeployedDescriptor(systemId, instance.environment, {
+      signal,
+    });
+    if (deployed) descriptor = deployed.descriptor;
+    else note = 'The deployed descriptor was not found among the recent deployments.';
+  } catch (error) {
+    const failure = describeFailure(error);
+    if (failure === undefined) throw error;
+    note = `The data contracts could not be read: ${failure}. Only the marketplace view is shown.`;
+  }
+  return buildView(instance, descriptor, note);
+}
+
+function buildView(
+  instance: MarketplaceInstance,
+  descriptor: Record<string, unknown> | undefined,
+  note: string | undefined,
+): SystemView {
+  const described = new Map<string, Record<string, unknown>>();
+  const components = descriptor?.components;
+  if (Array.isArray(components)) {
+    for (const component of components) {
+      if (isRecord(component) && typeof component.id === 'string') {
+        described.set(component.id, component);
+      }
+    }
+  }
+  const outputPorts: ComponentView[] = [];
+  const otherComponents: ComponentView[] = [];
+  for (const component of instance.components) {
+    const source = described.get(component.id);
+    const kind = component.kind ?? text(source?.kind);
+    const description = text(source?.description);
+    const view: ComponentView = {
+      id: component.id,
+      ...(component.name === undefined ? {} : { name: component.name }),
+      ...(kind === undefined ? {} : { kind }),
+      ...(description === undefined ? {} : { description }),
+      isDataContract: component.dataContract,
+      ...(component.compliance ? { compliance: component.compliance } : {}),
+      ...(isRecord(source?.dataContract) ? { dataContract: source.dataContract } : {}),
+    };
+    if (kind === 'outputport' || component.dataContract) outputPorts.push(view);
+    else otherComponents.push(view);
+  }
+  const domain = text(descriptor?.domain);
+  const description = text(descriptor?.description);
+  return {
+    systemId: instance.systemId,
+    name: instance.name,
+    kind: instance.kind,
+    environment: instance.environment,
+    ...(instance.version === undefined ? {} : { version: instance.version }),
+    deployedAt: instance.deployedAt,
+    ...(domain === undefined ? {} : { domain }),
+    ...(description === undefined ? {} : { description }),
+    outputPorts,
+    otherComponents,
+    descriptorRead: descriptor !== undefined,
+    ...(note === undefined ? {} : { note }),
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,62 @@
+import { KgClientError, KgProblemError } from '@dcg/kg-client';
+import { MarketplaceClientError, MarketplaceProblemError } from '@dcg/marketplace-client';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+
+const backendNames = {
+  marketplace: 'the marketplace (governance-api)',
+  kg: 'the knowledge graph (kg-api)',
+};
+
+/**
+ * Turns a failure of a backend call into a tool error a person understands: `isError` with the
+ * problem's title and detail (or what went wrong on the way), never a protocol error. Errors that
+ * are not the backends' are rethrown: they are bugs and the SDK reports them.
+ *
+ * @example
+ * try { ... } catch (error) { return toToolError(error); }
+ */
+export function toToolError(error: unknown): CallToolResult {
+  const text = describeFailure(error);
+  if (text === undefined) throw error;
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** The sentence for a backend failure, or undefined when the error is not a backend's. */
+export function describeFailure(error: unknown): string | undefined {
+  if (error instanceof MarketplaceProblemError || error instanceof KgProblemError) {
+    const backend = error instanceof KgProblemError ? backendNames.kg : backendNames.marketplace;
+    const title = error.problem.title ?? `HTTP ${error.status}`;
+    const detail = error.problem.detail ? `: ${error.problem.detail}` : '';
+    return `${title}${detail} (${backend} answered ${error.status})`;
+  }
+  if (MarketplaceClientError.isInstance(error)) return sentence(backendNames.marketplace, error);
+  if (KgClientError.is(error)) return sentence(backendNames.kg, error);
+  if (error instanceof ToolInputError) return error.message;
+  return undefined;
+}
+
+function sentence(backend: string, error: { code: string; message: string }): string {
+  switch (error.code) {
+    case 'TIMEOUT':
+      return `${backend} did not answer in time; try again, or narrow the request`;
+    case 'NETWORK':
+      return `${backend} cannot be reached right now (${error.message})`;
+    case 'ABORTED':
+      return 'The request was cancelled';
+    case 'INVALID_ARGUMENT':
+      return `Invalid argument: ${error.message}`;
+    default:
+      return `${backend} gave an answer that could not be read (${error.message})`;
+  }
+}
+
+/**
+ * An argument a tool cannot use, found after the input schema passed (an unknown cursor, an id of
+ * the wrong form). Reaches the assistant as a tool error with this message.
+ *
+ * @example
+ * throw new ToolInputError('cursor is not one this server issued');
+ */
+export class ToolInputError extends Error {
+  override readonly name = 'ToolInputError';
+}

@@ -1,0 +1,39 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { jsonBytes } from './paging';
+
+/**
+ * A successful tool answer: `structuredContent` for clients that read it, the same JSON as text
+ * for those that do not (as the protocol recommends), after a one-line summary for people.
+ *
+ * @example
+ * return toolResult({ hits }, '3 systems found');
+ */
+export function toolResult<T extends Record<string, unknown>>(
+  structured: T,
+  summary: string,
+): CallToolResult & { structuredContent: T } {
+  return {
+    structuredContent: structured,
+    content: [{ type: 'text', text: `${summary}\n\n${JSON.stringify(structured)}` }],
+  };
+}
+
+/**
+ * A tool error for an answer that exceeds the size limit even when reduced to its minimum.
+ *
+ * @example
+ * if (jsonBytes(view) > max) return tooLarge(max, 'ask for one output port with get_component');
+ */
+export function tooLarge(maxBytes: number, advice: string): CallToolResult {
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text: `The answer is larger than this server's limit of ${maxBytes} bytes; ${advice}.`,
+      },
+    ],
+  };
+}
+
+export { jsonBytes };
