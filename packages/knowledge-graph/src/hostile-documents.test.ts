@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { KnowledgeGraphError } from './errors';
-import { MemoryGraphPersistence } from './graph-persistence';
 import { KnowledgeBase } from './knowledge-base';
+import { MemoryGraphPersistence } from './memory-graph-persistence.testkit';
 import { jsonLdInWorker } from './node/json-ld-worker';
 import { DEFAULT_MAX_JSON_DEPTH, parseRdf } from './parse-rdf';
 import { SearchConfigSchema } from './source-config';

@@ -11,6 +11,8 @@ const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 
 /** One entry of a W3C test manifest, with file paths resolved. */
 export interface TestCase {
+  /** The entry's IRI in the manifest (stable across releases of the suite). */
+  iri: string;
   name: string;
   kind: 'evaluation' | 'positive-syntax' | 'negative-syntax';
   queryFile: string;
@@ -59,6 +61,7 @@ export function readManifest(folder: string): TestCase[] {
       if (!query) continue;
       const result = one(store, entry, `${MF}result`);
       cases.push({
+        iri: entry.value,
         name,
         kind: 'evaluation',
         queryFile: path(query),
@@ -68,6 +71,7 @@ export function readManifest(folder: string): TestCase[] {
       });
     } else if (type === `${MF}PositiveSyntaxTest11` || type === `${MF}PositiveSyntaxTest`) {
       cases.push({
+        iri: entry.value,
         name,
         kind: 'positive-syntax',
         queryFile: path(action),
@@ -77,6 +81,7 @@ export function readManifest(folder: string): TestCase[] {
       });
     } else if (type === `${MF}NegativeSyntaxTest11` || type === `${MF}NegativeSyntaxTest`) {
       cases.push({
+        iri: entry.value,
         name,
         kind: 'negative-syntax',
         queryFile: path(action),
