@@ -1,0 +1,5 @@
+export {
+  createLocalEmbedder,
+  LOCAL_EMBEDDER_MODEL,
+  type LocalEmbedderOptions,
+} from './local-embedder';

