@@ -1,4 +1,12 @@
 export type { EmbeddingProvider } from './embedding-provider';
+export {
+  type EmbeddingJob,
+  type EmbeddingJobStatus,
+  type EmbeddingStore,
+  type StoredEmbedding,
+  vectorFromBytes,
+  vectorToBytes,
+} from './embedding-store';
 export { MarketplaceSearchError, type MarketplaceSearchErrorCode } from './errors';
 export {
   type AzureOpenAIProviderOptions,
@@ -18,5 +26,21 @@ export {
   textHash,
 } from './instance-text';
 export { instanceKey, type LexicalHit, LexicalIndex } from './lexical-index';
+export {
+  type EmbeddingsStatus,
+  type InstanceSource,
+  MarketplaceSearch,
+  type MarketplaceSearchOptions,
+  type SearchHit,
+  type SearchLogger,
+  type SearchResult,
+} from './marketplace-search';
+export {
+  type InstanceCompliance,
+  InstanceComplianceSchema,
+  instanceCompliance,
+  type MarketplaceSearchQuery,
+  MarketplaceSearchQuerySchema,
+} from './search-query';
 export { stem, tokenize } from './text-tokens';
 export { normalize, type VectorHit, VectorIndex } from './vector-index';

@@ -26,6 +26,8 @@ export interface InstanceDocument {
   name: string;
   kind: string;
   domain: string | undefined;
+  /** The system's kind and the kinds of its components (for the kind filter). */
+  kinds: string[];
   /** Ids and names of the system and of every component (exact matches). */
   identifiers: string[];
   /** Weighted fields for lexical search: names/ids (3), domain/kinds/tags (2), the rest (1). */
@@ -119,6 +121,7 @@ export function instanceDocument(instance: SearchableInstance): InstanceDocument
   flattenComponents(d.components, components, 0);
 
   const identifiers = [instance.systemId, name];
+  const kinds = new Set([kind]);
   const names = [name, instance.systemId];
   const facets = [kind, domain ?? '', ...tags];
   const body: string[] = [description ?? ''];
@@ -132,6 +135,7 @@ export function instanceDocument(instance: SearchableInstance): InstanceDocument
     const cKind = str(c.kind);
     const cDescription = str(c.description);
     if (cId) identifiers.push(cId);
+    if (cKind) kinds.add(cKind);
     if (cName) identifiers.push(cName);
     names.push(cName ?? '', cId ?? '');
     facets.push(cKind ?? '', ...tagsOf(c.tags));
@@ -161,6 +165,7 @@ export function instanceDocument(instance: SearchableInstance): InstanceDocument
     name,
     kind,
     domain,
+    kinds: [...kinds],
     identifiers: [...new Set(identifiers)],
     fields: {
       names: names.filter(Boolean).join(' '),

@@ -3,3 +3,8 @@ export {
   LOCAL_EMBEDDER_MODEL,
   type LocalEmbedderOptions,
 } from './local-embedder';
+export {
+  openPostgresEmbeddingStore,
+  type PostgresEmbeddingStoreOptions,
+} from './postgres-embedding-store';
+export { openSqliteEmbeddingStore } from './sqlite-embedding-store';
