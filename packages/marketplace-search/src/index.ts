@@ -7,6 +7,13 @@ export {
   vectorFromBytes,
   vectorToBytes,
 } from './embedding-store';
+export {
+  type EmbeddingsModelConfig,
+  EmbeddingsModelConfigSchema,
+  type EmbeddingsSearchConfig,
+  EmbeddingsSearchConfigSchema,
+  resolveEmbeddingsApiKey,
+} from './embeddings-search-config';
 export { MarketplaceSearchError, type MarketplaceSearchErrorCode } from './errors';
 export {
   type AzureOpenAIProviderOptions,

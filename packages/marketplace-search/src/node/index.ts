@@ -1,3 +1,4 @@
+export { createEmbeddingProvider } from './create-embedding-provider';
 export {
   createLocalEmbedder,
   LOCAL_EMBEDDER_MODEL,
