@@ -1,3 +1,7 @@
+import type { EmbeddingJob, EmbeddingJobStatus } from './search-wire';
+
+export type { EmbeddingJob, EmbeddingJobStatus };
+
 /**
  * An embedding as stored: the vector of one instance made by one model, with the hash of the
  * text it was made from (a different hash today means it is stale).
@@ -14,33 +18,6 @@ export interface StoredEmbedding {
   textHash: string;
   vector: Float32Array;
   embeddedAt: string;
-}
-
-/** State of an embedding job. `interrupted` jobs are resumed at the next start. */
-export type EmbeddingJobStatus = 'running' | 'completed' | 'failed';
-
-/**
- * A `createEmbeddings` job: embeds every instance of an environment with the current model.
- * Progress is readable while it runs; at most 20 errors are kept (with the count of all).
- *
- * @example
- * const job = await search.createEmbeddings('production');
- * console.log(job.done, '/', job.total);
- */
-export interface EmbeddingJob {
-  id: string;
-  environment: string;
-  model: string;
-  status: EmbeddingJobStatus;
-  total: number;
-  done: number;
-  failed: number;
-  errors: Array<{ systemId: string; message: string }>;
-  startedAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-  /** Times the job was resumed after its process stopped. */
-  resumed: number;
 }
 
 /**

@@ -23,6 +23,7 @@ describe('embeddingsSearch configuration', () => {
     const config = EmbeddingsSearchConfigSchema.parse({});
     expect(config).toMatchObject({
       enabled: true,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VARIABLE} reference syntax of the configuration
       embeddingsModel: { provider: 'local', apiKey: '${EMBEDDERENGINE_SERVICE_TOKEN}' },
     });
   });
@@ -83,6 +84,7 @@ describe('embeddingsSearch configuration', () => {
     expect(() => resolveEmbeddingsApiKey(model, { EMBEDDERENGINE_SERVICE_TOKEN: '' })).toThrow(
       /EMBEDDERENGINE_SERVICE_TOKEN is empty/,
     );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VARIABLE} reference syntax of the configuration
     const other = EmbeddingsModelConfigSchema.parse({ ...azure, apiKey: '${OTHER_TOKEN}' });
     expect(resolveEmbeddingsApiKey(other, { OTHER_TOKEN: 'x' })).toBe('x');
     expect(() => resolveEmbeddingsApiKey(other, { EMBEDDERENGINE_SERVICE_TOKEN: 'x' })).toThrow(

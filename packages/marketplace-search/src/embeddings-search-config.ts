@@ -50,8 +50,10 @@ export const EmbeddingsModelConfigSchema = z
       .string()
       .regex(
         /^\$\{[A-Za-z_][A-Za-z0-9_]{0,127}\}$/,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VARIABLE} reference syntax of the configuration
         'name the secret variable as ${VARIABLE} (the key itself never goes in the configuration)',
       )
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VARIABLE} reference syntax of the configuration
       .default('${EMBEDDERENGINE_SERVICE_TOKEN}'),
     apiVersion: ApiVersionSchema.optional(),
     instanceName: z.string().min(1).max(200).optional(),
@@ -104,6 +106,7 @@ export const EmbeddingsSearchConfigSchema = z.strictObject({
   enabled: z.boolean().default(true),
   embeddingsModel: EmbeddingsModelConfigSchema.default({
     provider: 'local',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VARIABLE} reference syntax of the configuration
     apiKey: '${EMBEDDERENGINE_SERVICE_TOKEN}',
     model: 'text-embedding-3-large',
     batchSize: 256,

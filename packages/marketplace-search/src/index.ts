@@ -1,7 +1,5 @@
 export type { EmbeddingProvider } from './embedding-provider';
 export {
-  type EmbeddingJob,
-  type EmbeddingJobStatus,
   type EmbeddingStore,
   type StoredEmbedding,
   vectorFromBytes,
@@ -34,13 +32,10 @@ export {
 } from './instance-text';
 export { instanceKey, type LexicalHit, LexicalIndex } from './lexical-index';
 export {
-  type EmbeddingsStatus,
   type InstanceSource,
   MarketplaceSearch,
   type MarketplaceSearchOptions,
-  type SearchHit,
   type SearchLogger,
-  type SearchResult,
 } from './marketplace-search';
 export {
   type InstanceCompliance,
@@ -49,5 +44,16 @@ export {
   type MarketplaceSearchQuery,
   MarketplaceSearchQuerySchema,
 } from './search-query';
+export {
+  type EmbeddingJob,
+  EmbeddingJobSchema,
+  type EmbeddingJobStatus,
+  type EmbeddingsStatus,
+  EmbeddingsStatusSchema,
+  type SearchHit,
+  SearchHitSchema,
+  type SearchResult,
+  SearchResultSchema,
+} from './search-wire';
 export { stem, tokenize } from './text-tokens';
 export { normalize, type VectorHit, VectorIndex } from './vector-index';

@@ -1,10 +1,11 @@
 import type { EmbeddingProvider } from './embedding-provider';
-import type { EmbeddingJob, EmbeddingStore, StoredEmbedding } from './embedding-store';
+import type { EmbeddingStore, StoredEmbedding } from './embedding-store';
 import { MarketplaceSearchError } from './errors';
 import { type FusedHit, fuseRankings } from './hybrid-ranking';
 import { type InstanceDocument, instanceDocument, type SearchableInstance } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
 import type { InstanceCompliance, MarketplaceSearchQuery } from './search-query';
+import type { EmbeddingJob, EmbeddingsStatus, SearchHit, SearchResult } from './search-wire';
 import { VectorIndex } from './vector-index';
 
 /**
@@ -49,61 +50,6 @@ export interface MarketplaceSearchOptions {
   /** Query vectors kept (default 1,000). */
   queryCacheSize?: number;
   logger?: SearchLogger;
-}
-
-/**
- * One search hit, with why it matched.
- *
- * @example
- * hit.why; // 'words: invoice, customer; close in meaning (similarity 0.61)'
- */
-export interface SearchHit {
-  systemId: string;
-  environment: string;
-  name: string;
-  kind: string;
-  domain?: string;
-  score: number;
-  matchedBy: Array<'exact-urn' | 'exact-name' | 'words' | 'meaning'>;
-  why: string;
-  lexical?: { rank: number; matchedTerms: string[] };
-  vector?: { rank: number; similarity: number };
-  compliance?: InstanceCompliance;
-}
-
-/**
- * A search answer: `mode` says whether vectors took part; `fallback` why not.
- *
- * @example
- * if (result.mode === 'lexical') console.warn(result.fallback);
- */
-export interface SearchResult {
-  mode: 'hybrid' | 'lexical';
-  fallback?: string;
-  model: string | null;
-  /** Instances of the environment not yet embedded with the current model (not in vector results). */
-  pending: number;
-  hits: SearchHit[];
-}
-
-/**
- * Embeddings status.
- *
- * @example
- * const { pending } = await search.status();
- */
-export interface EmbeddingsStatus {
-  enabled: boolean;
-  model: string | null;
-  dimensions: number | null;
-  instances: number;
-  embedded: number;
-  /** Missing or stale embeddings (a changed instance, a failed provider call). */
-  pending: number;
-  /** Embeddings of other models in the store: stale until the environment is rebuilt. */
-  otherModels: Record<string, number>;
-  lastError: { message: string; at: string } | null;
-  runningJobs: EmbeddingJob[];
 }
 
 const MAX_JOB_ERRORS = 20;
