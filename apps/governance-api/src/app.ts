@@ -7,6 +7,7 @@ import {
   requestContext,
   zodValidationHook,
 } from '@dcg/http-kit';
+import type { MarketplaceSearch } from '@dcg/marketplace-search';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import type { GovernanceEnv } from './app-env';
@@ -16,6 +17,7 @@ import { bodySizeLimit } from './request-body';
 import { mountEvaluationResultRoutes } from './routes/evaluation-result-routes';
 import { mountEventRoutes } from './routes/event-routes';
 import { mountMarketplaceRoutes } from './routes/marketplace-routes';
+import { mountMarketplaceSearchRoutes } from './routes/marketplace-search-routes';
 import { mountPolicyRoutes } from './routes/policy-routes';
 import { mountProvisioningRoutes } from './routes/provisioning-routes';
 import { mountTemplateRoutes } from './routes/template-routes';
@@ -32,6 +34,8 @@ export interface GovernanceAppDeps {
   apiKeys: readonly ResolvedApiKey[];
   logger: Logger;
   maxBodyBytes: number;
+  /** Marketplace embeddings and hybrid search (absent: no search routes). */
+  marketplaceSearch?: MarketplaceSearch;
   /** Extra sub-apps mounted at `/` (the demo tech adapter). */
   extras?: Hono[];
 }
@@ -63,6 +67,8 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   mountEvaluationResultRoutes(app, { governance, guards, maxBodyBytes });
   mountProvisioningRoutes(app, { governance, guards, maxBodyBytes });
   mountMarketplaceRoutes(app, { governance });
+  if (deps.marketplaceSearch)
+    mountMarketplaceSearchRoutes(app, { search: deps.marketplaceSearch, guards });
   mountEventRoutes(app, { governance, guards });
   app.route('/', marketplacePages(governance.marketplace));
   for (const extra of deps.extras ?? []) app.route('/', extra);

@@ -1,4 +1,5 @@
 import type { ResolvedApiKey as ResolvedKey } from '@dcg/http-kit';
+import { EmbeddingsSearchConfigSchema } from '@dcg/marketplace-search';
 import { z } from 'zod';
 
 /** Roles of API keys: what each may do is listed in the README. */
@@ -80,6 +81,8 @@ export const GovernanceApiConfigSchema = z.strictObject({
         .default(5 * 1024 * 1024),
     })
     .default({ maxBodyBytes: 5 * 1024 * 1024 }),
+  /** Marketplace embeddings and hybrid search (spec B1); see the README. */
+  embeddingsSearch: EmbeddingsSearchConfigSchema.prefault({}),
 });
 /** The validated configuration. */
 export type GovernanceApiConfig = z.output<typeof GovernanceApiConfigSchema>;

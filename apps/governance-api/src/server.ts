@@ -10,11 +10,13 @@ import {
   resolveApiKeys,
   startHttpServer,
 } from '@dcg/http-kit';
+import type { MarketplaceSearch } from '@dcg/marketplace-search';
 import type { z } from 'zod';
 import { buildGovernanceApp } from './app';
 import { type GovernanceApiConfig, GovernanceApiConfigSchema } from './config';
 import { seedDemo } from './demo';
 import { demoTechAdapter } from './demo-tech-adapter';
+import { openMarketplaceSearch } from './marketplace-search-setup';
 
 /**
  * Options of {@link startGovernanceApi}.
@@ -51,6 +53,8 @@ export interface RunningGovernanceApi {
   url: string;
   port: number;
   governance: Governance;
+  /** The marketplace embeddings and hybrid search. */
+  marketplaceSearch: MarketplaceSearch;
   /** The development key, when one was generated (no key configured). */
   developmentKey?: string;
   close(): Promise<void>;
@@ -126,11 +130,23 @@ export async function startGovernanceApi(
   if (interrupted > 0)
     logger.warn('plans interrupted by an earlier stop were marked failed', { count: interrupted });
 
+  const marketplaceSearch = await openMarketplaceSearch({
+    config,
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    governance,
+    logger,
+    env: options.env ?? process.env,
+  }).catch(async (error) => {
+    await store.close();
+    throw error;
+  });
   const app = buildGovernanceApp({
     governance,
     apiKeys,
     logger,
     maxBodyBytes: config.limits.maxBodyBytes,
+    marketplaceSearch: marketplaceSearch.search,
     ...(options.demo ? { extras: [demoTechAdapter()] } : {}),
   });
   let server: Awaited<ReturnType<typeof startHttpServer>>;
@@ -140,6 +156,7 @@ export async function startGovernanceApi(
       host: options.host ?? '127.0.0.1',
     });
   } catch (error) {
+    await marketplaceSearch.close();
     await store.close();
     throw error;
   }
@@ -149,6 +166,7 @@ export async function startGovernanceApi(
     } catch (error) {
       await server.close();
       await governance.coordinator.idle();
+      await marketplaceSearch.close();
       await store.close();
       throw error;
     }
@@ -158,9 +176,11 @@ export async function startGovernanceApi(
     port: server.port,
     governance,
     ...(developmentKey ? { developmentKey } : {}),
+    marketplaceSearch: marketplaceSearch.search,
     close: async () => {
       await server.close();
       await governance.coordinator.idle();
+      await marketplaceSearch.close();
       await store.close();
     },
   };

@@ -13,6 +13,8 @@ export interface ScriptedFault {
   body?: string;
   /** Wait before answering (timeouts). */
   delayMs?: number;
+  /** After the wait, answer normally (a slow call rather than a failed one). */
+  passThrough?: boolean;
 }
 
 /**
@@ -72,7 +74,8 @@ export async function startFakeEmbeddingsApi(options: {
   apiKey: string;
   /** Azure deployments and the model each serves. */
   deployments?: Record<string, string>;
-  /** API versions Azure accepts (default any YYYY-MM-DD). */
+  /** Latency added to every answer (slow providers, long rebuilds). */
+  delayMs?: number;
 }): Promise<FakeEmbeddingsApi> {
   const faults: ScriptedFault[] = [];
   const requests: ReceivedRequest[] = [];
@@ -125,9 +128,10 @@ export async function startFakeEmbeddingsApi(options: {
     const dimensions = typeof body.dimensions === 'number' ? body.dimensions : undefined;
     requests.push({ flavour, path: url.pathname, inputs: inputs.length, keyMatched, dimensions });
 
+    if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
     const fault = faults.shift();
-    if (fault) {
-      if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+    if (fault && !fault.passThrough) {
       const headers: Record<string, string> = {};
       if (fault.retryAfter) headers['retry-after'] = fault.retryAfter;
       if (fault.retryAfterMs) headers['retry-after-ms'] = fault.retryAfterMs;

@@ -1,0 +1,12 @@
+export {
+  describeEmbeddingStoreConformance,
+  postgresAvailable,
+  randomSchema,
+  TEST_DATABASE_URL,
+} from './embedding-store-conformance.testkit';
+export {
+  type FakeEmbeddingsApi,
+  type ReceivedRequest,
+  type ScriptedFault,
+  startFakeEmbeddingsApi,
+} from './embeddings-api.testkit';
