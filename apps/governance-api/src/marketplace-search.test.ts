@@ -193,8 +193,12 @@ describe('marketplace search over HTTP (SQLite, Azure OpenAI provider on loopbac
         '/marketplace/embeddingsSearch/status',
       ]),
     );
-    const params = doc.paths['/v1/marketplace/search'].get.parameters.map((p: { name: string }) => p.name);
-    expect(params).toEqual(expect.arrayContaining(['q', 'environment', 'limit', 'kind', 'compliance']));
+    const params = doc.paths['/v1/marketplace/search'].get.parameters.map(
+      (p: { name: string }) => p.name,
+    );
+    expect(params).toEqual(
+      expect.arrayContaining(['q', 'environment', 'limit', 'kind', 'compliance']),
+    );
     expect(doc.components.schemas.MarketplaceSearchResult).toBeDefined();
   });
 
