@@ -1,4 +1,12 @@
 export {
+  ARCHETYPES,
+  generateMarketplace,
+  QUALITY_QUERIES,
+  type QualityQuery,
+  systemUrn,
+  UNITS,
+} from '../__fixtures__/marketplace-corpus';
+export {
   describeEmbeddingStoreConformance,
   postgresAvailable,
   randomSchema,
