@@ -109,45 +109,62 @@ export class LexicalIndex {
     return this.docs.has(key);
   }
 
-  /** Hits of one environment, best first; exact identifier matches first of all. */
+  /**
+   * Hits of one environment, best first; exact identifier matches first of all. Terms found in
+   * more than half of all documents (`urn`, `dmb`, a version) add almost nothing to BM25 and cost
+   * a pass over most postings: they are skipped when the query has a rarer term.
+   */
   search(query: string, options: { environment: string; limit: number }): LexicalHit[] {
-    const terms = [...new Set(tokenize(query, 64))];
     const n = this.docs.size;
     const avg = n === 0 ? 1 : this.totalLength / n;
-    const scores = new Map<string, { score: number; matched: string[] }>();
+    const present = [...new Set(tokenize(query, 64))].filter((t) => this.postings.has(t));
+    const rare = present.filter((t) => (this.postings.get(t)?.size ?? 0) <= n / 2);
+    const terms = rare.length > 0 ? rare : present;
+    const scores = new Map<string, number>();
     for (const term of terms) {
-      const posting = this.postings.get(term);
-      if (!posting) continue;
+      const posting = this.postings.get(term) as Map<string, number>;
       const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
       for (const [key, tf] of posting) {
-        const doc = this.docs.get(key);
-        if (!doc || doc.environment !== options.environment) continue;
-        const norm = tf + K1 * (1 - B + (B * doc.length) / avg);
-        const s = (idf * tf * (K1 + 1)) / norm;
-        const hit = scores.get(key);
-        if (hit) {
-          hit.score += s;
-          hit.matched.push(term);
-        } else scores.set(key, { score: s, matched: [term] });
+        const doc = this.docs.get(key) as DocEntry;
+        if (doc.environment !== options.environment) continue;
+        const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / avg));
+        scores.set(key, (scores.get(key) ?? 0) + s);
       }
     }
     const q = query.trim().toLowerCase();
-    const exactKeys = this.exact.get(q);
-    const hits: LexicalHit[] = [];
-    for (const [key, { score, matched }] of scores) {
-      hits.push({ key, score, matchedTerms: matched, exact: undefined });
+    const exactKind = q.startsWith('urn:') ? 'urn' : 'name';
+    const exact: string[] = [];
+    for (const key of this.exact.get(q) ?? []) {
+      if (this.docs.get(key)?.environment === options.environment) exact.push(key);
     }
-    if (exactKeys) {
-      for (const key of exactKeys) {
-        const doc = this.docs.get(key);
-        if (!doc || doc.environment !== options.environment) continue;
-        const kind = q.startsWith('urn:') ? 'urn' : 'name';
-        const existing = hits.find((h) => h.key === key);
-        if (existing) existing.exact = kind;
-        else hits.push({ key, score: 0, matchedTerms: [], exact: kind });
-      }
+    const limit = Math.max(1, options.limit);
+    // The best `limit` of the scored documents, by insertion into a small sorted buffer.
+    const best: Array<{ key: string; score: number }> = [];
+    let floor = Number.NEGATIVE_INFINITY;
+    for (const [key, score] of scores) {
+      if (best.length === limit && score <= floor) continue;
+      let at = best.length;
+      while (at > 0 && (best[at - 1] as { score: number }).score < score) at--;
+      best.splice(at, 0, { key, score });
+      if (best.length > limit) best.pop();
+      if (best.length === limit) floor = (best[limit - 1] as { score: number }).score;
     }
-    hits.sort((a, b) => (a.exact ? 0 : 1) - (b.exact ? 0 : 1) || b.score - a.score);
-    return hits.slice(0, options.limit);
+    const exactSet = new Set(exact);
+    const hits: LexicalHit[] = exact.map((key) => ({
+      key,
+      score: scores.get(key) ?? 0,
+      matchedTerms: this.matched(key, terms),
+      exact: exactKind,
+    }));
+    for (const { key, score } of best) {
+      if (!exactSet.has(key))
+        hits.push({ key, score, matchedTerms: this.matched(key, terms), exact: undefined });
+    }
+    return hits.slice(0, limit);
+  }
+
+  private matched(key: string, terms: readonly string[]): string[] {
+    const doc = this.docs.get(key);
+    return doc ? terms.filter((t) => doc.terms.has(t)) : [];
   }
 }

