@@ -70,7 +70,13 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   if (deps.marketplaceSearch)
     mountMarketplaceSearchRoutes(app, { search: deps.marketplaceSearch, guards });
   mountEventRoutes(app, { governance, guards });
-  app.route('/', marketplacePages(governance.marketplace));
+  app.route(
+    '/',
+    marketplacePages(
+      governance.marketplace,
+      deps.marketplaceSearch ? { search: deps.marketplaceSearch } : {},
+    ),
+  );
   for (const extra of deps.extras ?? []) app.route('/', extra);
   app.route(
     '/',
