@@ -59,6 +59,7 @@ async function setup(
     instances?: SearchableInstance[];
     provider?: ReturnType<typeof provider> | null;
     retryDelayMs?: number;
+    maxConcurrentQueryEmbeddings?: number;
   } = {},
 ) {
   const store = await openSqliteEmbeddingStore({
@@ -74,6 +75,7 @@ async function setup(
     source,
     batchSize: 8,
     retryDelayMs: options.retryDelayMs ?? 50,
+    maxConcurrentQueryEmbeddings: options.maxConcurrentQueryEmbeddings ?? 8,
     complianceOf: async (ids) =>
       new Map(ids.map((id) => [id, id.includes('online') ? 'violated' : 'compliant'] as const)),
   });
@@ -208,6 +210,23 @@ describe('MarketplaceSearch', () => {
     expect(r.mode).toBe('lexical');
     expect(r.fallback).toMatch(/the embedding provider failed|no embeddings yet/);
     expect(r.hits.length).toBeGreaterThan(0);
+  });
+
+  it('answers lexically, and says so, when too many new queries are being embedded at once', async () => {
+    const { search } = await setup({ maxConcurrentQueryEmbeddings: 1 });
+    await search.idle();
+    api.fail({ status: 200, delayMs: 300, passThrough: true });
+    const [slow, crowded] = await Promise.all([
+      search.search(q({ q: 'invoice amounts' })),
+      search.search(q({ q: 'general ledger accounts' })),
+    ]);
+    expect(slow.mode).toBe('hybrid');
+    expect(crowded).toMatchObject({
+      mode: 'lexical',
+      fallback: 'too many searches are being embedded at once',
+    });
+    expect(crowded.hits.length).toBeGreaterThan(0);
+    expect((await search.status()).lastError).toBeNull();
   });
 
   it('never mixes models: a new model starts stale, createEmbeddings rebuilds, one job per environment', async () => {

@@ -49,6 +49,11 @@ export interface MarketplaceSearchOptions {
   queryTimeoutMs?: number;
   /** Query vectors kept (default 1,000). */
   queryCacheSize?: number;
+  /**
+   * Queries being embedded at once (default 8); a search beyond it answers lexically and says so,
+   * so a flood of new queries cannot queue unbounded work on the model.
+   */
+  maxConcurrentQueryEmbeddings?: number;
   logger?: SearchLogger;
 }
 
@@ -81,6 +86,7 @@ export class MarketplaceSearch {
   private draining: Promise<void> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private lastError: { message: string; at: string } | null = null;
+  private queryEmbeddings = 0;
   private closed = false;
   private readonly batchSize: number;
   private readonly retryDelayMs: number;
@@ -266,8 +272,12 @@ export class MarketplaceSearch {
         if (vectorHits.length === 0)
           fallback = `no embeddings yet in ${environment} (${pending} pending)`;
       } catch (error) {
-        this.recordError(error);
-        fallback = `the embedding provider failed: ${(error as Error).message}`;
+        if (MarketplaceSearchError.isInstance(error) && error.code === 'search_unavailable') {
+          fallback = error.message;
+        } else {
+          this.recordError(error);
+          fallback = `the embedding provider failed: ${(error as Error).message}`;
+        }
       }
     }
     let fused = fuseRankings(lexicalHits, vectorHits, { limit: candidates });
@@ -378,9 +388,21 @@ export class MarketplaceSearch {
       return cached;
     }
     const provider = this.options.provider as EmbeddingProvider;
-    const [vector] = await provider.embed([q], {
-      signal: AbortSignal.timeout(this.options.queryTimeoutMs ?? 5000),
-    });
+    if (this.queryEmbeddings >= (this.options.maxConcurrentQueryEmbeddings ?? 8)) {
+      throw new MarketplaceSearchError(
+        'search_unavailable',
+        'too many searches are being embedded at once',
+      );
+    }
+    this.queryEmbeddings++;
+    let vector: Float32Array | undefined;
+    try {
+      [vector] = await provider.embed([q], {
+        signal: AbortSignal.timeout(this.options.queryTimeoutMs ?? 5000),
+      });
+    } finally {
+      this.queryEmbeddings--;
+    }
     if (!vector)
       throw new MarketplaceSearchError('provider_bad_response', 'no vector for the query');
     this.queryCache.set(q, vector);
