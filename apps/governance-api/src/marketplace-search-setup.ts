@@ -89,6 +89,8 @@ export async function openMarketplaceSearch(options: {
     },
     retryDelayMs: settings.retryDelayMs,
     queryTimeoutMs: settings.queryTimeoutMs,
+    // One process per SQLite data folder; on PostgreSQL other processes deploy too.
+    refreshIntervalMs: url ? settings.refreshIntervalMs : 0,
     logger,
   });
   try {

@@ -43,6 +43,7 @@ const embeddingsSearch = (deployment: 'small' | 'large', enabled = true) => ({
     maxRetries: 0,
   },
   retryDelayMs: 200,
+  refreshIntervalMs: 200,
 });
 
 async function start(options: {
@@ -382,6 +383,37 @@ describe.skipIf(!pgAvailable)('marketplace search over HTTP (PostgreSQL)', () =>
   afterAll(async () => {
     await api?.close();
     await drop();
+  });
+
+  it('a second process on the same database finds what the first deploys, within the refresh interval', async () => {
+    const other = await start({ databaseUrl: TEST_DATABASE_URL, schema });
+    try {
+      const id = await deploy(api, 'prod', 'Wind Turbines', 'Blade vibration telemetry', 'rpm');
+      await expect
+        .poll(
+          async () =>
+            (await search(other.url, { q: 'turbine vibration', environment: 'prod' })).body.hits[0]
+              ?.systemId,
+          { timeout: 10_000 },
+        )
+        .toBe(id);
+      await request(`${api.url}/v1/provisioning/undeploy`, {
+        key: KEYS.coordinator,
+        body: { environment: 'prod', systemId: id },
+      });
+      await api.governance.coordinator.idle();
+      await expect
+        .poll(
+          async () =>
+            (await search(other.url, { q: id, environment: 'prod' })).body.hits.map(
+              (h: { systemId: string }) => h.systemId,
+            ),
+          { timeout: 10_000 },
+        )
+        .not.toContain(id);
+    } finally {
+      await other.close();
+    }
   });
 
   it('deploys, searches, rebuilds after a restart with another model, undeploys', async () => {

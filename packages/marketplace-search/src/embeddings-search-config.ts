@@ -117,6 +117,11 @@ export const EmbeddingsSearchConfigSchema = z.strictObject({
   retryDelayMs: z.number().int().min(100).max(3_600_000).default(30_000),
   /** Longest wait for a query's embedding before the search answers lexically. */
   queryTimeoutMs: z.number().int().min(50).max(60_000).default(5000),
+  /**
+   * With PostgreSQL (several processes): how often each process re-reads the instances to index
+   * deploys run by the others (0: never).
+   */
+  refreshIntervalMs: z.number().int().min(0).max(86_400_000).default(60_000),
 });
 /** The validated `embeddingsSearch`. */
 export type EmbeddingsSearchConfig = z.output<typeof EmbeddingsSearchConfigSchema>;

@@ -229,6 +229,27 @@ describe('MarketplaceSearch', () => {
     expect((await search.status()).lastError).toBeNull();
   });
 
+  it('refresh() indexes what another process deployed and forgets what it undeployed', async () => {
+    const { search, source } = await setup();
+    await search.idle();
+    const added: SearchableInstance = {
+      systemId: 'urn:dmb:dp:research:glacier:0',
+      environment: 'production',
+      deployedAt: new Date().toISOString(),
+      descriptor: { name: 'Glacier Mass Balance', description: 'Ice thickness surveys' },
+    };
+    const removed = source.instances.shift() as SearchableInstance;
+    source.instances.push(added);
+    expect(await search.refresh()).toEqual({ indexed: 1, forgotten: 1 });
+    await search.idle();
+    expect((await search.search(q({ q: 'glacier ice' }))).hits[0]?.systemId).toBe(added.systemId);
+    expect(
+      (await search.search(q({ q: removed.systemId }))).hits.map((h) => h.systemId),
+    ).not.toContain(removed.systemId);
+    expect(await search.status()).toMatchObject({ instances: 40, embedded: 40, pending: 0 });
+    expect(await search.refresh()).toEqual({ indexed: 0, forgotten: 0 });
+  });
+
   it('never mixes models: a new model starts stale, createEmbeddings rebuilds, one job per environment', async () => {
     const file = join(dir, 'model-change.db');
     const first = await setup({ file });

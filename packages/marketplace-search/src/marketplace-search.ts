@@ -54,6 +54,12 @@ export interface MarketplaceSearchOptions {
    * so a flood of new queries cannot queue unbounded work on the model.
    */
   maxConcurrentQueryEmbeddings?: number;
+  /**
+   * Re-read the instances this often (ms; 0, the default: never), for several processes sharing
+   * one store: deploys run by another process are indexed (and embedded if their text is new
+   * here), undeploys forgotten.
+   */
+  refreshIntervalMs?: number;
   logger?: SearchLogger;
 }
 
@@ -87,6 +93,8 @@ export class MarketplaceSearch {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private lastError: { message: string; at: string } | null = null;
   private queryEmbeddings = 0;
+  private readonly deployedAt = new Map<string, string>();
+  private refreshTimer: ReturnType<typeof setInterval> | null = null;
   private closed = false;
   private readonly batchSize: number;
   private readonly retryDelayMs: number;
@@ -108,7 +116,14 @@ export class MarketplaceSearch {
    */
   async start(): Promise<void> {
     const instances = await this.options.source.listInstances({});
-    for (const instance of instances) this.index(instanceDocument(instance));
+    for (const instance of instances) this.index(instanceDocument(instance), instance.deployedAt);
+    const every = this.options.refreshIntervalMs ?? 0;
+    if (every > 0) {
+      this.refreshTimer = setInterval(() => {
+        this.refresh().catch((error: unknown) => this.recordError(error));
+      }, every);
+      this.refreshTimer.unref?.();
+    }
     const provider = this.options.provider;
     if (!provider || !this.vectors) return;
     const rows = await this.options.store.listEmbeddings(provider.model);
@@ -141,7 +156,7 @@ export class MarketplaceSearch {
   /** An instance was deployed (or redeployed): indexed at once, embedded when its text changed. */
   async onDeployed(instance: SearchableInstance): Promise<void> {
     const doc = instanceDocument(instance);
-    const key = this.index(doc);
+    const key = this.index(doc, instance.deployedAt);
     if (!this.vectors || this.vectorHash.get(key) === doc.textHash) return;
     this.pending.add(key);
     try {
@@ -155,12 +170,7 @@ export class MarketplaceSearch {
   /** An instance was undeployed: gone from both indexes and from the store. */
   async onUndeployed(systemId: string, environment: string): Promise<void> {
     const key = instanceKey(environment, systemId);
-    this.lexical.remove(key);
-    this.docs.delete(key);
-    this.vectors?.remove(key);
-    this.vectorHash.delete(key);
-    this.embeddedAt.delete(key);
-    this.pending.delete(key);
+    this.forget(key);
     await this.options.store.deleteEmbeddings(environment, systemId);
   }
 
@@ -328,15 +338,55 @@ export class MarketplaceSearch {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
     await this.idle();
     await this.options.provider?.close?.();
   }
 
-  private index(doc: InstanceDocument): string {
+  /**
+   * Re-reads the instances: new or redeployed ones (another `deployedAt`) are indexed and, when
+   * their text has no current embedding here, embedded; ones no longer deployed are forgotten
+   * (their stored embeddings are the undeploying process's to delete).
+   */
+  async refresh(): Promise<{ indexed: number; forgotten: number }> {
+    const instances = await this.options.source.listInstances({});
+    const seen = new Set<string>();
+    let indexed = 0;
+    for (const instance of instances) {
+      const key = instanceKey(instance.environment, instance.systemId);
+      seen.add(key);
+      if (this.deployedAt.get(key) === instance.deployedAt) continue;
+      const doc = instanceDocument(instance);
+      this.index(doc, instance.deployedAt);
+      indexed++;
+      if (this.vectors && this.vectorHash.get(key) !== doc.textHash) this.pending.add(key);
+    }
+    let forgotten = 0;
+    for (const key of [...this.docs.keys()]) {
+      if (seen.has(key)) continue;
+      this.forget(key);
+      forgotten++;
+    }
+    if (this.pending.size > 0) this.schedule();
+    return { indexed, forgotten };
+  }
+
+  private index(doc: InstanceDocument, deployedAt: string): string {
     const key = instanceKey(doc.environment, doc.systemId);
     this.docs.set(key, doc);
+    this.deployedAt.set(key, deployedAt);
     this.lexical.upsert(doc);
     return key;
+  }
+
+  private forget(key: string): void {
+    this.lexical.remove(key);
+    this.docs.delete(key);
+    this.deployedAt.delete(key);
+    this.vectors?.remove(key);
+    this.vectorHash.delete(key);
+    this.embeddedAt.delete(key);
+    this.pending.delete(key);
   }
 
   private toHit(h: FusedHit, compliance: Map<string, InstanceCompliance> | undefined): SearchHit {
