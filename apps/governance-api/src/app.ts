@@ -16,6 +16,7 @@ import {
   serveOpenApiDocument,
   zodValidationHook,
 } from '@dcg/http-kit';
+import type { MarketplaceSearch } from '@dcg/marketplace-search';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono } from 'hono';
 import type { GovernanceEnv } from './app-env';
@@ -25,6 +26,7 @@ import { bodySizeLimit } from './request-body';
 import { mountEvaluationResultRoutes } from './routes/evaluation-result-routes';
 import { mountEventRoutes } from './routes/event-routes';
 import { mountMarketplaceRoutes } from './routes/marketplace-routes';
+import { mountMarketplaceSearchRoutes } from './routes/marketplace-search-routes';
 import { mountPolicyRoutes } from './routes/policy-routes';
 import { mountProvisioningRoutes } from './routes/provisioning-routes';
 import { mountTemplateRoutes } from './routes/template-routes';
@@ -51,6 +53,8 @@ export interface GovernanceAppDeps {
   rateLimit?: RateLimitConfig;
   /** Drained on stop: `/ready` answers 503, event streams end. */
   lifecycle?: ServiceLifecycle;
+  /** Marketplace embeddings and hybrid search (absent: no search routes). */
+  marketplaceSearch?: MarketplaceSearch;
   /** Extra sub-apps mounted at `/` (the demo tech adapter). */
   extras?: Hono[];
   /** Prometheus metrics of this instance (default: a registry of its own with the HTTP metrics only). */
@@ -99,13 +103,21 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   mountEvaluationResultRoutes(app, { governance, guards, maxBodyBytes, maxPageBytes });
   mountProvisioningRoutes(app, { governance, guards, maxBodyBytes, maxPageBytes });
   mountMarketplaceRoutes(app, { governance });
+  if (deps.marketplaceSearch)
+    mountMarketplaceSearchRoutes(app, { search: deps.marketplaceSearch, guards });
   mountEventRoutes(app, {
     governance,
     guards,
     maxStreamsPerKey: deps.maxEventStreamsPerKey,
     lifecycle: deps.lifecycle,
   });
-  app.route('/', marketplacePages(governance.marketplace));
+  app.route(
+    '/',
+    marketplacePages(
+      governance.marketplace,
+      deps.marketplaceSearch ? { search: deps.marketplaceSearch } : {},
+    ),
+  );
   for (const extra of deps.extras ?? []) app.route('/', extra);
   app.route(
     '/',

@@ -5,6 +5,7 @@ import {
   RateLimitConfigSchema,
   type ResolvedApiKey as ResolvedKey,
 } from '@dcg/http-kit';
+import { EmbeddingsSearchConfigSchema } from '@dcg/marketplace-search';
 import { z } from 'zod';
 
 /** Roles of API keys: what each may do is listed in the README. */
@@ -146,6 +147,8 @@ export const GovernanceApiConfigSchema = z.strictObject({
   rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
   /** `GET /metrics` (Prometheus): on, behind any API key by default (see `@dcg/http-kit`). */
   metrics: MetricsConfigSchema.default(() => MetricsConfigSchema.parse({})),
+  /** Marketplace embeddings and hybrid search (spec B1); see the README. */
+  embeddingsSearch: EmbeddingsSearchConfigSchema.prefault({}),
 });
 /** The validated configuration. */
 export type GovernanceApiConfig = z.output<typeof GovernanceApiConfigSchema>;

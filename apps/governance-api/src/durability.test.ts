@@ -144,8 +144,12 @@ describe.each(['NORMAL', 'FULL'] as const)(
       ).toBe(200);
       second.child.kill('SIGTERM');
       await exited(second.child);
-      // A graceful stop finishes closing the store: its lock, journal and WAL are gone.
-      expect(readdirSync(join(dir, 'data')).filter((name) => name !== 'governance.db')).toEqual([]);
+      // A graceful stop finishes closing the stores: their locks, journal and WAL are gone.
+      expect(
+        readdirSync(join(dir, 'data')).filter(
+          (name) => name !== 'governance.db' && name !== 'embeddings.db',
+        ),
+      ).toEqual([]);
     });
   },
 );

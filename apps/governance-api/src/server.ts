@@ -12,11 +12,13 @@ import {
   ServiceMetrics,
   startHttpServer,
 } from '@dcg/http-kit';
+import type { MarketplaceSearch } from '@dcg/marketplace-search';
 import type { z } from 'zod';
 import { buildGovernanceApp } from './app';
 import { type GovernanceApiConfig, GovernanceApiConfigSchema } from './config';
 import { demoGuardianKey, seedDemo } from './demo';
 import { demoTechAdapter } from './demo-tech-adapter';
+import { openMarketplaceSearch } from './marketplace-search-setup';
 
 /**
  * Options of {@link startGovernanceApi}.
@@ -53,6 +55,8 @@ export interface RunningGovernanceApi {
   url: string;
   port: number;
   governance: Governance;
+  /** The marketplace embeddings and hybrid search. */
+  marketplaceSearch: MarketplaceSearch;
   /** The development key, when one was generated (no key configured). */
   developmentKey?: string;
   close(): Promise<void>;
@@ -199,6 +203,18 @@ export async function startGovernanceApi(
 
   const lifecycle = new ServiceLifecycle();
   const metrics = governanceMetrics(governance);
+  const marketplaceSearch = await openMarketplaceSearch({
+    config,
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    governance,
+    logger,
+    env: options.env ?? process.env,
+  }).catch(async (error) => {
+    await governance.leases.stop();
+    await store.close();
+    throw error;
+  });
   const app = buildGovernanceApp({
     metrics,
     metricsConfig: config.metrics,
@@ -212,6 +228,7 @@ export async function startGovernanceApi(
     maxEventStreamsPerKey: config.limits.maxEventStreamsPerKey,
     rateLimit: config.rateLimit,
     lifecycle,
+    marketplaceSearch: marketplaceSearch.search,
     ...(options.demo ? { extras: [demoTechAdapter()] } : {}),
   });
   let server: Awaited<ReturnType<typeof startHttpServer>>;
@@ -224,6 +241,7 @@ export async function startGovernanceApi(
     });
   } catch (error) {
     await governance.leases.stop();
+    await marketplaceSearch.close();
     await store.close();
     throw error;
   }
@@ -234,6 +252,7 @@ export async function startGovernanceApi(
       await server.close();
       await governance.coordinator.idle();
       await governance.leases.stop();
+      await marketplaceSearch.close();
       await store.close();
       throw error;
     }
@@ -243,12 +262,14 @@ export async function startGovernanceApi(
     port: server.port,
     governance,
     ...(developmentKey ? { developmentKey } : {}),
+    marketplaceSearch: marketplaceSearch.search,
     // Graceful: /ready answers 503, no new connection, in-flight requests finish (at most
     // `server.shutdownTimeoutMs`), then the plans in progress and the store.
     close: async () => {
       await server.close();
       await governance.coordinator.idle();
       await governance.leases.stop();
+      await marketplaceSearch.close();
       await store.close();
     },
   };

@@ -5,13 +5,24 @@ import { type Markup, markup, trusted } from './markup';
 import { pageLayout } from './page-layout';
 import { STATUS_LABELS, statusBadge } from './status-badge';
 
-/** What the list page shows: the instances (already filtered) and every known environment. */
+/** What the list page shows: one page of the instances (already filtered) and every known environment. */
 export interface InstancesPageModel {
+  /** The instances of this page. */
   instances: MarketplaceInstanceView[];
   /** The `?environment=` filter, when one was given. */
   environment?: string;
   /** Every environment that has instances, for the filter and for help when a filter matches none. */
   environments: string[];
+  /** The search text (`?q=`), when one was given; the instances are then its hits, best first. */
+  query?: string;
+  /** Why each hit matched, by instance anchor. */
+  reasons?: ReadonlyMap<string, string>;
+  /** Said above the hits when the search could not use embeddings (words only). */
+  searchNote?: string;
+  /** Paging: 1-based page, page count and the number of instances (or hits) on all pages. */
+  page?: number;
+  pageCount?: number;
+  total?: number;
 }
 
 const STATUS_ORDER: ComplianceViewStatus[] = ['violated', 'unprocessable', 'unknown', 'compliant'];
@@ -59,11 +70,17 @@ function componentRow(
   }<div><code>${component.id}</code></div></th><td data-label="Kind">${component.kind ?? ''}</td><td data-label="Status">${status}</td></tr>`;
 }
 
-function instanceCard(instance: MarketplaceInstanceView, index: number): Markup {
+function instanceCard(
+  instance: MarketplaceInstanceView,
+  index: number,
+  reasons: ReadonlyMap<string, string> | undefined,
+): Markup {
   const headingId = `instance-${index}`;
+  const why = reasons?.get(instanceAnchor(instance.systemId, instance.environment));
   return markup`<li><article class="card" id="${instanceAnchor(instance.systemId, instance.environment)}" aria-labelledby="${headingId}">
 <h2 id="${headingId}">${instance.name}</h2>
 <p class="instance-meta"><code>${instance.systemId}</code> · ${instance.kind}${instance.version ? ` · version ${instance.version}` : ''} · environment <strong>${instance.environment}</strong> · deployed ${formatTimestamp(instance.deployedAt)}</p>
+${why ? markup`<p class="match">Why it matched: ${why}</p>` : ''}
 <p>${statusTally(instance)}</p>
 ${
   instance.components.length > 0
@@ -80,9 +97,11 @@ function environmentFilter(model: InstancesPageModel): Markup {
     (environment) =>
       markup`<option value="${environment}"${environment === model.environment ? trusted(' selected') : ''}>${environment}</option>`,
   );
-  return markup`<form class="filter" method="get" action="/marketplace" role="search" aria-label="Filter instances by environment">
+  return markup`<form class="filter" method="get" action="/marketplace" role="search" aria-label="Search and filter instances">
 <div><label for="environment">Environment</label>
 <select id="environment" name="environment"><option value=""${model.environment === undefined ? trusted(' selected') : ''}>All environments</option>${options}</select></div>
+<div><label for="q">Search</label>
+<input id="q" name="q" type="search" maxlength="512" value="${model.query ?? ''}" placeholder="name, URN or what it is about"></div>
 <button type="submit">Show</button>
 </form>`;
 }
@@ -102,9 +121,35 @@ ${
 <p><a href="${marketplaceHref()}">Show all environments</a></p></section>`;
 }
 
+function listHref(model: InstancesPageModel, page: number): string {
+  const params = new URLSearchParams();
+  if (model.environment !== undefined) params.set('environment', model.environment);
+  if (model.query !== undefined) params.set('q', model.query);
+  if (page > 1) params.set('page', String(page));
+  const query = params.toString();
+  return query === '' ? '/marketplace' : `/marketplace?${query}`;
+}
+
+function pagination(model: InstancesPageModel): Markup {
+  const page = model.page ?? 1;
+  const pageCount = model.pageCount ?? 1;
+  if (pageCount <= 1) return markup``;
+  return markup`<nav class="pages" aria-label="Pages">${
+    page > 1 ? markup`<a href="${listHref(model, page - 1)}" rel="prev">Previous page</a>` : ''
+  } <span>Page ${String(page)} of ${String(pageCount)}</span> ${
+    page < pageCount ? markup`<a href="${listHref(model, page + 1)}" rel="next">Next page</a>` : ''
+  }</nav>`;
+}
+
+function searchEmptyState(model: InstancesPageModel): Markup {
+  return markup`<section aria-labelledby="empty-heading"><h2 id="empty-heading">Nothing matches “${model.query ?? ''}”</h2>
+<p>Try other words, a system name or its URN, or <a href="${listHref({ instances: [], environments: model.environments, ...(model.environment === undefined ? {} : { environment: model.environment }) }, 1)}">show every instance</a>.</p></section>`;
+}
+
 /**
- * The list page: every deployed instance (optionally of one environment) with its components and
- * the compliance status of each data contract, linking to the contract pages.
+ * The list page: one page of the deployed instances (optionally of one environment, or the hits
+ * of a search, best first, each saying why it matched) with their components and the compliance
+ * status of each data contract, linking to the contract pages.
  *
  * @example
  * const page = instancesPage({ instances, environments: ['production'], environment: 'production' });
@@ -112,14 +157,22 @@ ${
 export function instancesPage(model: InstancesPageModel): Markup {
   const scope =
     model.environment === undefined ? 'all environments' : `environment ${model.environment}`;
-  const count = model.instances.length;
+  const count = model.total ?? model.instances.length;
+  const status =
+    model.query === undefined
+      ? `${count} instance${count === 1 ? '' : 's'} in ${scope}`
+      : `${count} match${count === 1 ? '' : 'es'} for “${model.query}” in ${scope}`;
   const main = markup`<h1>Marketplace</h1>
 ${environmentFilter(model)}
-<p role="status">${count} instance${count === 1 ? '' : 's'} in ${scope}</p>
+<p role="status">${status}</p>
+${model.searchNote ? markup`<p class="muted">${model.searchNote}</p>` : ''}
 ${
-  count > 0
-    ? markup`<ul class="instances" aria-label="Instances">${model.instances.map(instanceCard)}</ul>`
-    : emptyState(model)
+  model.instances.length > 0
+    ? markup`<ul class="instances" aria-label="Instances">${model.instances.map((instance, i) => instanceCard(instance, i, model.reasons))}</ul>
+${pagination(model)}`
+    : model.query !== undefined
+      ? searchEmptyState(model)
+      : emptyState(model)
 }`;
   return pageLayout({
     title: model.environment === undefined ? 'Marketplace' : `Marketplace (${model.environment})`,

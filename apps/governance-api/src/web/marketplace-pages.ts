@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { MarketplaceReadModel } from '@dcg/governance';
+import type { MarketplaceInstanceView, MarketplaceReadModel } from '@dcg/governance';
+import type { MarketplaceSearchQuery, SearchResult } from '@dcg/marketplace-search';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { contractHelpPage } from './contract-help-page';
 import { findContractLocations } from './contract-locations';
 import { contractPage } from './contract-page';
 import { instancesPage } from './instances-page';
+import { instanceAnchor } from './marketplace-links';
 import type { Markup } from './markup';
 import { MARKETPLACE_STYLES } from './styles';
 
@@ -39,6 +41,24 @@ function queryValue(value: string | undefined): string | undefined {
 }
 
 /**
+ * Options of {@link marketplacePages}.
+ *
+ * @example
+ * const options: MarketplacePagesOptions = { search: marketplaceSearch, pageSize: 20 };
+ */
+export interface MarketplacePagesOptions {
+  /** The marketplace search behind the list page's search box (absent: no search box results). */
+  search?: { search(query: MarketplaceSearchQuery): Promise<SearchResult> };
+  /** Instances per list page (default 20). */
+  pageSize?: number;
+}
+
+const MAX_SEARCH_HITS = 50;
+
+const exactFirst = (hit: SearchResult['hits'][number]) =>
+  hit.matchedBy.some((m) => m === 'exact-urn' || m === 'exact-name') ? 0 : 1;
+
+/**
  * The server-rendered marketplace pages: `GET /marketplace` (instances with their contracts'
  * status, `?environment=` filter) and `GET /marketplace/data-contracts/:contractId?environment=`
  * (status badge, error summary, records tree). Mount it on the app with `app.route('/', ...)`.
@@ -46,8 +66,12 @@ function queryValue(value: string | undefined): string | undefined {
  * @example
  * app.route('/', marketplacePages(readModel));
  */
-export function marketplacePages(readModel: MarketplaceReadModel): Hono {
+export function marketplacePages(
+  readModel: MarketplaceReadModel,
+  options: MarketplacePagesOptions = {},
+): Hono {
   const pages = new Hono();
+  const pageSize = options.pageSize ?? 20;
 
   // The read model finds the instances deploying a contract from an index, not by reading all.
   const locations = async (contractId: string, environment?: string) =>
@@ -58,20 +82,57 @@ export function marketplacePages(readModel: MarketplaceReadModel): Hono {
 
   pages.get('/marketplace', async (c) => {
     const environment = queryValue(c.req.query('environment'));
+    const query = queryValue(c.req.query('q'))?.slice(0, 512);
+    const requestedPage = Number.parseInt(c.req.query('page') ?? '1', 10);
     const all = await readModel.listInstances({});
     const environments = [...new Set(all.map((instance) => instance.environment))].sort();
     // One read for both the filter's choices and the instances shown.
-    const instances =
+    let instances =
       environment === undefined
         ? all
         : all.filter((instance) => instance.environment === environment);
-    const page = instancesPage({
-      instances,
+    let reasons: Map<string, string> | undefined;
+    let searchNote: string | undefined;
+    if (query !== undefined && options.search) {
+      // The hits of every environment in scope, best first, each with why it matched.
+      const byAnchor = new Map(
+        instances.map((i) => [instanceAnchor(i.systemId, i.environment), i] as const),
+      );
+      const results = await Promise.all(
+        (environment === undefined ? environments : [environment]).map((env) =>
+          options.search?.search({ q: query, environment: env, limit: MAX_SEARCH_HITS }),
+        ),
+      );
+      const hits = results
+        .flatMap((r) => r?.hits ?? [])
+        // Exact URN or name matches first, as within one environment, then by fused score.
+        .sort((a, b) => exactFirst(a) - exactFirst(b) || b.score - a.score)
+        .slice(0, MAX_SEARCH_HITS);
+      reasons = new Map(hits.map((h) => [instanceAnchor(h.systemId, h.environment), h.why]));
+      instances = hits
+        .map((h) => byAnchor.get(instanceAnchor(h.systemId, h.environment)))
+        .filter((i): i is MarketplaceInstanceView => i !== undefined);
+      const fallback = results.find((r) => r?.mode === 'lexical')?.fallback;
+      if (fallback) searchNote = `Matched by words only: ${fallback}.`;
+    }
+    const pageCount = Math.max(1, Math.ceil(instances.length / pageSize));
+    const page = Number.isFinite(requestedPage)
+      ? Math.min(Math.max(1, requestedPage), pageCount)
+      : 1;
+    const shown = instances.slice((page - 1) * pageSize, page * pageSize);
+    const pageModel = instancesPage({
+      instances: shown,
       environments,
+      total: instances.length,
+      page,
+      pageCount,
       ...(environment === undefined ? {} : { environment }),
+      ...(query === undefined || !options.search ? {} : { query }),
+      ...(reasons ? { reasons } : {}),
+      ...(searchNote ? { searchNote } : {}),
     });
     const unknownEnvironment = environment !== undefined && !environments.includes(environment);
-    return htmlPage(c, page, unknownEnvironment ? 404 : 200);
+    return htmlPage(c, pageModel, unknownEnvironment ? 404 : 200);
   });
 
   // Addresses people type or trim: the list page is the index of everything below it.

@@ -57,7 +57,10 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .issues{grid-column:2;margin:.25rem 0 .25rem;padding:.4rem .75rem .4rem 1.75rem;background:var(--bad-bg);border-radius:4px;color:#5c1010}
 .filter{display:flex;flex-wrap:wrap;align-items:end;gap:.75rem;margin:0 0 1rem}
 .filter label{display:block;font-weight:600}
-.filter select,.filter button{font:inherit;padding:.3rem .6rem}
+.filter select,.filter button,.filter input{font:inherit;padding:.3rem .6rem}
+.filter input[type=search]{min-width:18rem;max-width:100%}
+.match{font-style:italic}
+.pages{display:flex;gap:1rem;align-items:center;margin:1rem 0}
 .instances{list-style:none;margin:0;padding:0}
 .instance-meta{color:var(--muted);margin:0 0 .5rem}
 table{border-collapse:collapse;width:100%;table-layout:fixed}

@@ -1,0 +1,200 @@
+// Benchmark: marketplace search at 10,000 instances with the local embedder.
+//   pnpm --filter @dcg/governance-api bench:search
+//   BENCH_INSTANCES (default 10000), BENCH_EMBED (instances really embedded by the local model,
+//   default 300; the rest of the store is filled with those vectors, repeated, under the right
+//   text hashes), BENCH_QUERIES (requests per latency run, default 500).
+// Measures: full-rebuild throughput of the local embedder (extrapolated to all instances unless
+// BENCH_EMBED = BENCH_INSTANCES), search latency p50/p99 in-process and over HTTP (repeated
+// queries: the query vector is cached; unique queries: the query is embedded), the incremental
+// update after one deploy, and the memory the search holds.
+// Goals: search p50 under 10 ms over HTTP; incremental update under 100 ms.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore } from '@dcg/governance/sqlite';
+import { createLogger } from '@dcg/http-kit';
+import { instanceDocument } from '@dcg/marketplace-search';
+import {
+  createLocalEmbedder,
+  LOCAL_EMBEDDER_MODEL,
+  openSqliteEmbeddingStore,
+} from '@dcg/marketplace-search/node';
+import { generateMarketplace, QUALITY_QUERIES } from '@dcg/marketplace-search/testing';
+import { startGovernanceApi } from '../src/server';
+
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 10_000);
+const EMBED = Math.min(INSTANCES, Number(process.env.BENCH_EMBED ?? 300));
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 500);
+const ENV = 'production';
+
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+};
+const ms = (v: number) => `${v.toFixed(2)} ms`;
+const mib = (v: number) => `${(v / 1024 / 1024).toFixed(1)} MiB`;
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-search-'));
+const dataDir = join(dir, 'data');
+mkdirSync(dataDir, { recursive: true });
+try {
+  const instances = generateMarketplace({ environment: ENV, count: INSTANCES });
+  const docs = instances.map(instanceDocument);
+
+  // 1. Rebuild throughput of the local embedder.
+  const embedder = createLocalEmbedder();
+  await embedder.embed(['warm up']);
+  let started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const sample = await embedder.embed(docs.slice(0, EMBED).map((d) => d.embeddingText));
+  const cpuUsed = process.cpuUsage(cpuBefore);
+  const perInstance = (performance.now() - started) / EMBED;
+  const cpuPerInstance = (cpuUsed.user + cpuUsed.system) / 1000 / EMBED;
+  console.log(
+    `load average at start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${availableParallelism()} cores`,
+  );
+  console.log(
+    `rebuild with the local embedder: ${ms(perInstance)} per instance over ${EMBED} instances -> ${(
+      (perInstance * INSTANCES) / 1000 / 60
+    ).toFixed(
+      1,
+    )} min for ${INSTANCES}${EMBED < INSTANCES ? ' (extrapolated)' : ''}; CPU ${ms(cpuPerInstance)} per instance -> ${(
+      (cpuPerInstance * INSTANCES) / 1000 / 60
+    ).toFixed(1)} min of one core`,
+  );
+
+  // 2. The stores: governance instances and their embeddings (sample vectors repeated).
+  const gov = await openSqliteStore({ file: join(dataDir, 'governance.db') });
+  for (const instance of instances) await gov.putInstance({ ...instance, planId: 'bench' });
+  await gov.close();
+  const embeddings = await openSqliteEmbeddingStore({ file: join(dataDir, 'embeddings.db') });
+  const at = new Date().toISOString();
+  await embeddings.putEmbeddings(
+    docs.map((d, i) => ({
+      environment: ENV,
+      systemId: d.systemId,
+      model: LOCAL_EMBEDDER_MODEL,
+      dimensions: 512,
+      textHash: d.textHash,
+      vector: sample[i % EMBED] as Float32Array,
+      embeddedAt: at,
+    })),
+  );
+  await embeddings.close();
+
+  // 3. The app on those stores (local embedder, nothing pending).
+  global.gc?.();
+  const before = process.memoryUsage();
+  started = performance.now();
+  const api = await startGovernanceApi({
+    dataDir,
+    logger: createLogger('bench', { level: 'warn' }),
+  });
+  const startMs = performance.now() - started;
+  global.gc?.();
+  const after = process.memoryUsage();
+  const status = await api.marketplaceSearch.status(ENV);
+  console.log(
+    `start-up with ${status.instances} instances, ${status.embedded} embedded, ${status.pending} pending: ${ms(startMs)}; memory held: heap +${mib(
+      after.heapUsed - before.heapUsed,
+    )}, array buffers +${mib(after.arrayBuffers - before.arrayBuffers)}, rss +${mib(after.rss - before.rss)}${global.gc ? '' : ' (run with --expose-gc for steadier figures)'}`,
+  );
+
+  const queries = QUALITY_QUERIES.map((q) => q.q);
+  const search = api.marketplaceSearch;
+  // Warm the query cache so "repeated" measures search, not the model.
+  for (const q of queries) await search.search({ q, environment: ENV, limit: 10 });
+
+  let retried = 0;
+  // CPU time of this process per operation: on a shared machine it varies less than wall time.
+  let cpuPerOp = 0;
+  const withCpu = async <T>(count: number, fn: () => Promise<T>): Promise<T> => {
+    const before = process.cpuUsage();
+    const out = await fn();
+    const used = process.cpuUsage(before);
+    cpuPerOp = (used.user + used.system) / 1000 / count;
+    return out;
+  };
+  const timeInProcess = (make: (i: number) => string) =>
+    withCpu(QUERIES, async () => {
+      const times: number[] = [];
+      for (let i = 0; i < QUERIES; i++) {
+        const t = performance.now();
+        await search.search({ q: make(i), environment: ENV, limit: 10 });
+        times.push(performance.now() - t);
+      }
+      return times;
+    });
+  const timeHttp = async (make: (i: number) => string) => {
+    const times: number[] = [];
+    for (let i = 0; i < QUERIES; i++) {
+      const url = `${api.url}/v1/marketplace/search?${new URLSearchParams({ q: make(i), environment: ENV, limit: '10' })}`;
+      const t = performance.now();
+      // A keep-alive connection the server closed as the request left is retried once (counted).
+      const res = await fetch(url).catch(() => {
+        retried++;
+        return fetch(url);
+      });
+      await res.arrayBuffer();
+      times.push(performance.now() - t);
+      if (res.status !== 200) throw new Error(`search answered ${res.status}`);
+    }
+    return times;
+  };
+  const report = (label: string, times: number[]) => {
+    const extra = `${retried ? `, ${retried} retried` : ''})${cpuPerOp ? `  CPU ${ms(cpuPerOp)} per operation` : ''}`;
+    console.log(
+      `${label.padEnd(44)} p50 ${ms(pct(times, 50))}  p99 ${ms(pct(times, 99))}  (${times.length} requests${extra}`,
+    );
+    retried = 0;
+    cpuPerOp = 0;
+  };
+
+  report(
+    'search in-process, repeated queries',
+    await timeInProcess((i) => queries[i % queries.length] as string),
+  );
+  report(
+    'search over HTTP, repeated queries',
+    await timeHttp((i) => queries[i % queries.length] as string),
+  );
+  const unique = (i: number) => `${queries[i % queries.length]} ${i}`;
+  report('search in-process, unique queries', await timeInProcess(unique));
+  report('search over HTTP, unique queries', await timeHttp((i) => `${unique(i)} http`));
+
+  // Part of each search: the compliance of the hits shown (one read of the marketplace view each).
+  const compliance: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const t = performance.now();
+    for (let j = 0; j < 10; j++) {
+      await api.governance.marketplace.getInstance(
+        (instances[(i * 10 + j) % INSTANCES] as { systemId: string }).systemId,
+        ENV,
+      );
+    }
+    compliance.push(performance.now() - t);
+  }
+  report('  of which: compliance of 10 hits', compliance);
+
+  // 4. Incremental update after one deploy (index + embed + store), 20 deploys.
+  const updates = await withCpu(20, async () => {
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const instance = { ...(instances[i] as (typeof instances)[number]) };
+      instance.descriptor = {
+        ...instance.descriptor,
+        description: `${instance.descriptor.description} Revision ${i}.`,
+      };
+      const t = performance.now();
+      await search.onDeployed(instance);
+      times.push(performance.now() - t);
+    }
+    return times;
+  });
+  report('incremental update after one deploy', updates);
+  await api.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,187 @@
+import { ProblemError } from '@dcg/http-kit';
+import {
+  EmbeddingJobSchema,
+  EmbeddingsStatusSchema,
+  type MarketplaceSearch,
+  MarketplaceSearchError,
+  MarketplaceSearchQuerySchema,
+  SearchResultSchema,
+} from '@dcg/marketplace-search';
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { z } from 'zod';
+import type { GovernanceEnv } from '../app-env';
+import type { Guards } from '../auth';
+import { bearerSecurity, problem } from './openapi-schemas';
+
+const Environment = z.string().min(1).max(200);
+
+const PROBLEMS: Partial<Record<MarketplaceSearchError['code'], { status: number; title: string }>> =
+  {
+    search_unavailable: { status: 409, title: 'Embeddings search is disabled' },
+    store_failed: { status: 503, title: 'Embedding storage unavailable' },
+    invalid_query: { status: 400, title: 'Invalid search' },
+  };
+
+async function withSearchProblems<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!MarketplaceSearchError.isInstance(error)) throw error;
+    const mapped = PROBLEMS[error.code] ?? { status: 503, title: 'Marketplace search unavailable' };
+    throw new ProblemError(
+      {
+        status: mapped.status,
+        title: mapped.title,
+        // Store internals stay in the logs; provider messages never hold the key.
+        detail:
+          error.code === 'store_failed'
+            ? 'The embedding storage is unavailable; retry later'
+            : error.message,
+        type: `urn:dcg:marketplace-search:${error.code}`,
+      },
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Marketplace search and embeddings: `GET /v1/marketplace/search` (public, like the marketplace),
+ * `POST /marketplace/embeddingsSearch/createEmbeddings` (platform-admin; 202 with a job), the job's
+ * progress and the embeddings status.
+ *
+ * @example
+ * mountMarketplaceSearchRoutes(app, { search, guards });
+ */
+export function mountMarketplaceSearchRoutes(
+  app: OpenAPIHono<GovernanceEnv>,
+  deps: { search: MarketplaceSearch; guards: Guards },
+): void {
+  const { search, guards } = deps;
+  // A 503 (storage or provider unavailable) says when to come back.
+  for (const path of ['/v1/marketplace/search', '/marketplace/embeddingsSearch/*']) {
+    app.use(path, async (c, next) => {
+      await next();
+      if (c.res.status === 503 && !c.res.headers.has('retry-after'))
+        c.res.headers.set('Retry-After', '5');
+    });
+  }
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/marketplace/search',
+      tags: ['marketplace'],
+      summary:
+        'Hybrid search of marketplace instances: by meaning (embeddings) and by words, names and URNs',
+      request: { query: MarketplaceSearchQuerySchema },
+      responses: {
+        200: {
+          description:
+            'Hits, best first, each saying why it matched; `mode: lexical` with `fallback` while embeddings are missing or disabled',
+          content: { 'application/json': { schema: SearchResultSchema } },
+        },
+        400: problem('Invalid query'),
+      },
+    }),
+    async (c) => {
+      const query = c.req.valid('query');
+      return c.json(await withSearchProblems(() => search.search(query)), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/marketplace/embeddingsSearch/createEmbeddings',
+      tags: ['marketplace'],
+      summary:
+        'Embed every instance of an environment with the current model (needed after a model change)',
+      security: bearerSecurity,
+      middleware: [guards.authenticate, guards.role('platform-admin')] as const,
+      request: {
+        body: {
+          required: true,
+          content: { 'application/json': { schema: z.strictObject({ environment: Environment }) } },
+        },
+      },
+      responses: {
+        202: {
+          description:
+            'The job (the running one when the environment already has one); its progress is at Location',
+          content: { 'application/json': { schema: EmbeddingJobSchema } },
+        },
+        400: problem('Invalid body'),
+        401: problem('No or an invalid API key'),
+        403: problem('The key is not a platform-admin key'),
+        409: problem('Embeddings search is disabled'),
+      },
+    }),
+    async (c) => {
+      const { environment } = c.req.valid('json');
+      const job = await withSearchProblems(() => search.createEmbeddings(environment));
+      c.header('Location', `/marketplace/embeddingsSearch/jobs/${encodeURIComponent(job.id)}`);
+      return c.json(job, 202);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/marketplace/embeddingsSearch/jobs/{id}',
+      tags: ['marketplace'],
+      summary: 'An embeddings job with its progress (done / total, errors)',
+      security: bearerSecurity,
+      middleware: [guards.authenticate] as const,
+      request: {
+        params: z.object({
+          id: z
+            .string()
+            .min(1)
+            .max(100)
+            .meta({ param: { name: 'id', in: 'path' } }),
+        }),
+      },
+      responses: {
+        200: {
+          description: 'The job',
+          content: { 'application/json': { schema: EmbeddingJobSchema } },
+        },
+        401: problem('No or an invalid API key'),
+        404: problem('No such job'),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const job = await withSearchProblems(() => search.getJob(id));
+      if (!job)
+        throw new ProblemError({
+          status: 404,
+          title: 'Not Found',
+          detail: `No embeddings job "${id}"`,
+        });
+      return c.json(job, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/marketplace/embeddingsSearch/status',
+      tags: ['marketplace'],
+      summary:
+        'Embeddings status: model, embedded and pending instances, stale models, last provider error, running jobs',
+      request: { query: z.object({ environment: Environment.optional() }) },
+      responses: {
+        200: {
+          description: 'The status',
+          content: { 'application/json': { schema: EmbeddingsStatusSchema } },
+        },
+        400: problem('Invalid environment'),
+      },
+    }),
+    async (c) => {
+      const { environment } = c.req.valid('query');
+      return c.json(await withSearchProblems(() => search.status(environment)), 200);
+    },
+  );
+}

@@ -1,0 +1,59 @@
+export type { EmbeddingProvider } from './embedding-provider';
+export {
+  type EmbeddingStore,
+  type StoredEmbedding,
+  vectorFromBytes,
+  vectorToBytes,
+} from './embedding-store';
+export {
+  type EmbeddingsModelConfig,
+  EmbeddingsModelConfigSchema,
+  type EmbeddingsSearchConfig,
+  EmbeddingsSearchConfigSchema,
+  resolveEmbeddingsApiKey,
+} from './embeddings-search-config';
+export { MarketplaceSearchError, type MarketplaceSearchErrorCode } from './errors';
+export {
+  type AzureOpenAIProviderOptions,
+  createAzureOpenAIProvider,
+  createOpenAICompatibleProvider,
+  type HttpProviderLimits,
+  OPENAI_EMBEDDING_MODELS,
+  type OpenAICompatibleProviderOptions,
+  type OpenAIEmbeddingModel,
+  retryAfterMs,
+} from './http-embedding-provider';
+export { type FusedHit, type FusionOptions, fuseRankings } from './hybrid-ranking';
+export {
+  type InstanceDocument,
+  instanceDocument,
+  type SearchableInstance,
+  textHash,
+} from './instance-text';
+export { instanceKey, type LexicalHit, LexicalIndex } from './lexical-index';
+export {
+  type InstanceSource,
+  MarketplaceSearch,
+  type MarketplaceSearchOptions,
+  type SearchLogger,
+} from './marketplace-search';
+export {
+  type InstanceCompliance,
+  InstanceComplianceSchema,
+  instanceCompliance,
+  type MarketplaceSearchQuery,
+  MarketplaceSearchQuerySchema,
+} from './search-query';
+export {
+  type EmbeddingJob,
+  EmbeddingJobSchema,
+  type EmbeddingJobStatus,
+  type EmbeddingsStatus,
+  EmbeddingsStatusSchema,
+  type SearchHit,
+  SearchHitSchema,
+  type SearchResult,
+  SearchResultSchema,
+} from './search-wire';
+export { stem, tokenize } from './text-tokens';
+export { normalize, type VectorHit, VectorIndex } from './vector-index';

@@ -1,0 +1,628 @@
+import type { EmbeddingProvider } from './embedding-provider';
+import type { EmbeddingStore, StoredEmbedding } from './embedding-store';
+import { MarketplaceSearchError } from './errors';
+import { type FusedHit, fuseRankings } from './hybrid-ranking';
+import { type InstanceDocument, instanceDocument, type SearchableInstance } from './instance-text';
+import { instanceKey, LexicalIndex } from './lexical-index';
+import type { InstanceCompliance, MarketplaceSearchQuery } from './search-query';
+import type { EmbeddingJob, EmbeddingsStatus, SearchHit, SearchResult } from './search-wire';
+import { VectorIndex } from './vector-index';
+
+/**
+ * Where the marketplace instances come from (the governance store in governance-api).
+ *
+ * @example
+ * const source: InstanceSource = { listInstances: (filter) => store.listInstances(filter) };
+ */
+export interface InstanceSource {
+  listInstances(filter: { environment?: string }): Promise<SearchableInstance[]>;
+}
+
+/** A structured logger (the http-kit logger fits). */
+export interface SearchLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/**
+ * Options of {@link MarketplaceSearch}.
+ *
+ * @example
+ * const options: MarketplaceSearchOptions = { store, provider: createLocalEmbedder(), source };
+ */
+export interface MarketplaceSearchOptions {
+  store: EmbeddingStore;
+  /** The embedding model; null when embeddings search is disabled (lexical search only). */
+  provider: EmbeddingProvider | null;
+  source: InstanceSource;
+  /** Compliance of instances, for the compliance filter and the hits. */
+  complianceOf?: (
+    systemIds: string[],
+    environment: string,
+  ) => Promise<Map<string, InstanceCompliance>>;
+  /** Instances per provider call while rebuilding (default 32). */
+  batchSize?: number;
+  /** Wait before embedding pending instances again after a provider failure (default 30 s). */
+  retryDelayMs?: number;
+  /** Longest wait for a query's embedding before answering lexically (default 5 s). */
+  queryTimeoutMs?: number;
+  /** Query vectors kept (default 1,000). */
+  queryCacheSize?: number;
+  /**
+   * Queries being embedded at once (default 8); a search beyond it answers lexically and says so,
+   * so a flood of new queries cannot queue unbounded work on the model.
+   */
+  maxConcurrentQueryEmbeddings?: number;
+  /**
+   * Re-read the instances this often (ms; 0, the default: never), for several processes sharing
+   * one store: deploys run by another process are indexed (and embedded if their text is new
+   * here), undeploys forgotten.
+   */
+  refreshIntervalMs?: number;
+  logger?: SearchLogger;
+}
+
+const MAX_JOB_ERRORS = 20;
+const ENV_SEP = '\u0000';
+
+const envOf = (key: string) => key.slice(0, key.indexOf(ENV_SEP));
+
+/**
+ * The marketplace search: keeps the lexical index of every instance and the vector index of the
+ * current model, embeds what is missing or stale (at start, after each deploy and undeploy, and
+ * in `createEmbeddings` jobs), stores embeddings durably, and answers hybrid searches. A provider
+ * outage never fails a deploy: the instance stays pending and is embedded later.
+ *
+ * @example
+ * const search = new MarketplaceSearch({ store, provider: createLocalEmbedder(), source });
+ * await search.start();
+ * const result = await search.search({ q: 'customer invoices', environment: 'production', limit: 10 });
+ */
+export class MarketplaceSearch {
+  private readonly docs = new Map<string, InstanceDocument>();
+  private readonly lexical = new LexicalIndex();
+  private readonly vectors: VectorIndex | null;
+  private readonly vectorHash = new Map<string, string>();
+  private readonly embeddedAt = new Map<string, string>();
+  private readonly pending = new Set<string>();
+  private readonly jobs = new Map<string, { job: EmbeddingJob; done: Promise<void> }>();
+  private readonly queryCache = new Map<string, Float32Array>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private draining: Promise<void> | null = null;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastError: { message: string; at: string } | null = null;
+  private queryEmbeddings = 0;
+  private readonly deployedAt = new Map<string, string>();
+  private refreshTimer: ReturnType<typeof setInterval> | null = null;
+  private closed = false;
+  private readonly batchSize: number;
+  private readonly retryDelayMs: number;
+
+  constructor(private readonly options: MarketplaceSearchOptions) {
+    this.vectors = options.provider ? new VectorIndex(options.provider.dimensions) : null;
+    this.batchSize = options.batchSize ?? 32;
+    this.retryDelayMs = options.retryDelayMs ?? 30_000;
+  }
+
+  /** The model of the vectors, or null when disabled. */
+  get model(): string | null {
+    return this.options.provider?.model ?? null;
+  }
+
+  /**
+   * Loads every instance and the stored embeddings of the current model, resumes jobs a stop
+   * interrupted, and starts embedding what is missing or stale in the background.
+   */
+  async start(): Promise<void> {
+    const instances = await this.options.source.listInstances({});
+    for (const instance of instances) this.index(instanceDocument(instance), instance.deployedAt);
+    const every = this.options.refreshIntervalMs ?? 0;
+    if (every > 0) {
+      this.refreshTimer = setInterval(() => {
+        this.refresh().catch((error: unknown) => this.recordError(error));
+      }, every);
+      this.refreshTimer.unref?.();
+    }
+    const provider = this.options.provider;
+    if (!provider || !this.vectors) return;
+    const rows = await this.options.store.listEmbeddings(provider.model);
+    for (const row of rows) {
+      const key = instanceKey(row.environment, row.systemId);
+      if (!this.docs.has(key)) {
+        // Undeployed while this process was down.
+        await this.options.store.deleteEmbeddings(row.environment, row.systemId);
+        continue;
+      }
+      if (row.vector.length !== provider.dimensions) continue;
+      this.vectors.upsert(key, row.environment, row.vector);
+      this.vectorHash.set(key, row.textHash);
+      this.embeddedAt.set(key, row.embeddedAt);
+    }
+    for (const [key, doc] of this.docs)
+      if (this.vectorHash.get(key) !== doc.textHash) this.pending.add(key);
+    for (const job of await this.options.store.listJobs({ status: 'running', limit: 1000 })) {
+      await this.resumeJob(job);
+    }
+    this.log('info', 'marketplace search started', {
+      instances: this.docs.size,
+      embedded: this.vectorHash.size,
+      pending: this.pending.size,
+      model: provider.model,
+    });
+    this.schedule();
+  }
+
+  /** An instance was deployed (or redeployed): indexed at once, embedded when its text changed. */
+  async onDeployed(instance: SearchableInstance): Promise<void> {
+    const doc = instanceDocument(instance);
+    const key = this.index(doc, instance.deployedAt);
+    if (!this.vectors || this.vectorHash.get(key) === doc.textHash) return;
+    this.pending.add(key);
+    try {
+      await this.exclusive(() => this.embedKeys([key]));
+    } catch (error) {
+      this.recordError(error);
+      this.scheduleRetry();
+    }
+  }
+
+  /** An instance was undeployed: gone from both indexes and from the store. */
+  async onUndeployed(systemId: string, environment: string): Promise<void> {
+    const key = instanceKey(environment, systemId);
+    this.forget(key);
+    await this.options.store.deleteEmbeddings(environment, systemId);
+  }
+
+  /**
+   * Starts embedding every instance of the environment with the current model (needed after a
+   * model change); answers the job at once. While one runs for the environment, answers that one.
+   */
+  async createEmbeddings(environment: string): Promise<EmbeddingJob> {
+    const provider = this.options.provider;
+    if (!provider) {
+      throw new MarketplaceSearchError(
+        'search_unavailable',
+        'embeddings search is disabled (embeddingsSearch.enabled is false)',
+      );
+    }
+    const running = this.jobs.get(environment);
+    if (running) return { ...running.job };
+    const keys = [...this.docs.keys()].filter((k) => envOf(k) === environment);
+    const now = new Date().toISOString();
+    const job: EmbeddingJob = {
+      id: globalThis.crypto.randomUUID(),
+      environment,
+      model: provider.model,
+      status: 'running',
+      total: keys.length,
+      done: 0,
+      failed: 0,
+      errors: [],
+      startedAt: now,
+      updatedAt: now,
+      finishedAt: null,
+      resumed: 0,
+    };
+    await this.options.store.createJob(job);
+    this.runJob(job, keys);
+    return { ...job };
+  }
+
+  /** A job by id (running ones with their live progress). */
+  async getJob(id: string): Promise<EmbeddingJob | null> {
+    for (const { job } of this.jobs.values())
+      if (job.id === id) return { ...job, errors: [...job.errors] };
+    return this.options.store.getJob(id);
+  }
+
+  /** Jobs of an environment, newest first. */
+  async listJobs(environment?: string): Promise<EmbeddingJob[]> {
+    const stored = await this.options.store.listJobs({
+      ...(environment === undefined ? {} : { environment }),
+      limit: 20,
+    });
+    return stored.map((j) => {
+      const live = [...this.jobs.values()].find((r) => r.job.id === j.id);
+      return live ? { ...live.job } : j;
+    });
+  }
+
+  async status(environment?: string): Promise<EmbeddingsStatus> {
+    const inEnv = (key: string) => environment === undefined || envOf(key) === environment;
+    let instances = 0;
+    let embedded = 0;
+    for (const key of this.docs.keys()) {
+      if (!inEnv(key)) continue;
+      instances++;
+      if (this.vectorHash.has(key)) embedded++;
+    }
+    let pending = 0;
+    for (const key of this.pending) if (inEnv(key)) pending++;
+    const counts = await this.options.store.countByModel();
+    const otherModels = Object.fromEntries(
+      Object.entries(counts).filter(([m]) => m !== this.model),
+    );
+    return {
+      enabled: this.options.provider !== null,
+      model: this.model,
+      dimensions: this.options.provider?.dimensions ?? null,
+      instances,
+      embedded,
+      pending,
+      otherModels,
+      lastError: this.lastError,
+      runningJobs: [...this.jobs.values()]
+        .map((r) => ({ ...r.job }))
+        .filter((j) => environment === undefined || j.environment === environment),
+    };
+  }
+
+  /**
+   * Hybrid search: BM25F over names, facets and text fused by reciprocal rank with cosine
+   * similarity of the query's embedding; exact URN or name first. Lexical only, and says why,
+   * while embeddings are disabled, missing, or the provider fails.
+   */
+  async search(query: MarketplaceSearchQuery): Promise<SearchResult> {
+    const { q, environment, limit } = query;
+    const filtering = (query.kind?.length ?? 0) > 0 || (query.compliance?.length ?? 0) > 0;
+    const candidates = Math.max(50, limit * (filtering ? 10 : 3));
+    const lexicalHits = this.lexical.search(q, { environment, limit: candidates });
+    let pending = 0;
+    for (const key of this.pending) if (envOf(key) === environment) pending++;
+
+    let fallback: string | undefined;
+    let vectorHits: ReturnType<VectorIndex['search']> = [];
+    if (!this.options.provider || !this.vectors) {
+      fallback = 'embeddings search is disabled';
+    } else {
+      try {
+        const vector = await this.queryVector(q);
+        vectorHits = this.vectors.search(vector, { environment, limit: candidates });
+        if (vectorHits.length === 0)
+          fallback = `no embeddings yet in ${environment} (${pending} pending)`;
+      } catch (error) {
+        if (MarketplaceSearchError.isInstance(error) && error.code === 'search_unavailable') {
+          fallback = error.message;
+        } else {
+          this.recordError(error);
+          fallback = `the embedding provider failed: ${(error as Error).message}`;
+        }
+      }
+    }
+    let fused = fuseRankings(lexicalHits, vectorHits, { limit: candidates });
+    if (query.kind?.length) {
+      const kinds = new Set(query.kind.map((k) => k.toLowerCase()));
+      fused = fused.filter((h) =>
+        this.docs.get(h.key)?.kinds.some((k) => kinds.has(k.toLowerCase())),
+      );
+    }
+    let compliance: Map<string, InstanceCompliance> | undefined;
+    if (this.options.complianceOf && fused.length > 0) {
+      const ids = (query.compliance?.length ? fused : fused.slice(0, limit)).map((h) =>
+        h.key.slice(h.key.indexOf(ENV_SEP) + 1),
+      );
+      compliance = await this.options.complianceOf(ids, environment);
+    }
+    if (query.compliance?.length) {
+      const wanted = new Set(query.compliance);
+      fused = fused.filter((h) => {
+        const state = compliance?.get(h.key.slice(h.key.indexOf(ENV_SEP) + 1));
+        return state !== undefined && wanted.has(state);
+      });
+    }
+    const hits = fused.slice(0, limit).map((h) => this.toHit(h, compliance));
+    return {
+      mode: fallback === undefined ? 'hybrid' : 'lexical',
+      ...(fallback === undefined ? {} : { fallback }),
+      model: this.model,
+      pending,
+      hits,
+    };
+  }
+
+  /** Resolves when no embedding work is running or queued (retries after a failure excepted). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const waits = [
+        this.draining,
+        this.chain,
+        ...[...this.jobs.values()].map((j) => j.done),
+      ].filter(Boolean);
+      await Promise.allSettled(waits);
+      if (!this.draining && this.jobs.size === 0) return;
+    }
+  }
+
+  /** Stops background work (the store is closed by its owner). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.refreshTimer) clearInterval(this.refreshTimer);
+    await this.idle();
+    await this.options.provider?.close?.();
+  }
+
+  /**
+   * Re-reads the instances: new or redeployed ones (another `deployedAt`) are indexed and, when
+   * their text has no current embedding here, embedded; ones no longer deployed are forgotten
+   * (their stored embeddings are the undeploying process's to delete).
+   */
+  async refresh(): Promise<{ indexed: number; forgotten: number }> {
+    const instances = await this.options.source.listInstances({});
+    const seen = new Set<string>();
+    let indexed = 0;
+    for (const instance of instances) {
+      const key = instanceKey(instance.environment, instance.systemId);
+      seen.add(key);
+      if (this.deployedAt.get(key) === instance.deployedAt) continue;
+      const doc = instanceDocument(instance);
+      this.index(doc, instance.deployedAt);
+      indexed++;
+      if (this.vectors && this.vectorHash.get(key) !== doc.textHash) this.pending.add(key);
+    }
+    let forgotten = 0;
+    for (const key of [...this.docs.keys()]) {
+      if (seen.has(key)) continue;
+      this.forget(key);
+      forgotten++;
+    }
+    if (this.pending.size > 0) this.schedule();
+    return { indexed, forgotten };
+  }
+
+  private index(doc: InstanceDocument, deployedAt: string): string {
+    const key = instanceKey(doc.environment, doc.systemId);
+    this.docs.set(key, doc);
+    this.deployedAt.set(key, deployedAt);
+    this.lexical.upsert(doc);
+    return key;
+  }
+
+  private forget(key: string): void {
+    this.lexical.remove(key);
+    this.docs.delete(key);
+    this.deployedAt.delete(key);
+    this.vectors?.remove(key);
+    this.vectorHash.delete(key);
+    this.embeddedAt.delete(key);
+    this.pending.delete(key);
+  }
+
+  private toHit(h: FusedHit, compliance: Map<string, InstanceCompliance> | undefined): SearchHit {
+    const doc = this.docs.get(h.key) as InstanceDocument;
+    const matchedBy: SearchHit['matchedBy'] = [];
+    const why: string[] = [];
+    if (h.exact === 'urn') {
+      matchedBy.push('exact-urn');
+      why.push('exact URN');
+    } else if (h.exact === 'name') {
+      matchedBy.push('exact-name');
+      why.push('exact name');
+    }
+    if (h.lexical && h.lexical.matchedTerms.length > 0) {
+      matchedBy.push('words');
+      why.push(`words: ${h.lexical.matchedTerms.join(', ')}`);
+    }
+    if (h.vector) {
+      matchedBy.push('meaning');
+      why.push(
+        `close in meaning (similarity ${h.vector.similarity.toFixed(2)}, rank ${h.vector.rank})`,
+      );
+    }
+    const state = compliance?.get(doc.systemId);
+    return {
+      systemId: doc.systemId,
+      environment: doc.environment,
+      name: doc.name,
+      kind: doc.kind,
+      ...(doc.domain === undefined ? {} : { domain: doc.domain }),
+      score: Number(h.score.toFixed(6)),
+      matchedBy,
+      why: why.join('; '),
+      ...(h.lexical
+        ? { lexical: { rank: h.lexical.rank, matchedTerms: h.lexical.matchedTerms } }
+        : {}),
+      ...(h.vector
+        ? { vector: { rank: h.vector.rank, similarity: Number(h.vector.similarity.toFixed(4)) } }
+        : {}),
+      ...(state === undefined ? {} : { compliance: state }),
+    };
+  }
+
+  private async queryVector(q: string): Promise<Float32Array> {
+    const cached = this.queryCache.get(q);
+    if (cached) {
+      this.queryCache.delete(q);
+      this.queryCache.set(q, cached);
+      return cached;
+    }
+    const provider = this.options.provider as EmbeddingProvider;
+    if (this.queryEmbeddings >= (this.options.maxConcurrentQueryEmbeddings ?? 8)) {
+      throw new MarketplaceSearchError(
+        'search_unavailable',
+        'too many searches are being embedded at once',
+      );
+    }
+    this.queryEmbeddings++;
+    let vector: Float32Array | undefined;
+    try {
+      [vector] = await provider.embed([q], {
+        signal: AbortSignal.timeout(this.options.queryTimeoutMs ?? 5000),
+      });
+    } finally {
+      this.queryEmbeddings--;
+    }
+    if (!vector)
+      throw new MarketplaceSearchError('provider_bad_response', 'no vector for the query');
+    this.queryCache.set(q, vector);
+    if (this.queryCache.size > (this.options.queryCacheSize ?? 1000)) {
+      this.queryCache.delete(this.queryCache.keys().next().value as string);
+    }
+    return vector;
+  }
+
+  /** Runs provider work one call at a time (the local model is CPU-bound; remote ones rate-limit). */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Embeds the current text of these instances and stores the vectors. */
+  private async embedKeys(keys: string[]): Promise<void> {
+    const provider = this.options.provider as EmbeddingProvider;
+    const vectors = this.vectors as VectorIndex;
+    const docs = keys
+      .map((k) => this.docs.get(k))
+      .filter((d): d is InstanceDocument => d !== undefined);
+    if (docs.length === 0) return;
+    const embedded = await provider.embed(docs.map((d) => d.embeddingText));
+    const at = new Date().toISOString();
+    const rows: StoredEmbedding[] = docs.map((doc, i) => ({
+      environment: doc.environment,
+      systemId: doc.systemId,
+      model: provider.model,
+      dimensions: provider.dimensions,
+      textHash: doc.textHash,
+      vector: embedded[i] as Float32Array,
+      embeddedAt: at,
+    }));
+    await this.options.store.putEmbeddings(rows);
+    for (const row of rows) {
+      const key = instanceKey(row.environment, row.systemId);
+      const current = this.docs.get(key);
+      if (!current) {
+        // Undeployed while its embedding was being made.
+        await this.options.store.deleteEmbeddings(row.environment, row.systemId);
+        continue;
+      }
+      vectors.upsert(key, row.environment, row.vector);
+      this.vectorHash.set(key, row.textHash);
+      this.embeddedAt.set(key, at);
+      if (current.textHash === row.textHash) this.pending.delete(key);
+    }
+  }
+
+  private schedule(): void {
+    if (this.draining || this.closed || !this.vectors) return;
+    this.draining = this.drain().finally(() => {
+      this.draining = null;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.closed && this.pending.size > 0) {
+      const owned = new Set<string>();
+      for (const { job } of this.jobs.values())
+        for (const k of this.docs.keys()) if (envOf(k) === job.environment) owned.add(k);
+      const batch: string[] = [];
+      for (const key of this.pending) {
+        if (owned.has(key)) continue;
+        batch.push(key);
+        if (batch.length >= this.batchSize) break;
+      }
+      if (batch.length === 0) return;
+      try {
+        await this.exclusive(() => this.embedKeys(batch));
+      } catch (error) {
+        this.recordError(error);
+        this.scheduleRetry();
+        return;
+      }
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.schedule();
+    }, this.retryDelayMs);
+    this.retryTimer.unref?.();
+  }
+
+  private recordError(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.lastError = { message, at: new Date().toISOString() };
+    this.log('warn', 'embedding failed; the instances stay pending', { error: message });
+  }
+
+  private async resumeJob(job: EmbeddingJob): Promise<void> {
+    if (job.model !== this.model) {
+      await this.options.store.updateJob({
+        ...job,
+        status: 'failed',
+        errors: [
+          ...job.errors,
+          { systemId: '', message: `interrupted, and the model is now ${this.model}` },
+        ].slice(-MAX_JOB_ERRORS),
+        updatedAt: new Date().toISOString(),
+        finishedAt: new Date().toISOString(),
+      });
+      return;
+    }
+    const keys = [...this.docs.keys()].filter((k) => envOf(k) === job.environment);
+    const remaining = keys.filter((k) => (this.embeddedAt.get(k) ?? '') < job.startedAt);
+    const resumed: EmbeddingJob = {
+      ...job,
+      total: keys.length,
+      done: keys.length - remaining.length,
+      failed: 0,
+      resumed: job.resumed + 1,
+      updatedAt: new Date().toISOString(),
+    };
+    await this.options.store.updateJob(resumed);
+    this.log('info', 'embedding job resumed after a stop', {
+      jobId: job.id,
+      environment: job.environment,
+      remaining: remaining.length,
+    });
+    this.runJob(resumed, remaining);
+  }
+
+  private runJob(job: EmbeddingJob, keys: string[]): void {
+    const done = (async () => {
+      for (let i = 0; i < keys.length && !this.closed; i += this.batchSize) {
+        const batch = keys.slice(i, i + this.batchSize);
+        try {
+          await this.exclusive(() => this.embedKeys(batch));
+          job.done += batch.length;
+        } catch (error) {
+          this.recordError(error);
+          job.failed += batch.length;
+          const message = error instanceof Error ? error.message : String(error);
+          for (const key of batch) {
+            if (job.errors.length >= MAX_JOB_ERRORS) break;
+            job.errors.push({ systemId: key.slice(key.indexOf(ENV_SEP) + 1), message });
+          }
+        }
+        job.updatedAt = new Date().toISOString();
+        await this.options.store.updateJob(job).catch((e: unknown) => this.recordError(e));
+      }
+      if (this.closed && job.done + job.failed < job.total) return; // resumed at the next start
+      job.status = job.failed > 0 && job.done === 0 && job.total > 0 ? 'failed' : 'completed';
+      job.finishedAt = new Date().toISOString();
+      job.updatedAt = job.finishedAt;
+      await this.options.store.updateJob(job).catch((e: unknown) => this.recordError(e));
+      this.log('info', 'embedding job finished', {
+        jobId: job.id,
+        status: job.status,
+        done: job.done,
+        failed: job.failed,
+      });
+    })().finally(() => {
+      this.jobs.delete(job.environment);
+      if (this.pending.size > 0) this.schedule();
+    });
+    this.jobs.set(job.environment, { job, done });
+  }
+
+  private log(
+    level: 'info' | 'warn' | 'error',
+    message: string,
+    fields: Record<string, unknown>,
+  ): void {
+    this.options.logger?.[level](message, fields);
+  }
+}

@@ -1,0 +1,193 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmbeddingJob, EmbeddingStore, StoredEmbedding } from '../embedding-store';
+
+/** Connection string of the test PostgreSQL. */
+export const TEST_DATABASE_URL =
+  process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * Whether the test PostgreSQL answers; its absence is a failure when `DCG_REQUIRE_POSTGRES=1`.
+ *
+ * @example
+ * const available = await postgresAvailable();
+ */
+export async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({
+    connectionString: TEST_DATABASE_URL,
+    connectionTimeoutMillis: 2000,
+  });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch (error) {
+    if (process.env.DCG_REQUIRE_POSTGRES === '1') throw error;
+    console.warn(`SKIPPED: PostgreSQL tests, ${TEST_DATABASE_URL} is unreachable`);
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * A random schema for one test file and the function that drops it.
+ *
+ * @example
+ * const { schema, drop } = randomSchema();
+ */
+export function randomSchema(): { schema: string; drop: () => Promise<void> } {
+  const schema = `dcg_emb_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  return {
+    schema,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+const row = (
+  systemId: string,
+  model: string,
+  values: number[],
+  environment = 'production',
+): StoredEmbedding => ({
+  environment,
+  systemId,
+  model,
+  dimensions: values.length,
+  textHash: `h-${systemId}`,
+  vector: Float32Array.from(values),
+  embeddedAt: new Date().toISOString(),
+});
+
+const job = (id: string, environment: string, startedAt: string): EmbeddingJob => ({
+  id,
+  environment,
+  model: 'm1',
+  status: 'running',
+  total: 10,
+  done: 0,
+  failed: 0,
+  errors: [],
+  startedAt,
+  updatedAt: startedAt,
+  finishedAt: null,
+  resumed: 0,
+});
+
+/**
+ * The behaviour every {@link EmbeddingStore} has. `open` opens the same, initially empty,
+ * database each time it is called (the last test reopens it).
+ *
+ * @example
+ * describeEmbeddingStoreConformance('sqlite', () => openSqliteEmbeddingStore({ file }));
+ */
+export function describeEmbeddingStoreConformance(
+  name: string,
+  open: () => Promise<EmbeddingStore>,
+  options: { skip?: boolean } = {},
+): void {
+  describe.skipIf(options.skip ?? false)(`EmbeddingStore conformance: ${name}`, () => {
+    let store: EmbeddingStore;
+    beforeAll(async () => {
+      store = await open();
+    });
+    afterAll(async () => {
+      await store?.close();
+    });
+
+    it('stores vectors exactly and lists them per model and environment', async () => {
+      await store.putEmbeddings([
+        row('a', 'm1', [0.1, -2.5, 3.25]),
+        row('b', 'm1', [1, 0, 0]),
+        row('a', 'm2', [0.5, 0.5]),
+        row('a', 'm1', [9, 9, 9], 'staging'),
+      ]);
+      const m1 = (await store.listEmbeddings('m1', 'production')).sort((x, y) =>
+        x.systemId.localeCompare(y.systemId),
+      );
+      expect(m1.map((r) => r.systemId)).toEqual(['a', 'b']);
+      expect(Array.from(m1[0]?.vector ?? [])).toEqual([Math.fround(0.1), -2.5, 3.25]);
+      expect(m1[0]).toMatchObject({
+        model: 'm1',
+        dimensions: 3,
+        textHash: 'h-a',
+        environment: 'production',
+      });
+      expect(await store.listEmbeddings('m1')).toHaveLength(3);
+      expect(await store.listEmbeddings('m2')).toHaveLength(1);
+      expect(await store.countByModel()).toEqual({ m1: 3, m2: 1 });
+    });
+
+    it('replaces an embedding of the same instance and model', async () => {
+      await store.putEmbeddings([{ ...row('b', 'm1', [0, 1, 0]), textHash: 'new' }]);
+      const b = (await store.listEmbeddings('m1', 'production')).find((r) => r.systemId === 'b');
+      expect(b?.textHash).toBe('new');
+      expect(Array.from(b?.vector ?? [])).toEqual([0, 1, 0]);
+    });
+
+    it('deletes every model of an instance in one environment only', async () => {
+      await store.deleteEmbeddings('production', 'a');
+      expect((await store.listEmbeddings('m1', 'production')).map((r) => r.systemId)).toEqual([
+        'b',
+      ]);
+      expect(await store.listEmbeddings('m2')).toHaveLength(0);
+      expect(await store.listEmbeddings('m1', 'staging')).toHaveLength(1);
+    });
+
+    it('stores a large batch atomically', async () => {
+      const rows = Array.from({ length: 1200 }, (_, i) => row(`bulk-${i}`, 'm3', [i, i + 1]));
+      await store.putEmbeddings(rows);
+      expect(await store.listEmbeddings('m3')).toHaveLength(1200);
+      await expect(
+        store.putEmbeddings([
+          row('ok', 'm4', [1]),
+          { ...row('bad', 'm4', [1]), systemId: null as unknown as string },
+        ]),
+      ).rejects.toMatchObject({ code: 'store_failed' });
+      expect(await store.listEmbeddings('m4')).toHaveLength(0);
+    });
+
+    it('keeps jobs with their progress, newest first, filtered', async () => {
+      await store.createJob(job('j1', 'production', '2026-01-01T00:00:00.000Z'));
+      await store.createJob(job('j2', 'staging', '2026-01-02T00:00:00.000Z'));
+      await store.createJob(job('j3', 'production', '2026-01-03T00:00:00.000Z'));
+      const j1 = (await store.getJob('j1')) as EmbeddingJob;
+      await store.updateJob({
+        ...j1,
+        status: 'completed',
+        done: 10,
+        errors: [{ systemId: 'x', message: 'm' }],
+        finishedAt: '2026-01-01T00:01:00.000Z',
+      });
+      expect(await store.getJob('j1')).toMatchObject({
+        status: 'completed',
+        done: 10,
+        errors: [{ systemId: 'x', message: 'm' }],
+      });
+      expect(await store.getJob('nope')).toBeNull();
+      expect((await store.listJobs({ environment: 'production' })).map((j) => j.id)).toEqual([
+        'j3',
+        'j1',
+      ]);
+      expect((await store.listJobs({ status: 'running' })).map((j) => j.id)).toEqual(['j3', 'j2']);
+      expect((await store.listJobs({ limit: 1 })).map((j) => j.id)).toEqual(['j3']);
+    });
+
+    it('keeps everything across a reopen', async () => {
+      await store.close();
+      store = await open();
+      expect((await store.listEmbeddings('m1', 'production')).map((r) => r.systemId)).toEqual([
+        'b',
+      ]);
+      expect(await store.getJob('j3')).toMatchObject({ status: 'running' });
+    });
+  });
+}

@@ -1,0 +1,11 @@
+export { createEmbeddingProvider } from './create-embedding-provider';
+export {
+  createLocalEmbedder,
+  LOCAL_EMBEDDER_MODEL,
+  type LocalEmbedderOptions,
+} from './local-embedder';
+export {
+  openPostgresEmbeddingStore,
+  type PostgresEmbeddingStoreOptions,
+} from './postgres-embedding-store';
+export { openSqliteEmbeddingStore } from './sqlite-embedding-store';

@@ -1,0 +1,20 @@
+import { afterAll } from 'vitest';
+import {
+  describeEmbeddingStoreConformance,
+  postgresAvailable,
+  randomSchema,
+  TEST_DATABASE_URL,
+} from './embedding-store-conformance.testkit';
+import { openPostgresEmbeddingStore } from './postgres-embedding-store';
+
+const available = await postgresAvailable();
+const { schema, drop } = randomSchema();
+afterAll(async () => {
+  if (available) await drop();
+});
+
+describeEmbeddingStoreConformance(
+  'postgres',
+  () => openPostgresEmbeddingStore({ connectionString: TEST_DATABASE_URL, schema }),
+  { skip: !available },
+);

@@ -1,0 +1,216 @@
+import pg from 'pg';
+import {
+  type EmbeddingJob,
+  type EmbeddingStore,
+  type StoredEmbedding,
+  vectorFromBytes,
+  vectorToBytes,
+} from '../embedding-store';
+import { MarketplaceSearchError } from '../errors';
+
+/**
+ * Options of {@link openPostgresEmbeddingStore}.
+ *
+ * @example
+ * const options: PostgresEmbeddingStoreOptions = { connectionString: 'postgres://postgres@127.0.0.1/test', schema: 'public' };
+ */
+export interface PostgresEmbeddingStoreOptions {
+  connectionString: string;
+  /** Schema of the tables (created when missing). Default `public`. */
+  schema?: string;
+  maxConnections?: number;
+}
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Opens (and migrates) the PostgreSQL embedding store: vectors as `bytea` (float32), jobs as
+ * `jsonb`. Several processes may share it.
+ *
+ * @example
+ * const store = await openPostgresEmbeddingStore({ connectionString: process.env.DATABASE_URL ?? '' });
+ */
+export async function openPostgresEmbeddingStore(
+  options: PostgresEmbeddingStoreOptions,
+): Promise<EmbeddingStore> {
+  const schema = options.schema ?? 'public';
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new MarketplaceSearchError(
+      'invalid_config',
+      'the schema must be a plain SQL identifier',
+      { path: ['schema'] },
+    );
+  }
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 5,
+    options: `-c search_path=${schema}`,
+  });
+  pool.on('error', () => undefined);
+  const fail = (what: string) => (cause: unknown) => {
+    throw new MarketplaceSearchError('store_failed', `embedding store: ${what} failed`, { cause });
+  };
+  try {
+    const client = await pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [
+        `dcg.marketplace-search.${schema}`,
+      ]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.marketplace_embeddings (
+          environment text NOT NULL,
+          system_id text NOT NULL,
+          model text NOT NULL,
+          dimensions integer NOT NULL,
+          text_hash text NOT NULL,
+          vector bytea NOT NULL,
+          embedded_at text NOT NULL,
+          PRIMARY KEY (model, environment, system_id)
+        );
+        CREATE INDEX IF NOT EXISTS marketplace_embeddings_instance
+          ON ${quoteIdent(schema)}.marketplace_embeddings (environment, system_id);
+        CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.marketplace_embedding_jobs (
+          id text PRIMARY KEY,
+          environment text NOT NULL,
+          status text NOT NULL,
+          started_at text NOT NULL,
+          document jsonb NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS marketplace_embedding_jobs_env
+          ON ${quoteIdent(schema)}.marketplace_embedding_jobs (environment, status, started_at);
+      `);
+    } finally {
+      await client
+        .query('SELECT pg_advisory_unlock(hashtext($1))', [`dcg.marketplace-search.${schema}`])
+        .catch(() => undefined);
+      client.release();
+    }
+  } catch (cause) {
+    await pool.end().catch(() => undefined);
+    throw new MarketplaceSearchError('store_failed', 'cannot open the PostgreSQL embedding store', {
+      cause,
+    });
+  }
+
+  const toEmbedding = (r: Record<string, unknown>): StoredEmbedding => ({
+    environment: r.environment as string,
+    systemId: r.system_id as string,
+    model: r.model as string,
+    dimensions: r.dimensions as number,
+    textHash: r.text_hash as string,
+    vector: vectorFromBytes(r.vector as Buffer),
+    embeddedAt: r.embedded_at as string,
+  });
+
+  return {
+    kind: 'postgres',
+    async putEmbeddings(rows) {
+      if (rows.length === 0) return;
+      const client = await pool.connect().catch(fail('connect'));
+      try {
+        await client.query('BEGIN');
+        for (let i = 0; i < rows.length; i += 500) {
+          const chunk = rows.slice(i, i + 500);
+          const values: unknown[] = [];
+          const tuples = chunk.map((r, j) => {
+            values.push(
+              r.environment,
+              r.systemId,
+              r.model,
+              r.dimensions,
+              r.textHash,
+              Buffer.from(vectorToBytes(r.vector)),
+              r.embeddedAt,
+            );
+            const b = j * 7;
+            return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
+          });
+          await client.query(
+            `INSERT INTO marketplace_embeddings (environment, system_id, model, dimensions, text_hash, vector, embedded_at)
+             VALUES ${tuples.join(', ')}
+             ON CONFLICT (model, environment, system_id) DO UPDATE SET
+               dimensions = EXCLUDED.dimensions, text_hash = EXCLUDED.text_hash,
+               vector = EXCLUDED.vector, embedded_at = EXCLUDED.embedded_at`,
+            values,
+          );
+        }
+        await client.query('COMMIT');
+      } catch (cause) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        fail('put')(cause);
+      } finally {
+        client.release();
+      }
+    },
+    async deleteEmbeddings(environment, systemId) {
+      await pool
+        .query('DELETE FROM marketplace_embeddings WHERE environment = $1 AND system_id = $2', [
+          environment,
+          systemId,
+        ])
+        .catch(fail('delete'));
+    },
+    async listEmbeddings(model, environment) {
+      const result = await (environment === undefined
+        ? pool.query('SELECT * FROM marketplace_embeddings WHERE model = $1', [model])
+        : pool.query('SELECT * FROM marketplace_embeddings WHERE model = $1 AND environment = $2', [
+            model,
+            environment,
+          ])
+      ).catch(fail('list'));
+      return result.rows.map(toEmbedding);
+    },
+    async countByModel() {
+      const result = await pool
+        .query('SELECT model, COUNT(*)::int AS n FROM marketplace_embeddings GROUP BY model')
+        .catch(fail('count'));
+      return Object.fromEntries(result.rows.map((r) => [r.model as string, r.n as number]));
+    },
+    async createJob(job) {
+      await pool
+        .query(
+          'INSERT INTO marketplace_embedding_jobs (id, environment, status, started_at, document) VALUES ($1, $2, $3, $4, $5)',
+          [job.id, job.environment, job.status, job.startedAt, JSON.stringify(job)],
+        )
+        .catch(fail('create job'));
+    },
+    async updateJob(job) {
+      await pool
+        .query('UPDATE marketplace_embedding_jobs SET status = $1, document = $2 WHERE id = $3', [
+          job.status,
+          JSON.stringify(job),
+          job.id,
+        ])
+        .catch(fail('update job'));
+    },
+    async getJob(id) {
+      const result = await pool
+        .query('SELECT document FROM marketplace_embedding_jobs WHERE id = $1', [id])
+        .catch(fail('get job'));
+      return (result.rows[0]?.document as EmbeddingJob | undefined) ?? null;
+    },
+    async listJobs(filter) {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.environment !== undefined) {
+        params.push(filter.environment);
+        where.push(`environment = $${params.length}`);
+      }
+      if (filter.status !== undefined) {
+        params.push(filter.status);
+        where.push(`status = $${params.length}`);
+      }
+      params.push(Math.min(1000, filter.limit ?? 100));
+      const result = await pool
+        .query(
+          `SELECT document FROM marketplace_embedding_jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+           ORDER BY started_at DESC, id DESC LIMIT $${params.length}`,
+          params,
+        )
+        .catch(fail('list jobs'));
+      return result.rows.map((r) => r.document as EmbeddingJob);
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { instanceCompliance, MarketplaceSearchQuerySchema } from './search-query';
+
+describe('MarketplaceSearchQuerySchema', () => {
+  it('applies defaults and splits comma lists', () => {
+    expect(
+      MarketplaceSearchQuerySchema.parse({
+        q: ' invoices ',
+        environment: 'production',
+        kind: 'outputport, workload',
+        compliance: ['violated', 'unknown'],
+      }),
+    ).toEqual({
+      q: 'invoices',
+      environment: 'production',
+      limit: 10,
+      kind: ['outputport', 'workload'],
+      compliance: ['violated', 'unknown'],
+    });
+  });
+
+  it('refuses empty, oversized and unknown values with paths', () => {
+    const result = MarketplaceSearchQuerySchema.safeParse({
+      q: '  ',
+      environment: '',
+      limit: '500',
+      compliance: 'green',
+    });
+    expect(result.success).toBe(false);
+    const paths = result.error?.issues.map((i) => i.path.join('.')).sort();
+    expect(paths).toEqual(['compliance.0', 'environment', 'limit', 'q']);
+    expect(
+      MarketplaceSearchQuerySchema.safeParse({ q: 'x'.repeat(513), environment: 'p' }).success,
+    ).toBe(false);
+  });
+});
+
+describe('instanceCompliance', () => {
+  it('takes the worst state of the contracts', () => {
+    expect(instanceCompliance([])).toBe('none');
+    expect(instanceCompliance(['compliant', 'compliant'])).toBe('compliant');
+    expect(instanceCompliance(['compliant', 'unknown'])).toBe('unknown');
+    expect(instanceCompliance(['unknown', 'unprocessable'])).toBe('unprocessable');
+    expect(instanceCompliance(['unprocessable', 'violated', 'compliant'])).toBe('violated');
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { normalize, VectorIndex } from './vector-index';
+
+function seeded(seed: number) {
+  return () => {
+    seed = (seed * 1664525 + 1013904223) >>> 0;
+    return seed / 4294967296 - 0.5;
+  };
+}
+
+describe('VectorIndex', () => {
+  it('upserts, replaces, removes, and searches one environment by cosine', () => {
+    const index = new VectorIndex(3);
+    index.upsert('a', 'prod', [1, 0, 0]);
+    index.upsert('b', 'prod', [0, 1, 0]);
+    index.upsert('c', 'qa', [1, 0, 0]);
+    index.upsert('d', 'prod', [1, 1, 0]);
+    expect(index.search([2, 0.1, 0], { environment: 'prod', limit: 2 }).map((h) => h.key)).toEqual([
+      'a',
+      'd',
+    ]);
+    index.upsert('a', 'prod', [0, 0, 1]);
+    expect(index.search([1, 0, 0], { environment: 'prod', limit: 1 })[0]?.key).toBe('d');
+    expect(index.remove('d')).toBe(true);
+    expect(index.remove('d')).toBe(false);
+    expect(
+      index
+        .search([1, 0, 0], { environment: 'prod', limit: 3 })
+        .map((h) => h.key)
+        .sort(),
+    ).toEqual(['a', 'b']);
+    expect(index.search([1, 0, 0], { environment: 'qa', limit: 3 })).toEqual([
+      { key: 'c', similarity: expect.closeTo(1, 5) },
+    ]);
+    expect(index.size).toBe(3);
+  });
+
+  it('refuses vectors of another model (dimension)', () => {
+    const index = new VectorIndex(3);
+    expect(() => index.upsert('a', 'p', [1, 2])).toThrow(/2 dimensions/);
+    expect(() => index.search([1, 2, 3, 4], { environment: 'p', limit: 1 })).toThrow(
+      /4 dimensions/,
+    );
+  });
+
+  it('grows past its first capacity and keeps rows right after removals', () => {
+    const index = new VectorIndex(4);
+    for (let i = 0; i < 300; i++) index.upsert(`k${i}`, 'p', [i, 1, 0, 0]);
+    for (let i = 0; i < 300; i += 2) index.remove(`k${i}`);
+    const top = index.search([1, 0, 0, 0], { environment: 'p', limit: 1 });
+    expect(top[0]?.key).toBe('k299');
+    expect(index.size).toBe(150);
+  });
+
+  it('with a random projection finds the same top hits as an exact scan (512 dimensions)', () => {
+    const random = seeded(7);
+    const centres = Array.from({ length: 60 }, () =>
+      normalize(Array.from({ length: 512 }, random)),
+    );
+    const exact = new VectorIndex(512, { exact: true });
+    const projected = new VectorIndex(512);
+    for (let i = 0; i < 5000; i++) {
+      const centre = centres[i % centres.length] as Float32Array;
+      const v = Array.from(centre, (x) => x + random() * 0.12);
+      exact.upsert(`k${i}`, 'p', v);
+      projected.upsert(`k${i}`, 'p', v);
+    }
+    let overlap = 0;
+    const queries = 40;
+    for (let i = 0; i < queries; i++) {
+      const centre = centres[(i * 7) % centres.length] as Float32Array;
+      const q = Array.from(centre, (x) => x + random() * 0.2);
+      const a = new Set(exact.search(q, { environment: 'p', limit: 10 }).map((h) => h.key));
+      const b = projected.search(q, { environment: 'p', limit: 10 });
+      overlap += b.filter((h) => a.has(h.key)).length / 10;
+      expect(b.map((h) => h.similarity)).toEqual(
+        [...b.map((h) => h.similarity)].sort((x, y) => y - x),
+      );
+    }
+    expect(overlap / queries).toBeGreaterThanOrEqual(0.95);
+  });
+});
