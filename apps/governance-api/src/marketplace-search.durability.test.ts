@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { GovernanceStore } from '@dcg/governance';
 import { openPostgresStore } from '@dcg/governance/postgres';
 import { openSqliteStore } from '@dcg/governance/sqlite';
@@ -15,54 +14,11 @@ import {
   TEST_DATABASE_URL,
 } from '@dcg/marketplace-search/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnApp } from './__fixtures__/spawn-app.testkit';
 import { KEYS, request, testConfig } from './__fixtures__/test-keys';
 
-const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TOKEN = 'embedder-token-kill-0123456789abcdef';
 const COUNT = 200;
-
-/** Spawns `src/main.ts` as `pnpm start` does; resolves with its URL from the "listening" line. */
-function spawnApp(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@dcg/source', '--import', 'tsx', 'src/main.ts'],
-    {
-      cwd: appDir,
-      env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no listening line within 30 s:\n${out}`)),
-      30_000,
-    );
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.includes('"msg":"listening"'));
-      if (line) {
-        clearTimeout(timer);
-        resolve({ child, url: JSON.parse(line).url as string, output: () => out });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the app exited with ${code} before listening:\n${out}`));
-    });
-  });
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) =>
-    child.exitCode !== null || child.signalCode !== null
-      ? resolve()
-      : child.once('exit', () => resolve()),
-  );
 
 const pgAvailable = await postgresAvailable();
 
@@ -151,7 +107,7 @@ describe.each([
       expect(progress.done).toBeGreaterThanOrEqual(32);
       expect(progress.done).toBeLessThan(COUNT);
       first.child.kill('SIGKILL');
-      await exited(first.child);
+      await first.exited();
 
       const second = await spawnApp(env);
       children.push(second.child);
@@ -191,7 +147,7 @@ describe.each([
       ).json();
       expect(result.mode).toBe('hybrid');
       second.child.kill('SIGTERM');
-      await exited(second.child);
+      await second.exited();
     },
   );
 });
