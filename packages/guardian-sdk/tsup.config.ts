@@ -1,6 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
+  // `cli` starts with a shebang: tsup keeps it and marks dist/cli.js executable.
   entry: {
     index: 'src/index.ts',
     node: 'src/node/index.ts',
@@ -8,7 +9,9 @@ export default defineConfig({
     cli: 'src/cli.ts',
   },
   format: ['esm'],
-  dts: true,
+  dts: {
+    entry: { index: 'src/index.ts', node: 'src/node/index.ts', postgres: 'src/postgres/index.ts' },
+  },
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -15,6 +15,7 @@ function io(env: Record<string, string> = {}) {
     stdout: (t) => out.push(t),
     stderr: (t) => err.push(t),
     env,
+    version: '1.2.3',
   };
   return { value, out, err };
 }
@@ -62,6 +63,22 @@ describe('dcg-guardian convert datacontract-cli', () => {
       await runCli(['convert', 'datacontract-cli', join(dir, 'plain.json')], missing.value),
     ).toBe(2);
     expect(missing.err.join('')).toMatch(/--resource-id is required/);
+  });
+
+  it('prints its version for --version and -V, its usage for --help and -h, and exits 0', async () => {
+    for (const flag of ['--version', '-V']) {
+      const { value, out, err } = io();
+      expect(await runCli([flag], value)).toBe(0);
+      expect(out.join('')).toBe('1.2.3\n');
+      expect(err).toEqual([]);
+    }
+    for (const flag of ['--help', '-h']) {
+      const { value, out, err } = io();
+      expect(await runCli([flag], value)).toBe(0);
+      expect(out.join('')).toMatch(/^usage: dcg-guardian convert datacontract-cli/);
+      expect(out.join('')).toContain('dcg-guardian --version');
+      expect(err).toEqual([]);
+    }
   });
 
   it('exits 2 with a message for bad usage, a missing file and a document that is not a run', async () => {

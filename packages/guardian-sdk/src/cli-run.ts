@@ -8,10 +8,14 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: Record<string, string | undefined>;
+  /** The package version `--version` prints. */
+  version: string;
 }
 
 const USAGE = `usage: dcg-guardian convert datacontract-cli RUN.json [--resource-id URN] [--display-name NAME]
          [--submit --url GOVERNANCE_URL --policy POLICY_ID --environment ENV]   (key: DCG_API_KEY)
+       dcg-guardian --version | -V
+       dcg-guardian --help | -h
 
 Prints the A3 submission body (JSON) to stdout, or submits it with --submit.
 Exit codes: 0 compliant, 1 violated, 2 could not run (bad input, submission failed).`;
@@ -28,6 +32,14 @@ function option(args: string[], name: string): string | undefined {
  * const code = await runCli(['convert', 'datacontract-cli', 'run.json', '--resource-id', 'urn:x'], io);
  */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
+  if (args[0] === '--version' || args[0] === '-V') {
+    io.stdout(`${io.version}\n`);
+    return 0;
+  }
+  if (args[0] === '--help' || args[0] === '-h') {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
   if (
     args[0] !== 'convert' ||
     args[1] !== 'datacontract-cli' ||
