@@ -17,6 +17,7 @@ import {
   validateSubmission,
   validateTemplate,
   validateWith,
+  validationIssue,
 } from './validation';
 
 /** What the CLI needs from its environment; tests pass an in-memory one. */
@@ -145,7 +146,17 @@ async function validateCommand(args: ReadonlyArray<string>, io: CliIo): Promise<
     const loaded = await load(file, io);
     if (!loaded.ok) {
       unreadable ||= loaded.unreadable;
-      reports.push({ file, valid: false, issues: [{ path: '$', message: loaded.message }] });
+      reports.push({
+        file,
+        valid: false,
+        issues: [
+          validationIssue(
+            loaded.unreadable ? 'unreadable' : 'invalid_document',
+            [],
+            loaded.message,
+          ),
+        ],
+      });
       continue;
     }
     const result = validate(loaded.value);

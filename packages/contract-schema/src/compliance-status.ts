@@ -1,7 +1,17 @@
-import { type EvaluationResult, EvaluationResultSchema } from './evaluation-result';
+import { z } from 'zod';
+import {
+  type EvaluationResource,
+  type EvaluationResult,
+  EvaluationResultSchema,
+} from './evaluation-result';
 import { conformsToEvaluationResultFast } from './fast-validation';
 import type { ValidationRecord } from './result-details';
-import { type ValidationIssue, validateWith } from './validation';
+import {
+  type Validation,
+  type ValidationIssue,
+  validateSubmission,
+  validateWith,
+} from './validation';
 
 /**
  * What the marketplace shows when `details` does not conform to A4.
@@ -11,8 +21,93 @@ import { type ValidationIssue, validateWith } from './validation';
  */
 export const UNPROCESSABLE_MESSAGE = 'The monitoring results cannot be processed';
 
+/**
+ * State of a data contract's latest result: `compliant` / `violated` follow `satisfiesPolicy`;
+ * `unprocessable`: the `details` break A4 (the result is stored all the same).
+ *
+ * @example
+ * ComplianceStateSchema.parse('violated');
+ */
+export const ComplianceStateSchema = z
+  .enum(['compliant', 'violated', 'unprocessable'])
+  .meta({ id: 'ComplianceState' });
 /** State of a data contract as rendered in the marketplace. */
-export type ComplianceState = 'compliant' | 'violated' | 'unprocessable';
+export type ComplianceState = z.infer<typeof ComplianceStateSchema>;
+
+/**
+ * The one derivation of the compliance state: from the verdict of the envelope and whether the
+ * details conform to A4.
+ *
+ * @example
+ * complianceStateOf({ satisfiesPolicy: true, detailsConform: false }); // 'unprocessable'
+ */
+export function complianceStateOf(input: {
+  satisfiesPolicy: boolean;
+  detailsConform: boolean;
+}): ComplianceState {
+  if (!input.detailsConform) return 'unprocessable';
+  return input.satisfiesPolicy ? 'compliant' : 'violated';
+}
+
+/** The one result of a submission whose envelope (A3 without the details) is valid. */
+export interface CheckedSubmission {
+  /** The element of the submitted array; `result.details` conforms only when `detailsIssues` is empty. */
+  result: { resource: EvaluationResource; result: { satisfiesPolicy: boolean } } & Record<
+    string,
+    unknown
+  >;
+  status: ComplianceState;
+  /** Why `result.details` breaks A4, located in the submitted body (`[0, 'result', 'details', …]`). */
+  detailsIssues: ValidationIssue[];
+}
+
+const DETAILS: ReadonlyArray<string | number> = [0, 'result', 'details'];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function underDetails(issue: ValidationIssue): boolean {
+  return DETAILS.every((segment, index) => issue.segments[index] === segment);
+}
+
+/**
+ * Checks a submission body (A3: an array of one result) and derives its compliance state. Details
+ * that break A4 do not fail the check: the result is `unprocessable`, with the issues in
+ * `detailsIssues`. Anything else wrong (not one result, no valid `resource`, no boolean
+ * `satisfiesPolicy`, no `details` at all) fails it, with the issues.
+ *
+ * @example
+ * const checked = checkSubmission([{ resource: { id: 'urn:dmb:cmp:a:b:0:p', descriptor: '' },
+ *   result: { satisfiesPolicy: true, details: { results: { root: [{ key: 'x' }] } } } }]);
+ * // checked.success === true, checked.data.status === 'unprocessable'
+ */
+export function checkSubmission(body: unknown): Validation<CheckedSubmission> {
+  const parsed = validateSubmission(body);
+  const first = Array.isArray(body) ? body[0] : undefined;
+  if (parsed.success) {
+    const result = parsed.data[0] as CheckedSubmission['result'];
+    const status = complianceStateOf({
+      satisfiesPolicy: result.result.satisfiesPolicy,
+      detailsConform: true,
+    });
+    return { success: true, data: { result, status, detailsIssues: [] } };
+  }
+  const hasDetails =
+    Array.isArray(body) &&
+    body.length === 1 &&
+    isObject(first) &&
+    isObject(first.result) &&
+    Object.hasOwn(first.result, 'details');
+  const envelope = parsed.issues.filter((issue) => !(hasDetails && underDetails(issue)));
+  if (envelope.length > 0) return { success: false, issues: envelope };
+  const result = first as CheckedSubmission['result'];
+  const status = complianceStateOf({
+    satisfiesPolicy: result.result.satisfiesPolicy,
+    detailsConform: false,
+  });
+  return { success: true, data: { result, status, detailsIssues: parsed.issues } };
+}
 
 /** A requirement (`section: false`) or a section of the rendered result tree. */
 export interface ComplianceTreeNode {
@@ -105,7 +200,10 @@ export function complianceStatus(storedResult: unknown): ComplianceStatus {
   }));
   const summary = result.result.details.notes?.errorSummary?.message;
   return {
-    status: result.result.satisfiesPolicy ? 'compliant' : 'violated',
+    status: complianceStateOf({
+      satisfiesPolicy: result.result.satisfiesPolicy,
+      detailsConform: true,
+    }),
     ...(summary === undefined ? {} : { summary }),
     counts,
     tree,

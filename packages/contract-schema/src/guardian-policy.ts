@@ -96,6 +96,7 @@ export const DataContractGuardianSchema = z
       }
       ctx.issues.push({
         code: 'custom',
+        params: { code: 'duplicate_resource_type' },
         input: policy.resourceType,
         path: ['policies', index, 'resourceType'],
         message: `duplicate resourceType "${policy.resourceType}": at most one policy per resource type (first at policies[${first}])`,

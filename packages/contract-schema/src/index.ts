@@ -1,9 +1,13 @@
 export {
+  type CheckedSubmission,
   type ComplianceCounts,
   type ComplianceState,
+  ComplianceStateSchema,
   type ComplianceStatus,
   type ComplianceTreeNode,
   type ComplianceTreeTarget,
+  checkSubmission,
+  complianceStateOf,
   complianceStatus,
   UNPROCESSABLE_MESSAGE,
 } from './compliance-status';
@@ -128,14 +132,17 @@ export {
 } from './tech-adapter-error';
 export {
   depthIssue,
+  prefixIssues,
   toValidationIssues,
   type Validation,
   type ValidationIssue,
+  type ValidationIssueCode,
   validateDescriptor,
   validateDetails,
   validateSubmission,
   validateTemplate,
   validateWith,
+  validationIssue,
 } from './validation';
 export {
   type ValidationResult,
