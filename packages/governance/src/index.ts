@@ -1,5 +1,10 @@
 export { type BoundedPage, collectBoundedPage } from './bounded-page';
-export { GovernanceError, type GovernanceErrorCode } from './errors';
+export {
+  GovernanceError,
+  type GovernanceErrorCode,
+  type GovernanceIssue,
+  type GovernanceIssueCode,
+} from './errors';
 export {
   type AcceptedEvaluationResult,
   EvaluationResults,
@@ -14,9 +19,15 @@ export {
 } from './governance-events';
 export { guardedContracts } from './guarded-contracts';
 export {
+  DEFAULT_PAGE_SIZE,
+  MAX_ENVIRONMENT_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_PAGE_OFFSET,
+  MAX_PAGE_SIZE,
+} from './limits';
+export {
   complianceView,
   MarketplaceProjection,
-  submittedBodyPath,
 } from './marketplace-projection';
 export type {
   ComplianceTreeNode,

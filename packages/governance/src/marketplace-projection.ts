@@ -1,6 +1,7 @@
 import {
   type ComponentDescriptor,
   complianceStatus,
+  prefixIssues,
   type ComplianceTreeNode as RecordNode,
   selectContractTargets,
   UNPROCESSABLE_MESSAGE,
@@ -69,24 +70,11 @@ export function complianceView(
     ...(unprocessable
       ? {
           message: UNPROCESSABLE_MESSAGE,
-          schemaErrors: (status.schemaErrors ?? []).map((issue) => ({
-            path: submittedBodyPath(issue.path),
-            message: issue.message,
-          })),
+          // Located in the submitted body (the array of one result), as the submission's answer.
+          schemaErrors: prefixIssues([0], status.schemaErrors ?? []),
         }
       : {}),
   };
-}
-
-/**
- * A path within the stored result (the one element of the submitted array) as a path within the
- * submitted body, the convention of the submission's answer: `$.result.details` → `$[0].result.details`.
- *
- * @example
- * submittedBodyPath('$.result.details.results.root[0]'); // '$[0].result.details.results.root[0]'
- */
-export function submittedBodyPath(path: string): string {
-  return path.startsWith('$') ? `$[0]${path.slice(1)}` : path;
 }
 
 function flatten(

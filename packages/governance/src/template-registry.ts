@@ -3,7 +3,7 @@ import {
   type InfrastructureTemplate,
   validateTemplate,
 } from '@dcg/contract-schema';
-import { GovernanceError } from './errors';
+import { GovernanceError, type GovernanceIssue, governanceIssue } from './errors';
 import type { Policy } from './policy';
 import type { GovernanceStore, TemplatePolicyDraft, TemplateRecord } from './repositories';
 
@@ -36,8 +36,6 @@ export interface RegisteredTemplate {
   updatedAt: string;
 }
 
-const DUPLICATE_PREFIX = 'duplicate resourceType';
-
 function guardianEntries(template: InfrastructureTemplate): GuardianPolicyEntry[] | undefined {
   return template.properties?.dataContractGuardian?.policies;
 }
@@ -67,7 +65,7 @@ export class TemplateRegistry {
   async register(body: unknown): Promise<RegisteredTemplate> {
     const validation = validateTemplate(body);
     if (!validation.success) {
-      const duplicates = validation.issues.filter((i) => i.message.startsWith(DUPLICATE_PREFIX));
+      const duplicates = validation.issues.filter((i) => i.code === 'duplicate_resource_type');
       if (duplicates.length > 0 && duplicates.length === validation.issues.length) {
         throw new GovernanceError(
           'unprocessable',
@@ -82,27 +80,36 @@ export class TemplateRegistry {
     const template = validation.data;
     const entries = guardianEntries(template) ?? [];
     const drafts: TemplatePolicyDraft[] = [];
-    const problems: Array<{ path: string; message: string }> = [];
+    const problems: GovernanceIssue[] = [];
     for (const [index, entry] of entries.entries()) {
       if ('id' in entry.spec && typeof entry.spec.id === 'string') {
         const policy = await this.store.getPolicy(entry.spec.id);
-        const path = `$.properties.dataContractGuardian.policies[${index}].spec.id`;
+        const at = ['properties', 'dataContractGuardian', 'policies', index, 'spec', 'id'];
         if (!policy) {
-          problems.push({
-            path,
-            message: `policy "${entry.spec.id}" (resource type ${entry.resourceType}) does not exist`,
-          });
+          problems.push(
+            governanceIssue(
+              'policy_not_found',
+              at,
+              `policy "${entry.spec.id}" (resource type ${entry.resourceType}) does not exist`,
+            ),
+          );
         } else if (policy.trigger !== 'passive') {
-          problems.push({
-            path,
-            message: `policy "${entry.spec.id}" (resource type ${entry.resourceType}) is not a passive policy (trigger ${policy.trigger})`,
-          });
+          problems.push(
+            governanceIssue(
+              'policy_not_passive',
+              at,
+              `policy "${entry.spec.id}" (resource type ${entry.resourceType}) is not a passive policy (trigger ${policy.trigger})`,
+            ),
+          );
         } else if (policy.resourceType !== entry.resourceType) {
           // A guardian of this resource type would otherwise be handed another type's policy.
-          problems.push({
-            path,
-            message: `policy "${entry.spec.id}" is a policy of resource type ${policy.resourceType}, not ${entry.resourceType}`,
-          });
+          problems.push(
+            governanceIssue(
+              'policy_resource_type_mismatch',
+              at,
+              `policy "${entry.spec.id}" is a policy of resource type ${policy.resourceType}, not ${entry.resourceType}`,
+            ),
+          );
         }
       } else {
         const spec = entry.spec as { name: string; description: string };

@@ -3,7 +3,6 @@ import { ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
-import { withProblems } from '../governance-problems';
 import { streamJsonList } from '../page-response';
 import {
   ContractComplianceViewSchema,
@@ -47,10 +46,8 @@ export function mountMarketplaceRoutes(
     }),
     async (c) => {
       const { environment } = c.req.valid('query');
-      const data = await withProblems(
-        () =>
-          governance.marketplace.listInstances(environment === undefined ? {} : { environment }),
-        c.get('logger'),
+      const data = await governance.marketplace.listInstances(
+        environment === undefined ? {} : { environment },
       );
       // Streamed item by item: the list is as long as the number of deployed systems.
       return streamJsonList(data.map((instance) => JSON.stringify(instance))) as never;
@@ -84,10 +81,7 @@ export function mountMarketplaceRoutes(
     async (c) => {
       const { systemId } = c.req.valid('param');
       const { environment } = c.req.valid('query');
-      const view = await withProblems(
-        () => governance.marketplace.getInstance(systemId, environment),
-        c.get('logger'),
-      );
+      const view = await governance.marketplace.getInstance(systemId, environment);
       if (!view) {
         throw new ProblemError({
           status: 404,
@@ -127,10 +121,7 @@ export function mountMarketplaceRoutes(
       const { contractId } = c.req.valid('param');
       const { environment } = c.req.valid('query');
       return c.json(
-        await withProblems(
-          () => governance.marketplace.getContractCompliance(contractId, environment),
-          c.get('logger'),
-        ),
+        await governance.marketplace.getContractCompliance(contractId, environment),
         200,
       );
     },

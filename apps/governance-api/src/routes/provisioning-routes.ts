@@ -9,7 +9,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { readJson, withProblems } from '../governance-problems';
+import { readJson } from '../governance-problems';
 import { pageResponse } from '../page-response';
 import {
   bearerSecurity,
@@ -94,10 +94,7 @@ export function mountProvisioningRoutes(
       const body = (await readJson(c, deps.maxBodyBytes)) as Parameters<
         Governance['coordinator']['deploy']
       >[0];
-      const plan = await withProblems(
-        () => governance.coordinator[operation](body),
-        c.get('logger'),
-      );
+      const plan = await governance.coordinator[operation](body);
       const location = `/v1/provisioning/plans/${encodeURIComponent(plan.id)}`;
       c.header('Location', location);
       return c.json({ id: plan.id, status: 'running' as const, plan: location }, 202);
@@ -134,19 +131,15 @@ export function mountProvisioningRoutes(
       }
       const status = q.status ?? q.state;
       // Plans carry their descriptors: the page is cut to limits.maxPageBytes and streamed.
-      const page = await withProblems(
-        () =>
-          collectBoundedPage(
-            (limit, offset) =>
-              governance.coordinator.listPlans({
-                limit,
-                offset,
-                ...(status === undefined ? {} : { status }),
-                ...(q.environment === undefined ? {} : { environment: q.environment }),
-              }),
-            { limit: q.limit, offset: q.offset, maxBytes: deps.maxPageBytes },
-          ),
-        c.get('logger'),
+      const page = await collectBoundedPage(
+        (limit, offset) =>
+          governance.coordinator.listPlans({
+            limit,
+            offset,
+            ...(status === undefined ? {} : { status }),
+            ...(q.environment === undefined ? {} : { environment: q.environment }),
+          }),
+        { limit: q.limit, offset: q.offset, maxBytes: deps.maxPageBytes },
       );
       return pageResponse(page) as never;
     },
@@ -181,10 +174,7 @@ export function mountProvisioningRoutes(
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      return c.json(
-        await withProblems(() => governance.coordinator.getPlan(id), c.get('logger')),
-        200,
-      );
+      return c.json(await governance.coordinator.getPlan(id), 200);
     },
   );
 }

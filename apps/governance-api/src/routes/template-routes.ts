@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { readJson, withProblems } from '../governance-problems';
+import { readJson } from '../governance-problems';
 import { jsonSchemaComponent } from './json-schema-component';
 import { bearerSecurity, problem, RegisteredTemplateSchema } from './openapi-schemas';
 
@@ -41,10 +41,7 @@ export function mountTemplateRoutes(
   const { governance, guards } = deps;
   const register = async (c: Context<GovernanceEnv>) => {
     const body = await readJson(c, deps.maxBodyBytes);
-    const registered = await withProblems(
-      () => governance.templates.register(body),
-      c.get('logger'),
-    );
+    const registered = await governance.templates.register(body);
     const created = registered.registeredAt === registered.updatedAt;
     if (created)
       c.header(
@@ -111,15 +108,9 @@ export function mountTemplateRoutes(
     async (c) => {
       const { id } = c.req.valid('param');
       const { environment } = c.req.valid('query');
-      const registered = await withProblems(
-        () => governance.templates.get(id, environment),
-        c.get('logger'),
-      );
+      const registered = await governance.templates.get(id, environment);
       if (!registered) {
-        const environments = await withProblems(
-          () => governance.templates.environments(id),
-          c.get('logger'),
-        );
+        const environments = await governance.templates.environments(id);
         const registeredFor = environments.map((e) => (e === null ? 'every environment' : e));
         throw new ProblemError({
           status: 404,
