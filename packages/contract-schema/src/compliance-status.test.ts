@@ -111,7 +111,10 @@ describe('complianceStateOf and checkSubmission', () => {
 
   it('keep a result whose details break A4, as unprocessable with the issues in the body', () => {
     const checked = checkSubmission([
-      { resource, result: { satisfiesPolicy: true, details: { results: { root: [{ key: 'x' }] } } } },
+      {
+        resource,
+        result: { satisfiesPolicy: true, details: { results: { root: [{ key: 'x' }] } } },
+      },
     ]);
     expect(checked.success).toBe(true);
     if (!checked.success) return;
