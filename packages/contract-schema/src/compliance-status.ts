@@ -109,17 +109,47 @@ export function checkSubmission(body: unknown): Validation<CheckedSubmission> {
   return { success: true, data: { result, status, detailsIssues: parsed.issues } };
 }
 
-/** A requirement (`section: false`) or a section of the rendered result tree. */
+/** A node of the view tree, as {@link ComplianceTreeNodeSchema} describes it. */
 export interface ComplianceTreeNode {
   key: string;
-  name?: string;
-  description?: string;
+  name?: string | undefined;
+  description?: string | undefined;
+  /** True for a section (a record with `children`), false for a requirement (with `compliant`). */
   section: boolean;
-  /** For a requirement its flag; for a section, whether every requirement below is compliant. */
-  compliant: boolean;
-  issues: string[];
-  children: ComplianceTreeNode[];
+  /** A requirement's verdict; absent on sections. */
+  compliant?: boolean | undefined;
+  /** A failing requirement's issues, when it reported any. */
+  issues?: string[] | undefined;
+  /** A section's records. */
+  children?: ComplianceTreeNode[] | undefined;
+  /** On the top-level nodes of a view: the `details.results` key they were reported under. */
+  target?: string | undefined;
 }
+
+/**
+ * The view tree of a result's validation records: the one shape the marketplace API answers and its
+ * pages render. `section` says what a node is, so no reader has to guess from the fields.
+ *
+ * @example
+ * ComplianceTreeNodeSchema.parse({ key: 'quality', section: true, children: [{ key: 'a', section: false, compliant: true }] });
+ */
+export const ComplianceTreeNodeSchema: z.ZodType<ComplianceTreeNode> = z
+  .object({
+    key: z.string(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    section: z.boolean().describe('True for a section (has children), false for a requirement'),
+    compliant: z.boolean().optional().describe("A requirement's verdict; absent on sections"),
+    issues: z.array(z.string()).optional(),
+    get children() {
+      return z.array(ComplianceTreeNodeSchema).optional();
+    },
+    target: z
+      .string()
+      .optional()
+      .describe('Top-level nodes: the `details.results` key (`root` or a subcomponent URN)'),
+  })
+  .meta({ id: 'ComplianceTreeNode' });
 
 /** The records reported under one key of `details.results` (`root` or a subcomponent URN). */
 export interface ComplianceTreeTarget {
@@ -143,25 +173,28 @@ export interface ComplianceStatus {
   tree: ComplianceTreeTarget[];
 }
 
-function toNode(record: ValidationRecord, counts: ComplianceCounts): ComplianceTreeNode {
+function toNode(
+  record: ValidationRecord,
+  counts: ComplianceCounts,
+  target?: string,
+): ComplianceTreeNode {
   const base = {
     key: record.key,
     ...(record.name === undefined ? {} : { name: record.name }),
     ...(record.description === undefined ? {} : { description: record.description }),
+    ...(target === undefined ? {} : { target }),
   };
   if (record.children === undefined) {
     const compliant = record.compliant === true;
     if (compliant) counts.compliant++;
     else counts.failing++;
-    return { ...base, section: false, compliant, issues: record.issues ?? [], children: [] };
+    const issues = record.issues ?? [];
+    return { ...base, section: false, compliant, ...(issues.length > 0 ? { issues } : {}) };
   }
-  const children = record.children.map((child) => toNode(child, counts));
   return {
     ...base,
     section: true,
-    compliant: children.every((child) => child.compliant),
-    issues: [],
-    children,
+    children: record.children.map((child) => toNode(child, counts)),
   };
 }
 
@@ -196,7 +229,7 @@ export function complianceStatus(storedResult: unknown): ComplianceStatus {
   const counts: ComplianceCounts = { compliant: 0, failing: 0 };
   const tree = Object.entries(result.result.details.results).map(([key, records]) => ({
     key,
-    records: records.map((record) => toNode(record, counts)),
+    records: records.map((record) => toNode(record, counts, key)),
   }));
   const summary = result.result.details.notes?.errorSummary?.message;
   return {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type SystemDescriptor, SystemDescriptorSchema } from './descriptor';
 import {
   DEFAULT_MAX_DEPTH,
@@ -49,6 +49,25 @@ export interface ValidationIssue {
   path: string;
   message: string;
 }
+
+/**
+ * A {@link ValidationIssue} as JSON (the `schemaErrors` of a result whose details break A4).
+ *
+ * @example
+ * ValidationIssueSchema.parse({ code: 'too_deep', segments: ['a'], path: '$.a', message: 'is nested deeper than 2 levels' });
+ */
+export const ValidationIssueSchema = z
+  .object({
+    code: z.string().describe('Stable reason, e.g. `invalid_type`, `compliant_xor_children`'),
+    segments: z
+      .array(z.union([z.string(), z.number()]))
+      .describe('The location as keys and indexes'),
+    path: z
+      .string()
+      .describe('The location as JSONPath, e.g. `$[0].result.details.results.root[0]`'),
+    message: z.string(),
+  })
+  .meta({ id: 'ValidationIssue' });
 
 /**
  * Builds a {@link ValidationIssue}; its `path` is derived from `segments`.

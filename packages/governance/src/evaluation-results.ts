@@ -5,6 +5,7 @@ import {
   type ValidationIssue,
 } from '@dcg/contract-schema';
 import { GovernanceError, governanceIssue, parameterIssue } from './errors';
+import type { AcceptedEvaluationResult } from './evaluation-result-views';
 import { MAX_ENVIRONMENT_LENGTH } from './limits';
 import type { Page } from './page';
 import type {
@@ -24,25 +25,6 @@ export interface EvaluationSubmissionInput {
   policyId: string;
   environment: string | undefined;
   body: unknown;
-}
-
-/**
- * The answer to an accepted submission. `detailsConform: false` means the result was stored but the
- * marketplace will show that the monitoring results cannot be processed (`schemaErrors` says why).
- *
- * @example
- * if (!accepted.detailsConform) console.warn(accepted.schemaErrors);
- */
-export interface AcceptedEvaluationResult {
-  seq: number;
-  contractId: string;
-  policyId: string;
-  environment: string;
-  receivedAt: string;
-  status: ComplianceState;
-  detailsConform: boolean;
-  message?: string;
-  schemaErrors?: ValidationIssue[];
 }
 
 /**

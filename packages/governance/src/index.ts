@@ -1,3 +1,5 @@
+/** @deprecated The view tree is `@dcg/contract-schema`'s `ComplianceTreeNode`; this re-export stays for compatibility. */
+export type { ComplianceTreeNode } from '@dcg/contract-schema';
 export { type BoundedPage, collectBoundedPage } from './bounded-page';
 export {
   GovernanceError,
@@ -7,6 +9,11 @@ export {
 } from './errors';
 export {
   type AcceptedEvaluationResult,
+  AcceptedEvaluationResultSchema,
+  type StoredEvaluationResult,
+  StoredEvaluationResultSchema,
+} from './evaluation-result-views';
+export {
   EvaluationResults,
   type EvaluationResultsOptions,
   type EvaluationSubmissionInput,
@@ -29,12 +36,14 @@ export {
   complianceView,
   MarketplaceProjection,
 } from './marketplace-projection';
-export type {
-  ComplianceTreeNode,
-  ComplianceViewStatus,
-  ContractComplianceView,
-  MarketplaceInstanceView,
-  MarketplaceReadModel,
+export {
+  type ComplianceViewStatus,
+  ComplianceViewStatusSchema,
+  type ContractComplianceView,
+  ContractComplianceViewSchema,
+  type MarketplaceInstanceView,
+  MarketplaceInstanceViewSchema,
+  type MarketplaceReadModel,
 } from './marketplace-views';
 export type { Page } from './page';
 export { PlanLeases, type PlanLeasesOptions } from './plan-leases';
@@ -76,7 +85,6 @@ export type {
   PlanFilter,
   PlanRepository,
   PolicyRepository,
-  StoredEvaluationResult,
   TemplatePolicyDraft,
   TemplateRecord,
   TemplateRepository,
@@ -89,5 +97,6 @@ export {
 export {
   type GuardianPolicyBinding,
   type RegisteredTemplate,
+  RegisteredTemplateSchema,
   TemplateRegistry,
 } from './template-registry';

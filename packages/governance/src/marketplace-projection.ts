@@ -2,32 +2,15 @@ import {
   type ComponentDescriptor,
   complianceStatus,
   prefixIssues,
-  type ComplianceTreeNode as RecordNode,
   selectContractTargets,
   UNPROCESSABLE_MESSAGE,
 } from '@dcg/contract-schema';
 import type {
-  ComplianceTreeNode,
   ContractComplianceView,
   MarketplaceInstanceView,
   MarketplaceReadModel,
 } from './marketplace-views';
 import type { GovernanceStore, InstanceRecord, StoredEvaluationResult } from './repositories';
-
-function toViewNode(node: RecordNode, target?: string): ComplianceTreeNode {
-  const base: ComplianceTreeNode = {
-    key: node.key,
-    ...(node.name === undefined ? {} : { name: node.name }),
-    ...(node.description === undefined ? {} : { description: node.description }),
-    ...(target === undefined ? {} : { target }),
-  };
-  if (node.section) return { ...base, children: node.children.map((c) => toViewNode(c)) };
-  return {
-    ...base,
-    compliant: node.compliant,
-    ...(node.issues.length > 0 ? { issues: node.issues } : {}),
-  };
-}
 
 /**
  * The compliance view of a data contract from its current stored result (or `unknown` without one).
@@ -64,9 +47,7 @@ export function complianceView(
     policyId: current.policyId,
     summary: unprocessable ? null : (status.summary ?? null),
     counts: unprocessable ? { compliant: 0, failing: 0 } : status.counts,
-    tree: unprocessable
-      ? []
-      : status.tree.flatMap((target) => target.records.map((r) => toViewNode(r, target.key))),
+    tree: unprocessable ? [] : status.tree.flatMap((target) => target.records),
     ...(unprocessable
       ? {
           message: UNPROCESSABLE_MESSAGE,

@@ -1,8 +1,10 @@
 import {
   type GuardianPolicyEntry,
   type InfrastructureTemplate,
+  InfrastructureTemplateSchema,
   validateTemplate,
 } from '@dcg/contract-schema';
+import { z } from 'zod';
 import { GovernanceError, type GovernanceIssue, governanceIssue } from './errors';
 import type { Policy } from './policy';
 import type { GovernanceStore, TemplatePolicyDraft, TemplateRecord } from './repositories';
@@ -13,12 +15,17 @@ import type { GovernanceStore, TemplatePolicyDraft, TemplateRecord } from './rep
  * @example
  * const entry: GuardianPolicyBinding = { resourceType: 'dataproduct', policyId: 'p1', form: 'create' };
  */
-export interface GuardianPolicyBinding {
-  resourceType: string;
-  policyId: string;
-  /** `create`: the template's spec created the policy; `reference`: it names an existing one. */
-  form: 'create' | 'reference';
-}
+export const GuardianPolicyBindingSchema = z.object({
+  resourceType: z.string(),
+  policyId: z.string(),
+  form: z
+    .enum(['create', 'reference'])
+    .describe(
+      "`create`: the template's spec created the policy; `reference`: it names an existing one",
+    ),
+});
+/** A resolved guardian policy of a template. */
+export type GuardianPolicyBinding = z.infer<typeof GuardianPolicyBindingSchema>;
 
 /**
  * A registered template with its guardian policies resolved (empty for a plain template).
@@ -26,15 +33,21 @@ export interface GuardianPolicyBinding {
  * @example
  * const isGuardian = registered.guardian;
  */
-export interface RegisteredTemplate {
-  template: InfrastructureTemplate;
-  /** The environment of this registration; null when it serves every environment. */
-  environment: string | null;
-  guardian: boolean;
-  policies: GuardianPolicyBinding[];
-  registeredAt: string;
-  updatedAt: string;
-}
+export const RegisteredTemplateSchema = z
+  .object({
+    template: InfrastructureTemplateSchema,
+    environment: z
+      .string()
+      .nullable()
+      .describe('The environment of this registration; null: it serves every environment'),
+    guardian: z.boolean(),
+    policies: z.array(GuardianPolicyBindingSchema),
+    registeredAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'RegisteredTemplate' });
+/** A registered template with its guardian policies resolved. */
+export type RegisteredTemplate = z.infer<typeof RegisteredTemplateSchema>;
 
 function guardianEntries(template: InfrastructureTemplate): GuardianPolicyEntry[] | undefined {
   return template.properties?.dataContractGuardian?.policies;
