@@ -14,7 +14,7 @@ export function parseDocumentText(text: string, name: string): unknown {
     return JSON.parse(text);
   } catch (cause) {
     throw new ContractSchemaError(
-      'INVALID_JSON',
+      'invalid_json',
       `the document is not valid JSON: ${cause instanceof Error ? cause.message : String(cause)}`,
       { cause },
     );

@@ -35,15 +35,10 @@ export type StoredEvaluationResult = z.infer<typeof StoredEvaluationResultSchema
  * @example
  * if (!accepted.detailsConform) console.warn(accepted.schemaErrors);
  */
-export const AcceptedEvaluationResultSchema = z
-  .object({
-    seq: z.number().int(),
-    contractId: z.string(),
-    policyId: z.string(),
-    environment: z.string(),
-    receivedAt: z.string(),
-    status: ComplianceStateSchema,
-    detailsConform: z.boolean(),
+export const AcceptedEvaluationResultSchema = StoredEvaluationResultSchema.omit({
+  submission: true,
+})
+  .extend({
     message: z.string().optional(),
     schemaErrors: z.array(ValidationIssueSchema).optional(),
   })

@@ -1,9 +1,4 @@
-import {
-  type ComplianceState,
-  checkSubmission,
-  UNPROCESSABLE_MESSAGE,
-  type ValidationIssue,
-} from '@dcg/contract-schema';
+import { checkSubmission, UNPROCESSABLE_MESSAGE } from '@dcg/contract-schema';
 import { GovernanceError, governanceIssue, parameterIssue } from './errors';
 import type { AcceptedEvaluationResult } from './evaluation-result-views';
 import { MAX_ENVIRONMENT_LENGTH } from './limits';

@@ -253,16 +253,16 @@ export class ProvisioningCoordinator {
       try {
         raw = parseDescriptorYaml(raw, this.deps.descriptorLimits);
       } catch (error) {
-        if (ContractSchemaError.isInstance(error) && error.code !== 'INVALID_YAML') {
+        if (ContractSchemaError.isInstance(error) && error.code !== 'invalid_yaml') {
           const issues = [
             governanceIssue(
-              error.code === 'TOO_LARGE' ? 'too_big' : 'too_deep',
+              error.code === 'too_large' ? 'too_big' : 'too_deep',
               ['descriptor'],
               error.message,
             ),
           ];
           throw new GovernanceError(
-            error.code === 'TOO_LARGE' ? 'too_large' : 'too_deep',
+            error.code === 'too_large' ? 'too_large' : 'too_deep',
             error.message,
             { issues },
           );

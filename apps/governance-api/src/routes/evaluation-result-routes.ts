@@ -1,5 +1,5 @@
 import { EvaluationResultSubmissionSchema } from '@dcg/contract-schema';
-import { collectBoundedPage, type Governance } from '@dcg/governance';
+import { collectBoundedPage, type Governance, MAX_ID_LENGTH } from '@dcg/governance';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
@@ -10,6 +10,7 @@ import { jsonSchemaComponent } from './json-schema-component';
 import {
   AcceptedEvaluationResultSchema,
   bearerSecurity,
+  EnvironmentSchema,
   PagingQuerySchema,
   problem,
   ResultHistoryPageSchema,
@@ -94,12 +95,12 @@ export function mountEvaluationResultRoutes(
           contractId: z
             .string()
             .min(1)
-            .max(500)
+            .max(MAX_ID_LENGTH)
             .meta({ param: { name: 'contractId', in: 'path' } }),
         }),
         query: PagingQuerySchema.extend({
-          environment: z.string().min(1).max(200).optional(),
-          policyId: z.string().min(1).max(500).optional(),
+          environment: EnvironmentSchema.optional(),
+          policyId: z.string().min(1).max(MAX_ID_LENGTH).optional(),
         }),
       },
       responses: {

@@ -1,4 +1,5 @@
 import type { Governance } from '@dcg/governance';
+import { MAX_ID_LENGTH } from '@dcg/governance';
 import { ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
@@ -6,11 +7,10 @@ import type { GovernanceEnv } from '../app-env';
 import { streamJsonList } from '../page-response';
 import {
   ContractComplianceViewSchema,
+  EnvironmentSchema,
   MarketplaceInstanceViewSchema,
   problem,
 } from './openapi-schemas';
-
-const Environment = z.string().min(1).max(200);
 
 /**
  * The marketplace read API: instances per environment and the compliance of a data contract.
@@ -31,7 +31,7 @@ export function mountMarketplaceRoutes(
       path: '/v1/marketplace/instances',
       tags: ['marketplace'],
       summary: 'Deployed systems with their components and contract status',
-      request: { query: z.object({ environment: Environment.optional() }) },
+      request: { query: z.object({ environment: EnvironmentSchema.optional() }) },
       responses: {
         200: {
           description: 'The instances',
@@ -65,10 +65,10 @@ export function mountMarketplaceRoutes(
           systemId: z
             .string()
             .min(1)
-            .max(500)
+            .max(MAX_ID_LENGTH)
             .meta({ param: { name: 'systemId', in: 'path' } }),
         }),
-        query: z.object({ environment: Environment.optional() }),
+        query: z.object({ environment: EnvironmentSchema.optional() }),
       },
       responses: {
         200: {
@@ -104,10 +104,10 @@ export function mountMarketplaceRoutes(
           contractId: z
             .string()
             .min(1)
-            .max(500)
+            .max(MAX_ID_LENGTH)
             .meta({ param: { name: 'contractId', in: 'path' } }),
         }),
-        query: z.object({ environment: Environment }),
+        query: z.object({ environment: EnvironmentSchema }),
       },
       responses: {
         200: {

@@ -3,6 +3,7 @@ import {
   ContractComplianceViewSchema,
   DEFAULT_PAGE_SIZE,
   RegisteredTemplateSchema as DomainRegisteredTemplateSchema,
+  MAX_ENVIRONMENT_LENGTH,
   MAX_PAGE_OFFSET,
   MAX_PAGE_SIZE,
   MarketplaceInstanceViewSchema,
@@ -21,6 +22,9 @@ export function problem(description: string) {
 
 /** Security requirement of the guarded endpoints. */
 export const bearerSecurity = [{ bearerAuth: [] }];
+
+/** An environment name in a query (the domain's limit). */
+export const EnvironmentSchema = z.string().min(1).max(MAX_ENVIRONMENT_LENGTH);
 
 /** Paging query parameters. */
 export const PagingQuerySchema = z.object({

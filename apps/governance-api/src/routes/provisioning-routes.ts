@@ -1,6 +1,7 @@
 import {
   collectBoundedPage,
   type Governance,
+  MAX_ENVIRONMENT_LENGTH,
   PlanStatusSchema,
   ProvisioningPlanSchema,
 } from '@dcg/governance';
@@ -13,6 +14,7 @@ import { readJson } from '../governance-problems';
 import { pageResponse } from '../page-response';
 import {
   bearerSecurity,
+  EnvironmentSchema,
   PaginationMetaSchema,
   PagingQuerySchema,
   problem,
@@ -40,7 +42,7 @@ const PlanPageSchema = z
 const PlanListQuerySchema = PagingQuerySchema.extend({
   status: PlanStatusSchema.optional().describe('Only plans in this state'),
   state: PlanStatusSchema.optional().describe('Alias of status'),
-  environment: z.string().min(1).max(200).optional().describe('Only plans of this environment'),
+  environment: EnvironmentSchema.optional().describe('Only plans of this environment'),
 });
 
 const AcceptedPlanSchema = z
@@ -159,7 +161,7 @@ export function mountProvisioningRoutes(
           id: z
             .string()
             .min(1)
-            .max(200)
+            .max(MAX_ENVIRONMENT_LENGTH)
             .meta({ param: { name: 'id', in: 'path' } }),
         }),
       },

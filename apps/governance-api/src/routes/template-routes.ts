@@ -1,5 +1,6 @@
 import { InfrastructureTemplateSchema } from '@dcg/contract-schema';
 import type { Governance } from '@dcg/governance';
+import { MAX_ID_LENGTH } from '@dcg/governance';
 import { ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -8,7 +9,12 @@ import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { readJson } from '../governance-problems';
 import { jsonSchemaComponent } from './json-schema-component';
-import { bearerSecurity, problem, RegisteredTemplateSchema } from './openapi-schemas';
+import {
+  bearerSecurity,
+  EnvironmentSchema,
+  problem,
+  RegisteredTemplateSchema,
+} from './openapi-schemas';
 
 const registerResponses = {
   200: {
@@ -91,10 +97,10 @@ export function mountTemplateRoutes(
           id: z
             .string()
             .min(1)
-            .max(500)
+            .max(MAX_ID_LENGTH)
             .meta({ param: { name: 'id', in: 'path' } }),
         }),
-        query: z.object({ environment: z.string().min(1).max(200).optional() }),
+        query: z.object({ environment: EnvironmentSchema.optional() }),
       },
       responses: {
         200: {
