@@ -210,7 +210,12 @@ export class ProvisioningCoordinator {
     input: ProvisioningRequestInput,
   ): Promise<{ environment: string; system: SystemDescriptor; removeData: boolean }> {
     if (!isObject(input)) {
-      throw invalid('The body must be a JSON object', 'invalid_type', [], 'expected object');
+      throw invalid(
+        'The provisioning request must be an object',
+        'invalid_type',
+        [],
+        'expected object',
+      );
     }
     const { environment } = input;
     if (
