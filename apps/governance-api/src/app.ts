@@ -22,6 +22,7 @@ import type { Hono } from 'hono';
 import type { GovernanceEnv } from './app-env';
 import { authGuards } from './auth';
 import type { ResolvedApiKey } from './config';
+import { governanceErrorHandler } from './governance-problems';
 import { bodySizeLimit } from './request-body';
 import { mountEvaluationResultRoutes } from './routes/evaluation-result-routes';
 import { mountEventRoutes } from './routes/event-routes';
@@ -98,19 +99,24 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   const guards = authGuards(deps.apiKeys);
   const maxBodyBytes = deps.maxBodyBytes;
   const maxPageBytes = deps.maxPageBytes ?? 8 * 1024 * 1024;
-  mountTemplateRoutes(app, { governance, guards, maxBodyBytes });
-  mountPolicyRoutes(app, { governance, guards, maxBodyBytes });
-  mountEvaluationResultRoutes(app, { governance, guards, maxBodyBytes, maxPageBytes });
-  mountProvisioningRoutes(app, { governance, guards, maxBodyBytes, maxPageBytes });
-  mountMarketplaceRoutes(app, { governance });
+  // The API routes call the domain directly; its errors become problem details once, in the
+  // error handler of this sub-app. Other errors go on to the app's handler.
+  const api = new OpenAPIHono<GovernanceEnv>({ defaultHook: zodValidationHook });
+  api.onError(governanceErrorHandler);
+  mountTemplateRoutes(api, { governance, guards, maxBodyBytes });
+  mountPolicyRoutes(api, { governance, guards, maxBodyBytes });
+  mountEvaluationResultRoutes(api, { governance, guards, maxBodyBytes, maxPageBytes });
+  mountProvisioningRoutes(api, { governance, guards, maxBodyBytes, maxPageBytes });
+  mountMarketplaceRoutes(api, { governance });
   if (deps.marketplaceSearch)
-    mountMarketplaceSearchRoutes(app, { search: deps.marketplaceSearch, guards });
-  mountEventRoutes(app, {
+    mountMarketplaceSearchRoutes(api, { search: deps.marketplaceSearch, guards });
+  mountEventRoutes(api, {
     governance,
     guards,
     maxStreamsPerKey: deps.maxEventStreamsPerKey,
     lifecycle: deps.lifecycle,
   });
+  app.route('/', api);
   app.route(
     '/',
     marketplacePages(

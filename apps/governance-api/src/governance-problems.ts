@@ -1,7 +1,7 @@
-import { DEFAULT_MAX_DEPTH, depthIssue } from '@dcg/contract-schema';
-import { GovernanceError } from '@dcg/governance';
-import { type Logger, ProblemError } from '@dcg/http-kit';
-import type { Context } from 'hono';
+import { DEFAULT_MAX_DEPTH, depthIssue, toJsonPath } from '@dcg/contract-schema';
+import { GovernanceError, type GovernanceIssue } from '@dcg/governance';
+import { type Problem, ProblemError, type ProblemFieldError, problemResponse } from '@dcg/http-kit';
+import type { Context, ErrorHandler } from 'hono';
 import type { GovernanceEnv } from './app-env';
 import { readBodyText } from './request-body';
 
@@ -16,36 +16,67 @@ const STATUS: Record<GovernanceError['code'], { status: number; title: string }>
   adapter_failure: { status: 502, title: 'Tech adapter failure' },
 };
 
+/** An entry of a problem's `errors[]`: the location as a JSONPath string, and the issue's code. */
+function wireIssue(code: string, path: string, message: string): ProblemFieldError {
+  // `code` is an extension member of the entry (RFC 9457 allows them).
+  return { path, message, code } as ProblemFieldError;
+}
+
 /**
- * Runs a domain call and turns a GovernanceError into the matching problem details.
+ * Where an issue is in the HTTP request: a named argument of a use case travels as a query
+ * parameter (`$.query.environment`); anything else is located in the JSON body.
  *
  * @example
- * const policy = await withProblems(() => governance.policies.get(id));
+ * httpIssuePath({ code: 'required', segments: [], path: '$', parameter: 'environment', message: 'is required' }); // '$.query.environment'
  */
-export async function withProblems<T>(fn: () => Promise<T>, logger?: Logger): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (!GovernanceError.is(error)) throw error;
-    if (error.code === 'storage_failure')
-      logger?.error('storage failure', { error: error.cause ?? error });
-    const { status, title } = STATUS[error.code];
-    throw new ProblemError(
-      {
-        status,
-        title,
-        // Storage internals stay in the logs.
-        detail:
-          error.code === 'storage_failure'
-            ? 'The governance storage is unavailable; retry later'
-            : error.message,
-        type: `urn:dcg:governance:${error.code}`,
-        ...(error.issues.length > 0 ? { errors: error.issues } : {}),
-      },
-      { cause: error },
-    );
-  }
+export function httpIssuePath(issue: GovernanceIssue): string {
+  return issue.parameter === undefined
+    ? toJsonPath(issue.segments)
+    : toJsonPath(['query', issue.parameter]);
 }
+
+/**
+ * The problem details of a domain error: `type` is `urn:dcg:governance:<code>`, `errors[]` carry
+ * each issue's code and its location in the request as a JSONPath string.
+ *
+ * @example
+ * governanceProblem(new GovernanceError('not_found', 'No policy with id "p"')).status; // 404
+ */
+export function governanceProblem(error: GovernanceError): Problem {
+  const { status, title } = STATUS[error.code];
+  return {
+    status,
+    title,
+    // Storage internals stay in the logs.
+    detail:
+      error.code === 'storage_failure'
+        ? 'The governance storage is unavailable; retry later'
+        : error.message,
+    type: `urn:dcg:governance:${error.code}`,
+    ...(error.issues.length > 0
+      ? {
+          errors: error.issues.map((issue) =>
+            wireIssue(issue.code, httpIssuePath(issue), issue.message),
+          ),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The error handler of the governance API routes: a {@link GovernanceError} becomes its problem
+ * details, once, here; anything else goes on to the app's handler (`installErrorHandling`).
+ *
+ * @example
+ * api.onError(governanceErrorHandler);
+ */
+export const governanceErrorHandler: ErrorHandler<GovernanceEnv> = (error, c) => {
+  if (!GovernanceError.isInstance(error)) throw error;
+  if (error.code === 'storage_failure') {
+    c.get('logger')?.error('storage failure', { error: error.cause ?? error });
+  }
+  return problemResponse({ instance: c.req.path, ...governanceProblem(error) });
+};
 
 /**
  * Reads a JSON body; a malformed one is a 400 problem, one nested deeper than the configured
@@ -95,7 +126,7 @@ export async function readJsonText(
       title: 'Unprocessable Content',
       type: 'urn:dcg:governance:too_deep',
       detail: `The request body is nested deeper than ${maxDepth} levels (limits.maxDepth)`,
-      errors: [deep],
+      errors: [wireIssue(deep.code, deep.path, deep.message)],
     });
   }
   return { text, value };

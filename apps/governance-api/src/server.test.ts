@@ -164,6 +164,7 @@ describe('governance-api over HTTP (SQLite)', () => {
     const problem = await missing.json();
     expect(problem.detail).toContain('no-such-policy');
     expect(problem.errors[0].path).toBe('$.properties.dataContractGuardian.policies[0].spec.id');
+    expect(problem.errors[0].code).toBe('policy_not_found');
     // A passive policy of another resource type would hand a guardian the wrong policy.
     const crossType = await request(`${url}/v1/infrastructure-templates`, {
       key: KEYS.admin,
@@ -180,6 +181,7 @@ describe('governance-api over HTTP (SQLite)', () => {
     expect(crossType.status).toBe(422);
     expect((await crossType.json()).errors).toEqual([
       {
+        code: 'policy_resource_type_mismatch',
         path: '$.properties.dataContractGuardian.policies[0].spec.id',
         message: `policy "${passive}" is a policy of resource type dataproduct, not biproject`,
       },
@@ -257,9 +259,15 @@ describe('governance-api over HTTP (SQLite)', () => {
     expect((await request(at('active-1'), { key: KEYS.guardian, body: result(true) })).status).toBe(
       409,
     );
-    expect(
-      (await request(at(passive, ''), { key: KEYS.guardian, body: result(true) })).status,
-    ).toBe(400);
+    const noEnvironment = await request(at(passive, ''), {
+      key: KEYS.guardian,
+      body: result(true),
+    });
+    expect(noEnvironment.status).toBe(400);
+    // The domain names the argument; the app says where it travels.
+    expect((await noEnvironment.json()).errors).toEqual([
+      { code: 'required', path: '$.query.environment', message: 'is required' },
+    ]);
     const two = await request(at(passive), {
       key: KEYS.guardian,
       body: [...result(true), ...result(true)],

@@ -39,11 +39,16 @@ describe('dcg-contract validate on every corpus file', () => {
     expect(code).toBe(c.valid ? EXIT.valid : EXIT.invalid);
     const report = JSON.parse(io.out) as {
       valid: boolean;
-      files: Array<{ file: string; valid: boolean; issues: unknown[] }>;
+      files: Array<{
+        file: string;
+        valid: boolean;
+        issues: Array<{ code: string; path: string; message: string }>;
+      }>;
     };
     expect(report.valid).toBe(c.valid);
-    const issues = report.files[0]?.issues as { path: string; message: string }[];
+    const issues = report.files[0]?.issues as { code: string; path: string; message: string }[];
     expect(issues.map(({ path, message }) => ({ path, message }))).toEqual(c.errors ?? []);
+    for (const issue of issues) expect(issue.code).toMatch(/^[a-z_]+$/);
     expect(io.err).toBe('');
   });
 });
@@ -117,7 +122,12 @@ describe('dcg-contract validate', () => {
     const report = JSON.parse(io.out) as { files: Array<{ valid: boolean; issues: unknown[] }> };
     expect(report.files[0]?.valid).toBe(true);
     expect(report.files[1]?.issues).toEqual([
-      { path: '$', message: `cannot read ${missing}: no such file` },
+      {
+        code: 'unreadable',
+        segments: [],
+        path: '$',
+        message: `cannot read ${missing}: no such file`,
+      },
     ]);
   });
 

@@ -26,6 +26,7 @@ import {
   validateSubmission,
   validateTemplate,
   validateWith,
+  validationIssue,
 } from './validation';
 
 /** What the CLI needs from its environment; tests pass an in-memory one. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { complianceStatus, UNPROCESSABLE_MESSAGE } from './compliance-status';
+import {
+  ComplianceTreeNodeSchema,
+  checkSubmission,
+  complianceStateOf,
+  complianceStatus,
+  UNPROCESSABLE_MESSAGE,
+} from './compliance-status';
 
 const details = {
   results: {
@@ -36,14 +42,21 @@ describe('complianceStatus', () => {
     expect(status.counts).toEqual({ compliant: 2, failing: 1 });
     expect(status.tree.map((t) => t.key)).toEqual(['root', 'urn:dmb:cmp:a:b:0:port']);
     const section = status.tree[0]?.records[0];
-    expect(section).toMatchObject({ key: 'dataContract', section: true, compliant: false });
-    expect(section?.children[0]?.children[0]).toEqual({
-      key: 'amount_not_null',
-      section: false,
-      compliant: false,
-      issues: ['12 rows have a null amount'],
-      children: [],
-    });
+    expect(section).toMatchObject({ key: 'dataContract', section: true, target: 'root' });
+    expect(section?.compliant).toBeUndefined();
+    expect(section?.children?.[0]?.children).toEqual([
+      {
+        key: 'amount_not_null',
+        section: false,
+        compliant: false,
+        issues: ['12 rows have a null amount'],
+      },
+      { key: 'id_unique', section: false, compliant: true },
+    ]);
+    // The view tree is one schema: what complianceStatus derives is what it describes.
+    for (const target of status.tree) {
+      for (const record of target.records) ComplianceTreeNodeSchema.parse(record);
+    }
   });
 
   it('lets satisfiesPolicy win over failing records', () => {
@@ -65,6 +78,8 @@ describe('complianceStatus', () => {
       message: UNPROCESSABLE_MESSAGE,
       schemaErrors: [
         {
+          code: 'compliant_xor_children',
+          segments: ['result', 'details', 'results', 'root', 0],
           path: '$.result.details.results.root[0]',
           message: 'a validation record has exactly one of `compliant` and `children`: it has both',
         },
@@ -79,7 +94,59 @@ describe('complianceStatus', () => {
     const status = complianceStatus('garbage');
     expect(status.status).toBe('unprocessable');
     expect(status.schemaErrors).toEqual([
-      { path: '$', message: 'expected object, received string' },
+      {
+        code: 'invalid_type',
+        segments: [],
+        path: '$',
+        message: 'expected object, received string',
+      },
     ]);
+  });
+});
+
+describe('complianceStateOf and checkSubmission', () => {
+  const resource = { id: 'urn:dmb:cmp:a:b:0:port', descriptor: '' };
+
+  it('derive the state from the verdict and the details check', () => {
+    expect(complianceStateOf({ satisfiesPolicy: true, detailsConform: true })).toBe('compliant');
+    expect(complianceStateOf({ satisfiesPolicy: false, detailsConform: true })).toBe('violated');
+    expect(complianceStateOf({ satisfiesPolicy: true, detailsConform: false })).toBe(
+      'unprocessable',
+    );
+    const ok = checkSubmission([{ resource, result: { satisfiesPolicy: false, details } }]);
+    expect(ok).toMatchObject({ success: true, data: { status: 'violated', detailsIssues: [] } });
+  });
+
+  it('keep a result whose details break A4, as unprocessable with the issues in the body', () => {
+    const checked = checkSubmission([
+      {
+        resource,
+        result: { satisfiesPolicy: true, details: { results: { root: [{ key: 'x' }] } } },
+      },
+    ]);
+    expect(checked.success).toBe(true);
+    if (!checked.success) return;
+    expect(checked.data.status).toBe('unprocessable');
+    expect(checked.data.detailsIssues.map((i) => [i.code, i.segments])).toEqual([
+      ['compliant_xor_children', [0, 'result', 'details', 'results', 'root', 0]],
+    ]);
+  });
+
+  it('fail on the envelope: a bad resource, no verdict, no details, not one result', () => {
+    const bad = (body: unknown) => {
+      const checked = checkSubmission(body);
+      return checked.success ? [] : checked.issues.map((i) => [i.code, i.path]);
+    };
+    expect(bad([{ resource: { id: '' }, result: { satisfiesPolicy: true, details } }])).toEqual([
+      ['too_small', '$[0].resource.id'],
+      ['invalid_type', '$[0].resource.descriptor'],
+    ]);
+    expect(bad([{ resource, result: { details: { results: 1 } } }])).toEqual([
+      ['invalid_type', '$[0].result.satisfiesPolicy'],
+    ]);
+    expect(bad([{ resource, result: { satisfiesPolicy: true } }])).toEqual([
+      ['invalid_type', '$[0].result.details'],
+    ]);
+    expect(bad([])).toEqual([['too_small', '$']]);
   });
 });

@@ -1,7 +1,17 @@
-import { type EvaluationResult, EvaluationResultSchema } from './evaluation-result';
+import { z } from 'zod';
+import {
+  type EvaluationResource,
+  type EvaluationResult,
+  EvaluationResultSchema,
+} from './evaluation-result';
 import { conformsToEvaluationResultFast } from './fast-validation';
 import type { ValidationRecord } from './result-details';
-import { type ValidationIssue, validateWith } from './validation';
+import {
+  type Validation,
+  type ValidationIssue,
+  validateSubmission,
+  validateWith,
+} from './validation';
 
 /**
  * What the marketplace shows when `details` does not conform to A4.
@@ -11,20 +21,135 @@ import { type ValidationIssue, validateWith } from './validation';
  */
 export const UNPROCESSABLE_MESSAGE = 'The monitoring results cannot be processed';
 
+/**
+ * State of a data contract's latest result: `compliant` / `violated` follow `satisfiesPolicy`;
+ * `unprocessable`: the `details` break A4 (the result is stored all the same).
+ *
+ * @example
+ * ComplianceStateSchema.parse('violated');
+ */
+export const ComplianceStateSchema = z
+  .enum(['compliant', 'violated', 'unprocessable'])
+  .meta({ id: 'ComplianceState' });
 /** State of a data contract as rendered in the marketplace. */
-export type ComplianceState = 'compliant' | 'violated' | 'unprocessable';
+export type ComplianceState = z.infer<typeof ComplianceStateSchema>;
 
-/** A requirement (`section: false`) or a section of the rendered result tree. */
+/**
+ * The one derivation of the compliance state: from the verdict of the envelope and whether the
+ * details conform to A4.
+ *
+ * @example
+ * complianceStateOf({ satisfiesPolicy: true, detailsConform: false }); // 'unprocessable'
+ */
+export function complianceStateOf(input: {
+  satisfiesPolicy: boolean;
+  detailsConform: boolean;
+}): ComplianceState {
+  if (!input.detailsConform) return 'unprocessable';
+  return input.satisfiesPolicy ? 'compliant' : 'violated';
+}
+
+/** The one result of a submission whose envelope (A3 without the details) is valid. */
+export interface CheckedSubmission {
+  /** The element of the submitted array; `result.details` conforms only when `detailsIssues` is empty. */
+  result: { resource: EvaluationResource; result: { satisfiesPolicy: boolean } } & Record<
+    string,
+    unknown
+  >;
+  status: ComplianceState;
+  /** Why `result.details` breaks A4, located in the submitted body (`[0, 'result', 'details', …]`). */
+  detailsIssues: ValidationIssue[];
+}
+
+const DETAILS: ReadonlyArray<string | number> = [0, 'result', 'details'];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function underDetails(issue: ValidationIssue): boolean {
+  return DETAILS.every((segment, index) => issue.segments[index] === segment);
+}
+
+/**
+ * Checks a submission body (A3: an array of one result) and derives its compliance state. Details
+ * that break A4 do not fail the check: the result is `unprocessable`, with the issues in
+ * `detailsIssues`. Anything else wrong (not one result, no valid `resource`, no boolean
+ * `satisfiesPolicy`, no `details` at all) fails it, with the issues.
+ *
+ * @example
+ * const checked = checkSubmission([{ resource: { id: 'urn:dmb:cmp:a:b:0:p', descriptor: '' },
+ *   result: { satisfiesPolicy: true, details: { results: { root: [{ key: 'x' }] } } } }]);
+ * // checked.success === true, checked.data.status === 'unprocessable'
+ */
+export function checkSubmission(body: unknown): Validation<CheckedSubmission> {
+  const parsed = validateSubmission(body);
+  const first = Array.isArray(body) ? body[0] : undefined;
+  if (parsed.success) {
+    const result = parsed.data[0] as CheckedSubmission['result'];
+    const status = complianceStateOf({
+      satisfiesPolicy: result.result.satisfiesPolicy,
+      detailsConform: true,
+    });
+    return { success: true, data: { result, status, detailsIssues: [] } };
+  }
+  const hasDetails =
+    Array.isArray(body) &&
+    body.length === 1 &&
+    isObject(first) &&
+    isObject(first.result) &&
+    Object.hasOwn(first.result, 'details');
+  const envelope = parsed.issues.filter((issue) => !(hasDetails && underDetails(issue)));
+  if (envelope.length > 0) return { success: false, issues: envelope };
+  const result = first as CheckedSubmission['result'];
+  const status = complianceStateOf({
+    satisfiesPolicy: result.result.satisfiesPolicy,
+    detailsConform: false,
+  });
+  return { success: true, data: { result, status, detailsIssues: parsed.issues } };
+}
+
+/** A node of the view tree, as {@link ComplianceTreeNodeSchema} describes it. */
 export interface ComplianceTreeNode {
   key: string;
-  name?: string;
-  description?: string;
+  name?: string | undefined;
+  description?: string | undefined;
+  /** True for a section (a record with `children`), false for a requirement (with `compliant`). */
   section: boolean;
-  /** For a requirement its flag; for a section, whether every requirement below is compliant. */
-  compliant: boolean;
-  issues: string[];
-  children: ComplianceTreeNode[];
+  /** A requirement's verdict; absent on sections. */
+  compliant?: boolean | undefined;
+  /** A failing requirement's issues, when it reported any. */
+  issues?: string[] | undefined;
+  /** A section's records. */
+  children?: ComplianceTreeNode[] | undefined;
+  /** On the top-level nodes of a view: the `details.results` key they were reported under. */
+  target?: string | undefined;
 }
+
+/**
+ * The view tree of a result's validation records: the one shape the marketplace API answers and its
+ * pages render. `section` says what a node is, so no reader has to guess from the fields.
+ *
+ * @example
+ * ComplianceTreeNodeSchema.parse({ key: 'quality', section: true, children: [{ key: 'a', section: false, compliant: true }] });
+ */
+export const ComplianceTreeNodeSchema: z.ZodType<ComplianceTreeNode> = z
+  .object({
+    key: z.string(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    section: z.boolean().describe('True for a section (has children), false for a requirement'),
+    compliant: z.boolean().optional().describe("A requirement's verdict; absent on sections"),
+    issues: z.array(z.string()).optional(),
+    get children() {
+      return z.array(ComplianceTreeNodeSchema).optional();
+    },
+    target: z
+      .string()
+      .optional()
+      .describe('Top-level nodes: the `details.results` key (`root` or a subcomponent URN)'),
+  })
+  .meta({ id: 'ComplianceTreeNode' });
 
 /** The records reported under one key of `details.results` (`root` or a subcomponent URN). */
 export interface ComplianceTreeTarget {
@@ -48,25 +173,28 @@ export interface ComplianceStatus {
   tree: ComplianceTreeTarget[];
 }
 
-function toNode(record: ValidationRecord, counts: ComplianceCounts): ComplianceTreeNode {
+function toNode(
+  record: ValidationRecord,
+  counts: ComplianceCounts,
+  target?: string,
+): ComplianceTreeNode {
   const base = {
     key: record.key,
     ...(record.name === undefined ? {} : { name: record.name }),
     ...(record.description === undefined ? {} : { description: record.description }),
+    ...(target === undefined ? {} : { target }),
   };
   if (record.children === undefined) {
     const compliant = record.compliant === true;
     if (compliant) counts.compliant++;
     else counts.failing++;
-    return { ...base, section: false, compliant, issues: record.issues ?? [], children: [] };
+    const issues = record.issues ?? [];
+    return { ...base, section: false, compliant, ...(issues.length > 0 ? { issues } : {}) };
   }
-  const children = record.children.map((child) => toNode(child, counts));
   return {
     ...base,
     section: true,
-    compliant: children.every((child) => child.compliant),
-    issues: [],
-    children,
+    children: record.children.map((child) => toNode(child, counts)),
   };
 }
 
@@ -101,11 +229,14 @@ export function complianceStatus(storedResult: unknown): ComplianceStatus {
   const counts: ComplianceCounts = { compliant: 0, failing: 0 };
   const tree = Object.entries(result.result.details.results).map(([key, records]) => ({
     key,
-    records: records.map((record) => toNode(record, counts)),
+    records: records.map((record) => toNode(record, counts, key)),
   }));
   const summary = result.result.details.notes?.errorSummary?.message;
   return {
-    status: result.result.satisfiesPolicy ? 'compliant' : 'violated',
+    status: complianceStateOf({
+      satisfiesPolicy: result.result.satisfiesPolicy,
+      detailsConform: true,
+    }),
     ...(summary === undefined ? {} : { summary }),
     counts,
     tree,

@@ -1,15 +1,15 @@
 const MARKER = Symbol.for('dcg.contract-schema.error');
 
 /**
- * Machine-readable reasons a contract-schema operation can fail. `TOO_DEEP`: nested beyond the
- * depth limit; `TOO_LARGE`: a YAML document that expands beyond the size limit through aliases.
+ * Machine-readable reasons a contract-schema operation can fail. `too_deep`: nested beyond the
+ * depth limit; `too_large`: a YAML document that expands beyond the size limit through aliases.
  */
 export type ContractSchemaErrorCode =
-  | 'INVALID_YAML'
-  | 'INVALID_JSON'
-  | 'UNKNOWN_SCHEMA'
-  | 'TOO_DEEP'
-  | 'TOO_LARGE';
+  | 'invalid_yaml'
+  | 'invalid_json'
+  | 'unknown_schema'
+  | 'too_deep'
+  | 'too_large';
 
 /**
  * The one error class of `@dcg/contract-schema`. Recognisable across copies of the library

@@ -27,7 +27,7 @@ function expectYamlError(text: string, pattern: RegExp): void {
     expect.unreachable('must throw');
   } catch (error) {
     expect(ContractSchemaError.isInstance(error)).toBe(true);
-    expect((error as ContractSchemaError).code).toBe('INVALID_YAML');
+    expect((error as ContractSchemaError).code).toBe('invalid_yaml');
     expect((error as Error).message).toMatch(pattern);
   }
 }

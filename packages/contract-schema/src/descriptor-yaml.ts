@@ -5,8 +5,8 @@ import { parseYamlText } from './yaml-text';
 /**
  * Parses the YAML `descriptor` string of a provisioning request (YAML 1.2; JSON is valid YAML).
  * Duplicate keys, several documents and syntax errors throw a {@link ContractSchemaError} with
- * code `INVALID_YAML` that names line and column; a document nested deeper than `limits.maxDepth`
- * throws `TOO_DEEP`, one whose aliases expand it beyond `limits.maxExpandedBytes` `TOO_LARGE`.
+ * code `invalid_yaml` that names line and column; a document nested deeper than `limits.maxDepth`
+ * throws `too_deep`, one whose aliases expand it beyond `limits.maxExpandedBytes` `too_large`.
  *
  * @example
  * const descriptor = parseDescriptorYaml('componentIdToProvision: urn:dmb:cmp:a:b:0:g\n');

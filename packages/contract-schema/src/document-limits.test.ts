@@ -88,16 +88,16 @@ describe('parseDescriptorYaml limits', () => {
     const error = catchError(() =>
       parseDescriptorYaml(`a: ${'['.repeat(10_000)}${']'.repeat(10_000)}`),
     );
-    expect(error.code).toBe('TOO_DEEP');
+    expect(error.code).toBe('too_deep');
   });
 
-  it('refuses deep block nesting with TOO_DEEP', () => {
+  it('refuses deep block nesting with too_deep', () => {
     let text = '';
     for (let i = 0; i < 1000; i++) text += `${' '.repeat(i)}- \n`;
-    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('TOO_DEEP');
+    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('too_deep');
     let shallower = '';
     for (let i = 0; i < 200; i++) shallower += `${' '.repeat(i)}- \n`;
-    expect(catchError(() => parseDescriptorYaml(shallower)).code).toBe('TOO_DEEP');
+    expect(catchError(() => parseDescriptorYaml(shallower)).code).toBe('too_deep');
   });
 
   it('bounds the size of a document once its aliases are expanded', () => {
@@ -105,9 +105,9 @@ describe('parseDescriptorYaml limits', () => {
     const aliases = Array.from({ length: 99 }, (_, i) => `a${i}: *big\n`).join('');
     const text = anchor + aliases;
     // The text is 100 KB; expanded, 10 MB: over the default 8 MiB.
-    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('TOO_LARGE');
+    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('too_large');
     expect(catchError(() => parseDescriptorYaml(text, { maxExpandedBytes: 1_000_000 })).code).toBe(
-      'TOO_LARGE',
+      'too_large',
     );
     const parsed = parseDescriptorYaml(text, { maxExpandedBytes: 20_000_000 }) as Record<
       string,
@@ -120,10 +120,10 @@ describe('parseDescriptorYaml limits', () => {
     // Each level doubles: 2^20 leaves from a text of a few hundred bytes.
     let text = 'l0: &l0 ["xxxxxxxxxxxxxxxx"]\n';
     for (let i = 1; i <= 20; i++) text += `l${i}: &l${i} [*l${i - 1}, *l${i - 1}]\n`;
-    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('TOO_LARGE');
+    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('too_large');
   });
 
   it('refuses an alias inside its own anchor', () => {
-    expect(catchError(() => parseDescriptorYaml('a: &x [1, *x]\n')).code).toBe('INVALID_YAML');
+    expect(catchError(() => parseDescriptorYaml('a: &x [1, *x]\n')).code).toBe('invalid_yaml');
   });
 });

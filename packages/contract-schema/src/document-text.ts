@@ -26,7 +26,7 @@ export function parseDocumentText(text: string, name: string): unknown {
         ? cause.message
         : String(cause);
     throw new ContractSchemaError(
-      'INVALID_JSON',
+      'invalid_json',
       `the document is not valid JSON${at}: ${reason}`,
       {
         cause,

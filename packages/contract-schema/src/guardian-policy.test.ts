@@ -38,6 +38,8 @@ describe('DataContractGuardianSchema', () => {
     expect(result.success).toBe(false);
     expect(toValidationIssues(result.error?.issues ?? [])).toEqual([
       {
+        code: 'duplicate_resource_type',
+        segments: ['policies', 2, 'resourceType'],
         path: '$.policies[2].resourceType',
         message:
           'duplicate resourceType "dataproduct": at most one policy per resource type (first at policies[0])',

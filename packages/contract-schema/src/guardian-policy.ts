@@ -100,6 +100,7 @@ export const DataContractGuardianSchema = z
         }
         ctx.addIssue({
           code: 'custom',
+          params: { code: 'duplicate_resource_type' },
           input: type,
           path: ['policies', index, 'resourceType'],
           message: `duplicate resourceType "${type}": at most one policy per resource type (first at policies[${first}])`,

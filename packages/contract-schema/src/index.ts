@@ -1,9 +1,14 @@
 export {
+  type CheckedSubmission,
   type ComplianceCounts,
   type ComplianceState,
+  ComplianceStateSchema,
   type ComplianceStatus,
   type ComplianceTreeNode,
+  ComplianceTreeNodeSchema,
   type ComplianceTreeTarget,
+  checkSubmission,
+  complianceStateOf,
   complianceStatus,
   UNPROCESSABLE_MESSAGE,
 } from './compliance-status';
@@ -133,14 +138,18 @@ export {
 } from './tech-adapter-error';
 export {
   depthIssue,
+  prefixIssues,
   toValidationIssues,
   type Validation,
   type ValidationIssue,
+  type ValidationIssueCode,
+  ValidationIssueSchema,
   validateDescriptor,
   validateDetails,
   validateSubmission,
   validateTemplate,
   validateWith,
+  validationIssue,
 } from './validation';
 export {
   type ValidationResult,

@@ -51,7 +51,7 @@ describe('toDraft07JsonSchema', () => {
       expect.unreachable('unknown names must throw');
     } catch (error) {
       expect(ContractSchemaError.isInstance(error)).toBe(true);
-      expect((error as ContractSchemaError).code).toBe('UNKNOWN_SCHEMA');
+      expect((error as ContractSchemaError).code).toBe('unknown_schema');
       expect((error as Error).message).toContain('result-details');
     }
   });

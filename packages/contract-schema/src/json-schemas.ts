@@ -69,7 +69,7 @@ export function zodSchemaFor(name: JsonSchemaName): z.ZodType {
 export function toDraft07JsonSchema(name: string): Record<string, unknown> {
   if (!isJsonSchemaName(name)) {
     throw new ContractSchemaError(
-      'UNKNOWN_SCHEMA',
+      'unknown_schema',
       `unknown schema "${name}"; known: ${JSON_SCHEMA_NAMES.join(', ')}`,
     );
   }

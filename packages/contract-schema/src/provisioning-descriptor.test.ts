@@ -57,6 +57,8 @@ describe('parseProvisioningDescriptor', () => {
       success: false,
       issues: [
         {
+          code: 'component_not_found',
+          segments: ['descriptor', 'componentIdToProvision'],
           path: '$.descriptor.componentIdToProvision',
           message: 'no component "urn:x" in dataProduct.components',
         },
@@ -70,8 +72,18 @@ describe('parseProvisioningDescriptor', () => {
     ).toEqual({
       success: false,
       issues: [
-        { path: '$.descriptor.dataProduct.kind', message: 'is required (expected string)' },
-        { path: '$.descriptor.componentIdToProvision', message: 'is required (expected string)' },
+        {
+          code: 'invalid_type',
+          segments: ['descriptor', 'dataProduct', 'kind'],
+          path: '$.descriptor.dataProduct.kind',
+          message: 'is required (expected string)',
+        },
+        {
+          code: 'invalid_type',
+          segments: ['descriptor', 'componentIdToProvision'],
+          path: '$.descriptor.componentIdToProvision',
+          message: 'is required (expected string)',
+        },
       ],
     });
     const broken = parseProvisioningDescriptor({
@@ -80,7 +92,8 @@ describe('parseProvisioningDescriptor', () => {
     });
     expect(broken.success).toBe(false);
     if (!broken.success) {
-      expect(broken.issues[0]?.path).toBe('$.descriptor');
+      expect(broken.issues[0]?.code).toBe('invalid_yaml');
+      expect(broken.issues[0]?.segments).toEqual(['descriptor']);
       expect(broken.issues[0]?.message).toMatch(/^the descriptor is not valid YAML at line 1/);
     }
   });

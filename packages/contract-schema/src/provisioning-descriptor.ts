@@ -8,7 +8,7 @@ import {
 import { parseDescriptorYaml } from './descriptor-yaml';
 import { findComponent } from './find-component';
 import type { ProvisioningRequest } from './provisioning-request';
-import { type Validation, validateWith } from './validation';
+import { prefixIssues, type Validation, validateWith, validationIssue } from './validation';
 
 /** The parsed `descriptor` of a provisioning request. */
 export type ProvisioningDescriptor =
@@ -26,13 +26,7 @@ export type ProvisioningDescriptor =
 
 function withPrefix<T>(result: Validation<T>): Validation<T> {
   if (result.success) return result;
-  return {
-    success: false,
-    issues: result.issues.map((issue) => ({
-      path: `$.descriptor${issue.path.slice(1)}`,
-      message: issue.message,
-    })),
-  };
+  return { success: false, issues: prefixIssues(['descriptor'], result.issues) };
 }
 
 /**
@@ -54,7 +48,10 @@ export function parseProvisioningDescriptor(
     document = parseDescriptorYaml(request.descriptor);
   } catch (error) {
     if (!ContractSchemaError.isInstance(error)) throw error;
-    return { success: false, issues: [{ path: '$.descriptor', message: error.message }] };
+    return {
+      success: false,
+      issues: [validationIssue('invalid_yaml', ['descriptor'], error.message)],
+    };
   }
   if (request.descriptorKind !== 'COMPONENT_DESCRIPTOR') {
     const system = withPrefix(validateWith(SystemDescriptorSchema, document));
@@ -69,10 +66,11 @@ export function parseProvisioningDescriptor(
     return {
       success: false,
       issues: [
-        {
-          path: '$.descriptor.componentIdToProvision',
-          message: `no component "${componentIdToProvision}" in dataProduct.components`,
-        },
+        validationIssue(
+          'component_not_found',
+          ['descriptor', 'componentIdToProvision'],
+          `no component "${componentIdToProvision}" in dataProduct.components`,
+        ),
       ],
     };
   }

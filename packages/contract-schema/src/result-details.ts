@@ -53,12 +53,14 @@ function checkRecordRules(ctx: z.core.ParsePayload<ValidationRecord>): void {
   if (hasCompliant === hasChildren) {
     ctx.issues.push({
       code: 'custom',
+      params: { code: 'compliant_xor_children' },
       input: record,
       message: hasCompliant ? EXACTLY_ONE_MESSAGE_BOTH : EXACTLY_ONE_MESSAGE_NEITHER,
     });
   } else if (record.issues !== undefined && !hasCompliant) {
     ctx.issues.push({
       code: 'custom',
+      params: { code: 'issues_without_compliant' },
       input: record.issues,
       path: ['issues'],
       message: ISSUES_WITHOUT_COMPLIANT_MESSAGE,

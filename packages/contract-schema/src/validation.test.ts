@@ -14,15 +14,30 @@ describe('toValidationIssues', () => {
       results: { root: [{ key: 'a', compliant: 'yes' }, { compliant: true }] },
     });
     expect(toValidationIssues(result.error?.issues ?? [])).toEqual([
-      { path: '$.results.root[0].compliant', message: 'expected boolean, received string' },
-      { path: '$.results.root[1].key', message: 'is required (expected string)' },
+      {
+        code: 'invalid_type',
+        segments: ['results', 'root', 0, 'compliant'],
+        path: '$.results.root[0].compliant',
+        message: 'expected boolean, received string',
+      },
+      {
+        code: 'invalid_type',
+        segments: ['results', 'root', 1, 'key'],
+        path: '$.results.root[1].key',
+        message: 'is required (expected string)',
+      },
     ]);
   });
 
   it('keeps custom messages', () => {
     const result = EvaluationResultSubmissionSchema.safeParse([]);
     expect(toValidationIssues(result.error?.issues ?? [])).toEqual([
-      { path: '$', message: 'the body must be an array with exactly one evaluation result' },
+      {
+        code: 'too_small',
+        segments: [],
+        path: '$',
+        message: 'the body must be an array with exactly one evaluation result',
+      },
     ]);
   });
 });

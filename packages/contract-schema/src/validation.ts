@@ -1,6 +1,11 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type SystemDescriptor, SystemDescriptorSchema } from './descriptor';
-import { DEFAULT_MAX_DEPTH, type DocumentLimits, findTooDeep } from './document-limits';
+import {
+  DEFAULT_MAX_DEPTH,
+  type DocumentLimits,
+  findTooDeep,
+  type PathSegment,
+} from './document-limits';
 import {
   type EvaluationResultSubmission,
   EvaluationResultSubmissionSchema,
@@ -13,10 +18,86 @@ import {
 import { toJsonPath } from './json-path';
 import { type ResultDetails, ResultDetailsSchema } from './result-details';
 
-/** One problem of a document, located by a JSONPath such as `$.results.root[0].children[1]`. */
+/**
+ * Stable reasons of a {@link ValidationIssue}: zod's issue codes (`invalid_type`, `too_big`, …)
+ * and the rules of this package. `too_deep`: nested beyond the depth limit;
+ * `duplicate_resource_type`: A1, two policies for one resource type; `compliant_xor_children`
+ * and `issues_without_compliant`: rules 1 and 2 of A4; `invalid_yaml`: a descriptor
+ * that is not YAML; `invalid_document`, `unreadable`: a file of the CLI that does not parse or
+ * cannot be read; `component_not_found`: `componentIdToProvision` names no component.
+ */
+export type ValidationIssueCode =
+  | z.core.$ZodIssue['code']
+  | 'too_deep'
+  | 'duplicate_resource_type'
+  | 'compliant_xor_children'
+  | 'issues_without_compliant'
+  | 'invalid_yaml'
+  | 'invalid_document'
+  | 'component_not_found'
+  | 'unreadable';
+
+/**
+ * One problem of a document. Callers branch on `code` and `segments`; `path` is the same
+ * location as JSONPath text (`$.results.root[0].children[1]`), for people.
+ */
 export interface ValidationIssue {
+  code: ValidationIssueCode;
+  /** The location as keys and indexes: `['results', 'root', 0, 'children', 1]`. */
+  segments: PathSegment[];
+  /** `segments` as JSONPath text, rooted at `$`. */
   path: string;
   message: string;
+}
+
+/**
+ * A {@link ValidationIssue} as JSON (the `schemaErrors` of a result whose details break A4).
+ *
+ * @example
+ * ValidationIssueSchema.parse({ code: 'too_deep', segments: ['a'], path: '$.a', message: 'is nested deeper than 2 levels' });
+ */
+export const ValidationIssueSchema = z
+  .object({
+    code: z.string().describe('Stable reason, e.g. `invalid_type`, `compliant_xor_children`'),
+    segments: z
+      .array(z.union([z.string(), z.number()]))
+      .describe('The location as keys and indexes'),
+    path: z
+      .string()
+      .describe('The location as JSONPath, e.g. `$[0].result.details.results.root[0]`'),
+    message: z.string(),
+  })
+  .meta({ id: 'ValidationIssue' });
+
+/**
+ * Builds a {@link ValidationIssue}; its `path` is derived from `segments`.
+ *
+ * @example
+ * validationIssue('component_not_found', ['componentIdToProvision'], 'no component "x"');
+ * // { code: 'component_not_found', segments: ['componentIdToProvision'], path: '$.componentIdToProvision', message: … }
+ */
+export function validationIssue(
+  code: ValidationIssueCode,
+  segments: ReadonlyArray<PathSegment>,
+  message: string,
+): ValidationIssue {
+  return { code, segments: [...segments], path: toJsonPath(segments), message };
+}
+
+/**
+ * The same issues located under `prefix` (an issue of a nested document as an issue of the
+ * document that holds it).
+ *
+ * @example
+ * prefixIssues(['descriptor'], issues); // $.components[0] → $.descriptor.components[0]
+ */
+export function prefixIssues(
+  prefix: ReadonlyArray<PathSegment>,
+  issues: ReadonlyArray<ValidationIssue>,
+): ValidationIssue[] {
+  return issues.map((issue) =>
+    validationIssue(issue.code, [...prefix, ...issue.segments], issue.message),
+  );
 }
 
 /** Outcome of a validation: the parsed data, or every issue found. */
@@ -40,16 +121,29 @@ function messageOf(issue: z.core.$ZodIssue): string {
   return `expected ${expected}, received ${received}`;
 }
 
+/** A custom issue of this package's schemas names its rule in `params.code`. */
+function codeOf(issue: z.core.$ZodIssue): ValidationIssueCode {
+  if (issue.code !== 'custom') return issue.code;
+  const code = (issue.params as { code?: ValidationIssueCode } | undefined)?.code;
+  return code ?? 'custom';
+}
+
 /**
- * Converts zod issues into `{ path, message }` pairs with JSONPath locations.
+ * Converts zod issues into {@link ValidationIssue}s with a stable code and a path array.
  *
  * @example
  * const result = ResultDetailsSchema.safeParse({ results: { root: [{ key: 'a' }] } });
  * if (!result.success) toValidationIssues(result.error.issues);
- * // [{ path: '$.results.root[0]', message: 'a validation record has exactly one of …' }]
+ * // [{ code: 'compliant_xor_children', segments: ['results', 'root', 0], path: '$.results.root[0]', message: … }]
  */
 export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>): ValidationIssue[] {
-  return issues.map((issue) => ({ path: toJsonPath(issue.path), message: messageOf(issue) }));
+  return issues.map((issue) =>
+    validationIssue(
+      codeOf(issue),
+      issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment))),
+      messageOf(issue),
+    ),
+  );
 }
 
 /**
@@ -58,7 +152,7 @@ export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>): Val
  * this iterative check runs first, so deep input gets an issue instead of a stack overflow.
  *
  * @example
- * depthIssue({ a: { b: {} } }, 2); // { path: '$.a.b', message: 'is nested deeper than 2 levels' }
+ * depthIssue({ a: { b: {} } }, 2); // { code: 'too_deep', segments: ['a', 'b'], path: '$.a.b', message: 'is nested deeper than 2 levels' }
  */
 export function depthIssue(
   value: unknown,
@@ -66,7 +160,7 @@ export function depthIssue(
 ): ValidationIssue | undefined {
   const path = findTooDeep(value, maxDepth);
   if (path === undefined) return undefined;
-  return { path: toJsonPath(path), message: `is nested deeper than ${maxDepth} levels` };
+  return validationIssue('too_deep', path, `is nested deeper than ${maxDepth} levels`);
 }
 
 /**

@@ -36,7 +36,7 @@ function expandedSize(document: Document, max: number, subject: string): number 
       const target = node.resolve(document);
       if (target === undefined || !sizes.has(target)) {
         throw new ContractSchemaError(
-          'INVALID_YAML',
+          'invalid_yaml',
           `${subject} is not valid YAML: the alias *${node.source} refers to its own anchor or to none`,
         );
       }
@@ -61,7 +61,7 @@ function expandedSize(document: Document, max: number, subject: string): number 
     } else size = 4;
     if (size > max) {
       throw new ContractSchemaError(
-        'TOO_LARGE',
+        'too_large',
         `${subject} expands to more than ${max} bytes once its YAML aliases are resolved`,
       );
     }
@@ -73,23 +73,23 @@ function expandedSize(document: Document, max: number, subject: string): number 
 /**
  * Parses one YAML document safely and names the `subject` in error messages ("the descriptor is
  * not valid YAML at line 2, column 5: …"). Duplicate keys, several documents, more than 100
- * aliases and recursive aliases are refused (`INVALID_YAML`); so is a document nested deeper
- * than `limits.maxDepth` (`TOO_DEEP`, checked on the text before parsing and on the value after)
- * or one that expands beyond `limits.maxExpandedBytes` through its aliases (`TOO_LARGE`).
+ * aliases and recursive aliases are refused (`invalid_yaml`); so is a document nested deeper
+ * than `limits.maxDepth` (`too_deep`, checked on the text before parsing and on the value after)
+ * or one that expands beyond `limits.maxExpandedBytes` through its aliases (`too_large`).
  *
  * @example
  * parseYamlText('a: 1\n', 'the document'); // { a: 1 }
  */
 export function parseYamlText(text: string, subject: string, limits: DocumentLimits = {}): unknown {
   if (typeof text !== 'string') {
-    throw new ContractSchemaError('INVALID_YAML', `${subject} must be a YAML string`);
+    throw new ContractSchemaError('invalid_yaml', `${subject} must be a YAML string`);
   }
   const maxDepth = limits.maxDepth ?? DEFAULT_MAX_DEPTH;
   const maxExpandedBytes = limits.maxExpandedBytes ?? DEFAULT_MAX_EXPANDED_BYTES;
   // The parser recurses into flow collections (and runs out of memory on deep ones): count first.
   if (flowNestingDepth(text) > maxDepth) {
     throw new ContractSchemaError(
-      'TOO_DEEP',
+      'too_deep',
       `${subject} nests [ ] and { } deeper than ${maxDepth} levels`,
     );
   }
@@ -98,7 +98,7 @@ export function parseYamlText(text: string, subject: string, limits: DocumentLim
   if (!Array.isArray(documents)) return null;
   if (documents.length > 1) {
     throw new ContractSchemaError(
-      'INVALID_YAML',
+      'invalid_yaml',
       `${subject} must hold one YAML document, found ${documents.length}`,
     );
   }
@@ -113,12 +113,12 @@ export function parseYamlText(text: string, subject: string, limits: DocumentLim
     // The parser reports a stack overflow on deep block nesting as a syntax error.
     if (message.startsWith('Maximum call stack size exceeded')) {
       throw new ContractSchemaError(
-        'TOO_DEEP',
+        'too_deep',
         `${subject} is nested deeper than ${maxDepth} levels${at}`,
         { cause: error, location },
       );
     }
-    throw new ContractSchemaError('INVALID_YAML', `${subject} is not valid YAML${at}: ${message}`, {
+    throw new ContractSchemaError('invalid_yaml', `${subject} is not valid YAML${at}: ${message}`, {
       cause: error,
       location,
     });
@@ -129,7 +129,7 @@ export function parseYamlText(text: string, subject: string, limits: DocumentLim
     value = document.toJS({ maxAliasCount: 100 });
   } catch (cause) {
     throw new ContractSchemaError(
-      'INVALID_YAML',
+      'invalid_yaml',
       `${subject} is not valid YAML: ${cause instanceof Error ? cause.message : String(cause)}`,
       { cause },
     );
@@ -137,7 +137,7 @@ export function parseYamlText(text: string, subject: string, limits: DocumentLim
   const tooDeep = findTooDeep(value, maxDepth);
   if (tooDeep !== undefined) {
     throw new ContractSchemaError(
-      'TOO_DEEP',
+      'too_deep',
       `${subject} is nested deeper than ${maxDepth} levels at ${toJsonPath(tooDeep)}`,
     );
   }

@@ -1,3 +1,5 @@
+import { type PathSegment, toJsonPath, type ValidationIssueCode } from '@dcg/contract-schema';
+
 const BRAND = Symbol.for('dcg.governance.error');
 
 /**
@@ -16,23 +18,85 @@ export type GovernanceErrorCode =
   | 'adapter_failure';
 
 /**
+ * Stable reasons of a {@link GovernanceIssue}: those of `@dcg/contract-schema`'s validation and the
+ * rules of this package (`required`, `too_long`, `nul_character`, `policy_not_found`,
+ * `policy_not_passive`, `policy_resource_type_mismatch`, `not_guarded`).
+ */
+export type GovernanceIssueCode =
+  | ValidationIssueCode
+  | 'required'
+  | 'too_long'
+  | 'nul_character'
+  | 'policy_not_found'
+  | 'policy_not_passive'
+  | 'policy_resource_type_mismatch'
+  | 'not_guarded';
+
+/**
+ * One problem of an input. `segments` locate it in the document the use case received (the
+ * submitted body, the template, the descriptor request); an issue about a named argument of the
+ * use case that is not part of that document (the environment of a submission) names it in
+ * `parameter`, and its `segments` are empty. Where that argument travels (a query parameter, a
+ * CLI flag) is for the caller to say.
+ *
+ * @example
+ * const issue: GovernanceIssue = { code: 'required', segments: [], path: '$', parameter: 'environment', message: 'is required' };
+ */
+export interface GovernanceIssue {
+  code: GovernanceIssueCode;
+  segments: PathSegment[];
+  /** `segments` as JSONPath text. */
+  path: string;
+  parameter?: string;
+  message: string;
+}
+
+/**
+ * Builds a {@link GovernanceIssue} located by `segments` in the input document.
+ *
+ * @example
+ * governanceIssue('policy_not_found', ['properties', 'dataContractGuardian', 'policies', 0, 'spec', 'id'], 'policy "p" does not exist');
+ */
+export function governanceIssue(
+  code: GovernanceIssueCode,
+  segments: ReadonlyArray<PathSegment>,
+  message: string,
+): GovernanceIssue {
+  return { code, segments: [...segments], path: toJsonPath(segments), message };
+}
+
+/**
+ * Builds a {@link GovernanceIssue} about a named argument of a use case.
+ *
+ * @example
+ * parameterIssue('required', 'environment', 'is required');
+ */
+export function parameterIssue(
+  code: GovernanceIssueCode,
+  parameter: string,
+  message: string,
+): GovernanceIssue {
+  return { code, segments: [], path: '$', parameter, message };
+}
+
+/**
  * The one error base class of `@dcg/governance`. `code` says what went wrong; `issues` lists the
- * offending input paths when the input was bad. Recognisable across package copies via
- * {@link GovernanceError.is}.
+ * offending inputs, each with its own code and location, when the input was bad. Recognisable
+ * across package copies via {@link GovernanceError.isInstance}.
  *
  * @example
  * try { await registry.register(body); }
- * catch (error) { if (GovernanceError.is(error) && error.code === 'unprocessable') console.log(error.message); }
+ * catch (error) { if (GovernanceError.isInstance(error) && error.code === 'unprocessable') console.log(error.issues); }
  */
 export class GovernanceError extends Error {
   readonly code: GovernanceErrorCode;
-  readonly issues: Array<{ path: string; message: string }>;
+  readonly issues: GovernanceIssue[];
   readonly [BRAND] = true;
 
   constructor(
     code: GovernanceErrorCode,
     message: string,
-    options: { cause?: unknown; issues?: Array<{ path: string; message: string }> } = {},
+    options: { cause?: unknown; issues?: GovernanceIssue[] } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GovernanceError';
@@ -41,11 +105,16 @@ export class GovernanceError extends Error {
   }
 
   /** True for a GovernanceError from any copy of this package. */
-  static is(value: unknown): value is GovernanceError {
+  static isInstance(value: unknown): value is GovernanceError {
     return (
       typeof value === 'object' &&
       value !== null &&
       (value as Record<symbol, unknown>)[BRAND] === true
     );
+  }
+
+  /** @deprecated Use {@link GovernanceError.isInstance}, the recogniser name of every dcg package. */
+  static is(value: unknown): value is GovernanceError {
+    return GovernanceError.isInstance(value);
   }
 }

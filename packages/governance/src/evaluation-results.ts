@@ -1,10 +1,7 @@
-import {
-  type ComplianceState,
-  UNPROCESSABLE_MESSAGE,
-  type ValidationIssue,
-  validateSubmission,
-} from '@dcg/contract-schema';
-import { GovernanceError } from './errors';
+import { checkSubmission, UNPROCESSABLE_MESSAGE } from '@dcg/contract-schema';
+import { GovernanceError, governanceIssue, parameterIssue } from './errors';
+import type { AcceptedEvaluationResult } from './evaluation-result-views';
+import { MAX_ENVIRONMENT_LENGTH } from './limits';
 import type { Page } from './page';
 import type {
   ContractGuard,
@@ -23,31 +20,6 @@ export interface EvaluationSubmissionInput {
   policyId: string;
   environment: string | undefined;
   body: unknown;
-}
-
-/**
- * The answer to an accepted submission. `detailsConform: false` means the result was stored but the
- * marketplace will show that the monitoring results cannot be processed (`schemaErrors` says why).
- *
- * @example
- * if (!accepted.detailsConform) console.warn(accepted.schemaErrors);
- */
-export interface AcceptedEvaluationResult {
-  seq: number;
-  contractId: string;
-  policyId: string;
-  environment: string;
-  receivedAt: string;
-  status: ComplianceState;
-  detailsConform: boolean;
-  message?: string;
-  schemaErrors?: ValidationIssue[];
-}
-
-const DETAILS_PATH = '$[0].result.details';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -90,13 +62,15 @@ export class EvaluationResults {
    */
   async submit(input: EvaluationSubmissionInput): Promise<AcceptedEvaluationResult> {
     if (input.environment === undefined || input.environment.trim() === '') {
-      throw new GovernanceError('invalid_input', 'The query parameter environment is required', {
-        issues: [{ path: '$.query.environment', message: 'is required' }],
+      throw new GovernanceError('invalid_input', 'The environment is required', {
+        issues: [parameterIssue('required', 'environment', 'is required')],
       });
     }
-    if (input.environment.length > 200) {
-      throw new GovernanceError('invalid_input', 'The query parameter environment is too long', {
-        issues: [{ path: '$.query.environment', message: 'at most 200 characters' }],
+    if (input.environment.length > MAX_ENVIRONMENT_LENGTH) {
+      throw new GovernanceError('invalid_input', 'The environment is too long', {
+        issues: [
+          parameterIssue('too_long', 'environment', `at most ${MAX_ENVIRONMENT_LENGTH} characters`),
+        ],
       });
     }
     const environment = input.environment;
@@ -114,46 +88,17 @@ export class EvaluationResults {
         `Policy "${input.policyId}" is ${trigger}: evaluation results are accepted for passive policies only`,
       );
     }
-    // A conforming body is confirmed by zod's compiled fast path; anything else gets the full
-    // runtime schema and its issues (same verdict, same issues as EvaluationResultSubmissionSchema).
-    const parsed = validateSubmission(input.body);
-    let schemaErrors: ValidationIssue[] = [];
-    if (!parsed.success) {
-      const issues = parsed.issues;
-      const first = Array.isArray(input.body) ? input.body[0] : undefined;
-      const hasDetails =
-        Array.isArray(input.body) &&
-        input.body.length === 1 &&
-        isObject(first) &&
-        isObject(first.result) &&
-        Object.hasOwn(first.result, 'details');
-      const envelope = issues.filter(
-        (i) =>
-          !(
-            hasDetails &&
-            (i.path === DETAILS_PATH ||
-              i.path.startsWith(`${DETAILS_PATH}.`) ||
-              i.path.startsWith(`${DETAILS_PATH}[`))
-          ),
-      );
-      if (envelope.length > 0) {
-        throw new GovernanceError('invalid_input', 'The evaluation result submission is invalid', {
-          issues: envelope,
-        });
-      }
-      schemaErrors = issues;
+    // The envelope is checked and the state derived once, by @dcg/contract-schema, and stored
+    // with the result: readers never recompute it. Details that break A4 are kept, not refused.
+    const checked = checkSubmission(input.body);
+    if (!checked.success) {
+      throw new GovernanceError('invalid_input', 'The evaluation result submission is invalid', {
+        issues: checked.issues,
+      });
     }
-    const submission = (input.body as unknown[])[0] as Record<string, unknown>;
-    const resource = submission.resource as { id: string };
-    // The envelope parsed above, so the state follows from satisfiesPolicy and the details check.
-    // It is computed once, here, and stored with the result: readers never recompute it.
+    const { result: submission, status, detailsIssues: schemaErrors } = checked.data;
+    const resource = submission.resource;
     const detailsConform = schemaErrors.length === 0;
-    const verdict = submission.result as { satisfiesPolicy: boolean };
-    const status = detailsConform
-      ? verdict.satisfiesPolicy
-        ? 'compliant'
-        : 'violated'
-      : 'unprocessable';
     const result: NewEvaluationResult = {
       contractId: resource.id,
       policyId: input.policyId,
@@ -166,7 +111,7 @@ export class EvaluationResults {
     // The guard is checked in the transaction of the insert (no race with an undeploy).
     const requireGuard = this.options.acceptUnguarded !== true;
     const stored = await this.store.appendResult(result, { requireGuard }).catch(async (error) => {
-      if (requireGuard && GovernanceError.is(error) && error.code === 'conflict') {
+      if (requireGuard && GovernanceError.isInstance(error) && error.code === 'conflict') {
         throw await this.unguarded(resource.id, input.policyId, environment);
       }
       throw error;
@@ -214,10 +159,11 @@ export class EvaluationResults {
       `No guardian deployed in environment "${environment}" with policy "${policyId}" guards data contract "${contractId}": ${deployed}`,
       {
         issues: [
-          {
-            path: '$[0].resource.id',
-            message: `not guarded by policy "${policyId}" in environment "${environment}"`,
-          },
+          governanceIssue(
+            'not_guarded',
+            [0, 'resource', 'id'],
+            `not guarded by policy "${policyId}" in environment "${environment}"`,
+          ),
         ],
       },
     );

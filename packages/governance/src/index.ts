@@ -1,7 +1,19 @@
+/** @deprecated The view tree is `@dcg/contract-schema`'s `ComplianceTreeNode`; this re-export stays for compatibility. */
+export type { ComplianceTreeNode } from '@dcg/contract-schema';
 export { type BoundedPage, collectBoundedPage } from './bounded-page';
-export { GovernanceError, type GovernanceErrorCode } from './errors';
+export {
+  GovernanceError,
+  type GovernanceErrorCode,
+  type GovernanceIssue,
+  type GovernanceIssueCode,
+} from './errors';
 export {
   type AcceptedEvaluationResult,
+  AcceptedEvaluationResultSchema,
+  type StoredEvaluationResult,
+  StoredEvaluationResultSchema,
+} from './evaluation-result-views';
+export {
   EvaluationResults,
   type EvaluationResultsOptions,
   type EvaluationSubmissionInput,
@@ -14,16 +26,24 @@ export {
 } from './governance-events';
 export { guardedContracts } from './guarded-contracts';
 export {
+  DEFAULT_PAGE_SIZE,
+  MAX_ENVIRONMENT_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_PAGE_OFFSET,
+  MAX_PAGE_SIZE,
+} from './limits';
+export {
   complianceView,
   MarketplaceProjection,
-  submittedBodyPath,
 } from './marketplace-projection';
-export type {
-  ComplianceTreeNode,
-  ComplianceViewStatus,
-  ContractComplianceView,
-  MarketplaceInstanceView,
-  MarketplaceReadModel,
+export {
+  type ComplianceViewStatus,
+  ComplianceViewStatusSchema,
+  type ContractComplianceView,
+  ContractComplianceViewSchema,
+  type MarketplaceInstanceView,
+  MarketplaceInstanceViewSchema,
+  type MarketplaceReadModel,
 } from './marketplace-views';
 export type { Page } from './page';
 export { PlanLeases, type PlanLeasesOptions } from './plan-leases';
@@ -65,7 +85,6 @@ export type {
   PlanFilter,
   PlanRepository,
   PolicyRepository,
-  StoredEvaluationResult,
   TemplatePolicyDraft,
   TemplateRecord,
   TemplateRepository,
@@ -78,5 +97,6 @@ export {
 export {
   type GuardianPolicyBinding,
   type RegisteredTemplate,
+  RegisteredTemplateSchema,
   TemplateRegistry,
 } from './template-registry';

@@ -1,32 +1,16 @@
 import {
   type ComponentDescriptor,
   complianceStatus,
-  type ComplianceTreeNode as RecordNode,
+  prefixIssues,
   selectContractTargets,
   UNPROCESSABLE_MESSAGE,
 } from '@dcg/contract-schema';
 import type {
-  ComplianceTreeNode,
   ContractComplianceView,
   MarketplaceInstanceView,
   MarketplaceReadModel,
 } from './marketplace-views';
 import type { GovernanceStore, InstanceRecord, StoredEvaluationResult } from './repositories';
-
-function toViewNode(node: RecordNode, target?: string): ComplianceTreeNode {
-  const base: ComplianceTreeNode = {
-    key: node.key,
-    ...(node.name === undefined ? {} : { name: node.name }),
-    ...(node.description === undefined ? {} : { description: node.description }),
-    ...(target === undefined ? {} : { target }),
-  };
-  if (node.section) return { ...base, children: node.children.map((c) => toViewNode(c)) };
-  return {
-    ...base,
-    compliant: node.compliant,
-    ...(node.issues.length > 0 ? { issues: node.issues } : {}),
-  };
-}
 
 /**
  * The compliance view of a data contract from its current stored result (or `unknown` without one).
@@ -63,30 +47,15 @@ export function complianceView(
     policyId: current.policyId,
     summary: unprocessable ? null : (status.summary ?? null),
     counts: unprocessable ? { compliant: 0, failing: 0 } : status.counts,
-    tree: unprocessable
-      ? []
-      : status.tree.flatMap((target) => target.records.map((r) => toViewNode(r, target.key))),
+    tree: unprocessable ? [] : status.tree.flatMap((target) => target.records),
     ...(unprocessable
       ? {
           message: UNPROCESSABLE_MESSAGE,
-          schemaErrors: (status.schemaErrors ?? []).map((issue) => ({
-            path: submittedBodyPath(issue.path),
-            message: issue.message,
-          })),
+          // Located in the submitted body (the array of one result), as the submission's answer.
+          schemaErrors: prefixIssues([0], status.schemaErrors ?? []),
         }
       : {}),
   };
-}
-
-/**
- * A path within the stored result (the one element of the submitted array) as a path within the
- * submitted body, the convention of the submission's answer: `$.result.details` → `$[0].result.details`.
- *
- * @example
- * submittedBodyPath('$.result.details.results.root[0]'); // '$[0].result.details.results.root[0]'
- */
-export function submittedBodyPath(path: string): string {
-  return path.startsWith('$') ? `$[0]${path.slice(1)}` : path;
 }
 
 function flatten(

@@ -1,27 +1,25 @@
 /**
- * Read-side shapes of the marketplace. The HTTP API answers them as JSON and the server-rendered
- * marketplace pages render them, so both stay in step. Keep these stable: other code depends on them.
+ * Read-side shapes of the marketplace, zod first: the HTTP API documents and answers them and the
+ * server-rendered marketplace pages render them, so both stay in step. Keep these stable: other
+ * code depends on them.
  */
-
-/** Compliance state of one data contract as the marketplace shows it. */
-export type ComplianceViewStatus = 'compliant' | 'violated' | 'unprocessable' | 'unknown';
+import {
+  ComplianceStateSchema,
+  ComplianceTreeNodeSchema,
+  ValidationIssueSchema,
+} from '@dcg/contract-schema';
+import { z } from 'zod';
 
 /**
- * One node of a compliance tree: a validation record and its children, grouped under the target key
- * (the `results` key of the details) at the top level.
+ * Compliance state of one data contract as the marketplace shows it: the stored state of its
+ * current result, or `unknown` when none arrived yet.
  *
  * @example
- * const node: ComplianceTreeNode = { key: 'orders', compliant: false, issues: ['null ids'] };
+ * ComplianceViewStatusSchema.parse('unknown');
  */
-export interface ComplianceTreeNode {
-  key: string;
-  name?: string;
-  description?: string;
-  compliant?: boolean;
-  issues?: string[];
-  children?: ComplianceTreeNode[];
-  target?: string;
-}
+export const ComplianceViewStatusSchema = z.enum([...ComplianceStateSchema.options, 'unknown']);
+/** Compliance state of one data contract as the marketplace shows it. */
+export type ComplianceViewStatus = z.infer<typeof ComplianceViewStatusSchema>;
 
 /**
  * Compliance of one data contract in one environment. Also the JSON body of
@@ -34,23 +32,35 @@ export interface ComplianceTreeNode {
  *   counts: { compliant: 0, failing: 0 }, tree: [],
  * };
  */
-export interface ContractComplianceView {
-  contractId: string;
-  environment: string;
-  status: ComplianceViewStatus;
-  /** ISO timestamp of the latest evaluation result, null when none arrived yet. */
-  evaluatedAt: string | null;
-  policyId: string | null;
-  /** `notes.errorSummary.message` of the latest result. */
-  summary: string | null;
-  counts: { compliant: number; failing: number };
-  /** Per target key: the validation records as a tree. */
-  tree: ComplianceTreeNode[];
-  /** Set when `status` is `unprocessable`: "The monitoring results cannot be processed". */
-  message?: string;
-  /** Set when `status` is `unprocessable`: why the details do not conform. */
-  schemaErrors?: Array<{ path: string; message: string }>;
-}
+export const ContractComplianceViewSchema = z
+  .object({
+    contractId: z.string(),
+    environment: z.string(),
+    status: ComplianceViewStatusSchema,
+    evaluatedAt: z
+      .string()
+      .nullable()
+      .describe('ISO timestamp of the latest evaluation result, null when none arrived yet'),
+    policyId: z.string().nullable(),
+    summary: z.string().nullable().describe('`notes.errorSummary.message` of the latest result'),
+    counts: z.object({ compliant: z.number().int(), failing: z.number().int() }),
+    tree: z
+      .array(ComplianceTreeNodeSchema)
+      .describe('The validation records as a tree; top-level nodes name their target'),
+    message: z
+      .string()
+      .optional()
+      .describe(
+        'Set when `status` is `unprocessable`: "The monitoring results cannot be processed"',
+      ),
+    schemaErrors: z
+      .array(ValidationIssueSchema)
+      .optional()
+      .describe('Set when `status` is `unprocessable`: why the details do not conform'),
+  })
+  .meta({ id: 'ContractCompliance' });
+/** Compliance of one data contract in one environment. */
+export type ContractComplianceView = z.infer<typeof ContractComplianceViewSchema>;
 
 /**
  * One deployed system instance in one environment, with its components.
@@ -59,22 +69,31 @@ export interface ContractComplianceView {
  * const view: MarketplaceInstanceView = { systemId: 'urn:dmb:dp:finance:orders:0', name: 'Orders',
  *   kind: 'dataproduct', environment: 'production', deployedAt: new Date().toISOString(), components: [] };
  */
-export interface MarketplaceInstanceView {
-  systemId: string;
-  name: string;
-  kind: string;
-  environment: string;
-  version?: string;
-  deployedAt: string;
-  components: Array<{
-    id: string;
-    name?: string;
-    kind?: string;
-    /** True when the component is a data-contract target (rule A5). */
-    dataContract: boolean;
-    compliance?: { status: ComplianceViewStatus; evaluatedAt: string | null };
-  }>;
-}
+export const MarketplaceInstanceViewSchema = z
+  .object({
+    systemId: z.string(),
+    name: z.string(),
+    kind: z.string(),
+    environment: z.string(),
+    version: z.string().optional(),
+    deployedAt: z.string(),
+    components: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string().optional(),
+        kind: z.string().optional(),
+        dataContract: z
+          .boolean()
+          .describe('True when the component is a data-contract target (rule A5)'),
+        compliance: z
+          .object({ status: ComplianceViewStatusSchema, evaluatedAt: z.string().nullable() })
+          .optional(),
+      }),
+    ),
+  })
+  .meta({ id: 'MarketplaceInstance' });
+/** One deployed system instance in one environment, with its components. */
+export type MarketplaceInstanceView = z.infer<typeof MarketplaceInstanceViewSchema>;
 
 /**
  * What the marketplace pages and API read. Implemented over the governance repositories.

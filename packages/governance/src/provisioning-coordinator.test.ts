@@ -403,7 +403,7 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
         await governance.coordinator.deploy(body as never);
         return 'accepted';
       } catch (error) {
-        return GovernanceError.is(error)
+        return GovernanceError.isInstance(error)
           ? `${error.code} ${error.issues.map((i) => i.path).join(',')}`
           : 'other';
       }
@@ -417,7 +417,7 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     expect(await code(['not', 'an', 'object'])).toBe('invalid_input $');
     await expect(
       governance.coordinator.undeploy({ environment: 'nowhere', systemId: 'urn:none' }),
-    ).rejects.toSatisfy((e) => GovernanceError.is(e) && e.code === 'not_found');
+    ).rejects.toSatisfy((e) => GovernanceError.isInstance(e) && e.code === 'not_found');
   });
 
   it('marks plans interrupted by a restart as failed', async () => {

@@ -5,15 +5,18 @@ import {
   explainProvisioningInfoViolation,
   findComponent,
   mergeProvisioningInfo,
+  type PathSegment,
   parseDescriptorYaml,
+  prefixIssues,
   type SystemDescriptor,
   stringifyDescriptorYaml,
   validateDescriptor,
   withCompleteInfo,
   withGuardianPolicyId,
 } from '@dcg/contract-schema';
-import { GovernanceError } from './errors';
+import { GovernanceError, type GovernanceIssueCode, governanceIssue } from './errors';
 import type { GovernanceEvents } from './governance-events';
+import { MAX_ENVIRONMENT_LENGTH } from './limits';
 import type { Page } from './page';
 import type { PlanLog, ProvisioningPlan, ProvisioningTask } from './provisioning-plan';
 import type { GovernanceStore, PlanFilter } from './repositories';
@@ -88,8 +91,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function invalid(message: string, path: string, detail = message): GovernanceError {
-  return new GovernanceError('invalid_input', message, { issues: [{ path, message: detail }] });
+function invalid(
+  message: string,
+  code: GovernanceIssueCode,
+  segments: PathSegment[],
+  detail = message,
+): GovernanceError {
+  return new GovernanceError('invalid_input', message, {
+    issues: [governanceIssue(code, segments, detail)],
+  });
 }
 
 /**
@@ -199,13 +209,34 @@ export class ProvisioningCoordinator {
     operation: 'deploy' | 'undeploy',
     input: ProvisioningRequestInput,
   ): Promise<{ environment: string; system: SystemDescriptor; removeData: boolean }> {
-    if (!isObject(input)) throw invalid('The body must be a JSON object', '$', 'expected object');
+    if (!isObject(input)) {
+      throw invalid(
+        'The provisioning request must be an object',
+        'invalid_type',
+        [],
+        'expected object',
+      );
+    }
     const { environment } = input;
-    if (typeof environment !== 'string' || environment.trim() === '' || environment.length > 200) {
-      throw invalid('environment is required', '$.environment', 'expected a non-empty string');
+    if (
+      typeof environment !== 'string' ||
+      environment.trim() === '' ||
+      environment.length > MAX_ENVIRONMENT_LENGTH
+    ) {
+      throw invalid(
+        'environment is required',
+        environment === undefined ? 'required' : 'invalid_type',
+        ['environment'],
+        `expected a non-empty string of at most ${MAX_ENVIRONMENT_LENGTH} characters`,
+      );
     }
     if (input.removeData !== undefined && typeof input.removeData !== 'boolean') {
-      throw invalid('removeData must be a boolean', '$.removeData', 'expected boolean');
+      throw invalid(
+        'removeData must be a boolean',
+        'invalid_type',
+        ['removeData'],
+        'expected boolean',
+      );
     }
     const removeData = input.removeData === true;
     if (
@@ -227,17 +258,24 @@ export class ProvisioningCoordinator {
       try {
         raw = parseDescriptorYaml(raw, this.deps.descriptorLimits);
       } catch (error) {
-        if (ContractSchemaError.isInstance(error) && error.code !== 'INVALID_YAML') {
-          const issues = [{ path: '$.descriptor', message: error.message }];
+        if (ContractSchemaError.isInstance(error) && error.code !== 'invalid_yaml') {
+          const issues = [
+            governanceIssue(
+              error.code === 'too_large' ? 'too_big' : 'too_deep',
+              ['descriptor'],
+              error.message,
+            ),
+          ];
           throw new GovernanceError(
-            error.code === 'TOO_LARGE' ? 'too_large' : 'too_deep',
+            error.code === 'too_large' ? 'too_large' : 'too_deep',
             error.message,
             { issues },
           );
         }
         throw invalid(
           'The descriptor is not valid YAML or JSON',
-          '$.descriptor',
+          'invalid_yaml',
+          ['descriptor'],
           (error as Error).message,
         );
       }
@@ -245,17 +283,15 @@ export class ProvisioningCoordinator {
     if (raw === undefined || raw === null) {
       throw invalid(
         'descriptor is required',
-        '$.descriptor',
+        'required',
+        ['descriptor'],
         'expected a YAML/JSON text or an object',
       );
     }
     const validation = validateDescriptor(raw, this.deps.descriptorLimits);
     if (!validation.success) {
       throw new GovernanceError('invalid_input', 'The descriptor is invalid', {
-        issues: validation.issues.map((i) => ({
-          ...i,
-          path: i.path.replace(/^\$/, '$.descriptor'),
-        })),
+        issues: prefixIssues(['descriptor'], validation.issues),
       });
     }
     let system = validation.data;

@@ -1,4 +1,5 @@
 import type { ComplianceState } from '@dcg/contract-schema';
+import type { StoredEvaluationResult } from './evaluation-result-views';
 import type { Page } from './page';
 import type { Policy, PolicyFilter } from './policy';
 import type { ProvisioningPlan } from './provisioning-plan';
@@ -177,26 +178,7 @@ export interface ContractGuard {
   systemId: string;
 }
 
-/**
- * An evaluation result as stored. `seq` orders results: the highest one per contract, policy and
- * environment is the current one.
- *
- * @example
- * const latest = history.data[0]?.seq;
- */
-export interface StoredEvaluationResult {
-  seq: number;
-  contractId: string;
-  policyId: string;
-  environment: string;
-  receivedAt: string;
-  /** The submitted object (the single element of the submitted array). */
-  submission: Record<string, unknown>;
-  /** False when `result.details` did not conform to the details schema. */
-  detailsConform: boolean;
-  /** The compliance state, computed once when the result was accepted and stored with it. */
-  status: ComplianceState;
-}
+export type { StoredEvaluationResult } from './evaluation-result-views';
 
 /**
  * The state of a data contract's current result, read without its document (list pages).

@@ -49,7 +49,7 @@ describe('TechAdapterClient against a real adapter over HTTP', () => {
     try {
       await client.provision(adapter.url, request(id));
     } catch (error) {
-      if (GovernanceError.is(error)) return error;
+      if (GovernanceError.isInstance(error)) return error;
       throw error;
     }
     throw new Error('expected an adapter failure');
@@ -90,7 +90,7 @@ describe('TechAdapterClient against a real adapter over HTTP', () => {
     const unreachable = await client
       .provision('http://127.0.0.1:1', request('sync'))
       .catch((e: unknown) => e);
-    expect(GovernanceError.is(unreachable) && unreachable.code).toBe('adapter_failure');
+    expect(GovernanceError.isInstance(unreachable) && unreachable.code).toBe('adapter_failure');
   });
 
   it('asks /v1/validate and reads its verdict', async () => {
@@ -115,7 +115,7 @@ describe('TechAdapterClient against a real adapter over HTTP', () => {
         for (const options of [{}, { redirects: 'same-origin' as const }]) {
           const strict = new TechAdapterClient({ requestTimeoutMs: 2000, ...options });
           const error = await strict.provision(redirecting.url, request('away')).catch((e) => e);
-          expect(GovernanceError.is(error) && error.code).toBe('adapter_failure');
+          expect(GovernanceError.isInstance(error) && error.code).toBe('adapter_failure');
           expect((error as Error).message).toMatch(/answered 307 redirecting to .*not followed/);
         }
         expect(elsewhere.received).toHaveLength(0);
@@ -139,7 +139,7 @@ describe('TechAdapterClient against a real adapter over HTTP', () => {
     const capped = new TechAdapterClient({ requestTimeoutMs: 5000, maxResponseBytes: 1024 * 1024 });
     const before = process.memoryUsage().rss;
     const error = await capped.provision(adapter.url, request('tooBig')).catch((e) => e);
-    expect(GovernanceError.is(error) && error.code).toBe('adapter_failure');
+    expect(GovernanceError.isInstance(error) && error.code).toBe('adapter_failure');
     expect((error as Error).message).toMatch(/answered more than 1048576 bytes/);
     // 64 MiB were on offer; far less was read.
     expect(process.memoryUsage().rss - before).toBeLessThan(48 * 1024 * 1024);

@@ -217,7 +217,7 @@ export class TechAdapterClient {
         target = next.href;
       }
     } catch (error) {
-      if (GovernanceError.is(error)) throw error;
+      if (GovernanceError.isInstance(error)) throw error;
       const reason =
         (error as Error).name === 'TimeoutError'
           ? `no answer within ${this.requestTimeoutMs} ms`
@@ -228,7 +228,7 @@ export class TechAdapterClient {
     try {
       text = await this.readCapped(url, response);
     } catch (error) {
-      if (GovernanceError.is(error)) throw error;
+      if (GovernanceError.isInstance(error)) throw error;
       text = '';
     }
     let body: unknown = text;

@@ -110,6 +110,6 @@ describe('template registrations per environment, through the coordinator', () =
     // The staging plan failed before the guardian was deployed: nothing guards the port there.
     await expect(
       governance.results.submit({ policyId, environment: 'staging', body }),
-    ).rejects.toSatisfy((e) => GovernanceError.is(e) && e.code === 'conflict');
+    ).rejects.toSatisfy((e) => GovernanceError.isInstance(e) && e.code === 'conflict');
   });
 });

@@ -17,7 +17,7 @@ const failure = async (fn: () => Promise<unknown>) => {
   try {
     await fn();
   } catch (error) {
-    if (GovernanceError.is(error)) return error;
+    if (GovernanceError.isInstance(error)) return error;
     throw error;
   }
   throw new Error('expected a GovernanceError');
@@ -163,6 +163,8 @@ describe('TemplateRegistry', () => {
     expect(error.code).toBe('unprocessable');
     expect(error.issues).toEqual([
       {
+        code: 'policy_resource_type_mismatch',
+        segments: ['properties', 'dataContractGuardian', 'policies', 0, 'spec', 'id'],
         path: '$.properties.dataContractGuardian.policies[0].spec.id',
         message: 'policy "bi-only" is a policy of resource type biproject, not dataproduct',
       },

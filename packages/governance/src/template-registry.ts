@@ -1,9 +1,11 @@
 import {
   type GuardianPolicyEntry,
   type InfrastructureTemplate,
+  InfrastructureTemplateSchema,
   validateTemplate,
 } from '@dcg/contract-schema';
-import { GovernanceError } from './errors';
+import { z } from 'zod';
+import { GovernanceError, type GovernanceIssue, governanceIssue } from './errors';
 import type { Policy } from './policy';
 import type { GovernanceStore, TemplatePolicyDraft, TemplateRecord } from './repositories';
 
@@ -13,12 +15,17 @@ import type { GovernanceStore, TemplatePolicyDraft, TemplateRecord } from './rep
  * @example
  * const entry: GuardianPolicyBinding = { resourceType: 'dataproduct', policyId: 'p1', form: 'create' };
  */
-export interface GuardianPolicyBinding {
-  resourceType: string;
-  policyId: string;
-  /** `create`: the template's spec created the policy; `reference`: it names an existing one. */
-  form: 'create' | 'reference';
-}
+export const GuardianPolicyBindingSchema = z.object({
+  resourceType: z.string(),
+  policyId: z.string(),
+  form: z
+    .enum(['create', 'reference'])
+    .describe(
+      "`create`: the template's spec created the policy; `reference`: it names an existing one",
+    ),
+});
+/** A resolved guardian policy of a template. */
+export type GuardianPolicyBinding = z.infer<typeof GuardianPolicyBindingSchema>;
 
 /**
  * A registered template with its guardian policies resolved (empty for a plain template).
@@ -26,17 +33,21 @@ export interface GuardianPolicyBinding {
  * @example
  * const isGuardian = registered.guardian;
  */
-export interface RegisteredTemplate {
-  template: InfrastructureTemplate;
-  /** The environment of this registration; null when it serves every environment. */
-  environment: string | null;
-  guardian: boolean;
-  policies: GuardianPolicyBinding[];
-  registeredAt: string;
-  updatedAt: string;
-}
-
-const DUPLICATE_PREFIX = 'duplicate resourceType';
+export const RegisteredTemplateSchema = z
+  .object({
+    template: InfrastructureTemplateSchema,
+    environment: z
+      .string()
+      .nullable()
+      .describe('The environment of this registration; null: it serves every environment'),
+    guardian: z.boolean(),
+    policies: z.array(GuardianPolicyBindingSchema),
+    registeredAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'RegisteredTemplate' });
+/** A registered template with its guardian policies resolved. */
+export type RegisteredTemplate = z.infer<typeof RegisteredTemplateSchema>;
 
 function guardianEntries(template: InfrastructureTemplate): GuardianPolicyEntry[] | undefined {
   return template.properties?.dataContractGuardian?.policies;
@@ -67,7 +78,7 @@ export class TemplateRegistry {
   async register(body: unknown): Promise<RegisteredTemplate> {
     const validation = validateTemplate(body);
     if (!validation.success) {
-      const duplicates = validation.issues.filter((i) => i.message.startsWith(DUPLICATE_PREFIX));
+      const duplicates = validation.issues.filter((i) => i.code === 'duplicate_resource_type');
       if (duplicates.length > 0 && duplicates.length === validation.issues.length) {
         throw new GovernanceError(
           'unprocessable',
@@ -82,27 +93,36 @@ export class TemplateRegistry {
     const template = validation.data;
     const entries = guardianEntries(template) ?? [];
     const drafts: TemplatePolicyDraft[] = [];
-    const problems: Array<{ path: string; message: string }> = [];
+    const problems: GovernanceIssue[] = [];
     for (const [index, entry] of entries.entries()) {
       if ('id' in entry.spec && typeof entry.spec.id === 'string') {
         const policy = await this.store.getPolicy(entry.spec.id);
-        const path = `$.properties.dataContractGuardian.policies[${index}].spec.id`;
+        const at = ['properties', 'dataContractGuardian', 'policies', index, 'spec', 'id'];
         if (!policy) {
-          problems.push({
-            path,
-            message: `policy "${entry.spec.id}" (resource type ${entry.resourceType}) does not exist`,
-          });
+          problems.push(
+            governanceIssue(
+              'policy_not_found',
+              at,
+              `policy "${entry.spec.id}" (resource type ${entry.resourceType}) does not exist`,
+            ),
+          );
         } else if (policy.trigger !== 'passive') {
-          problems.push({
-            path,
-            message: `policy "${entry.spec.id}" (resource type ${entry.resourceType}) is not a passive policy (trigger ${policy.trigger})`,
-          });
+          problems.push(
+            governanceIssue(
+              'policy_not_passive',
+              at,
+              `policy "${entry.spec.id}" (resource type ${entry.resourceType}) is not a passive policy (trigger ${policy.trigger})`,
+            ),
+          );
         } else if (policy.resourceType !== entry.resourceType) {
           // A guardian of this resource type would otherwise be handed another type's policy.
-          problems.push({
-            path,
-            message: `policy "${entry.spec.id}" is a policy of resource type ${policy.resourceType}, not ${entry.resourceType}`,
-          });
+          problems.push(
+            governanceIssue(
+              'policy_resource_type_mismatch',
+              at,
+              `policy "${entry.spec.id}" is a policy of resource type ${policy.resourceType}, not ${entry.resourceType}`,
+            ),
+          );
         }
       } else {
         const spec = entry.spec as { name: string; description: string };

@@ -151,6 +151,7 @@ describe('POST …/evaluation-results: results go only where a guardian guards',
     expect(typo.json.detail).toContain('it is guarded in "production"');
     expect(typo.json.errors).toEqual([
       {
+        code: 'not_guarded',
         path: '$[0].resource.id',
         message: `not guarded by policy "${policyId}" in environment "prodd"`,
       },

@@ -1,15 +1,16 @@
 import { EvaluationResultSubmissionSchema } from '@dcg/contract-schema';
-import { collectBoundedPage, type Governance } from '@dcg/governance';
+import { collectBoundedPage, type Governance, MAX_ID_LENGTH } from '@dcg/governance';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import { assertPolicyAllowed, type Guards } from '../auth';
-import { readJson, withProblems } from '../governance-problems';
+import { readJson } from '../governance-problems';
 import { pageResponse } from '../page-response';
 import { jsonSchemaComponent } from './json-schema-component';
 import {
   AcceptedEvaluationResultSchema,
   bearerSecurity,
+  EnvironmentSchema,
   PagingQuerySchema,
   problem,
   ResultHistoryPageSchema,
@@ -77,10 +78,7 @@ export function mountEvaluationResultRoutes(
       assertPolicyAllowed(c.get('principal'), policyId);
       const environment = c.req.query('environment');
       const body = await readJson(c, deps.maxBodyBytes);
-      const accepted = await withProblems(
-        () => governance.results.submit({ policyId, environment, body }),
-        c.get('logger'),
-      );
+      const accepted = await governance.results.submit({ policyId, environment, body });
       return c.json(accepted, 201);
     },
   );
@@ -99,12 +97,12 @@ export function mountEvaluationResultRoutes(
           contractId: z
             .string()
             .min(1)
-            .max(500)
+            .max(MAX_ID_LENGTH)
             .meta({ param: { name: 'contractId', in: 'path' } }),
         }),
         query: PagingQuerySchema.extend({
-          environment: z.string().min(1).max(200).optional(),
-          policyId: z.string().min(1).max(500).optional(),
+          environment: EnvironmentSchema.optional(),
+          policyId: z.string().min(1).max(MAX_ID_LENGTH).optional(),
         }),
       },
       responses: {
@@ -120,19 +118,15 @@ export function mountEvaluationResultRoutes(
       const { contractId } = c.req.valid('param');
       const q = c.req.valid('query');
       // Results can be megabytes each: the page is cut to limits.maxPageBytes and streamed.
-      const page = await withProblems(
-        () =>
-          collectBoundedPage(
-            (limit, offset) =>
-              governance.results.history(contractId, {
-                limit,
-                offset,
-                ...(q.environment === undefined ? {} : { environment: q.environment }),
-                ...(q.policyId === undefined ? {} : { policyId: q.policyId }),
-              }),
-            { limit: q.limit, offset: q.offset, maxBytes: deps.maxPageBytes },
-          ),
-        c.get('logger'),
+      const page = await collectBoundedPage(
+        (limit, offset) =>
+          governance.results.history(contractId, {
+            limit,
+            offset,
+            ...(q.environment === undefined ? {} : { environment: q.environment }),
+            ...(q.policyId === undefined ? {} : { policyId: q.policyId }),
+          }),
+        { limit: q.limit, offset: q.offset, maxBytes: deps.maxPageBytes },
       );
       return pageResponse(page) as never;
     },

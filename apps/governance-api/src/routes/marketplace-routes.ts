@@ -1,17 +1,16 @@
 import type { Governance } from '@dcg/governance';
+import { MAX_ID_LENGTH } from '@dcg/governance';
 import { ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
-import { withProblems } from '../governance-problems';
 import { streamJsonList } from '../page-response';
 import {
   ContractComplianceViewSchema,
+  EnvironmentSchema,
   MarketplaceInstanceViewSchema,
   problem,
 } from './openapi-schemas';
-
-const Environment = z.string().min(1).max(200);
 
 /**
  * The marketplace read API: instances per environment and the compliance of a data contract.
@@ -33,7 +32,7 @@ export function mountMarketplaceRoutes(
       operationId: 'listMarketplaceInstances',
       tags: ['marketplace'],
       summary: 'Deployed systems with their components and contract status',
-      request: { query: z.object({ environment: Environment.optional() }) },
+      request: { query: z.object({ environment: EnvironmentSchema.optional() }) },
       responses: {
         200: {
           description: 'The instances',
@@ -48,10 +47,8 @@ export function mountMarketplaceRoutes(
     }),
     async (c) => {
       const { environment } = c.req.valid('query');
-      const data = await withProblems(
-        () =>
-          governance.marketplace.listInstances(environment === undefined ? {} : { environment }),
-        c.get('logger'),
+      const data = await governance.marketplace.listInstances(
+        environment === undefined ? {} : { environment },
       );
       // Streamed item by item: the list is as long as the number of deployed systems.
       return streamJsonList(data.map((instance) => JSON.stringify(instance))) as never;
@@ -70,10 +67,10 @@ export function mountMarketplaceRoutes(
           systemId: z
             .string()
             .min(1)
-            .max(500)
+            .max(MAX_ID_LENGTH)
             .meta({ param: { name: 'systemId', in: 'path' } }),
         }),
-        query: z.object({ environment: Environment.optional() }),
+        query: z.object({ environment: EnvironmentSchema.optional() }),
       },
       responses: {
         200: {
@@ -86,10 +83,7 @@ export function mountMarketplaceRoutes(
     async (c) => {
       const { systemId } = c.req.valid('param');
       const { environment } = c.req.valid('query');
-      const view = await withProblems(
-        () => governance.marketplace.getInstance(systemId, environment),
-        c.get('logger'),
-      );
+      const view = await governance.marketplace.getInstance(systemId, environment);
       if (!view) {
         throw new ProblemError({
           status: 404,
@@ -113,10 +107,10 @@ export function mountMarketplaceRoutes(
           contractId: z
             .string()
             .min(1)
-            .max(500)
+            .max(MAX_ID_LENGTH)
             .meta({ param: { name: 'contractId', in: 'path' } }),
         }),
-        query: z.object({ environment: Environment }),
+        query: z.object({ environment: EnvironmentSchema }),
       },
       responses: {
         200: {
@@ -130,10 +124,7 @@ export function mountMarketplaceRoutes(
       const { contractId } = c.req.valid('param');
       const { environment } = c.req.valid('query');
       return c.json(
-        await withProblems(
-          () => governance.marketplace.getContractCompliance(contractId, environment),
-          c.get('logger'),
-        ),
+        await governance.marketplace.getContractCompliance(contractId, environment),
         200,
       );
     },

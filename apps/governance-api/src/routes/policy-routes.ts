@@ -9,7 +9,6 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { withProblems } from '../governance-problems';
 import { bearerSecurity, PagingQuerySchema, PolicyPageSchema, problem } from './openapi-schemas';
 
 const text = (max: number) => z.string().min(1).max(max);
@@ -56,21 +55,17 @@ export function mountPolicyRoutes(
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const page = await withProblems(
-        () =>
-          governance.policies.list({
-            limit: q.limit,
-            offset: q.offset,
-            ...(q.resourceType === undefined ? {} : { resourceType: q.resourceType }),
-            ...(q.trigger === undefined ? {} : { trigger: q.trigger }),
-            ...(q.status === undefined ? {} : { status: q.status }),
-            ...((q.environment ?? q.env) === undefined
-              ? {}
-              : { environment: (q.environment ?? q.env)! }),
-            ...(q.text === undefined ? {} : { text: q.text }),
-          }),
-        c.get('logger'),
-      );
+      const page = await governance.policies.list({
+        limit: q.limit,
+        offset: q.offset,
+        ...(q.resourceType === undefined ? {} : { resourceType: q.resourceType }),
+        ...(q.trigger === undefined ? {} : { trigger: q.trigger }),
+        ...(q.status === undefined ? {} : { status: q.status }),
+        ...((q.environment ?? q.env) === undefined
+          ? {}
+          : { environment: (q.environment ?? q.env)! }),
+        ...(q.text === undefined ? {} : { text: q.text }),
+      });
       return c.json(page, 200);
     },
   );
@@ -96,7 +91,7 @@ export function mountPolicyRoutes(
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      return c.json(await withProblems(() => governance.policies.get(id), c.get('logger')), 200);
+      return c.json(await governance.policies.get(id), 200);
     },
   );
 
@@ -124,10 +119,7 @@ export function mountPolicyRoutes(
       },
     }),
     async (c) => {
-      const policy = await withProblems(
-        () => governance.policies.create(c.req.valid('json')),
-        c.get('logger'),
-      );
+      const policy = await governance.policies.create(c.req.valid('json'));
       c.header(
         'Location',
         `/v1/computational-governance/policies/${encodeURIComponent(policy.id)}`,

@@ -1,6 +1,7 @@
 import {
   collectBoundedPage,
   type Governance,
+  MAX_ENVIRONMENT_LENGTH,
   PlanStatusSchema,
   ProvisioningPlanSchema,
 } from '@dcg/governance';
@@ -9,10 +10,11 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { readJson, withProblems } from '../governance-problems';
+import { readJson } from '../governance-problems';
 import { pageResponse } from '../page-response';
 import {
   bearerSecurity,
+  EnvironmentSchema,
   PaginationMetaSchema,
   PagingQuerySchema,
   problem,
@@ -40,7 +42,7 @@ const PlanPageSchema = z
 const PlanListQuerySchema = PagingQuerySchema.extend({
   status: PlanStatusSchema.optional().describe('Only plans in this state'),
   state: PlanStatusSchema.optional().describe('Alias of status'),
-  environment: z.string().min(1).max(200).optional().describe('Only plans of this environment'),
+  environment: EnvironmentSchema.optional().describe('Only plans of this environment'),
 });
 
 const AcceptedPlanSchema = z
@@ -95,10 +97,7 @@ export function mountProvisioningRoutes(
       const body = (await readJson(c, deps.maxBodyBytes)) as Parameters<
         Governance['coordinator']['deploy']
       >[0];
-      const plan = await withProblems(
-        () => governance.coordinator[operation](body),
-        c.get('logger'),
-      );
+      const plan = await governance.coordinator[operation](body);
       const location = `/v1/provisioning/plans/${encodeURIComponent(plan.id)}`;
       c.header('Location', location);
       return c.json({ id: plan.id, status: 'running' as const, plan: location }, 202);
@@ -136,19 +135,15 @@ export function mountProvisioningRoutes(
       }
       const status = q.status ?? q.state;
       // Plans carry their descriptors: the page is cut to limits.maxPageBytes and streamed.
-      const page = await withProblems(
-        () =>
-          collectBoundedPage(
-            (limit, offset) =>
-              governance.coordinator.listPlans({
-                limit,
-                offset,
-                ...(status === undefined ? {} : { status }),
-                ...(q.environment === undefined ? {} : { environment: q.environment }),
-              }),
-            { limit: q.limit, offset: q.offset, maxBytes: deps.maxPageBytes },
-          ),
-        c.get('logger'),
+      const page = await collectBoundedPage(
+        (limit, offset) =>
+          governance.coordinator.listPlans({
+            limit,
+            offset,
+            ...(status === undefined ? {} : { status }),
+            ...(q.environment === undefined ? {} : { environment: q.environment }),
+          }),
+        { limit: q.limit, offset: q.offset, maxBytes: deps.maxPageBytes },
       );
       return pageResponse(page) as never;
     },
@@ -169,7 +164,7 @@ export function mountProvisioningRoutes(
           id: z
             .string()
             .min(1)
-            .max(200)
+            .max(MAX_ENVIRONMENT_LENGTH)
             .meta({ param: { name: 'id', in: 'path' } }),
         }),
       },
@@ -184,10 +179,7 @@ export function mountProvisioningRoutes(
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      return c.json(
-        await withProblems(() => governance.coordinator.getPlan(id), c.get('logger')),
-        200,
-      );
+      return c.json(await governance.coordinator.getPlan(id), 200);
     },
   );
 }

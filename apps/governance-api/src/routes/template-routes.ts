@@ -1,14 +1,20 @@
 import { InfrastructureTemplateSchema } from '@dcg/contract-schema';
 import type { Governance } from '@dcg/governance';
+import { MAX_ID_LENGTH } from '@dcg/governance';
 import { ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { readJson, withProblems } from '../governance-problems';
+import { readJson } from '../governance-problems';
 import { jsonSchemaComponent } from './json-schema-component';
-import { bearerSecurity, problem, RegisteredTemplateSchema } from './openapi-schemas';
+import {
+  bearerSecurity,
+  EnvironmentSchema,
+  problem,
+  RegisteredTemplateSchema,
+} from './openapi-schemas';
 
 const registerResponses = {
   200: {
@@ -41,10 +47,7 @@ export function mountTemplateRoutes(
   const { governance, guards } = deps;
   const register = async (c: Context<GovernanceEnv>) => {
     const body = await readJson(c, deps.maxBodyBytes);
-    const registered = await withProblems(
-      () => governance.templates.register(body),
-      c.get('logger'),
-    );
+    const registered = await governance.templates.register(body);
     const created = registered.registeredAt === registered.updatedAt;
     if (created)
       c.header(
@@ -99,10 +102,10 @@ export function mountTemplateRoutes(
           id: z
             .string()
             .min(1)
-            .max(500)
+            .max(MAX_ID_LENGTH)
             .meta({ param: { name: 'id', in: 'path' } }),
         }),
-        query: z.object({ environment: z.string().min(1).max(200).optional() }),
+        query: z.object({ environment: EnvironmentSchema.optional() }),
       },
       responses: {
         200: {
@@ -116,15 +119,9 @@ export function mountTemplateRoutes(
     async (c) => {
       const { id } = c.req.valid('param');
       const { environment } = c.req.valid('query');
-      const registered = await withProblems(
-        () => governance.templates.get(id, environment),
-        c.get('logger'),
-      );
+      const registered = await governance.templates.get(id, environment);
       if (!registered) {
-        const environments = await withProblems(
-          () => governance.templates.environments(id),
-          c.get('logger'),
-        );
+        const environments = await governance.templates.environments(id);
         const registeredFor = environments.map((e) => (e === null ? 'every environment' : e));
         throw new ProblemError({
           status: 404,

@@ -1,11 +1,15 @@
-import type { ComplianceTreeNode } from '@dcg/governance';
+import type { ComplianceTreeNode } from '@dcg/contract-schema';
 import { describe, expect, it } from 'vitest';
-import { complianceTree, isSection, tallyRequirements } from './compliance-tree';
+import { type RecordLike, viewTree } from './__fixtures__/marketplace-views';
+import { type ComplianceTreeOptions, complianceTree } from './compliance-tree';
+
+const render = (nodes: RecordLike[], options?: ComplianceTreeOptions) =>
+  complianceTree(viewTree(nodes), options);
 
 describe('complianceTree', () => {
   it('opens sections with a failing requirement and lists its issues beside it', () => {
     const out = String(
-      complianceTree([
+      render([
         {
           key: 'quality',
           name: 'Quality',
@@ -29,7 +33,7 @@ describe('complianceTree', () => {
 
   it('collapses sections where every requirement is met, nested ones too', () => {
     const out = String(
-      complianceTree([
+      render([
         {
           key: 'contract',
           children: [
@@ -48,7 +52,7 @@ describe('complianceTree', () => {
 
   it('escapes names, keys, descriptions and issues', () => {
     const out = String(
-      complianceTree([
+      render([
         {
           key: '<k>',
           name: '<script>alert(1)</script>',
@@ -72,9 +76,7 @@ describe('complianceTree', () => {
   });
 
   it('shows the key beside a display name', () => {
-    const out = String(
-      complianceTree([{ key: 'dataContract', name: 'Data Contract', children: [] }]),
-    );
+    const out = String(render([{ key: 'dataContract', name: 'Data Contract', children: [] }]));
     expect(out).toContain(
       '<span class="node-name">Data Contract</span> <code class="node-key">dataContract</code>',
     );
@@ -84,7 +86,7 @@ describe('complianceTree', () => {
   it('groups the records of several targets, and not those of root alone', () => {
     const sub = 'urn:dmb:cmp:a:b:0:sub';
     const grouped = String(
-      complianceTree([
+      render([
         { key: 'schema', target: 'root', children: [{ key: 'id', compliant: true }] },
         { key: 'schema', target: sub, children: [{ key: 'id', compliant: false }] },
       ]),
@@ -96,7 +98,7 @@ describe('complianceTree', () => {
       `data-target="${sub}"><details open><summary><span class="node-name">Subcomponent</span> <code class="node-key">${sub}</code> <span class="section-state">1 of 1 requirement failing</span>`,
     );
     const named = String(
-      complianceTree(
+      render(
         [
           { key: 'schema', target: 'root', children: [] },
           { key: 'schema', target: sub, children: [] },
@@ -107,9 +109,7 @@ describe('complianceTree', () => {
     expect(named).toContain('aria-label="Records of x"');
     expect(named).toContain('<span class="node-name">Subcomponent Orders &lt;view&gt;</span>');
     const single = String(
-      complianceTree([
-        { key: 'schema', target: 'root', children: [{ key: 'id', compliant: true }] },
-      ]),
+      render([{ key: 'schema', target: 'root', children: [{ key: 'id', compliant: true }] }]),
     );
     expect(single).not.toContain('data-target');
     expect(single).toMatch(
@@ -120,8 +120,15 @@ describe('complianceTree', () => {
 
 describe('complianceTree at depth', () => {
   it('renders a deeply nested chain of sections and counts its requirement once', () => {
-    let node: ComplianceTreeNode = { key: 'leaf', compliant: false, issues: ['deep'] };
-    for (let depth = 0; depth < 500; depth++) node = { key: `s${depth}`, children: [node] };
+    let node: ComplianceTreeNode = {
+      key: 'leaf',
+      section: false,
+      compliant: false,
+      issues: ['deep'],
+    };
+    for (let depth = 0; depth < 500; depth++) {
+      node = { key: `s${depth}`, section: true, children: [node] };
+    }
     const out = String(complianceTree([node]));
     expect(out.match(/<details open>/g)).toHaveLength(500);
     expect(out.match(/1 of 1 requirement failing/g)).toHaveLength(500);
@@ -129,41 +136,20 @@ describe('complianceTree at depth', () => {
   });
 });
 
-describe('isSection', () => {
-  it('tells sections from requirements, also when producers fill in empty lists and flags', () => {
-    expect(isSection({ key: 'a', children: [] })).toBe(true);
-    expect(
-      isSection({ key: 'a', compliant: true, children: [{ key: 'b', compliant: true }] }),
-    ).toBe(true);
-    expect(isSection({ key: 'a', compliant: false, children: [] })).toBe(false);
-    expect(isSection({ key: 'a', compliant: true })).toBe(false);
-  });
-
-  it('renders requirements that carry an empty children list as requirements', () => {
+describe('complianceTree reads the section flag', () => {
+  it('renders a requirement as a requirement and a section as a section, whatever else they carry', () => {
     const out = String(
       complianceTree([
         {
           key: 'root',
-          compliant: false,
-          children: [{ key: 'amount', compliant: false, issues: ['null'], children: [] }],
+          section: true,
+          children: [{ key: 'amount', section: false, compliant: false, issues: ['null'] }],
         },
+        { key: 'empty', section: true, children: [] },
       ]),
     );
     expect(out).toContain('requirement requirement-failing" data-key="amount"');
     expect(out).toContain('section section-failing" data-key="root"><details open>');
-  });
-});
-
-describe('tallyRequirements', () => {
-  it('counts leaves by verdict at any depth', () => {
-    expect(
-      tallyRequirements({
-        key: 'a',
-        children: [
-          { key: 'b', compliant: true },
-          { key: 'c', children: [{ key: 'd', compliant: false }, { key: 'e' }] },
-        ],
-      }),
-    ).toEqual({ compliant: 1, failing: 1, unreported: 1 });
+    expect(out).toContain('section section-compliant" data-key="empty"');
   });
 });

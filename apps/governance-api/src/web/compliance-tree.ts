@@ -1,34 +1,11 @@
-import type { ComplianceTreeNode } from '@dcg/governance';
+import type { ComplianceTreeNode } from '@dcg/contract-schema';
 import { type Markup, markup, trusted } from './markup';
 
-/**
- * A section groups records; a requirement carries `compliant`. Some producers also give
- * requirements an empty `children` array, or sections an aggregated `compliant` flag, so a node
- * is a section when it has children, or has an (empty) list and no flag of its own.
- *
- * @example
- * isSection({ key: 'quality', children: [] }); // true
- */
-export function isSection(node: ComplianceTreeNode): boolean {
-  return node.children !== undefined && (node.children.length > 0 || node.compliant === undefined);
-}
-
 /** Requirements below a node (leaves), split by their verdict. */
-export interface RequirementTally {
+interface RequirementTally {
   compliant: number;
   failing: number;
   unreported: number;
-}
-
-/**
- * Counts the requirements (records without children) in and below `node`.
- *
- * @example
- * tallyRequirements({ key: 'q', children: [{ key: 'a', compliant: false }] }); // { compliant: 0, failing: 1, unreported: 0 }
- */
-export function tallyRequirements(node: ComplianceTreeNode): RequirementTally {
-  if (!isSection(node)) return leafTally(node);
-  return sumTallies((node.children ?? []).map(tallyRequirements));
 }
 
 function leafTally(node: ComplianceTreeNode): RequirementTally {
@@ -113,7 +90,7 @@ function renderRequirement(node: ComplianceTreeNode): Markup {
 }
 
 function renderNode(node: ComplianceTreeNode): Rendered {
-  if (!isSection(node)) return { html: renderRequirement(node), tally: leafTally(node) };
+  if (!node.section) return { html: renderRequirement(node), tally: leafTally(node) };
   return sectionItem(
     markup`data-key="${node.key}"`,
     nodeLabel(node),
@@ -163,7 +140,7 @@ export interface ComplianceTreeOptions {
  * Works without JavaScript.
  *
  * @example
- * const tree = complianceTree([{ key: 'quality', children: [{ key: 'amount_not_null', compliant: false, issues: ['12 null rows'] }] }]);
+ * const tree = complianceTree([{ key: 'quality', section: true, children: [{ key: 'amount_not_null', section: false, compliant: false, issues: ['12 null rows'] }] }]);
  */
 export function complianceTree(
   nodes: ComplianceTreeNode[],

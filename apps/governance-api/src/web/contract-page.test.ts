@@ -99,7 +99,7 @@ describe('contractPage', () => {
           environment: evil,
           policyId: evil,
           message: evil,
-          schemaErrors: [{ path: evil, message: evil }],
+          schemaErrors: [{ code: 'custom', segments: [evil], path: evil, message: evil }],
         },
         {
           instance: { systemId: evil, name: evil, kind: evil },

@@ -84,7 +84,7 @@ export class GroupCommit<I, O> {
         return;
       }
       batch[0]!.reject(
-        GovernanceError.is(error)
+        GovernanceError.isInstance(error)
           ? error
           : new GovernanceError('storage_failure', `Failed to store ${this.options.what}`, {
               cause: error,

@@ -1,4 +1,5 @@
-import { GovernanceError } from '../errors';
+import { GovernanceError, governanceIssue } from '../errors';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits';
 import type { Policy } from '../policy';
 import type { ContractGuard, TemplatePolicyDraft } from '../repositories';
 
@@ -39,13 +40,15 @@ export function policyFromRow(row: PolicyRow): Policy {
 }
 
 /**
- * Clamps paging input to sane bounds (limit 1..1000, offset >= 0).
+ * Clamps paging input to sane bounds (limit 1..MAX_PAGE_SIZE, offset >= 0).
  *
  * @example
  * const { limit, offset } = clampPaging(50, 0);
  */
 export function clampPaging(limit: number, offset: number): { limit: number; offset: number } {
-  const l = Number.isFinite(limit) ? Math.min(Math.max(Math.trunc(limit), 1), 1000) : 50;
+  const l = Number.isFinite(limit)
+    ? Math.min(Math.max(Math.trunc(limit), 1), MAX_PAGE_SIZE)
+    : DEFAULT_PAGE_SIZE;
   const o = Number.isFinite(offset) ? Math.max(Math.trunc(offset), 0) : 0;
   return { limit: l, offset: o };
 }
@@ -71,7 +74,7 @@ export function assertStorableText(fields: Record<string, string | null | undefi
   for (const [field, value] of Object.entries(fields)) {
     if (typeof value === 'string' && value.includes('\u0000')) {
       throw new GovernanceError('invalid_input', `${field} must not contain the NUL character`, {
-        issues: [{ path: `$.${field}`, message: 'must not contain the NUL character' }],
+        issues: [governanceIssue('nul_character', [field], 'must not contain the NUL character')],
       });
     }
   }

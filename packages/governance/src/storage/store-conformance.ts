@@ -117,7 +117,7 @@ export function describeStoreConformance(
       );
       await store.createPolicy(policy('list-3', { resourceType: 'rt-list', status: 'draft' }));
       await expect(store.createPolicy(policy('list-1'))).rejects.toSatisfy(
-        (e) => GovernanceError.is(e) && e.code === 'conflict',
+        (e) => GovernanceError.isInstance(e) && e.code === 'conflict',
       );
       const all = await store.listPolicies({ resourceType: 'rt-list', limit: 2, offset: 0 });
       expect(all.meta.pagination).toEqual({ limit: 2, offset: 0, total: 3 });
@@ -174,10 +174,10 @@ export function describeStoreConformance(
       });
       expect(stored.seq).toBeGreaterThan(0);
       await expect(store.createPolicy(policy('nul\u0000id'))).rejects.toSatisfy(
-        (e) => GovernanceError.is(e) && e.code === 'invalid_input',
+        (e) => GovernanceError.isInstance(e) && e.code === 'invalid_input',
       );
       await expect(store.appendResult(result('nul\u0000', 1))).rejects.toSatisfy(
-        (e) => GovernanceError.is(e) && e.code === 'invalid_input',
+        (e) => GovernanceError.isInstance(e) && e.code === 'invalid_input',
       );
     });
 
@@ -202,7 +202,7 @@ export function describeStoreConformance(
       expect((await store.listRunningPlans()).map((p) => p.id)).not.toContain('plan-1');
       expect(await store.getPlan('missing')).toBeNull();
       await expect(store.updatePlan({ ...plan, id: 'missing' })).rejects.toSatisfy(
-        (e) => GovernanceError.is(e) && e.code === 'not_found',
+        (e) => GovernanceError.isInstance(e) && e.code === 'not_found',
       );
     });
 
@@ -462,7 +462,7 @@ export function describeStoreConformance(
       ]);
       expect(refusals.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
       expect((refusals[0] as PromiseRejectedResult).reason).toSatisfy(
-        (e: unknown) => GovernanceError.is(e) && e.code === 'conflict',
+        (e: unknown) => GovernanceError.isInstance(e) && e.code === 'conflict',
       );
       expect(
         (await store.listResultHistory(port, { limit: 10, offset: 0 })).meta.pagination.total,
@@ -513,7 +513,7 @@ export function describeStoreConformance(
       // The former owner can no longer write the plan it lost; its new owner can.
       const lost = { ...plan('lease-dying'), status: 'completed' as const };
       await expect(store.updatePlan(lost, 'dying')).rejects.toSatisfy(
-        (e) => GovernanceError.is(e) && e.code === 'conflict',
+        (e) => GovernanceError.isInstance(e) && e.code === 'conflict',
       );
       const survivor = claimed[0]!.some((p) => p.id === 'lease-dying')
         ? 'survivor-1'

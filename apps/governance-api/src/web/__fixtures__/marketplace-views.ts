@@ -1,8 +1,35 @@
+import { type ComplianceTreeNode, validationIssue } from '@dcg/contract-schema';
 import type {
   ContractComplianceView,
   MarketplaceInstanceView,
   MarketplaceReadModel,
 } from '@dcg/governance';
+
+/** A test tree written as A4 records: a section has `children`, a requirement `compliant`. */
+export interface RecordLike {
+  key: string;
+  name?: string;
+  description?: string;
+  compliant?: boolean;
+  issues?: string[];
+  children?: RecordLike[];
+  target?: string;
+}
+
+/**
+ * The view tree of records written as in A4, with the `section` flag set by rule 1 of A4.
+ *
+ * @example
+ * viewTree([{ key: 'quality', children: [{ key: 'id', compliant: true }] }]);
+ */
+export function viewTree(nodes: RecordLike[]): ComplianceTreeNode[] {
+  return nodes.map((node): ComplianceTreeNode => {
+    const { children, ...rest } = node;
+    return children === undefined
+      ? { ...rest, section: false }
+      : { ...rest, section: true, children: viewTree(children) };
+  });
+}
 
 export const ORDERS_PORT = 'urn:dmb:cmp:finance:orders:0:orders-port';
 export const INVOICES_PORT = 'urn:dmb:cmp:finance:orders:0:invoices-port';
@@ -16,7 +43,7 @@ export const violatedView: ContractComplianceView = {
   policyId: 'policy-dataproduct-guardian',
   summary: 'One or more data contract violations detected',
   counts: { compliant: 2, failing: 1 },
-  tree: [
+  tree: viewTree([
     {
       key: 'dataContract',
       name: 'Data Contract',
@@ -38,7 +65,7 @@ export const violatedView: ContractComplianceView = {
         },
       ],
     },
-  ],
+  ]),
 };
 
 export const compliantView: ContractComplianceView = {
@@ -49,7 +76,7 @@ export const compliantView: ContractComplianceView = {
   policyId: 'policy-dataproduct-guardian',
   summary: null,
   counts: { compliant: 2, failing: 0 },
-  tree: [
+  tree: viewTree([
     {
       key: 'schema',
       name: 'Schema',
@@ -58,7 +85,7 @@ export const compliantView: ContractComplianceView = {
         { key: 'types', name: 'Column types', compliant: true },
       ],
     },
-  ],
+  ]),
 };
 
 export const unprocessableView: ContractComplianceView = {
@@ -72,14 +99,16 @@ export const unprocessableView: ContractComplianceView = {
   tree: [],
   message: 'The monitoring results cannot be processed',
   schemaErrors: [
-    {
-      path: '$[0].result.details.results.root[0]',
-      message: 'must have exactly one of compliant and children',
-    },
-    {
-      path: '$[0].result.details.results.root[1].issues',
-      message: 'issues is allowed only together with compliant',
-    },
+    validationIssue(
+      'compliant_xor_children',
+      [0, 'result', 'details', 'results', 'root', 0],
+      'must have exactly one of compliant and children',
+    ),
+    validationIssue(
+      'issues_without_compliant',
+      [0, 'result', 'details', 'results', 'root', 1, 'issues'],
+      'issues is allowed only together with compliant',
+    ),
   ],
 };
 

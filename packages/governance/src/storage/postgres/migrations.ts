@@ -1,3 +1,4 @@
+import { complianceStateOf } from '@dcg/contract-schema';
 import type pg from 'pg';
 import { guardedContracts } from '../../guarded-contracts';
 
@@ -78,15 +79,11 @@ CREATE TABLE current_results (
     version: 2,
     name: 'compliance status stored with each result; component index of instances',
     // The status is computed once when a result is accepted; the current pointer carries it (and
-    // the time) so list pages read statuses without documents. Existing rows get the state that
-    // the accepted envelope decides: unprocessable details, else satisfiesPolicy.
+    // the time) so list pages read statuses without documents. Existing rows get their state from
+    // complianceStateOf in the backfill (SQL only picks out the verdict).
     sql: `
-ALTER TABLE evaluation_results ADD COLUMN status TEXT;
-UPDATE evaluation_results SET status = CASE
-  WHEN NOT details_conform THEN 'unprocessable'
-  WHEN json_typeof(submission) = 'object' AND (submission -> 'result' ->> 'satisfiesPolicy') = 'true' THEN 'compliant'
-  ELSE 'violated' END;
-ALTER TABLE evaluation_results ALTER COLUMN status SET NOT NULL,
+ALTER TABLE evaluation_results ADD COLUMN status TEXT NOT NULL DEFAULT 'unprocessable';
+ALTER TABLE evaluation_results ALTER COLUMN status DROP DEFAULT,
   ADD CONSTRAINT evaluation_results_status CHECK (status IN ('compliant', 'violated', 'unprocessable'));
 ALTER TABLE current_results ADD COLUMN status TEXT, ADD COLUMN received_at TEXT;
 UPDATE current_results c SET status = r.status, received_at = r.received_at
@@ -119,6 +116,21 @@ WHERE json_typeof(value) = 'object' AND json_typeof(value -> 'id') = 'string'
   AND strpos((value -> 'id')::text, '\\u0000') = 0
 ON CONFLICT DO NOTHING;
 `,
+    async backfill(client) {
+      const { rows } = await client.query<{ seq: string; conform: boolean; verdict: unknown }>(
+        "SELECT seq, details_conform AS conform, CASE WHEN json_typeof(submission) = 'object' THEN submission -> 'result' -> 'satisfiesPolicy' END AS verdict FROM evaluation_results",
+      );
+      const states = rows.map((row) =>
+        complianceStateOf({ satisfiesPolicy: row.verdict === true, detailsConform: row.conform }),
+      );
+      await client.query(
+        'UPDATE evaluation_results r SET status = u.status FROM unnest($1::bigint[], $2::text[]) AS u(seq, status) WHERE r.seq = u.seq',
+        [rows.map((row) => row.seq), states],
+      );
+      await client.query(
+        'UPDATE current_results c SET status = r.status FROM evaluation_results r WHERE r.seq = c.seq',
+      );
+    },
   },
   {
     version: 3,

@@ -34,7 +34,7 @@ export function postgresContext(pool: pg.Pool, isClosed: () => boolean): Postgre
       try {
         return await fn();
       } catch (error) {
-        if (GovernanceError.is(error)) throw error;
+        if (GovernanceError.isInstance(error)) throw error;
         if ((error as { code?: string }).code === '22021') {
           // A NUL character in a lookup key: no stored row can match it.
           throw new GovernanceError('invalid_input', 'Text must not contain the NUL character', {

@@ -31,10 +31,10 @@ describe.skipIf(!available)('PostgreSQL store specifics', () => {
   it('rejects an unsafe schema name and an unreachable server with storage errors', async () => {
     await expect(
       openPostgresStore({ connectionString: TEST_DATABASE_URL, schema: 'x; drop' }),
-    ).rejects.toSatisfy((e) => GovernanceError.is(e) && e.code === 'invalid_input');
+    ).rejects.toSatisfy((e) => GovernanceError.isInstance(e) && e.code === 'invalid_input');
     await expect(
       openPostgresStore({ connectionString: 'postgres://postgres@127.0.0.1:1/test' }),
-    ).rejects.toSatisfy((e) => GovernanceError.is(e) && e.code === 'storage_failure');
+    ).rejects.toSatisfy((e) => GovernanceError.isInstance(e) && e.code === 'storage_failure');
   });
 
   it('migrates a version-1 schema: statuses and the component index are derived from stored rows', async () => {

@@ -1,3 +1,4 @@
+import { complianceStateOf } from '@dcg/contract-schema';
 import type Database from 'better-sqlite3';
 import { guardedContracts } from '../../guarded-contracts';
 
@@ -92,15 +93,11 @@ END;
     version: 3,
     name: 'compliance status stored with each result; component index of instances',
     // The status is computed once when a result is accepted; the current pointer carries it (and
-    // the time) so list pages read statuses without parsing documents. Existing rows get the
-    // state that the accepted envelope decides: unprocessable details, else satisfiesPolicy.
+    // the time) so list pages read statuses without parsing documents. Existing rows get their
+    // state from complianceStateOf in the backfill (SQL only picks out the verdict).
     sql: `
 ALTER TABLE evaluation_results ADD COLUMN status TEXT NOT NULL DEFAULT 'unprocessable'
   CHECK (status IN ('compliant', 'violated', 'unprocessable'));
-UPDATE evaluation_results SET status = CASE
-  WHEN details_conform = 0 THEN 'unprocessable'
-  WHEN json_valid(submission) AND json_extract(submission, '$.result.satisfiesPolicy') = 1 THEN 'compliant'
-  ELSE 'violated' END;
 ALTER TABLE current_results ADD COLUMN status TEXT NOT NULL DEFAULT 'unprocessable';
 ALTER TABLE current_results ADD COLUMN received_at TEXT NOT NULL DEFAULT '';
 UPDATE current_results SET
@@ -138,6 +135,24 @@ SELECT json_extract(value, '$.id'), environment, system_id FROM component
 WHERE type = 'object' AND json_type(value, '$.id') = 'text'
   AND instr(json_extract(value, '$.id'), char(0)) = 0;
 `,
+    backfill(db) {
+      const rows = db
+        .prepare(
+          "SELECT seq, details_conform AS conform, CASE WHEN json_valid(submission) THEN json_extract(submission, '$.result.satisfiesPolicy') END AS verdict FROM evaluation_results",
+        )
+        .all() as Array<{ seq: number; conform: number; verdict: unknown }>;
+      const update = db.prepare('UPDATE evaluation_results SET status = ? WHERE seq = ?');
+      for (const row of rows) {
+        const state = complianceStateOf({
+          satisfiesPolicy: row.verdict === 1,
+          detailsConform: row.conform === 1,
+        });
+        update.run(state, row.seq);
+      }
+      db.exec(`UPDATE current_results SET
+  status = (SELECT r.status FROM evaluation_results r WHERE r.seq = current_results.seq)
+  WHERE EXISTS (SELECT 1 FROM evaluation_results r WHERE r.seq = current_results.seq)`);
+    },
   },
   {
     version: 4,

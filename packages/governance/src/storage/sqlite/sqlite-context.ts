@@ -34,7 +34,7 @@ export function sqliteContext(db: Database.Database, isClosed: () => boolean): S
       try {
         return fn();
       } catch (error) {
-        if (GovernanceError.is(error)) throw error;
+        if (GovernanceError.isInstance(error)) throw error;
         throw new GovernanceError('storage_failure', `SQLite failed to ${what}`, { cause: error });
       }
     },

@@ -52,7 +52,8 @@ describe('SQLite store specifics', () => {
 
   it('reports a file it cannot open as a storage failure naming the file', async () => {
     await expect(openSqliteStore({ file: join(dir, 'missing', 'dir', 'x.db') })).rejects.toSatisfy(
-      (e) => GovernanceError.is(e) && e.code === 'storage_failure' && e.message.includes('x.db'),
+      (e) =>
+        GovernanceError.isInstance(e) && e.code === 'storage_failure' && e.message.includes('x.db'),
     );
   });
 
@@ -282,7 +283,7 @@ describe('SQLite store specifics', () => {
     );
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toSatisfy(
-      (e: unknown) => GovernanceError.is(e) && e.code === 'storage_failure',
+      (e: unknown) => GovernanceError.isInstance(e) && e.code === 'storage_failure',
     );
     expect((await store.getCurrentResult('ok-2', 'e'))?.submission).toEqual({ id: 'ok-2' });
     expect(await store.getCurrentResult('bad', 'e')).toBeNull();
