@@ -80,15 +80,15 @@ describe('createMarketplaceClient against governance-api with its demo data', ()
     expect(await client.getDeployedDescriptor(SYSTEM, 'staging')).toBeNull();
   });
 
-  it('searches lexically while governance-api has no search endpoint, and says so', async () => {
+  it("searches through governance-api's search endpoint, which says why each hit matched", async () => {
     const client = createMarketplaceClient({ baseUrl: api.url });
     const byName = await client.search('invoices', { environment: 'production' });
-    expect(byName.mode).toBe('lexical');
-    expect(byName.fallbackReason).toMatch(/no search endpoint/);
-    expect(byName.hits[0]).toMatchObject({ systemId: SYSTEM, matched: ['component:Invoices'] });
-    const byUrn = await client.search(SYSTEM);
-    expect(byUrn.hits[0]?.matched).toContain('systemId');
-    expect((await client.search('zzz-nothing')).hits).toEqual([]);
+    expect(byName.mode).toBe('semantic');
+    expect(byName.hits[0]).toMatchObject({ systemId: SYSTEM, why: expect.any(String) });
+    const byUrn = await client.search(SYSTEM, { environment: 'production' });
+    expect(byUrn.hits[0]).toMatchObject({ systemId: SYSTEM });
+    expect(byUrn.hits[0]?.matched).toContain('exact-urn');
+    expect(byUrn.hits[0]?.instance?.systemId).toBe(SYSTEM);
   });
 
   it('rejects bad arguments before any request, with codes and paths', async () => {
@@ -116,7 +116,12 @@ describe('createMarketplaceClient against a server that has the search endpoint'
         res.end(
           JSON.stringify(
             status === 200
-              ? { data: [{ systemId: 'urn:dmb:dp:a:b:0', name: 'B', score: 0.9, why: 'meaning' }] }
+              ? {
+                  mode: 'hybrid',
+                  model: 'local',
+                  pending: 0,
+                  hits: [{ systemId: 'urn:dmb:dp:a:b:0', name: 'B', score: 0.9, why: 'meaning' }],
+                }
               : { title: 'Not Found', status },
           ),
         );

@@ -60,8 +60,13 @@ export interface MarketplaceSearchHit {
   readonly name?: string | undefined;
   readonly kind?: string | undefined;
   readonly score?: number | undefined;
-  /** Why it matched, when the search says (lexical: the fields that matched). */
+  /**
+   * Why it matched, when the search says (semantic: `exact-urn`, `exact-name`, `words`,
+   * `meaning`; lexical: the fields that matched).
+   */
   readonly matched?: readonly string[] | undefined;
+  /** The reason in a sentence, when governance-api's search answered. */
+  readonly why?: string | undefined;
   /** The instance, when the search answered it. */
   readonly instance?: MarketplaceInstance | undefined;
 }
@@ -198,16 +203,28 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
           schema: SearchAnswerSchema,
           signal: callOptions.signal,
         });
+        const hits = answer.hits.slice(0, input.limit);
+        // The search answers ids, names and reasons; the instances (components, contract states)
+        // come from one read of the listed instances.
+        const listed =
+          hits.length === 0
+            ? []
+            : await listInstances({ environment: input.environment, signal: callOptions.signal });
+        const byKey = new Map(listed.map((i) => [`${i.environment}\u0000${i.systemId}`, i]));
         return {
           mode: 'semantic',
           ...(answer.mode === 'lexical'
-            ? { fallbackReason: 'the marketplace search answered lexically' }
+            ? { fallbackReason: answer.fallback ?? 'the marketplace search answered lexically' }
             : {}),
-          hits: answer.data.slice(0, input.limit).map((hit) => {
-            const instance = MarketplaceInstanceSchema.safeParse(hit);
+          hits: hits.map((hit) => {
+            const instance =
+              byKey.get(`${hit.environment}\u0000${hit.systemId}`) ??
+              MarketplaceInstanceSchema.safeParse(hit).data;
+            const matchedBy = (hit as { matchedBy?: unknown }).matchedBy;
             return {
               ...hit,
-              ...(instance.success ? { instance: instance.data } : {}),
+              ...(Array.isArray(matchedBy) ? { matched: matchedBy.map(String) } : {}),
+              ...(instance ? { instance } : {}),
             };
           }),
         };

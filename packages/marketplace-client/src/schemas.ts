@@ -140,10 +140,12 @@ export const SearchHitSchema = z.preprocess(
     score: z.number().optional(),
   }),
 );
-export const SearchAnswerSchema = z.preprocess(
-  (value) =>
-    typeof value === 'object' && value !== null && !('data' in value) && 'results' in value
-      ? { ...value, data: (value as { results: unknown }).results }
-      : value,
-  z.looseObject({ data: z.array(SearchHitSchema), mode: z.string().optional() }),
-);
+/**
+ * governance-api's search answer (`GET /v1/marketplace/search`): `mode` says whether vectors took
+ * part (`hybrid`) or only words (`lexical`, with the reason in `fallback`).
+ */
+export const SearchAnswerSchema = z.looseObject({
+  mode: z.enum(['hybrid', 'lexical']),
+  fallback: z.string().optional(),
+  hits: z.array(SearchHitSchema),
+});
