@@ -89,6 +89,11 @@ describe('createMarketplaceClient against governance-api with its demo data', ()
     expect(byUrn.hits[0]).toMatchObject({ systemId: SYSTEM });
     expect(byUrn.hits[0]?.matched).toContain('exact-urn');
     expect(byUrn.hits[0]?.instance?.systemId).toBe(SYSTEM);
+    // Across environments this client ranks by words, and says so.
+    const everywhere = await client.search('invoices');
+    expect(everywhere.mode).toBe('lexical');
+    expect(everywhere.fallbackReason).toMatch(/within one environment/);
+    expect(everywhere.hits[0]?.systemId).toBe(SYSTEM);
   });
 
   it('rejects bad arguments before any request, with codes and paths', async () => {
@@ -141,25 +146,25 @@ describe('createMarketplaceClient against a server that has the search endpoint'
 
   it('uses it when it answers, falls back on 404 and asks again after the probe interval', async () => {
     const client = createMarketplaceClient({ baseUrl: url, retries: 0, searchProbeIntervalMs: 50 });
-    const semantic = await client.search('orders');
+    const semantic = await client.search('orders', { environment: 'production' });
     expect(semantic).toMatchObject({
       mode: 'semantic',
       hits: [{ systemId: 'urn:dmb:dp:a:b:0', why: 'meaning' }],
     });
     status = 404;
-    expect((await client.search('orders')).mode).toBe('lexical');
+    expect((await client.search('orders', { environment: 'production' })).mode).toBe('lexical');
     const before = searches;
-    expect((await client.search('orders')).mode).toBe('lexical');
+    expect((await client.search('orders', { environment: 'production' })).mode).toBe('lexical');
     expect(searches).toBe(before); // remembered: no second probe within the interval
     status = 200;
     await new Promise((r) => setTimeout(r, 60));
-    expect((await client.search('orders')).mode).toBe('semantic');
+    expect((await client.search('orders', { environment: 'production' })).mode).toBe('semantic');
   });
 
   it('falls back on a 503 and says why', async () => {
     status = 503;
     const client = createMarketplaceClient({ baseUrl: url, retries: 0 });
-    const result = await client.search('orders');
+    const result = await client.search('orders', { environment: 'production' });
     expect(result.mode).toBe('lexical');
     expect(result.fallbackReason).toMatch(/failed.*503/);
     status = 200;

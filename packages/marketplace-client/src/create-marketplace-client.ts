@@ -194,8 +194,12 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
       z.object({ query: SearchQuery, environment: Environment.optional(), limit: Limit }),
       { query, environment: callOptions.environment, limit: callOptions.limit ?? 10 },
     );
-    let fallbackReason = 'the marketplace has no search endpoint';
-    if (Date.now() >= searchAbsentUntil) {
+    // governance-api's search ranks within one environment; across all of them this client ranks.
+    let fallbackReason =
+      input.environment === undefined
+        ? 'the marketplace search ranks within one environment and none was given'
+        : 'the marketplace has no search endpoint';
+    if (input.environment !== undefined && Date.now() >= searchAbsentUntil) {
       try {
         const answer = await get({
           path: 'v1/marketplace/search',
