@@ -9,7 +9,7 @@ const METRICS_KEY = 'guardian-metrics-key-0123456789';
 function guardianApp(options: { requireKey?: boolean; enabled?: boolean } = {}) {
   const metrics = new ServiceMetrics({ service: 'postgres-guardian', processMetrics: false });
   const app = buildGuardianHttpApp({
-    adapter: createGuardianAdapter({ maxBodyBytes: 1024 }),
+    adapter: createGuardianAdapter({ maxBodyBytes: 1024, onProvision: () => undefined }),
     metrics,
     metricsConfig: { enabled: options.enabled ?? true, requireKey: options.requireKey ?? true },
     metricsKeys: [{ name: 'metrics', role: 'metrics', key: METRICS_KEY }],
