@@ -29,7 +29,11 @@ const ADMIN_KEY = 'process-test-admin-key-0123456789';
 
 // The start commands build a stale dist themselves; build here, outside any test's time limit.
 beforeAll(() => {
-  buildIfStale([join(root, 'apps', 'governance-api'), join(root, 'apps', 'kg-api')]);
+  buildIfStale(
+    ['governance-api', 'kg-api', 'mcp-server', 'postgres-guardian'].map((app) =>
+      join(root, 'apps', app),
+    ),
+  );
 }, 600_000);
 
 interface Started {

@@ -86,6 +86,7 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     guards,
     engine: deps.sparql,
     config: config.sparql,
+    metrics,
   });
   mountGraphRoutes(app, {
     kb,

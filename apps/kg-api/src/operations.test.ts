@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
 import { parsePrometheusText, redoclyLint, unexpectedProblems } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expensiveQuery, labelledConcepts } from './__fixtures__/query-load';
 import { SKOS, startTestServer } from './__fixtures__/test-servers';
 import { type RunningKgApi, startKgApi } from './server';
 
@@ -158,6 +159,63 @@ describe('kg-api queue depths in /metrics', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('kg-api SPARQL queue depth in /metrics', () => {
+  it('shows in kg_sparql_queue_depth the queries waiting for a slot, and 0 once they left', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kg-ops-'));
+    const api = await startKgApi({
+      dataDir: dir,
+      logger,
+      config: {
+        sources: [source],
+        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
+        metrics: { requireKey: false },
+        sparql: { maxConcurrent: 1, maxQueued: 4, timeoutMs: 20_000 },
+      },
+    });
+    const depth = async () => {
+      const { samples, types } = parsePrometheusText(
+        await (await fetch(`${api.url}/metrics`)).text(),
+      );
+      expect(types.get('kg_sparql_queue_depth')).toBe('gauge');
+      return samples.find((s) => s.name === 'kg_sparql_queue_depth')?.value;
+    };
+    const clients = new AbortController();
+    try {
+      const put = await fetch(`${api.url}/v1/sources/vocab/graph`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/n-triples', authorization: `Bearer ${WRITER}` },
+        body: labelledConcepts(2_000),
+      });
+      expect(put.status).toBe(200);
+      expect(await depth()).toBe(0);
+      // One query takes the only slot; the next three wait for it.
+      const queries = Array.from({ length: 4 }, (_, i) =>
+        fetch(`${api.url}/v1/graph/sparql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/sparql-query' },
+          body: expensiveQuery(Date.now() * 100 + i),
+          signal: clients.signal,
+        }).catch(() => undefined),
+      );
+      for (let i = 0; i < 200 && (await depth()) !== 3; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(await depth()).toBe(3);
+      // Clients that go away leave the queue.
+      clients.abort();
+      await Promise.all(queries);
+      for (let i = 0; i < 200 && (await depth()) !== 0; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(await depth()).toBe(0);
+    } finally {
+      clients.abort();
+      await api.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('kg-api with readsRequireKey and the default metrics config', () => {

@@ -1,4 +1,13 @@
-import { installErrorHandling, type Logger, problemResponse, requestContext } from '@dcg/http-kit';
+import {
+  type ApiKey,
+  installErrorHandling,
+  type Logger,
+  type MetricsConfig,
+  problemResponse,
+  requestContext,
+  type ServiceMetrics,
+  securityHeaders,
+} from '@dcg/http-kit';
 import {
   type AuthInfo,
   buildOAuthProtectedResourceMetadata,
@@ -39,6 +48,8 @@ export interface McpAppDeps {
   };
   /** Extra routes (the login and consent pages). */
   extras?: Hono<McpEnv>[];
+  /** Prometheus metrics of this instance, served at `/metrics` as `metricsConfig` says. */
+  metrics?: { metrics: ServiceMetrics; config: MetricsConfig; keys: readonly ApiKey[] };
 }
 
 /**
@@ -50,6 +61,10 @@ export interface McpAppDeps {
  */
 export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   const app = new Hono<McpEnv>();
+  // First, so that refused requests (403 origins, 401 tokens, 413) are counted and timed too.
+  if (deps.metrics) app.use(deps.metrics.metrics.middleware());
+  // The login and consent pages set their own CSP, which this keeps.
+  app.use(securityHeaders());
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
   const mcpPath = deps.resource.pathname;
@@ -94,7 +109,9 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       headers: deps.cors.preflightFor(origin, 'GET, POST, DELETE, OPTIONS'),
     });
   });
-  app.all(mcpPath, async (c) => {
+  // Methods listed rather than `app.all`: the metrics count a handler registered for ALL as a
+  // middleware, so /mcp would show as `(unmatched)`; the SDK answers 405 for the ones it refuses.
+  app.on(['GET', 'POST', 'DELETE', 'PUT', 'PATCH'], mcpPath, async (c) => {
     const origin = c.req.header('origin');
     // DNS rebinding protection: a browser page of an origin not configured never reaches /mcp,
     // nor does a request for another host name when the server listens on loopback.
@@ -126,6 +143,11 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   });
 
   app.get('/health', (c) => c.json({ status: 'ok' }));
+  if (deps.metrics)
+    app.route(
+      '/',
+      deps.metrics.metrics.routes({ config: deps.metrics.config, keys: deps.metrics.keys }),
+    );
   for (const extra of deps.extras ?? []) app.route('/', extra);
   return app;
 }

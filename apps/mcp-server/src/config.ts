@@ -1,3 +1,4 @@
+import { MetricsConfigSchema } from '@dcg/http-kit';
 import { z } from 'zod';
 
 const httpUrl = z
@@ -170,6 +171,26 @@ export const McpServerConfigSchema = z.strictObject({
         .default({ schema: 'dcg_mcp', maxConnections: 10 }),
     })
     .default({ sqlite: {}, postgres: { schema: 'dcg_mcp', maxConnections: 10 } }),
+  /** `GET /metrics` (Prometheus): on, behind one of `metricsKeys` by default (see `@dcg/http-kit`). */
+  metrics: MetricsConfigSchema.default(() => MetricsConfigSchema.parse({})),
+  /**
+   * The keys a scraper presents on `/metrics` (`Authorization: Bearer <key>`). mcp-server has no
+   * API keys of its own (its callers hold OAuth tokens, which are for `/mcp`): these are the
+   * equivalent for monitoring. None with `metrics.requireKey` on: every scrape gets 401.
+   */
+  metricsKeys: z
+    .array(
+      z
+        .strictObject({
+          name: z.string().min(1).max(200),
+          key: z.string().min(16).optional(),
+          keyFromEnv: z.string().min(1).optional(),
+        })
+        .refine((k) => (k.key === undefined) !== (k.keyFromEnv === undefined), {
+          message: 'give exactly one of key and keyFromEnv',
+        }),
+    )
+    .default([]),
 });
 
 /** The validated mcp-server configuration. */

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createLogger, type Logger, parseConfig } from '@dcg/http-kit';
+import { createLogger, type Logger, parseConfig, ServiceMetrics } from '@dcg/http-kit';
 import { createKgClient } from '@dcg/kg-client';
 import { createMarketplaceClient } from '@dcg/marketplace-client';
 import { createDcgMcpServer, type DcgMcpDeps } from '@dcg/mcp-tools';
@@ -57,10 +57,14 @@ export interface StartMcpServerOptions {
   env?: Record<string, string | undefined>;
   /** Registers more tools, resources or prompts on every server instance (e.g. a deployment's own). */
   extendServer?: (server: McpServer) => void;
+  /** Prometheus metrics (default: a registry of this instance with the process metrics). */
+  metrics?: ServiceMetrics;
 }
 
 /** A running mcp-server. */
 export interface RunningMcpServer {
+  /** The Hono app behind everything but the authorization server (for `app.request()` in tests). */
+  app: ReturnType<typeof buildMcpApp>;
   /** Where it listens. */
   url: string;
   /** The MCP endpoint clients use (`<publicUrl>/mcp`). */
@@ -272,6 +276,15 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       maxRequestBytes: config.limits.maxRequestBytes,
       ...(auth ? { auth } : {}),
       extras,
+      metrics: {
+        metrics: options.metrics ?? new ServiceMetrics({ service: 'mcp-server' }),
+        config: config.metrics,
+        keys: config.metricsKeys.map((entry) => ({
+          name: entry.name,
+          role: 'metrics',
+          key: resolveSecret(entry, env) as string,
+        })),
+      },
     });
     const honoListener = getRequestListener(app.fetch);
     const providerCallback = provider?.callback();
@@ -323,6 +336,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     };
 
     return {
+      app,
       url,
       mcpUrl: resource.href,
       port,

@@ -37,4 +37,15 @@ describe('readConfig', () => {
       /PORT: PORT must be a port number[\s\S]*GOVERNANCE_URL: GOVERNANCE_URL must be a URL[\s\S]*CHECK_INTERVAL: cannot read the duration "often"[\s\S]*STOP_DEADLINE_MS must be positive/,
     );
   });
+
+  it('refuses an unknown LOG_LEVEL and bad metrics settings', () => {
+    expect(readConfig({ LOG_LEVEL: 'WARN' }).LOG_LEVEL).toBe('warn');
+    expect(() => readConfig({ LOG_LEVEL: 'verbose' })).toThrow(
+      /LOG_LEVEL: LOG_LEVEL must be one of debug, info, warn, error, silent/,
+    );
+    expect(readConfig({})).toMatchObject({ METRICS_ENABLED: true, METRICS_REQUIRE_KEY: true });
+    expect(() => readConfig({ METRICS_KEY: 'short', METRICS_REQUIRE_KEY: 'maybe' })).toThrow(
+      /METRICS_REQUIRE_KEY must be 1 or 0[\s\S]*METRICS_KEY must be at least 16 characters/,
+    );
+  });
 });

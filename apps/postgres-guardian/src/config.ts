@@ -1,4 +1,5 @@
 import { parseDuration } from '@dcg/guardian-sdk';
+import { LOG_LEVELS } from '@dcg/http-kit';
 import { z } from 'zod';
 
 const duration = (name: string) =>
@@ -20,6 +21,11 @@ const positiveInt = (name: string) =>
     .regex(/^\d+$/, `${name} must be a whole number`)
     .transform(Number)
     .refine((n) => n > 0, `${name} must be positive`);
+
+const flag = (name: string) =>
+  z
+    .enum(['0', '1', 'true', 'false'], `${name} must be 1 or 0`)
+    .transform((v) => v === '1' || v === 'true');
 
 /**
  * The guardian's configuration, from environment variables (every one optional; see the README).
@@ -56,6 +62,17 @@ export const PostgresGuardianConfigSchema = z.looseObject({
   STOP_DEADLINE_MS: positiveInt('STOP_DEADLINE_MS').default(10_000),
   PG_MAX_CONNECTIONS: positiveInt('PG_MAX_CONNECTIONS').default(4),
   MAX_BODY_BYTES: positiveInt('MAX_BODY_BYTES').default(5 * 1024 * 1024),
+  /** A typo such as `verbose` stops the start-up instead of logging at an unexpected level. */
+  LOG_LEVEL: z
+    .string()
+    .transform((v) => v.trim().toLowerCase())
+    .pipe(z.enum(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`))
+    .default('info'),
+  METRICS_ENABLED: flag('METRICS_ENABLED').default(true),
+  /** Off only where the port is reachable from the monitoring network alone. */
+  METRICS_REQUIRE_KEY: flag('METRICS_REQUIRE_KEY').default(true),
+  /** The bearer key a scraper presents on `/metrics`. */
+  METRICS_KEY: z.string().min(16, 'METRICS_KEY must be at least 16 characters').optional(),
 });
 /** The parsed configuration. */
 export type PostgresGuardianConfig = z.infer<typeof PostgresGuardianConfigSchema>;

@@ -232,6 +232,8 @@ beforeAll(async () => {
       DCG_ENVIRONMENT: ENV,
       CHECK_INTERVAL: '1s',
       STOP_DEADLINE_MS: '300',
+      // The test follows the runs through the guardian's log lines ('run started' is debug).
+      LOG_LEVEL: 'debug',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -3,18 +3,15 @@ import { dirname, join } from 'node:path';
 import { createGuardianAdapter, GovernanceClient } from '@dcg/guardian-sdk';
 import { openFileContractRegistry, runGuardianProcess } from '@dcg/guardian-sdk/node';
 import { postgresContractCheck } from '@dcg/guardian-sdk/postgres';
+import { createLogger, ServiceMetrics } from '@dcg/http-kit';
 import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { readConfig } from './config';
 import { createDemoTables } from './demo-tables';
+import { buildGuardianHttpApp } from './http-app';
 
 // The reference guardian: a tech adapter for the coordinator, and a scheduler that checks the
 // contracts it guards in PostgreSQL. Only the public API of @dcg/guardian-sdk is used.
-
-const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =>
-  process.stdout.write(
-    `${JSON.stringify({ time: new Date().toISOString(), level, service: 'postgres-guardian', msg, ...fields })}\n`,
-  );
 
 let config: ReturnType<typeof readConfig>;
 try {
@@ -23,6 +20,24 @@ try {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exit(2);
 }
+
+// JSON lines at LOG_LEVEL, secrets redacted (connection strings, keys); `listening` always shows.
+const logger = createLogger('postgres-guardian', { level: config.LOG_LEVEL });
+const announce = createLogger('postgres-guardian', { level: 'info' });
+const log = (level: string, msg: string, fields: Record<string, unknown> = {}) => {
+  const method = level === 'debug' || level === 'warn' || level === 'error' ? level : 'info';
+  logger[method](msg, fields);
+};
+
+const metrics = new ServiceMetrics({ service: 'postgres-guardian' });
+const runs = metrics.counter('guardian_runs_total', 'Contract checks finished, by outcome', [
+  'outcome',
+]);
+const runSeconds = metrics.histogram(
+  'guardian_run_duration_seconds',
+  'Time of one contract check, submission included',
+  [],
+);
 
 const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: config.PG_MAX_CONNECTIONS });
 pool.on('error', (error) =>
@@ -62,13 +77,29 @@ const adapter = createGuardianAdapter({
 const once = process.argv.includes('--once');
 const server = once
   ? undefined
-  : serve({ fetch: adapter.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
-      log('info', 'listening', {
-        url: `http://${config.HOST}:${info.port}`,
-        governance: config.GOVERNANCE_URL,
-        monitored: registry.list().length,
-        demo: config.DCG_DEMO,
-      }),
+  : serve(
+      {
+        fetch: buildGuardianHttpApp({
+          adapter,
+          metrics,
+          metricsConfig: {
+            enabled: config.METRICS_ENABLED,
+            requireKey: config.METRICS_REQUIRE_KEY,
+          },
+          metricsKeys: config.METRICS_KEY
+            ? [{ name: 'metrics', role: 'metrics', key: config.METRICS_KEY }]
+            : [],
+        }).fetch,
+        port: config.PORT,
+        hostname: config.HOST,
+      },
+      (info) =>
+        announce.info('listening', {
+          url: `http://${config.HOST}:${info.port}`,
+          governance: config.GOVERNANCE_URL,
+          monitored: registry.list().length,
+          demo: config.DCG_DEMO,
+        }),
     );
 server?.on('error', (error) => {
   log('error', 'cannot listen', { error: error.message });
@@ -132,7 +163,9 @@ await runGuardianProcess({
   stopDeadlineMs: config.STOP_DEADLINE_MS,
   hooks: {
     onRunStart: (target) => log('debug', 'run started', { contract: target.resourceId }),
-    onRunEnd: (report) =>
+    onRunEnd: (report) => {
+      runs.inc({ outcome: report.outcome });
+      runSeconds.observe(report.durationMs / 1000);
       log(report.outcome === 'error' ? 'error' : 'info', 'run finished', {
         contract: report.resourceId,
         policyId: report.policyId,
@@ -141,7 +174,8 @@ await runGuardianProcess({
         violations: report.violations,
         ms: Math.round(report.durationMs),
         ...(report.error ? { error: (report.error as Error).message } : {}),
-      }),
+      });
+    },
     log: (level, message, fields) => log(level, message, fields),
   },
   onStop: async () => {

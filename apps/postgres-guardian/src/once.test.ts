@@ -134,4 +134,18 @@ describe('postgres-guardian --once', () => {
     expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(2);
     expect(stderr).toMatch(/CHECK_INTERVAL: cannot read the duration "sometimes"/);
   });
+
+  it('exits 2 naming LOG_LEVEL when it is not a known level', async () => {
+    const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {
+      cwd: appDir,
+      env: { ...process.env, DCG_DATA_DIR: dir, LOG_LEVEL: 'verbose' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(2);
+    expect(stderr).toMatch(/LOG_LEVEL: LOG_LEVEL must be one of debug, info, warn, error, silent/);
+  });
 });

@@ -15,6 +15,13 @@ import { bearerSecurity, problem } from './openapi-schemas';
 
 const Environment = z.string().min(1).max(200);
 
+const unavailable = {
+  ...problem('The embedding storage or provider is unavailable'),
+  headers: z.object({
+    'Retry-After': z.string().meta({ description: 'Seconds to wait before retrying' }),
+  }),
+};
+
 const PROBLEMS: Partial<Record<MarketplaceSearchError['code'], { status: number; title: string }>> =
   {
     search_unavailable: { status: 409, title: 'Embeddings search is disabled' },
@@ -70,9 +77,12 @@ export function mountMarketplaceSearchRoutes(
     createRoute({
       method: 'get',
       path: '/v1/marketplace/search',
+      operationId: 'searchMarketplace',
       tags: ['marketplace'],
       summary:
         'Hybrid search of marketplace instances: by meaning (embeddings) and by words, names and URNs',
+      // Public like the marketplace it searches.
+      security: [],
       request: { query: MarketplaceSearchQuerySchema },
       responses: {
         200: {
@@ -81,6 +91,7 @@ export function mountMarketplaceSearchRoutes(
           content: { 'application/json': { schema: SearchResultSchema } },
         },
         400: problem('Invalid query'),
+        503: unavailable,
       },
     }),
     async (c) => {
@@ -93,6 +104,7 @@ export function mountMarketplaceSearchRoutes(
     createRoute({
       method: 'post',
       path: '/marketplace/embeddingsSearch/createEmbeddings',
+      operationId: 'createEmbeddings',
       tags: ['marketplace'],
       summary:
         'Embed every instance of an environment with the current model (needed after a model change)',
@@ -114,6 +126,7 @@ export function mountMarketplaceSearchRoutes(
         401: problem('No or an invalid API key'),
         403: problem('The key is not a platform-admin key'),
         409: problem('Embeddings search is disabled'),
+        503: unavailable,
       },
     }),
     async (c) => {
@@ -128,6 +141,7 @@ export function mountMarketplaceSearchRoutes(
     createRoute({
       method: 'get',
       path: '/marketplace/embeddingsSearch/jobs/{id}',
+      operationId: 'getEmbeddingsJob',
       tags: ['marketplace'],
       summary: 'An embeddings job with its progress (done / total, errors)',
       security: bearerSecurity,
@@ -148,6 +162,7 @@ export function mountMarketplaceSearchRoutes(
         },
         401: problem('No or an invalid API key'),
         404: problem('No such job'),
+        503: unavailable,
       },
     }),
     async (c) => {
@@ -167,9 +182,11 @@ export function mountMarketplaceSearchRoutes(
     createRoute({
       method: 'get',
       path: '/marketplace/embeddingsSearch/status',
+      operationId: 'getEmbeddingsStatus',
       tags: ['marketplace'],
       summary:
         'Embeddings status: model, embedded and pending instances, stale models, last provider error, running jobs',
+      security: [],
       request: { query: z.object({ environment: Environment.optional() }) },
       responses: {
         200: {
@@ -177,6 +194,7 @@ export function mountMarketplaceSearchRoutes(
           content: { 'application/json': { schema: EmbeddingsStatusSchema } },
         },
         400: problem('Invalid environment'),
+        503: unavailable,
       },
     }),
     async (c) => {

@@ -1,4 +1,4 @@
-import { ProblemError, problemResponse } from '@dcg/http-kit';
+import { ProblemError, problemResponse, type ServiceMetrics } from '@dcg/http-kit';
 import type { KnowledgeBase } from '@dcg/knowledge-graph';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -78,7 +78,7 @@ export function registerSparqlPaths(
  * before parsing, the row limit.
  *
  * @example
- * mountSparqlRoutes(app, { kb, guards, engine, config: config.sparql });
+ * mountSparqlRoutes(app, { kb, guards, engine, config: config.sparql, metrics });
  */
 export function mountSparqlRoutes(
   app: OpenAPIHono<KgEnv>,
@@ -87,6 +87,8 @@ export function mountSparqlRoutes(
     guards: Guards;
     engine: SparqlEngine;
     config: KgApiConfig['sparql'];
+    /** Gets `kg_sparql_queue_depth`, the queries waiting for an evaluation slot, read at each scrape. */
+    metrics: ServiceMetrics;
   },
 ): void {
   registerSparqlPaths(app, '/v1/graph/sparql', {
@@ -106,6 +108,12 @@ export function mountSparqlRoutes(
     maxConcurrent: deps.config.maxConcurrent,
     maxQueued: deps.config.maxQueued,
   });
+  deps.metrics.gauge(
+    'kg_sparql_queue_depth',
+    'SPARQL queries waiting for an evaluation slot (sparql.maxConcurrent running, up to sparql.maxQueued waiting)',
+    [],
+    () => admission.load.queued,
+  );
   const { timeoutMs, maxRows, maxBlockMs } = deps.config;
   const limits = {
     maxLength: deps.config.maxQueryLength,

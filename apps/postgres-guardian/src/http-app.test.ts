@@ -1,0 +1,71 @@
+import { createGuardianAdapter } from '@dcg/guardian-sdk';
+import { ServiceMetrics } from '@dcg/http-kit';
+import { parsePrometheusText } from '@dcg/http-kit/testkit';
+import { describe, expect, it } from 'vitest';
+import { buildGuardianHttpApp } from './http-app';
+
+const METRICS_KEY = 'guardian-metrics-key-0123456789';
+
+function guardianApp(options: { requireKey?: boolean; enabled?: boolean } = {}) {
+  const metrics = new ServiceMetrics({ service: 'postgres-guardian', processMetrics: false });
+  const app = buildGuardianHttpApp({
+    adapter: createGuardianAdapter({ maxBodyBytes: 1024, onProvision: () => undefined }),
+    metrics,
+    metricsConfig: { enabled: options.enabled ?? true, requireKey: options.requireKey ?? true },
+    metricsKeys: [{ name: 'metrics', role: 'metrics', key: METRICS_KEY }],
+  });
+  return { app, metrics };
+}
+
+describe('postgres-guardian HTTP app', () => {
+  it('serves /metrics in the Prometheus text format behind METRICS_KEY, counting adapter requests by route', async () => {
+    const { app } = guardianApp();
+    const tooLarge = await app.request('/v1/provision', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ padding: 'x'.repeat(2048) }),
+    });
+    expect(tooLarge.status).toBe(413);
+    await app.request('/v1/provision/no-such-token/status');
+    await app.request('/no/such/path/12345');
+
+    expect((await app.request('/metrics')).status).toBe(401);
+    const response = await app.request('/metrics', {
+      headers: { authorization: `Bearer ${METRICS_KEY}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const { samples, types } = parsePrometheusText(await response.text());
+    expect(types.get('http_requests_total')).toBe('counter');
+    const requests = (method: string, route: string, status: string) =>
+      samples.find(
+        (s) =>
+          s.name === 'http_requests_total' &&
+          s.labels.method === method &&
+          s.labels.route === route &&
+          s.labels.status === status,
+      )?.value;
+    expect(requests('POST', '/v1/provision', '413')).toBe(1);
+    expect(
+      samples.filter(
+        (s) => s.name === 'http_requests_total' && s.labels.route === '/v1/provision/:token/status',
+      ),
+    ).toHaveLength(1);
+    expect(requests('GET', '(unmatched)', '404')).toBe(1);
+    expect(samples.some((s) => s.labels.route?.includes('no-such-token'))).toBe(false);
+    expect(samples.some((s) => s.labels.route?.includes('12345'))).toBe(false);
+  });
+
+  it('serves /metrics without a key when METRICS_REQUIRE_KEY=0, and none when METRICS_ENABLED=0', async () => {
+    expect((await guardianApp({ requireKey: false }).app.request('/metrics')).status).toBe(200);
+    expect((await guardianApp({ enabled: false }).app.request('/metrics')).status).toBe(404);
+  });
+
+  it('sends the security headers on the adapter answers', async () => {
+    const { app } = guardianApp();
+    const response = await app.request('/v1/provision/no-such-token/status');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+  });
+});
