@@ -282,23 +282,26 @@ describe.each(apps)('$name under pnpm --filter … start', (app) => {
 
 describe('pnpm start', () => {
   it('stops every app on SIGTERM and leaves no server on their ports', async () => {
-    const ports = { governance: await freePort(), kg: await freePort() };
+    // Every app on a free port (none on the fixed defaults), and all four listening before SIGTERM.
+    const ports = {
+      GOVERNANCE_API_PORT: await freePort(),
+      KG_API_PORT: await freePort(),
+      MCP_SERVER_PORT: await freePort(),
+      POSTGRES_GUARDIAN_PORT: await freePort(),
+    };
     const started = await run(
       'pnpm',
       ['start'],
       {
-        GOVERNANCE_API_PORT: String(ports.governance),
-        KG_API_PORT: String(ports.kg),
+        ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
         DCG_DATA_DIR: join(dir, 'platform'),
       },
-      2,
+      Object.keys(ports).length,
     );
-    expect(await listening(ports.governance)).toBe(true);
-    expect(await listening(ports.kg)).toBe(true);
+    for (const port of Object.values(ports)) expect(await listening(port)).toBe(true);
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
-    expect(await listening(ports.governance)).toBe(false);
-    expect(await listening(ports.kg)).toBe(false);
+    for (const port of Object.values(ports)) expect(await listening(port)).toBe(false);
     expect(await groupGone(started.child.pid ?? 0)).toBe(true);
   });
 });

@@ -4,6 +4,8 @@ import type { SourceLocation } from './source-location';
 export interface CliFinding {
   /** JSONPath of the value, `$` for the whole document. */
   path: string;
+  /** The same path as segments, where the finding is a validation issue. */
+  segments?: ReadonlyArray<string | number>;
   message: string;
   /** A stable code where there is one (lint findings, syntax errors). */
   code?: string;
@@ -64,6 +66,7 @@ export function formatJson(
     path: issue.path,
     message: issue.message,
     ...(issue.code === undefined ? {} : { code: issue.code }),
+    ...(issue.segments === undefined ? {} : { segments: issue.segments }),
     ...(issue.location === undefined ? {} : issue.location),
   });
   const files = reports.map((report) => ({

@@ -186,7 +186,7 @@ async function load(file: string, io: CliIo): Promise<Loaded> {
     return {
       ok: false,
       unreadable: true,
-      finding: { path: '$', message: `cannot read ${file}: ${reason}` },
+      finding: validationIssue('unreadable', [], `cannot read ${file}: ${reason}`),
     };
   }
   try {
@@ -197,8 +197,7 @@ async function load(file: string, io: CliIo): Promise<Loaded> {
         ok: false,
         unreadable: false,
         finding: {
-          path: '$',
-          message: error.message,
+          ...validationIssue('invalid_document', [], error.message),
           code: error.code,
           ...(error.location === undefined ? {} : { location: error.location }),
         },
