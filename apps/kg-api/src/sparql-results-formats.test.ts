@@ -1,3 +1,4 @@
+import { Parser } from 'n3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessKgApp, inProcessKgApp } from './__fixtures__/in-process-app';
 
@@ -7,6 +8,7 @@ const TURTLE = `@prefix ex: <https://ex.org/> .
 const SELECT =
   'SELECT ?s ?label ?rank ?part WHERE { ?s <https://ex.org/label> ?label ; <https://ex.org/rank> ?rank ; <https://ex.org/part> ?part }';
 const ASK = 'ASK { ?s <https://ex.org/rank> 7 }';
+const SD = 'http://www.w3.org/ns/sparql-service-description#';
 const XSD_INTEGER = 'http://www.w3.org/2001/XMLSchema#integer';
 
 interface Problem {
@@ -195,5 +197,39 @@ describe('SPARQL results formats on /v1/graph/sparql', () => {
     });
     expect(viaForm.status).toBe(400);
     expect(((await viaForm.json()) as Problem).detail).toMatch(/named-graph-uri/);
+  });
+
+  it('answers GET without a query with a SPARQL 1.1 Service Description in Turtle', async () => {
+    const response = await kg.app.request('http://kg.test/v1/graph/sparql');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/turtle; charset=utf-8');
+    const quads = new Parser().parse(await response.text());
+    const objects = (predicate: string) =>
+      quads.filter((q) => q.predicate.value === `${SD}${predicate}`).map((q) => q.object.value);
+    expect(objects('endpoint')).toEqual(['http://kg.test/v1/graph/sparql']);
+    expect(objects('supportedLanguage')).toEqual([`${SD}SPARQL11Query`]);
+    expect(objects('resultFormat')).toHaveLength(4);
+    // An empty query is still a missing query, not a request for the description.
+    expect((await kg.app.request('/v1/graph/sparql?query=')).status).toBe(400);
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const head = await kg.app.request(`/v1/graph/sparql?query=${encodeURIComponent(SELECT)}`, {
+      method: 'HEAD',
+      headers: { accept: 'text/csv' },
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(await head.text()).toBe('');
+    const description = await kg.app.request('/v1/graph/sparql', { method: 'HEAD' });
+    expect(description.status).toBe(200);
+    expect(description.headers.get('content-type')).toMatch(/^text\/turtle/);
+  });
+
+  it.each(['PUT', 'DELETE', 'PATCH'])('answers %s with 405 and Allow', async (method) => {
+    const response = await kg.app.request('/v1/graph/sparql', { method, body: 'x' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
 });

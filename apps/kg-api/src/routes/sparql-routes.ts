@@ -8,6 +8,7 @@ import {
   type ResultsFormat,
   type SparqlResults,
   serializeResults,
+  serviceDescription,
 } from '@dcg/sparql-subset';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -77,10 +78,24 @@ export function registerSparqlPaths(
     request: {
       ...request,
       query: options.resultsFormats
-        ? z.object({ query: z.string().describe('SPARQL query'), format: formatParameter })
+        ? z.object({
+            query: z
+              .string()
+              .optional()
+              .describe('SPARQL query; without it, the SPARQL 1.1 Service Description (Turtle)'),
+            format: formatParameter,
+          })
         : z.object({ query: z.string().describe('SPARQL query') }),
     },
-    responses,
+    responses: options.resultsFormats
+      ? {
+          ...responses,
+          200: {
+            description: `${responses[200].description} Without a query: the SPARQL 1.1 Service Description (Turtle).`,
+            content: { ...responses[200].content, 'text/turtle': { schema: z.string() } },
+          },
+        }
+      : responses,
   });
   app.openAPIRegistry.registerPath({
     method: 'post',
@@ -227,6 +242,14 @@ export function mountSparqlRoutes(
     // turn, parsing, planning and evaluation.
     const deadline = Date.now() + timeoutMs;
     const request = await readSparqlRequest(c);
+    if (request.query === undefined && c.req.method !== 'POST') {
+      // The endpoint itself (SPARQL 1.1 Service Description §2): what it serves, in Turtle.
+      const url = new URL(c.req.url);
+      return c.body(serviceDescription({ endpoint: `${url.origin}${url.pathname}` }), 200, {
+        'content-type': 'text/turtle; charset=utf-8',
+        ...timing(),
+      });
+    }
     const text = requireQuery(request.query);
     refuseDatasetParameters(request.datasetParameters);
     const accept = c.req.header('accept');
@@ -319,4 +342,16 @@ export function mountSparqlRoutes(
   };
   app.get('/v1/graph/sparql', deps.guards.read, timed);
   app.post('/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, timed);
+  // GET also answers HEAD (Hono runs the GET handler without the body).
+  app.all('/v1/graph/sparql', (c) =>
+    problemResponse(
+      {
+        status: 405,
+        title: 'Method Not Allowed',
+        detail: `${c.req.method} is not served here: query with GET, HEAD or POST`,
+        instance: c.req.path,
+      },
+      { allow: 'GET, HEAD, POST' },
+    ),
+  );
 }
