@@ -1,3 +1,4 @@
+import { parseRdf } from '@dcg/knowledge-graph';
 import { Parser } from 'n3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessKgApp, inProcessKgApp } from './__fixtures__/in-process-app';
@@ -211,6 +212,30 @@ describe('SPARQL results formats on /v1/graph/sparql', () => {
     expect(objects('resultFormat')).toHaveLength(4);
     // An empty query is still a missing query, not a request for the description.
     expect((await kg.app.request('/v1/graph/sparql?query=')).status).toBe(400);
+  });
+
+  it('answers the Service Description as JSON-LD when Accept prefers it, with the same triples', async () => {
+    const turtle = await kg.app.request('http://kg.test/v1/graph/sparql', {
+      headers: { accept: 'application/ld+json;q=0.5, text/turtle' },
+    });
+    expect(turtle.headers.get('content-type')).toMatch(/^text\/turtle/);
+    const response = await kg.app.request('http://kg.test/v1/graph/sparql', {
+      headers: { accept: 'application/ld+json' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/ld+json');
+    const parsed = await parseRdf(await response.text(), 'json-ld');
+    if (!parsed.success) throw new Error(JSON.stringify(parsed.issues));
+    const fromTurtle = new Parser().parse(await turtle.text());
+    const withoutBlanks = (
+      quads: Array<{ predicate: { value: string }; object: { termType: string; value: string } }>,
+    ) =>
+      quads
+        .filter((q) => q.object.termType !== 'BlankNode')
+        .map((q) => `${q.predicate.value} ${q.object.value}`)
+        .sort();
+    expect(withoutBlanks(parsed.data)).toEqual(withoutBlanks(fromTurtle));
+    expect(parsed.data).toHaveLength(fromTurtle.length);
   });
 
   it('answers HEAD like GET, without a body', async () => {

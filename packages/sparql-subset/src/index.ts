@@ -17,7 +17,7 @@ export {
   type ResultsFormat,
   serializeResults,
 } from './results-formats';
-export { serviceDescription } from './service-description';
+export { serviceDescription, serviceDescriptionJsonLd } from './service-description';
 export { SparqlSubsetError, type SparqlSubsetErrorCode } from './sparql-subset-error';
 export type { SparqlJsonTerm } from './term-ids';
 export type { QuerySource } from './triple-source';

@@ -1,5 +1,7 @@
 import { ALL_RESULTS_FORMATS, type ResultsFormat } from './results-formats';
 
+const SD = 'http://www.w3.org/ns/sparql-service-description#';
+
 /** The W3C format IRIs (http://www.w3.org/ns/formats/) of each results format. */
 const FORMAT_IRIS: Readonly<Record<ResultsFormat, string>> = {
   json: 'http://www.w3.org/ns/formats/SPARQL_Results_JSON',
@@ -45,4 +47,30 @@ export function serviceDescription(options: {
     '  sd:defaultDataset [ a sd:Dataset ; sd:defaultGraph [ a sd:Graph ] ] .',
     '',
   ].join('\n');
+}
+
+/**
+ * The same Service Description as {@link serviceDescription}, as a JSON-LD document (serialise it
+ * with `JSON.stringify`, send it as `application/ld+json`).
+ *
+ * @example
+ * ```ts
+ * const doc = serviceDescriptionJsonLd({ endpoint: 'https://kg.example.org/v1/graph/sparql' });
+ * ```
+ */
+export function serviceDescriptionJsonLd(options: {
+  endpoint: string;
+  resultFormats?: readonly ResultsFormat[];
+}): Record<string, unknown> {
+  return {
+    '@context': { sd: SD },
+    '@type': 'sd:Service',
+    'sd:endpoint': { '@id': options.endpoint },
+    'sd:supportedLanguage': { '@id': 'sd:SPARQL11Query' },
+    'sd:resultFormat': (options.resultFormats ?? ALL_RESULTS_FORMATS).map((f) => ({
+      '@id': FORMAT_IRIS[f],
+    })),
+    'sd:feature': { '@id': 'sd:UnionDefaultGraph' },
+    'sd:defaultDataset': { '@type': 'sd:Dataset', 'sd:defaultGraph': { '@type': 'sd:Graph' } },
+  };
 }

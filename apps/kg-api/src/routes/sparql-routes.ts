@@ -9,6 +9,7 @@ import {
   type SparqlResults,
   serializeResults,
   serviceDescription,
+  serviceDescriptionJsonLd,
 } from '@dcg/sparql-subset';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -91,8 +92,12 @@ export function registerSparqlPaths(
       ? {
           ...responses,
           200: {
-            description: `${responses[200].description} Without a query: the SPARQL 1.1 Service Description (Turtle).`,
-            content: { ...responses[200].content, 'text/turtle': { schema: z.string() } },
+            description: `${responses[200].description} Without a query: the SPARQL 1.1 Service Description (Turtle, or JSON-LD when Accept prefers it).`,
+            content: {
+              ...responses[200].content,
+              'text/turtle': { schema: z.string() },
+              'application/ld+json': { schema: z.record(z.string(), z.unknown()) },
+            },
           },
         }
       : responses,
@@ -159,6 +164,22 @@ function negotiate(
     detail: `${format !== undefined ? `format=${format}` : `Accept: ${(accept ?? '').slice(0, 200)}`} allows none of the results formats offered for this query: ${types.join(', ')}${offered === BOOLEAN_RESULTS_FORMATS ? ' (an ASK answer has no CSV or TSV form)' : ''}`,
     offered: types,
   });
+}
+
+/** JSON-LD when `Accept` ranks it above Turtle (Turtle otherwise, and without Accept). */
+function prefersJsonLd(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const quality = (type: string) => {
+    const range = accept
+      .split(',')
+      .slice(0, 64)
+      .map((part) => part.split(';'))
+      .find(([name]) => name?.trim().toLowerCase() === type);
+    if (!range) return 0;
+    const q = range.slice(1).find((p) => p.trim().toLowerCase().startsWith('q='));
+    return q ? Number(q.trim().slice(2)) || 0 : 1;
+  };
+  return quality('application/ld+json') > quality('text/turtle');
 }
 
 /** The endpoint queries one dataset, the union of the ingested graphs: it cannot honour others. */
@@ -245,8 +266,17 @@ export function mountSparqlRoutes(
     if (request.query === undefined && c.req.method !== 'POST') {
       // The endpoint itself (SPARQL 1.1 Service Description §2): what it serves, in Turtle.
       const url = new URL(c.req.url);
-      return c.body(serviceDescription({ endpoint: `${url.origin}${url.pathname}` }), 200, {
+      const endpoint = `${url.origin}${url.pathname}`;
+      if (prefersJsonLd(c.req.header('accept'))) {
+        return c.body(JSON.stringify(serviceDescriptionJsonLd({ endpoint })), 200, {
+          'content-type': 'application/ld+json',
+          vary: 'accept',
+          ...timing(),
+        });
+      }
+      return c.body(serviceDescription({ endpoint }), 200, {
         'content-type': 'text/turtle; charset=utf-8',
+        vary: 'accept',
         ...timing(),
       });
     }
