@@ -413,7 +413,14 @@ SELECT ?c ?label WHERE { ?c skos:prefLabel ?label } ORDER BY ?label`;
   });
 
   it('answers 400 without a query and 415 for another body type', async () => {
-    expect((await fetch(`${api.url}/v1/graph/sparql`)).status).toBe(400);
+    // A GET of the bare endpoint is the Service Description; an empty query is still missing.
+    expect((await fetch(`${api.url}/v1/graph/sparql?query=`)).status).toBe(400);
+    const noQuery = await fetch(`${api.url}/v1/graph/sparql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'format=json',
+    });
+    expect(noQuery.status).toBe(400);
     const wrong = await fetch(`${api.url}/v1/graph/sparql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -89,37 +89,45 @@ function percentDecode(text: string, what: string): string {
   return strictUtf8(Uint8Array.from(bytes), what);
 }
 
+/** What a SPARQL 1.1 protocol request asks, apart from the query text's meaning. */
+export interface SparqlRequest {
+  /** The query text; `undefined` when the request has none (a GET of the endpoint itself). */
+  query: string | undefined;
+  /** The `format` parameter (URL or form), if given. */
+  format: string | undefined;
+  /** The RDF dataset parameters present (`default-graph-uri`, `named-graph-uri`), in that order. */
+  datasetParameters: string[];
+}
+
+const DATASET_PARAMETERS = ['default-graph-uri', 'named-graph-uri'];
+
 /**
- * The query text of a SPARQL 1.1 protocol request: `GET ?query=`, `POST` with
- * `application/sparql-query`, or `POST` with a form `query=`. Anything else is a 400/415 problem;
- * the Update protocol (`update=`, `application/sparql-update`) is refused like an update query;
- * text that is not UTF-8 is refused with the byte offset.
+ * Reads a SPARQL 1.1 protocol request: `GET ?query=`, `POST` with `application/sparql-query`
+ * (parameters in the URL), or `POST` with a form `query=`. A body of another type is a 415
+ * problem; the Update protocol (`update=`, `application/sparql-update`) is refused like an update
+ * query; text that is not UTF-8 is refused with the byte offset.
  *
  * @example
- * const text = await readSparqlQuery(c);
+ * const { query, format } = await readSparqlRequest(c);
  */
-export async function readSparqlQuery(c: Context): Promise<string> {
-  let query: string | undefined;
-  if (c.req.method === 'GET') {
-    const url = c.req.url;
-    const at = url.indexOf('?');
-    const fields = formFields(
-      at < 0 ? '' : (url.slice(at + 1).split('#')[0] ?? ''),
-      'query string',
-    );
-    if (fields.has('update')) throw updateRefused();
-    query = fields.get('query');
-  } else {
+export async function readSparqlRequest(c: Context): Promise<SparqlRequest> {
+  const url = c.req.url;
+  const at = url.indexOf('?');
+  const fields = formFields(at < 0 ? '' : (url.slice(at + 1).split('#')[0] ?? ''), 'query string');
+  if (fields.has('update')) throw updateRefused();
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (type === 'application/sparql-query') {
-      query = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
+      fields.set('query', strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body'));
     } else if (type === 'application/x-www-form-urlencoded') {
-      const fields = formFields(
+      const form = formFields(
         strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body'),
         'form',
       );
-      if (fields.has('update')) throw updateRefused();
-      query = fields.get('query');
+      if (form.has('update')) throw updateRefused();
+      // A query belongs in the body of a form POST, not in its URL.
+      fields.delete('query');
+      for (const [name, value] of form) if (!fields.has(name)) fields.set(name, value);
     } else if (type === 'application/sparql-update') {
       throw updateRefused();
     } else {
@@ -131,6 +139,31 @@ export async function readSparqlQuery(c: Context): Promise<string> {
       });
     }
   }
+  return {
+    query: fields.get('query'),
+    format: fields.get('format'),
+    datasetParameters: DATASET_PARAMETERS.filter((name) => fields.has(name)),
+  };
+}
+
+/**
+ * The query text of a SPARQL 1.1 protocol request ({@link readSparqlRequest}); a request without
+ * one is a 400 problem.
+ *
+ * @example
+ * const text = await readSparqlQuery(c);
+ */
+export async function readSparqlQuery(c: Context): Promise<string> {
+  return requireQuery((await readSparqlRequest(c)).query);
+}
+
+/**
+ * The query text, or a 400 problem when it is missing or blank.
+ *
+ * @example
+ * const text = requireQuery(request.query);
+ */
+export function requireQuery(query: string | undefined): string {
   if (query === undefined || query.trim() === '') {
     throw new ProblemError({
       status: 400,

@@ -9,6 +9,15 @@ export {
   findUpdateOperations,
   type QueryLimits,
 } from './query-scan';
+export {
+  ALL_RESULTS_FORMATS,
+  BOOLEAN_RESULTS_FORMATS,
+  chooseResultsFormat,
+  RESULTS_MEDIA_TYPES,
+  type ResultsFormat,
+  serializeResults,
+} from './results-formats';
+export { serviceDescription, serviceDescriptionJsonLd } from './service-description';
 export { SparqlSubsetError, type SparqlSubsetErrorCode } from './sparql-subset-error';
 export type { SparqlJsonTerm } from './term-ids';
 export type { QuerySource } from './triple-source';

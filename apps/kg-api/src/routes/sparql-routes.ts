@@ -1,5 +1,16 @@
 import { ProblemError, problemResponse, type ServiceMetrics } from '@dcg/http-kit';
 import type { KnowledgeBase } from '@dcg/knowledge-graph';
+import {
+  ALL_RESULTS_FORMATS,
+  BOOLEAN_RESULTS_FORMATS,
+  chooseResultsFormat,
+  RESULTS_MEDIA_TYPES,
+  type ResultsFormat,
+  type SparqlResults,
+  serializeResults,
+  serviceDescription,
+  serviceDescriptionJsonLd,
+} from '@dcg/sparql-subset';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -8,7 +19,7 @@ import type { Guards } from '../auth';
 import type { KgApiConfig } from '../config';
 import { QueryAdmission } from '../query-admission';
 import type { SparqlEngine } from '../sparql-engine';
-import { queryRejected, readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
+import { queryRejected, readSparqlRequest, requireQuery, sparqlBodyLimit } from '../sparql-request';
 import { problem, SparqlJsonSchema } from './openapi-shared';
 
 const PASSTHROUGH_HINT =
@@ -30,13 +41,30 @@ export function registerSparqlPaths(
     summary: string;
     params?: z.ZodObject;
     extra?: Record<number, unknown>;
+    /** The endpoint answers every SPARQL 1.1 results format, chosen by `Accept` or `format`. */
+    resultsFormats?: boolean;
   },
 ): void {
+  const formatParameter = z
+    .enum(['json', 'xml', 'csv', 'tsv'])
+    .optional()
+    .describe('results format; wins over Accept (ASK: json or xml only)');
   const responses = {
-    200: {
-      description: 'SPARQL 1.1 Query Results JSON',
-      content: { 'application/sparql-results+json': { schema: SparqlJsonSchema } },
-    },
+    200: options.resultsFormats
+      ? {
+          description:
+            'SPARQL 1.1 Query Results in the format chosen by `format` or `Accept` (q-values; no Accept: JSON). CSV and TSV for SELECT only.',
+          content: {
+            'application/sparql-results+json': { schema: SparqlJsonSchema },
+            'application/sparql-results+xml': { schema: z.string() },
+            'text/csv': { schema: z.string() },
+            'text/tab-separated-values': { schema: z.string() },
+          },
+        }
+      : {
+          description: 'SPARQL 1.1 Query Results JSON',
+          content: { 'application/sparql-results+json': { schema: SparqlJsonSchema } },
+        },
     400: problem('missing query, or a query outside the supported subset (with problem codes)'),
     415: problem('the body is neither application/sparql-query nor a form'),
     ...options.extra,
@@ -48,8 +76,31 @@ export function registerSparqlPaths(
     operationId: `${options.operationId}ViaGet`,
     tags: [options.tag],
     summary: options.summary,
-    request: { ...request, query: z.object({ query: z.string().describe('SPARQL query') }) },
-    responses,
+    request: {
+      ...request,
+      query: options.resultsFormats
+        ? z.object({
+            query: z
+              .string()
+              .optional()
+              .describe('SPARQL query; without it, the SPARQL 1.1 Service Description (Turtle)'),
+            format: formatParameter,
+          })
+        : z.object({ query: z.string().describe('SPARQL query') }),
+    },
+    responses: options.resultsFormats
+      ? {
+          ...responses,
+          200: {
+            description: `${responses[200].description} Without a query: the SPARQL 1.1 Service Description (Turtle, or JSON-LD when Accept prefers it).`,
+            content: {
+              ...responses[200].content,
+              'text/turtle': { schema: z.string() },
+              'application/ld+json': { schema: z.record(z.string(), z.unknown()) },
+            },
+          },
+        }
+      : responses,
   });
   app.openAPIRegistry.registerPath({
     method: 'post',
@@ -59,15 +110,87 @@ export function registerSparqlPaths(
     summary: options.summary,
     request: {
       ...request,
+      ...(options.resultsFormats ? { query: z.object({ format: formatParameter }) } : {}),
       body: {
         required: true,
         content: {
           'application/sparql-query': { schema: z.string() },
-          'application/x-www-form-urlencoded': { schema: z.object({ query: z.string() }) },
+          'application/x-www-form-urlencoded': {
+            schema: options.resultsFormats
+              ? z.object({ query: z.string(), format: formatParameter })
+              : z.object({ query: z.string() }),
+          },
         },
       },
     },
     responses,
+  });
+}
+
+function contentType(format: ResultsFormat): string {
+  const type = RESULTS_MEDIA_TYPES[format];
+  return format === 'json' ? type : `${type}; charset=utf-8`;
+}
+
+/** The results format asked for, or a 400 (unknown `format`) / 406 (nothing offered fits) problem. */
+function negotiate(
+  accept: string | undefined,
+  format: string | undefined,
+  offered: readonly ResultsFormat[],
+): ResultsFormat {
+  const chosen = chooseResultsFormat({ accept, format, offered });
+  if (chosen) return chosen;
+  if (
+    format !== undefined &&
+    !ALL_RESULTS_FORMATS.includes(format.trim().toLowerCase() as ResultsFormat)
+  ) {
+    throw new ProblemError({
+      status: 400,
+      title: 'Invalid request',
+      detail: `format must be one of ${ALL_RESULTS_FORMATS.join(', ')}`,
+      errors: [
+        {
+          path: '$.format',
+          message: `unknown results format ${JSON.stringify(format.slice(0, 64))}`,
+        },
+      ],
+    });
+  }
+  const types = offered.map((f) => RESULTS_MEDIA_TYPES[f]);
+  throw new ProblemError({
+    type: 'urn:dcg:kg:problem:not-acceptable',
+    status: 406,
+    title: 'Not Acceptable',
+    detail: `${format !== undefined ? `format=${format}` : `Accept: ${(accept ?? '').slice(0, 200)}`} allows none of the results formats offered for this query: ${types.join(', ')}${offered === BOOLEAN_RESULTS_FORMATS ? ' (an ASK answer has no CSV or TSV form)' : ''}`,
+    offered: types,
+  });
+}
+
+/** JSON-LD when `Accept` ranks it above Turtle (Turtle otherwise, and without Accept). */
+function prefersJsonLd(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const quality = (type: string) => {
+    const range = accept
+      .split(',')
+      .slice(0, 64)
+      .map((part) => part.split(';'))
+      .find(([name]) => name?.trim().toLowerCase() === type);
+    if (!range) return 0;
+    const q = range.slice(1).find((p) => p.trim().toLowerCase().startsWith('q='));
+    return q ? Number(q.trim().slice(2)) || 0 : 1;
+  };
+  return quality('application/ld+json') > quality('text/turtle');
+}
+
+/** The endpoint queries one dataset, the union of the ingested graphs: it cannot honour others. */
+function refuseDatasetParameters(present: string[]): void {
+  if (present.length === 0) return;
+  throw new ProblemError({
+    type: 'urn:dcg:kg:problem:sparql-dataset-unsupported',
+    status: 400,
+    title: 'RDF dataset parameters are not supported',
+    detail: `${present.join(' and ')} cannot be honoured: every query runs over the union of the ingested graphs (its default graph). Leave the parameter out, or use passthrough to a source that supports it.`,
+    errors: present.map((name) => ({ path: `$.${name}`, message: 'not supported' })),
   });
 }
 
@@ -95,7 +218,14 @@ export function mountSparqlRoutes(
     operationId: 'querySparql',
     tag: 'sparql',
     summary: 'SPARQL (supported subset) over the ingested knowledge',
+    resultsFormats: true,
     extra: {
+      400: problem(
+        'missing query, a query outside the supported subset (with problem codes), an unknown format, or default-graph-uri / named-graph-uri (not supported: queries run over the union of the ingested graphs)',
+      ),
+      406: problem(
+        'none of the offered results formats is acceptable (Accept or format); the problem lists them in `offered`',
+      ),
       422: problem(
         'more rows than sparql.maxRows (add a LIMIT), or a part that cannot yield ran longer than sparql.maxBlockMs',
       ),
@@ -132,7 +262,28 @@ export function mountSparqlRoutes(
     // One deadline for every stage from the request's arrival: reading the text, the wait for a
     // turn, parsing, planning and evaluation.
     const deadline = Date.now() + timeoutMs;
-    const text = await readSparqlQuery(c);
+    const request = await readSparqlRequest(c);
+    if (request.query === undefined && c.req.method !== 'POST') {
+      // The endpoint itself (SPARQL 1.1 Service Description §2): what it serves, in Turtle.
+      const url = new URL(c.req.url);
+      const endpoint = `${url.origin}${url.pathname}`;
+      if (prefersJsonLd(c.req.header('accept'))) {
+        return c.body(JSON.stringify(serviceDescriptionJsonLd({ endpoint })), 200, {
+          'content-type': 'application/ld+json',
+          vary: 'accept',
+          ...timing(),
+        });
+      }
+      return c.body(serviceDescription({ endpoint }), 200, {
+        'content-type': 'text/turtle; charset=utf-8',
+        vary: 'accept',
+        ...timing(),
+      });
+    }
+    const text = requireQuery(request.query);
+    refuseDatasetParameters(request.datasetParameters);
+    const accept = c.req.header('accept');
+    const format = negotiate(accept, request.format, ALL_RESULTS_FORMATS);
     const entered = await admission.enter(deadline, c.req.raw.signal);
     if ('reason' in entered) {
       if (entered.reason === 'queue-full') {
@@ -156,14 +307,14 @@ export function mountSparqlRoutes(
       if (!parsed.success) throw queryRejected(parsed.problems, PASSTHROUGH_HINT);
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw timedOut();
-      let results: unknown;
+      let results: SparqlResults;
       try {
-        results = await engine.evaluate(parsed.query, deps.kb.stores(), {
+        results = (await engine.evaluate(parsed.query, deps.kb.stores(), {
           signal: c.req.raw.signal,
           timeoutMs: remaining,
           maxRows,
           maxBlockMs,
-        });
+        })) as SparqlResults;
       } catch (error) {
         const code = engine.errorCode(error);
         if (code === 'TIMEOUT') throw timedOut();
@@ -188,8 +339,14 @@ export function mountSparqlRoutes(
         }
         throw error;
       }
-      return c.body(JSON.stringify(results), 200, {
-        'content-type': 'application/sparql-results+json',
+      // CSV and TSV have no form for an ASK answer: the client's next choice among JSON and XML.
+      const answerFormat =
+        'boolean' in results && !BOOLEAN_RESULTS_FORMATS.includes(format)
+          ? negotiate(accept, request.format, BOOLEAN_RESULTS_FORMATS)
+          : format;
+      return c.body(serializeResults(results, answerFormat), 200, {
+        'content-type': contentType(answerFormat),
+        vary: 'accept',
         ...timing(),
       });
     } finally {
@@ -215,4 +372,16 @@ export function mountSparqlRoutes(
   };
   app.get('/v1/graph/sparql', deps.guards.read, timed);
   app.post('/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, timed);
+  // GET also answers HEAD (Hono runs the GET handler without the body).
+  app.all('/v1/graph/sparql', (c) =>
+    problemResponse(
+      {
+        status: 405,
+        title: 'Method Not Allowed',
+        detail: `${c.req.method} is not served here: query with GET, HEAD or POST`,
+        instance: c.req.path,
+      },
+      { allow: 'GET, HEAD, POST' },
+    ),
+  );
 }

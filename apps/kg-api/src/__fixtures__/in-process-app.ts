@@ -1,0 +1,66 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, parseConfig, resolveApiKeys } from '@dcg/http-kit';
+import { KnowledgeBase } from '@dcg/knowledge-graph';
+import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { Parser } from 'n3';
+import { buildKgApp } from '../app';
+import type { KgEnv } from '../app-env';
+import { KgApiConfigSchema } from '../config';
+import { IngestionService } from '../ingestion-service';
+import { sparqlSubsetEngine } from '../sparql-subset-engine';
+
+/** A kg-api app (for `app.request()`) over a real knowledge base in a temporary folder. */
+export interface InProcessKgApp {
+  app: OpenAPIHono<KgEnv>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the kg-api app in process, with one source `vocab` holding `turtle`, no server.
+ *
+ * @example
+ * const { app, close } = await inProcessKgApp('<urn:a> <urn:b> "c" .');
+ */
+export async function inProcessKgApp(turtle: string): Promise<InProcessKgApp> {
+  const dir = await mkdtemp(join(tmpdir(), 'kg-app-'));
+  const logger = createLogger('test', { level: 'silent' });
+  const config = parseConfig(
+    KgApiConfigSchema,
+    {
+      sources: [
+        {
+          id: 'vocab',
+          name: 'vocab',
+          modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
+        },
+      ],
+    },
+    'test configuration',
+  );
+  const persistence = new FileGraphPersistence(dir);
+  const kb = await KnowledgeBase.open({
+    sources: config.sources,
+    search: config.search,
+    persistence,
+  });
+  await kb.replaceGraph('vocab', new Parser().parse(turtle));
+  const rdfParse = { maxJsonDepth: config.ingestion.maxJsonLdDepth };
+  const app = buildKgApp({
+    config,
+    kb,
+    apiKeys: resolveApiKeys(config.auth.apiKeys, { env: {} }).keys,
+    ingestion: new IngestionService(
+      kb,
+      { timeoutMs: 1_000, maxBytes: config.ingestion.maxUploadBytes, parse: rdfParse },
+      logger,
+    ),
+    rdfParse,
+    sparql: sparqlSubsetEngine,
+    logger,
+    storageWritable: () => persistence.writable(),
+  });
+  return { app, close: () => rm(dir, { recursive: true, force: true }) };
+}
