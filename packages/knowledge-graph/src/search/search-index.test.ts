@@ -24,6 +24,16 @@ describe('foldText', () => {
   it('folds case, diacritics and punctuation', () => {
     expect(foldText('Crème-Brûlée, SÃO   Paulo!')).toBe('creme brulee sao paulo');
   });
+
+  it('folds case fully: sharp s, final sigma, Turkish dotted and dotless i', () => {
+    expect(foldText('Straße')).toBe('strasse');
+    expect(foldText('STRASSE')).toBe('strasse');
+    expect(foldText('GROẞ')).toBe('gross');
+    expect(foldText('ΟΔΟΣ')).toBe(foldText('οδος'));
+    expect(foldText('İstanbul')).toBe('istanbul');
+    expect(foldText('ıstanbul')).toBe('istanbul');
+    expect(foldText('KIRMIZI')).toBe(foldText('kırmızı'));
+  });
 });
 
 describe('SearchIndex', () => {
@@ -76,6 +86,18 @@ describe('SearchIndex', () => {
     const index = build([['cafe', `${skos}prefLabel`, 'Café-Crème']]);
     expect(index.search('CAFE creme', page).results).toEqual([`${ex}cafe`]);
     expect(index.search('café, crème!', page).results).toEqual([`${ex}cafe`]);
+  });
+
+  it('folds case fully: strasse finds Straße and the reverse, dotless i finds i', () => {
+    const index = build([
+      ['street', `${skos}prefLabel`, 'Straße'],
+      ['road', `${skos}prefLabel`, 'STRASSENBAU'],
+      ['red', `${skos}prefLabel`, 'Kırmızı'],
+    ]);
+    expect(index.search('strasse', page).results).toEqual([`${ex}street`, `${ex}road`]);
+    expect(index.search('Straßenbau', page).results).toEqual([`${ex}road`]);
+    expect(index.search('KIRMIZI', page).results).toEqual([`${ex}red`]);
+    expect(index.search('kirmizi', page).results).toEqual([`${ex}red`]);
   });
 
   it('does not search predicates that are not configured', () => {
