@@ -2,8 +2,8 @@
 const combiningMarks = /\p{M}+/gu;
 // Anything that is not a letter or a digit separates words.
 const separators = /[^\p{L}\p{N}]+/gu;
-// Text that lower-casing alone folds fully (ASCII): the common case skips the second pass.
-const nonAscii = /[^\x00-\x7f]/;
+// Text that lower-casing alone folds fully (printable ASCII): the common case skips the second pass.
+const nonAscii = /[^ -~\t\n\r]/;
 
 /**
  * Folds text for matching: Unicode compatibility decomposition, diacritics removed, full case
