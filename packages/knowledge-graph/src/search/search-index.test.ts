@@ -2,7 +2,7 @@ import { DataFactory, type Quad } from 'n3';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEARCH_PREDICATES } from '../source-config';
 import { foldText } from './fold-text';
-import { SearchIndex } from './search-index';
+import { langMatches, SearchIndex } from './search-index';
 
 const { quad, namedNode, literal } = DataFactory;
 const skos = 'http://www.w3.org/2004/02/skos/core#';
@@ -180,5 +180,60 @@ describe('SearchIndex typo tolerance', () => {
   it('finds two typos in long words only', () => {
     expect(index.search('grondwatr', page).results).toEqual([`${ex}g`]);
     expect(index.search('qalty', page).totalResults).toBe(0);
+  });
+});
+
+describe('SearchIndex filters', () => {
+  const rdfType = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+  const label = `${skos}prefLabel`;
+  const index = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+  index.replaceSource('src', [
+    quad(namedNode(`${ex}a`), namedNode(label), literal('Water', 'en-US')),
+    quad(namedNode(`${ex}a`), namedNode(rdfType), namedNode(`${skos}Concept`)),
+    quad(namedNode(`${ex}a`), namedNode(`${skos}inScheme`), namedNode(`${ex}s1`)),
+    quad(namedNode(`${ex}b`), namedNode(label), literal('Wasser', 'de')),
+    quad(namedNode(`${ex}b`), namedNode(`${skos}altLabel`), literal('water', 'en')),
+    quad(namedNode(`${ex}b`), namedNode(`${skos}inScheme`), namedNode(`${ex}s2`)),
+    quad(namedNode(`${ex}c`), namedNode(label), literal('water')),
+    quad(namedNode(`${ex}c`), namedNode(rdfType), namedNode(`${skos}Concept`)),
+  ]);
+  // A type stated in another source counts too.
+  index.replaceSource('other', [
+    quad(namedNode(`${ex}b`), namedNode(rdfType), namedNode(`${skos}Concept`)),
+    quad(namedNode(`${ex}b`), namedNode(label), literal('Wasser', 'de')),
+  ]);
+  const find = (term: string, filters: Record<string, string[]> = {}) =>
+    new Set(index.search(term, { ...page, ...filters }).results);
+
+  it('matches language ranges as langMatches does', () => {
+    expect(langMatches('en-US', 'en')).toBe(true);
+    expect(langMatches('en-US', 'EN-us')).toBe(true);
+    expect(langMatches('en', 'en-US')).toBe(false);
+    expect(langMatches('eng', 'en')).toBe(false);
+    expect(langMatches('de', '*')).toBe(true);
+    expect(langMatches('', '*')).toBe(false);
+  });
+
+  it('keeps only literals in the requested languages', () => {
+    expect(find('water')).toEqual(new Set([`${ex}a`, `${ex}b`, `${ex}c`]));
+    expect(find('water', { lang: ['en'] })).toEqual(new Set([`${ex}a`, `${ex}b`]));
+    expect(find('water', { lang: ['en-us'] })).toEqual(new Set([`${ex}a`]));
+    expect(find('water', { lang: ['de'] })).toEqual(new Set());
+    expect(find('wasser', { lang: ['de', 'fr'] })).toEqual(new Set([`${ex}b`]));
+  });
+
+  it('keeps only documents of the requested types and schemes', () => {
+    expect(find('water', { types: [`${skos}Concept`] })).toEqual(
+      new Set([`${ex}a`, `${ex}b`, `${ex}c`]),
+    );
+    expect(find('water', { schemes: [`${ex}s2`] })).toEqual(new Set([`${ex}b`]));
+    expect(find('water', { schemes: [`${ex}s1`, `${ex}s2`] })).toEqual(
+      new Set([`${ex}a`, `${ex}b`]),
+    );
+    expect(find('water', { types: [`${skos}Concept`], schemes: [`${ex}s1`] })).toEqual(
+      new Set([`${ex}a`]),
+    );
+    expect(find('water', { types: [`${ex}Nothing`] })).toEqual(new Set());
+    expect(index.search('water', { ...page, schemes: [`${ex}s2`] }).totalResults).toBe(1);
   });
 });
