@@ -15,7 +15,6 @@ export { type IndexSearchOptions, langMatches } from './search/search-index';
 export {
   type InternalSearchQuery,
   InternalSearchQuerySchema,
-  MAX_SEARCH_FILTER_VALUES,
   SearchQuerySchema,
 } from './search-query';
 export { serializeGraph, WRITABLE_RDF_FORMATS } from './serialize-graph';

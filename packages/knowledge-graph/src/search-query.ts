@@ -1,4 +1,10 @@
-import { isAbsoluteIri, MAX_SEARCH_LIMIT, MAX_SEARCH_TERM_LENGTH } from '@dcg/kg-client';
+import {
+  isAbsoluteIri,
+  isLanguageRange,
+  MAX_SEARCH_FILTER_VALUES,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_TERM_LENGTH,
+} from '@dcg/kg-client';
 import { z } from 'zod';
 
 /**
@@ -30,11 +36,7 @@ export const SearchQuerySchema = z.object({
 /** Parsed search query. */
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
-/** Most values a search filter parameter (`lang`, `type`, `scheme`) takes. */
-export const MAX_SEARCH_FILTER_VALUES = 16;
 const MAX_FILTER_IRI_LENGTH = 2048;
-// A BCP 47 language range as SPARQL's langMatches takes it: `*`, or subtags of 1–8 characters.
-const languageRange = /^(\*|[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*)$/;
 
 /** One or more values: a query parameter given once (a string) or repeated (an array). */
 const repeatable = z
@@ -61,7 +63,7 @@ export const InternalSearchQuerySchema = SearchQuerySchema.extend({
     )
     .pipe(
       z
-        .array(z.string().regex(languageRange, 'lang must be a BCP 47 language tag or *'))
+        .array(z.string().refine(isLanguageRange, 'lang must be a BCP 47 language tag or *'))
         .max(MAX_SEARCH_FILTER_VALUES, `lang takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
     )
     .optional(),
