@@ -222,6 +222,19 @@ describe('SearchIndex filters', () => {
     expect(find('wasser', { lang: ['de', 'fr'] })).toEqual(new Set([`${ex}b`]));
   });
 
+  it('filters by language in a source with more than 65,536 language tags', () => {
+    const many = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+    const quads = Array.from({ length: 70_000 }, (_, i) =>
+      quad(namedNode(`${ex}m${i}`), namedNode(label), literal('river', `x-l${i.toString(36)}`)),
+    );
+    many.replaceSource('many', quads);
+    const last = (69_999).toString(36);
+    expect(many.search('river', { ...page, lang: [`x-l${last}`] }).results).toEqual([
+      `${ex}m69999`,
+    ]);
+    expect(many.search('river', { ...page, lang: ['x'] }).totalResults).toBe(70_000);
+  });
+
   it('keeps only documents of the requested types and schemes', () => {
     expect(find('water', { types: [`${skos}Concept`] })).toEqual(
       new Set([`${ex}a`, `${ex}b`, `${ex}c`]),

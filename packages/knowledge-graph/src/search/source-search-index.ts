@@ -18,7 +18,7 @@ export interface Postings {
   docs: Int32Array;
   impacts: Float32Array;
   /** Language of each entry's literal: an index into {@link SourceSearchIndex.languages}. */
-  langs: Int32Array;
+  langs: Uint16Array | Int32Array;
   /** Number of distinct documents (for IDF). */
   docFrequency: number;
 }
@@ -28,7 +28,7 @@ export interface PhrasePostings {
   docs: Int32Array;
   weights: Float32Array;
   /** Language of each literal: an index into {@link SourceSearchIndex.languages}. */
-  langs: Int32Array;
+  langs: Uint16Array | Int32Array;
 }
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
@@ -210,7 +210,9 @@ export class SourceSearchIndex {
     const wordOrder = words.groupBy(wordIds.size);
     const allDocs = new Int32Array(words.length);
     const allImpacts = new Float32Array(words.length);
-    const allLangs = new Int32Array(words.length);
+    // Two bytes per entry unless a source has more than 65,536 distinct language tags.
+    const LangArray = languageIds.size <= 0x10000 ? Uint16Array : Int32Array;
+    const allLangs = new LangArray(words.length);
     const seen = new Uint8Array(registry.capacity);
     const postings = new Map<string, Postings>();
     for (const [word, id] of wordIds) {
@@ -244,7 +246,7 @@ export class SourceSearchIndex {
     const phraseOrder = phrases.groupBy(phraseIds.size);
     const phraseDocs = new Int32Array(phrases.length);
     const phraseWeights = new Float32Array(phrases.length);
-    const phraseLangs = new Int32Array(phrases.length);
+    const phraseLangs = new LangArray(phrases.length);
     const phraseMap = new Map<string, PhrasePostings>();
     for (const [phrase, id] of phraseIds) {
       if (++work % BUILD_SLICE === 0) yield;
