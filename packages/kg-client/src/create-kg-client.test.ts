@@ -59,6 +59,11 @@ describe('search', () => {
       ['bad-args', { limit: 101 }],
       ['bad-args', { offset: -1 }],
       ['bad-args', { limit: 2.5 }],
+      ['bad-args', { lang: 'en_US' }],
+      ['bad-args', { lang: ['en', ''] }],
+      ['bad-args', { type: 'not an iri' }],
+      ['bad-args', { scheme: ['relative/path'] }],
+      ['bad-args', { lang: Array.from({ length: 17 }, () => 'en') }],
     ] as const) {
       const error = await caught(client.search(term, options));
       expect(error).toBeInstanceOf(KgClientError);

@@ -50,7 +50,19 @@ export interface SearchOptions extends CallOptions {
   readonly offset?: number | undefined;
   /** Page size, 1–100 (default: the server's, 10). */
   readonly limit?: number | undefined;
+  /**
+   * Only matches in literals whose language tag matches one of these ranges, as SPARQL's
+   * `langMatches` does (`'en'` finds `en-US`). The internal graph only: passthrough ignores it.
+   */
+  readonly lang?: string | readonly string[] | undefined;
+  /** Only documents with one of these `rdf:type` IRIs (internal graph only). */
+  readonly type?: string | readonly string[] | undefined;
+  /** Only documents `skos:inScheme` one of these scheme IRIs (internal graph only). */
+  readonly scheme?: string | readonly string[] | undefined;
 }
+
+const listOf = (value: string | readonly string[] | undefined): string[] | undefined =>
+  value === undefined ? undefined : typeof value === 'string' ? [value] : [...value];
 
 /** Options of `describe`. */
 export interface DescribeCallOptions extends DescribeOptions, CallOptions {}
@@ -157,17 +169,22 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
       term,
       offset: options.offset,
       limit: options.limit,
+      lang: listOf(options.lang),
+      type: listOf(options.type),
+      scheme: listOf(options.scheme),
     });
     if (!request.success) return Promise.reject(invalidArgument('search', request.error));
     const { offset, limit } = request.data;
+    const searchParams = new URLSearchParams({ term: request.data.term });
+    if (offset !== undefined) searchParams.set('offset', String(offset));
+    if (limit !== undefined) searchParams.set('limit', String(limit));
+    for (const name of ['lang', 'type', 'scheme'] as const) {
+      for (const value of request.data[name] ?? []) searchParams.append(name, value);
+    }
     return transport({
       method: 'get',
       path: `${prefix}v1/search/query`,
-      searchParams: {
-        term: request.data.term,
-        ...(offset === undefined ? {} : { offset }),
-        ...(limit === undefined ? {} : { limit }),
-      },
+      searchParams,
       accept: 'application/json',
       retry: 'idempotent',
       signal: options.signal,

@@ -34,7 +34,7 @@ export interface TransportCall<T> {
   readonly method: 'get' | 'post';
   /** Path relative to the base URL, without a leading slash. */
   readonly path: string;
-  readonly searchParams?: Record<string, string | number>;
+  readonly searchParams?: Record<string, string | number> | URLSearchParams;
   readonly body?: string;
   readonly contentType?: string;
   readonly accept: string;

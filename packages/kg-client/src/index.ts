@@ -32,6 +32,8 @@ export type { SearchAllOptions, SearchPages } from './search-pages';
 export { pageSearch } from './search-pages';
 export type { SearchPage } from './search-response';
 export {
+  isLanguageRange,
+  MAX_SEARCH_FILTER_VALUES,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_TERM_LENGTH,
   SearchRequestSchema,

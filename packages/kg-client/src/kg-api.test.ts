@@ -90,6 +90,21 @@ describe.skipIf(!kgApiPresent())('kg-client against kg-api', () => {
     expect(page.results.every((iri) => iri.startsWith(gov))).toBe(true);
   });
 
+  it('filters a search by language, type and scheme', async () => {
+    const italian = await client.search('PRODOTTO', { lang: ['it', 'de'] });
+    expect(italian.results).toEqual([`${gov}data-product`]);
+    expect((await client.search('prodotto', { lang: 'en' })).totalResults).toBe(0);
+    // `en` matches the `en` labels, never the untagged one of data-contract.
+    const english = await client.search('data', { lang: 'en', limit: 100 });
+    expect(english.results).toContain(`${gov}data-product`);
+    expect(english.results).not.toContain(`${gov}data-contract`);
+    const typed = await client.search('data', {
+      type: 'http://www.w3.org/2004/02/skos/core#Concept',
+      scheme: [`${gov}scheme`],
+    });
+    expect(typed).toMatchObject({ results: [], totalResults: 0 });
+  });
+
   it('walks every page with searchAll', async () => {
     const all = await client.search('data', { limit: 100 });
     expect(all.totalResults).toBeGreaterThan(1);

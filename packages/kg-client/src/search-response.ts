@@ -24,9 +24,27 @@ export const SearchResponseSchema = z.object({
 /** One page of search results. */
 export type SearchPage = z.infer<typeof SearchResponseSchema>;
 
+/** Most values of one search filter (`lang`, `type`, `scheme`). */
+export const MAX_SEARCH_FILTER_VALUES = 16;
+// A BCP 47 language range as SPARQL's langMatches takes it: `*`, or subtags of 1–8 characters.
+const languageRange = /^(\*|[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*)$/;
+
+/**
+ * True when `value` is a language range the search's `lang` filter takes: `*`, or a BCP 47 tag
+ * shape (subtags of 1–8 letters or digits, the first letters only).
+ *
+ * @example
+ * isLanguageRange('en-US'); // true
+ * isLanguageRange('en_US'); // false
+ */
+export function isLanguageRange(value: string): boolean {
+  return languageRange.test(value);
+}
+
 /**
  * Arguments of a search, checked before any request is made: `term` 1–256 characters, `offset`
- * ≥ 0, `limit` 1–100.
+ * ≥ 0, `limit` 1–100; filters `lang` (language ranges), `type` and `scheme` (absolute IRIs), at
+ * most 16 values each.
  *
  * @example
  * SearchRequestSchema.parse({ term: 'water', offset: 0, limit: 20 });
@@ -41,6 +59,19 @@ export const SearchRequestSchema = z.object({
         `term must be at most ${MAX_SEARCH_TERM_LENGTH} characters`,
       ),
     ),
+  lang: z.optional(
+    z
+      .array(z.string().check(z.regex(languageRange, 'lang must be a BCP 47 language tag or *')))
+      .check(z.maxLength(MAX_SEARCH_FILTER_VALUES, 'lang takes at most 16 values')),
+  ),
+  type: z.optional(
+    z.array(IriSchema).check(z.maxLength(MAX_SEARCH_FILTER_VALUES, 'type takes at most 16 values')),
+  ),
+  scheme: z.optional(
+    z
+      .array(IriSchema)
+      .check(z.maxLength(MAX_SEARCH_FILTER_VALUES, 'scheme takes at most 16 values')),
+  ),
   offset: z.optional(z.int('offset must be an integer').check(z.gte(0, 'offset must be ≥ 0'))),
   limit: z.optional(
     z

@@ -11,7 +11,12 @@ export {
   rdfFormatFromMediaType,
 } from './rdf-format';
 export { rdfFormatFromAccept } from './rdf-negotiation';
-export { SearchQuerySchema } from './search-query';
+export { type IndexSearchOptions, langMatches } from './search/search-index';
+export {
+  type InternalSearchQuery,
+  InternalSearchQuerySchema,
+  SearchQuerySchema,
+} from './search-query';
 export { serializeGraph, WRITABLE_RDF_FORMATS } from './serialize-graph';
 export { SearchConfigSchema, type SourceConfig, SourcesConfigSchema } from './source-config';
 export { decodeUtf8 } from './strict-utf8';

@@ -1,7 +1,7 @@
 import { type Quad, Store } from 'n3';
 import { KnowledgeGraphError } from './errors';
 import type { GraphPersistence } from './graph-persistence';
-import { SearchIndex, type SearchPage } from './search/search-index';
+import { type IndexSearchOptions, SearchIndex, type SearchPage } from './search/search-index';
 import type { SearchConfig, SourceConfig } from './source-config';
 
 /** What is known about one source's ingested graph. */
@@ -159,8 +159,11 @@ export class KnowledgeBase {
     });
   }
 
-  /** Ranked search over the configured literal predicates of every ingested graph. */
-  search(term: string, page: { offset: number; limit: number }): SearchPage {
+  /**
+   * Ranked search over the configured literal predicates of every ingested graph, optionally
+   * filtered by language, `rdf:type` and `skos:inScheme` (see {@link IndexSearchOptions}).
+   */
+  search(term: string, page: IndexSearchOptions): SearchPage {
     return this.#index.search(term, page);
   }
 

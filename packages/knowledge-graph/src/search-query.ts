@@ -1,4 +1,10 @@
-import { MAX_SEARCH_LIMIT, MAX_SEARCH_TERM_LENGTH } from '@dcg/kg-client';
+import {
+  isAbsoluteIri,
+  isLanguageRange,
+  MAX_SEARCH_FILTER_VALUES,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_TERM_LENGTH,
+} from '@dcg/kg-client';
 import { z } from 'zod';
 
 /**
@@ -29,3 +35,66 @@ export const SearchQuerySchema = z.object({
 
 /** Parsed search query. */
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
+
+const MAX_FILTER_IRI_LENGTH = 2048;
+
+/** One or more values: a query parameter given once (a string) or repeated (an array). */
+const repeatable = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (typeof value === 'string' ? [value] : value));
+
+/**
+ * Query parameters of the internal `GET /v1/search/query`: {@link SearchQuerySchema} plus the
+ * filters. `lang`: language ranges (repeated, or comma-separated: `lang=en,de`), matched as
+ * SPARQL's `langMatches` does (`en` finds `en-US` literals, `*` any tagged literal). `type`:
+ * class IRIs (`rdf:type`), `scheme`: concept scheme IRIs (`skos:inScheme`), each repeated for
+ * "any of"; `type` and `scheme` together must both hold. At most 16 values each.
+ *
+ * @example
+ * InternalSearchQuerySchema.parse({ term: 'water', lang: 'en,de' }).lang; // ['en', 'de']
+ */
+export const InternalSearchQuerySchema = SearchQuerySchema.extend({
+  lang: repeatable
+    .transform((values) =>
+      values
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter((v) => v !== ''),
+    )
+    .pipe(
+      z
+        .array(z.string().refine(isLanguageRange, 'lang must be a BCP 47 language tag or *'))
+        .max(MAX_SEARCH_FILTER_VALUES, `lang takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
+    )
+    .optional(),
+  type: repeatable
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .max(MAX_FILTER_IRI_LENGTH, `type must be at most ${MAX_FILTER_IRI_LENGTH} characters`)
+            .refine(isAbsoluteIri, 'type must be an absolute IRI'),
+        )
+        .max(MAX_SEARCH_FILTER_VALUES, `type takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
+    )
+    .optional(),
+  scheme: repeatable
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .max(
+              MAX_FILTER_IRI_LENGTH,
+              `scheme must be at most ${MAX_FILTER_IRI_LENGTH} characters`,
+            )
+            .refine(isAbsoluteIri, 'scheme must be an absolute IRI'),
+        )
+        .max(MAX_SEARCH_FILTER_VALUES, `scheme takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
+    )
+    .optional(),
+});
+
+/** Parsed internal search query. */
+export type InternalSearchQuery = z.infer<typeof InternalSearchQuerySchema>;

@@ -1,5 +1,5 @@
 import type { KnowledgeBase } from '@dcg/knowledge-graph';
-import { SearchQuerySchema } from '@dcg/knowledge-graph';
+import { InternalSearchQuerySchema } from '@dcg/knowledge-graph';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
@@ -22,21 +22,23 @@ export function mountSearchRoutes(
     tags: ['search'],
     summary: 'Search the ingested knowledge; answers IRIs, best first',
     description:
-      'Matches the configured literal predicates only (labels above definitions; exact words above prefixes of the last word above typos; case, diacritics and punctuation folded).',
+      'Matches the configured literal predicates only (labels above definitions; exact words above prefixes of the last word above typos; full Unicode case folding, so `strasse` finds `Straße`; diacritics and punctuation folded). Optional filters: `lang` (language ranges, repeated or comma-separated, matched as SPARQL `langMatches`: `en` finds `en-US` literals; untagged literals never match), `type` (rdf:type IRIs) and `scheme` (skos:inScheme IRIs), each repeated for "any of"; `type` and `scheme` together must both hold.',
     middleware: [deps.guards.read] as const,
-    request: { query: SearchQuerySchema },
+    request: { query: InternalSearchQuerySchema },
     responses: {
       200: {
         description: 'One page of results',
         content: { 'application/json': { schema: SearchResponseOpenApiSchema } },
       },
-      400: problem('term missing or too long, offset or limit out of range'),
+      400: problem(
+        'term missing or too long, offset or limit out of range, lang not a language tag, type or scheme not an absolute IRI, more than 16 values of a filter',
+      ),
       401: problem('reads need a key (auth.readsRequireKey)'),
     },
   });
   app.openapi(route, (c) => {
-    const { term, offset, limit } = c.req.valid('query');
-    const page = deps.kb.search(term, { offset, limit });
+    const { term, offset, limit, lang, type, scheme } = c.req.valid('query');
+    const page = deps.kb.search(term, { offset, limit, lang, types: type, schemes: scheme });
     return c.json(
       {
         results: page.results,

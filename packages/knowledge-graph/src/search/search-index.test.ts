@@ -2,7 +2,7 @@ import { DataFactory, type Quad } from 'n3';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEARCH_PREDICATES } from '../source-config';
 import { foldText } from './fold-text';
-import { SearchIndex } from './search-index';
+import { langMatches, SearchIndex } from './search-index';
 
 const { quad, namedNode, literal } = DataFactory;
 const skos = 'http://www.w3.org/2004/02/skos/core#';
@@ -23,6 +23,16 @@ const page = { offset: 0, limit: 10 };
 describe('foldText', () => {
   it('folds case, diacritics and punctuation', () => {
     expect(foldText('Crème-Brûlée, SÃO   Paulo!')).toBe('creme brulee sao paulo');
+  });
+
+  it('folds case fully: sharp s, final sigma, Turkish dotted and dotless i', () => {
+    expect(foldText('Straße')).toBe('strasse');
+    expect(foldText('STRASSE')).toBe('strasse');
+    expect(foldText('GROẞ')).toBe('gross');
+    expect(foldText('ΟΔΟΣ')).toBe(foldText('οδος'));
+    expect(foldText('İstanbul')).toBe('istanbul');
+    expect(foldText('ıstanbul')).toBe('istanbul');
+    expect(foldText('KIRMIZI')).toBe(foldText('kırmızı'));
   });
 });
 
@@ -76,6 +86,18 @@ describe('SearchIndex', () => {
     const index = build([['cafe', `${skos}prefLabel`, 'Café-Crème']]);
     expect(index.search('CAFE creme', page).results).toEqual([`${ex}cafe`]);
     expect(index.search('café, crème!', page).results).toEqual([`${ex}cafe`]);
+  });
+
+  it('folds case fully: strasse finds Straße and the reverse, dotless i finds i', () => {
+    const index = build([
+      ['street', `${skos}prefLabel`, 'Straße'],
+      ['road', `${skos}prefLabel`, 'STRASSENBAU'],
+      ['red', `${skos}prefLabel`, 'Kırmızı'],
+    ]);
+    expect(index.search('strasse', page).results).toEqual([`${ex}street`, `${ex}road`]);
+    expect(index.search('Straßenbau', page).results).toEqual([`${ex}road`]);
+    expect(index.search('KIRMIZI', page).results).toEqual([`${ex}red`]);
+    expect(index.search('kirmizi', page).results).toEqual([`${ex}red`]);
   });
 
   it('does not search predicates that are not configured', () => {
@@ -158,5 +180,73 @@ describe('SearchIndex typo tolerance', () => {
   it('finds two typos in long words only', () => {
     expect(index.search('grondwatr', page).results).toEqual([`${ex}g`]);
     expect(index.search('qalty', page).totalResults).toBe(0);
+  });
+});
+
+describe('SearchIndex filters', () => {
+  const rdfType = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+  const label = `${skos}prefLabel`;
+  const index = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+  index.replaceSource('src', [
+    quad(namedNode(`${ex}a`), namedNode(label), literal('Water', 'en-US')),
+    quad(namedNode(`${ex}a`), namedNode(rdfType), namedNode(`${skos}Concept`)),
+    quad(namedNode(`${ex}a`), namedNode(`${skos}inScheme`), namedNode(`${ex}s1`)),
+    quad(namedNode(`${ex}b`), namedNode(label), literal('Wasser', 'de')),
+    quad(namedNode(`${ex}b`), namedNode(`${skos}altLabel`), literal('water', 'en')),
+    quad(namedNode(`${ex}b`), namedNode(`${skos}inScheme`), namedNode(`${ex}s2`)),
+    quad(namedNode(`${ex}c`), namedNode(label), literal('water')),
+    quad(namedNode(`${ex}c`), namedNode(rdfType), namedNode(`${skos}Concept`)),
+  ]);
+  // A type stated in another source counts too.
+  index.replaceSource('other', [
+    quad(namedNode(`${ex}b`), namedNode(rdfType), namedNode(`${skos}Concept`)),
+    quad(namedNode(`${ex}b`), namedNode(label), literal('Wasser', 'de')),
+  ]);
+  const find = (term: string, filters: Record<string, string[]> = {}) =>
+    new Set(index.search(term, { ...page, ...filters }).results);
+
+  it('matches language ranges as langMatches does', () => {
+    expect(langMatches('en-US', 'en')).toBe(true);
+    expect(langMatches('en-US', 'EN-us')).toBe(true);
+    expect(langMatches('en', 'en-US')).toBe(false);
+    expect(langMatches('eng', 'en')).toBe(false);
+    expect(langMatches('de', '*')).toBe(true);
+    expect(langMatches('', '*')).toBe(false);
+  });
+
+  it('keeps only literals in the requested languages', () => {
+    expect(find('water')).toEqual(new Set([`${ex}a`, `${ex}b`, `${ex}c`]));
+    expect(find('water', { lang: ['en'] })).toEqual(new Set([`${ex}a`, `${ex}b`]));
+    expect(find('water', { lang: ['en-us'] })).toEqual(new Set([`${ex}a`]));
+    expect(find('water', { lang: ['de'] })).toEqual(new Set());
+    expect(find('wasser', { lang: ['de', 'fr'] })).toEqual(new Set([`${ex}b`]));
+  });
+
+  it('filters by language in a source with more than 65,536 language tags', () => {
+    const many = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+    const quads = Array.from({ length: 70_000 }, (_, i) =>
+      quad(namedNode(`${ex}m${i}`), namedNode(label), literal('river', `x-l${i.toString(36)}`)),
+    );
+    many.replaceSource('many', quads);
+    const last = (69_999).toString(36);
+    expect(many.search('river', { ...page, lang: [`x-l${last}`] }).results).toEqual([
+      `${ex}m69999`,
+    ]);
+    expect(many.search('river', { ...page, lang: ['x'] }).totalResults).toBe(70_000);
+  });
+
+  it('keeps only documents of the requested types and schemes', () => {
+    expect(find('water', { types: [`${skos}Concept`] })).toEqual(
+      new Set([`${ex}a`, `${ex}b`, `${ex}c`]),
+    );
+    expect(find('water', { schemes: [`${ex}s2`] })).toEqual(new Set([`${ex}b`]));
+    expect(find('water', { schemes: [`${ex}s1`, `${ex}s2`] })).toEqual(
+      new Set([`${ex}a`, `${ex}b`]),
+    );
+    expect(find('water', { types: [`${skos}Concept`], schemes: [`${ex}s1`] })).toEqual(
+      new Set([`${ex}a`]),
+    );
+    expect(find('water', { types: [`${ex}Nothing`] })).toEqual(new Set());
+    expect(index.search('water', { ...page, schemes: [`${ex}s2`] }).totalResults).toBe(1);
   });
 });

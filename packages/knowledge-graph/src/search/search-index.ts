@@ -22,6 +22,30 @@ const PHRASE_BONUS = 1.5;
 const MAX_PREFIX_EXPANSIONS = 48;
 const MAX_FUZZY_EXPANSIONS = 24;
 
+/**
+ * What a search asks for besides its words: one page, and optional filters. `lang` keeps the
+ * literals whose language tag matches one of the ranges as SPARQL's `langMatches` does (`en`
+ * matches `en` and `en-US`, `*` any tagged literal; case-insensitive; untagged literals never
+ * match a range). `types` keeps documents with one of the `rdf:type`s, `schemes` documents
+ * `skos:inScheme` one of the schemes; given together, both must hold.
+ */
+export interface IndexSearchOptions {
+  offset: number;
+  limit: number;
+  lang?: readonly string[] | undefined;
+  types?: readonly string[] | undefined;
+  schemes?: readonly string[] | undefined;
+}
+
+/** `langMatches(tag, range)` of SPARQL 1.1 (RFC 4647 basic filtering). */
+export function langMatches(tag: string, range: string): boolean {
+  if (tag === '') return false;
+  if (range === '*') return true;
+  const t = tag.toLowerCase();
+  const r = range.toLowerCase();
+  return t === r || (t.startsWith(r) && t.charCodeAt(r.length) === 45); // '-'
+}
+
 interface Expansion {
   source: SourceSearchIndex;
   term: string;
@@ -100,11 +124,22 @@ export class SearchIndex {
   }
 
   /** Ranks the documents matching `term` and returns one page of them. */
-  search(term: string, page: { offset: number; limit: number }): SearchPage {
+  search(term: string, page: IndexSearchOptions): SearchPage {
     const words = tokenize(term);
     const sources = [...this.#sources.values()];
     if (words.length === 0 || sources.length === 0) return { results: [], totalResults: 0 };
     this.#ensureScratch();
+    const allowed = this.#allowedDocs(sources, page);
+    const ranges = page.lang && page.lang.length > 0 ? page.lang : undefined;
+    const langOk = new Map<SourceSearchIndex, Uint8Array>();
+    if (ranges) {
+      for (const s of sources) {
+        langOk.set(
+          s,
+          Uint8Array.from(s.languages, (tag) => (ranges.some((r) => langMatches(tag, r)) ? 1 : 0)),
+        );
+      }
+    }
     const wordScore = this.#wordScore;
     const total = this.#total;
     const matched = this.#matched;
@@ -135,9 +170,12 @@ export class SearchIndex {
       let wordTouchedCount = 0;
       for (const { source, term, factor } of expansions) {
         const scale = factor * (factor === EXACT ? idfExact : idfExpanded);
-        const { docs, impacts } = source.postings.get(term)!;
+        const { docs, impacts, langs } = source.postings.get(term)!;
+        const langsOk = langOk.get(source);
         for (let i = 0; i < docs.length; i++) {
           const doc = docs[i]!;
+          if (langsOk && langsOk[langs[i]!] === 0) continue;
+          if (allowed && allowed[doc] === 0) continue;
           const score = scale * impacts[i]!;
           const before = wordScore[doc]!;
           if (before === 0) wordTouched[wordTouchedCount++] = doc;
@@ -158,8 +196,10 @@ export class SearchIndex {
     for (const s of sources) {
       const hits = s.phrases.get(phrase);
       if (!hits) continue;
+      const langsOk = langOk.get(s);
       for (let i = 0; i < hits.docs.length; i++) {
         const doc = hits.docs[i]!;
+        if (langsOk && langsOk[hits.langs[i]!] === 0) continue;
         if (matched[doc] === 0 || matched[doc]! > n) continue;
         total[doc]! += PHRASE_BONUS * hits.weights[i]! * Math.max(idfSum, 1);
         // Counted once per document even when several literals equal the phrase.
@@ -180,6 +220,28 @@ export class SearchIndex {
       results: best.slice(page.offset).map((doc) => this.#registry.iri(doc)),
       totalResults: touchedCount,
     };
+  }
+
+  /** Documents the type and scheme filters keep (1), or undefined when there is no filter. */
+  #allowedDocs(sources: SourceSearchIndex[], options: IndexSearchOptions): Uint8Array | undefined {
+    const facets: Array<[readonly string[], 'types' | 'schemes']> = [];
+    if (options.types && options.types.length > 0) facets.push([options.types, 'types']);
+    if (options.schemes && options.schemes.length > 0) facets.push([options.schemes, 'schemes']);
+    if (facets.length === 0) return undefined;
+    const counts = new Uint8Array(this.#registry.capacity);
+    for (const [values, facet] of facets) {
+      const hit = new Uint8Array(this.#registry.capacity);
+      for (const s of sources) {
+        for (const value of values) {
+          const docs = s[facet].get(value);
+          if (docs) for (const doc of docs) hit[doc] = 1;
+        }
+      }
+      for (let doc = 0; doc < hit.length; doc++) counts[doc]! += hit[doc]!;
+    }
+    const needed = facets.length;
+    for (let doc = 0; doc < counts.length; doc++) counts[doc] = counts[doc] === needed ? 1 : 0;
+    return counts;
   }
 
   #expand(word: string, isLast: boolean, sources: SourceSearchIndex[]): Expansion[] {

@@ -17,6 +17,8 @@ export interface SearchPredicate {
 export interface Postings {
   docs: Int32Array;
   impacts: Float32Array;
+  /** Language of each entry's literal: an index into {@link SourceSearchIndex.languages}. */
+  langs: Uint16Array | Int32Array;
   /** Number of distinct documents (for IDF). */
   docFrequency: number;
 }
@@ -25,7 +27,12 @@ export interface Postings {
 export interface PhrasePostings {
   docs: Int32Array;
   weights: Float32Array;
+  /** Language of each literal: an index into {@link SourceSearchIndex.languages}. */
+  langs: Uint16Array | Int32Array;
 }
+
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+const SKOS_IN_SCHEME = 'http://www.w3.org/2004/02/skos/core#inScheme';
 
 // BM25 parameters. b is softer than the usual 0.75: labels are short, and a long label that
 // holds the word as written must still beat a short one that only completes a prefix.
@@ -48,6 +55,15 @@ export class SourceSearchIndex {
   readonly docCount: number;
   readonly postings: Map<string, Postings>;
   readonly phrases: Map<string, PhrasePostings>;
+  /**
+   * Language tags of the indexed literals as the store holds them, `''` (index 0) for a literal
+   * without one.
+   */
+  readonly languages: readonly string[];
+  /** Documents per `rdf:type` IRI (the document's own statements in this source). */
+  readonly types: Map<string, Int32Array>;
+  /** Documents per `skos:inScheme` IRI. */
+  readonly schemes: Map<string, Int32Array>;
   /** Every word, sorted, for prefix ranges. */
   readonly sortedTerms: string[];
   /** Words grouped by length, for typo scans. */
@@ -62,7 +78,13 @@ export class SourceSearchIndex {
     docIds: Int32Array;
     postings: Map<string, Postings>;
     phrases: Map<string, PhrasePostings>;
+    languages: string[];
+    types: Map<string, Int32Array>;
+    schemes: Map<string, Int32Array>;
   }) {
+    this.languages = init.languages;
+    this.types = init.types;
+    this.schemes = init.schemes;
     this.#registry = init.registry;
     this.#docIds = init.docIds;
     this.docCount = init.docIds.length;
@@ -114,18 +136,42 @@ export class SourceSearchIndex {
     // Postings are collected as flat entries in growable typed arrays and grouped by word at the
     // end (a counting sort): a few large allocations instead of one small array per word, which
     // keeps the garbage collector out of the way on large graphs.
-    const words = new EntryTable(5); // word id, doc, predicate, tf, literal length
-    const phrases = new EntryTable(3); // phrase id, doc, predicate
+    const words = new EntryTable(6); // word id, doc, predicate, tf, literal length, language
+    const phrases = new EntryTable(4); // phrase id, doc, predicate, language
     const wordIds = new Map<string, number>();
     const phraseIds = new Map<string, number>();
+    const languageIds = new Map<string, number>([['', 0]]);
+    // rdf:type and skos:inScheme statements: subject → class or scheme IRIs.
+    const typeStatements = new Map<string, string[]>();
+    const schemeStatements = new Map<string, string[]>();
 
     for (const quad of quads) {
       if (++work % BUILD_SLICE === 0) yield;
-      if (quad.subject.termType !== 'NamedNode' || quad.object.termType !== 'Literal') continue;
+      if (quad.subject.termType !== 'NamedNode') continue;
+      if (quad.object.termType === 'NamedNode') {
+        const facet =
+          quad.predicate.value === RDF_TYPE
+            ? typeStatements
+            : quad.predicate.value === SKOS_IN_SCHEME
+              ? schemeStatements
+              : undefined;
+        if (!facet) continue;
+        const list = facet.get(quad.subject.value);
+        if (list) list.push(quad.object.value);
+        else facet.set(quad.subject.value, [quad.object.value]);
+        continue;
+      }
+      if (quad.object.termType !== 'Literal') continue;
       const p = predicateIndex.get(quad.predicate.value);
       if (p === undefined) continue;
       const tokens = tokenize(quad.object.value);
       if (tokens.length === 0) continue;
+      const language = quad.object.language;
+      let lang = languageIds.get(language);
+      if (lang === undefined) {
+        lang = languageIds.size;
+        languageIds.set(language, lang);
+      }
       let doc = localDocs.get(quad.subject.value);
       if (doc === undefined) {
         doc = registry.acquire(quad.subject.value);
@@ -140,7 +186,7 @@ export class SourceSearchIndex {
         phraseId = phraseIds.size;
         phraseIds.set(phrase, phraseId);
       }
-      phrases.push3(phraseId, doc, p);
+      phrases.push4(phraseId, doc, p, lang);
       tokens.sort();
       for (let i = 0; i < tokens.length; ) {
         const word = tokens[i]!;
@@ -151,7 +197,7 @@ export class SourceSearchIndex {
           wordId = wordIds.size;
           wordIds.set(word, wordId);
         }
-        words.push5(wordId, doc, p, j - i, length);
+        words.push6(wordId, doc, p, j - i, length, lang);
         i = j;
       }
     }
@@ -164,6 +210,9 @@ export class SourceSearchIndex {
     const wordOrder = words.groupBy(wordIds.size);
     const allDocs = new Int32Array(words.length);
     const allImpacts = new Float32Array(words.length);
+    // Two bytes per entry unless a source has more than 65,536 distinct language tags.
+    const LangArray = languageIds.size <= 0x10000 ? Uint16Array : Int32Array;
+    const allLangs = new LangArray(words.length);
     const seen = new Uint8Array(registry.capacity);
     const postings = new Map<string, Postings>();
     for (const [word, id] of wordIds) {
@@ -178,6 +227,7 @@ export class SourceSearchIndex {
         const p = words.get(e, 2);
         const norm = 1 - B + (B * words.get(e, 4)) / averages[p]!;
         allDocs[k] = doc;
+        allLangs[k] = words.get(e, 5);
         allImpacts[k] = (weights[p]! * (tf * (K1 + 1))) / (tf + K1 * norm);
         if (seen[doc] === 0) {
           seen[doc] = 1;
@@ -188,6 +238,7 @@ export class SourceSearchIndex {
       postings.set(word, {
         docs: allDocs.subarray(from, to),
         impacts: allImpacts.subarray(from, to),
+        langs: allLangs.subarray(from, to),
         docFrequency: distinct,
       });
     }
@@ -195,6 +246,7 @@ export class SourceSearchIndex {
     const phraseOrder = phrases.groupBy(phraseIds.size);
     const phraseDocs = new Int32Array(phrases.length);
     const phraseWeights = new Float32Array(phrases.length);
+    const phraseLangs = new LangArray(phrases.length);
     const phraseMap = new Map<string, PhrasePostings>();
     for (const [phrase, id] of phraseIds) {
       if (++work % BUILD_SLICE === 0) yield;
@@ -204,10 +256,12 @@ export class SourceSearchIndex {
         const e = phraseOrder.order[k]!;
         phraseDocs[k] = phrases.get(e, 1);
         phraseWeights[k] = weights[phrases.get(e, 2)]!;
+        phraseLangs[k] = phrases.get(e, 3);
       }
       phraseMap.set(phrase, {
         docs: phraseDocs.subarray(from, to),
         weights: phraseWeights.subarray(from, to),
+        langs: phraseLangs.subarray(from, to),
       });
     }
     return new SourceSearchIndex({
@@ -215,6 +269,9 @@ export class SourceSearchIndex {
       docIds: Int32Array.from(localDocs.values()),
       postings,
       phrases: phraseMap,
+      languages: [...languageIds.keys()],
+      types: docsPerFacet(typeStatements, localDocs),
+      schemes: docsPerFacet(schemeStatements, localDocs),
     });
   }
 
@@ -287,15 +344,16 @@ class EntryTable {
     this.#data = next;
   }
 
-  push3(a: number, b: number, c: number): void {
+  push4(a: number, b: number, c: number, d: number): void {
     if ((this.length + 1) * this.#width > this.#data.length) this.#grow();
     const at = this.length++ * this.#width;
     this.#data[at] = a;
     this.#data[at + 1] = b;
     this.#data[at + 2] = c;
+    this.#data[at + 3] = d;
   }
 
-  push5(a: number, b: number, c: number, d: number, e: number): void {
+  push6(a: number, b: number, c: number, d: number, e: number, f: number): void {
     if ((this.length + 1) * this.#width > this.#data.length) this.#grow();
     const at = this.length++ * this.#width;
     this.#data[at] = a;
@@ -303,6 +361,7 @@ class EntryTable {
     this.#data[at + 2] = c;
     this.#data[at + 3] = d;
     this.#data[at + 4] = e;
+    this.#data[at + 5] = f;
   }
 
   get(row: number, column: number): number {
@@ -326,4 +385,22 @@ function deletionsOf(word: string): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i < word.length; i++) out.add(word.slice(0, i) + word.slice(i + 1));
   return out;
+}
+
+/** Document ids per class or scheme IRI, for the subjects that are searchable documents. */
+function docsPerFacet(
+  statements: Map<string, string[]>,
+  localDocs: Map<string, number>,
+): Map<string, Int32Array> {
+  const grouped = new Map<string, number[]>();
+  for (const [subject, values] of statements) {
+    const doc = localDocs.get(subject);
+    if (doc === undefined) continue;
+    for (const value of new Set(values)) {
+      const list = grouped.get(value);
+      if (list) list.push(doc);
+      else grouped.set(value, [doc]);
+    }
+  }
+  return new Map([...grouped].map(([value, docs]) => [value, Int32Array.from(docs)]));
 }
