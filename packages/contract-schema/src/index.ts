@@ -35,6 +35,7 @@ export {
   lintDescriptor,
 } from './descriptor-lint';
 export { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
+export { type DetailsIssueSentence, describeDetailsIssue } from './details-issue-sentence';
 export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_EXPANDED_BYTES,
@@ -157,3 +158,4 @@ export {
   type ValidationStatus,
   ValidationStatusSchema,
 } from './validation-result';
+export { type VerdictOverride, VerdictOverrideSchema, verdictOverride } from './verdict-override';
