@@ -1,6 +1,12 @@
 import type { PathSegment } from './document-limits';
 import { EXACTLY_ONE_MESSAGE_BOTH, EXACTLY_ONE_MESSAGE_NEITHER } from './result-details';
-import type { ValidationIssue } from './validation';
+
+/** What {@link describeDetailsIssue} reads of an issue (a `ValidationIssue`, or one as JSON). */
+export interface DetailsIssueLike {
+  code: string;
+  segments: ReadonlyArray<PathSegment>;
+  message: string;
+}
 
 /**
  * A schema error of result details (A4) told for people: where, in the words of the records
@@ -97,7 +103,7 @@ function asSentence(text: string): string {
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
-function sentenceOf(issue: Pick<ValidationIssue, 'code' | 'message'>, subject: string): string {
+function sentenceOf(issue: DetailsIssueLike, subject: string): string {
   switch (issue.code) {
     case 'compliant_xor_children':
       if (issue.message === EXACTLY_ONE_MESSAGE_BOTH) {
@@ -134,9 +140,7 @@ function sentenceOf(issue: Pick<ValidationIssue, 'code' | 'message'>, subject: s
  * describeDetailsIssue(validationIssue('invalid_type', [0, 'result', 'details', 'results', 'root', 0, 'key'], 'is required (expected string)'));
  * // { location: 'root › record 1', sentence: '“key” is missing: it must be text.' }
  */
-export function describeDetailsIssue(
-  issue: Pick<ValidationIssue, 'code' | 'segments' | 'message'>,
-): DetailsIssueSentence {
+export function describeDetailsIssue(issue: DetailsIssueLike): DetailsIssueSentence {
   const segments = relativeToDetails(issue.segments);
   const last = segments.at(-1);
   // A field or an issue entry is named in the sentence; the location is the record that holds it.

@@ -35,7 +35,11 @@ export {
   lintDescriptor,
 } from './descriptor-lint';
 export { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
-export { type DetailsIssueSentence, describeDetailsIssue } from './details-issue-sentence';
+export {
+  type DetailsIssueLike,
+  type DetailsIssueSentence,
+  describeDetailsIssue,
+} from './details-issue-sentence';
 export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_EXPANDED_BYTES,
