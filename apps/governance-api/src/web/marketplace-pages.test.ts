@@ -84,7 +84,9 @@ describe('marketplacePages', () => {
       await pages.request(contractUrl(BROKEN_PORT, 'production'))
     ).text();
     expect(unprocessable).toContain('The monitoring results cannot be processed');
-    expect(unprocessable).toContain('<span class="where">root › record 1</span>: This record has both');
+    expect(unprocessable).toContain(
+      '<span class="where">root › record 1</span>: This record has both',
+    );
     expect(unprocessable).not.toContain('$[0]');
   });
 
