@@ -62,8 +62,14 @@ describe('the result history of a data contract', () => {
     expect(body).toContain(
       `<a href="/marketplace/data-contracts/${encodeURIComponent(ORDERS_PORT)}/history?environment=production">All 23 results</a>`,
     );
+    // The policy is named once where the list starts, not on each of its results.
+    expect(
+      body.match(
+        /policy <a href="\/marketplace\/policies\/policy-dataproduct-guardian">Orders contracts<\/a>/g,
+      ),
+    ).toHaveLength(1);
     expect(body).toContain(
-      'policy <a href="/marketplace/policies/policy-dataproduct-guardian">Orders contracts</a>',
+      '<time datetime="2026-11-01T00:22:00.000Z">2026-11-01 00:22:00 UTC</time>',
     );
   });
 

@@ -17,8 +17,9 @@ export interface ResultTimelineModel {
 }
 
 /**
- * The states of a contract's results as a timeline, newest first: the state, when it arrived,
- * under which policy, and where the state changed from the result before it.
+ * The states of a contract's results as a timeline, newest first: the state, when it arrived (to
+ * the second), where it changed from the result before it, and the policy where the list starts
+ * and wherever it changes.
  *
  * @example
  * const list = resultTimeline({ states, total: 42, offset: 0, policies, label: 'Latest results' });
@@ -26,14 +27,20 @@ export interface ResultTimelineModel {
 export function resultTimeline(model: ResultTimelineModel): Markup {
   const items = model.states.map((state, index) => {
     const older = model.states[index + 1];
+    const newer = model.states[index - 1];
     const position = model.offset + index;
     const change =
       older === undefined || older.status === state.status
         ? ''
         : markup` <span class="change">changed</span>`;
-    return markup`<li class="timeline-${state.status}" data-seq="${String(state.seq)}">${formatTimestamp(state.receivedAt)} ${statusBadge(state.status)}${change}${
+    // The policy is named where the list starts and where it changes, not on every line.
+    const policy =
+      newer === undefined || newer.policyId !== state.policyId
+        ? markup`<div class="muted">policy ${policyLink(state.policyId, model.policies)}</div>`
+        : '';
+    return markup`<li class="timeline-${state.status}" data-seq="${String(state.seq)}">${formatTimestamp(state.receivedAt, { seconds: true })} ${statusBadge(state.status)}${change}${
       position === 0 ? markup` <span class="muted">(latest)</span>` : ''
-    }<div class="muted">policy ${policyLink(state.policyId, model.policies)}</div></li>`;
+    }${policy}</li>`;
   });
   return markup`<ol class="timeline" aria-label="${model.label}">${items}</ol>`;
 }

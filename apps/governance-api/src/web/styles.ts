@@ -58,7 +58,7 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .policy-description{white-space:pre-line}
 .tree,.tree ul{list-style:none;margin:0;padding:0}
 .tree ul{padding-left:1.25rem;border-left:2px solid var(--line);margin-left:.5rem}
-.tree ul.flat{padding-left:0;margin-left:0;border-left-style:dashed}
+.tree ul.flat{padding-left:0;margin-left:0;border-left:0}
 .tree .depth{font-size:.8em;font-weight:400;color:var(--muted);border:1px solid var(--line);border-radius:3px;padding:0 .3rem}
 .tree li{margin:.35rem 0}
 .tree summary{cursor:pointer;font-weight:600}
