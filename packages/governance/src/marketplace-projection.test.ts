@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORDERS_PORT, ordersSystem, STORAGE } from './__fixtures__/orders-system';
 import { findDataContract } from './data-contract-lookup';
 import { createGovernance, type Governance } from './governance';
 import { openSqliteStore } from './storage/sqlite';
 
 const SYSTEM = 'urn:dmb:dp:finance:orders:0';
-const PORT = 'urn:dmb:cmp:finance:orders:0:orders-port';
-const WORKLOAD = 'urn:dmb:cmp:finance:orders:0:loader';
+const PORT = ORDERS_PORT;
+const WORKLOAD = STORAGE;
+const TABLE_INFO = { table: { type: 'string', label: 'Table', value: 'orders' } };
 const GONE = 'urn:dmb:cmp:finance:legacy:0:port';
 
 const submission = (contract: string, satisfiesPolicy: boolean, compliant: boolean) => [
@@ -27,35 +29,23 @@ describe('MarketplaceProjection for the marketplace pages', () => {
       resourceType: 'dataproduct',
       trigger: 'passive',
     });
+    // The orders system as the coordinator stores it: the port with the info its adapter returned.
+    const system = ordersSystem();
     await governance.store.putInstance({
-      systemId: SYSTEM,
+      systemId: system.id,
       environment: 'production',
       deployedAt: '2026-11-22T09:00:00.000Z',
       planId: 'plan-1',
       descriptor: {
-        id: SYSTEM,
-        name: 'Orders',
-        kind: 'dataproduct',
-        components: [
-          {
-            id: PORT,
-            name: 'Orders port',
-            kind: 'outputport',
-            consumable: true,
-            __dataContractEnabled: true,
-            dataContract: { schema: [{ name: 'id', dataType: 'string' }] },
-            info: {
-              publicInfo: { table: { type: 'string', label: 'Table', value: 'orders' } },
-              privateInfo: { secret: 'never shown' },
-            },
-          },
-          {
-            id: WORKLOAD,
-            name: 'Loader',
-            kind: 'workload',
-            info: { publicInfo: {}, privateInfo: {} },
-          },
-        ],
+        ...system,
+        components: system.components?.map((component) =>
+          component.id === PORT
+            ? {
+                ...component,
+                info: { publicInfo: TABLE_INFO, privateInfo: { secret: 'never shown' } },
+              }
+            : { ...component, info: { publicInfo: {}, privateInfo: {} } },
+        ),
       },
     });
   });
@@ -128,7 +118,7 @@ describe('MarketplaceProjection for the marketplace pages', () => {
     expect(workload).toMatchObject({
       kind: 'not-a-data-contract',
       instance: { systemId: SYSTEM },
-      component: { id: WORKLOAD, name: 'Loader' },
+      component: { id: WORKLOAD, name: 'Storage' },
     });
 
     expect((await findDataContract(governance.marketplace, PORT, 'staging')).kind).toBe('unknown');

@@ -214,8 +214,12 @@ export function marketplacePages(
     }
   };
 
-  pages.get('/marketplace/data-contracts/:contractId', async (c) => {
-    const contractId = c.req.param('contractId');
+  /**
+   * The contract a contract route asks for, or the page that answers instead: 400 without an
+   * environment, 404 for an unknown id or a component that is not a data contract.
+   */
+  const contractRequest = async (c: Context) => {
+    const contractId = c.req.param('contractId') ?? '';
     const environment = queryValue(c.req.query('environment'));
     if (environment === undefined) {
       return htmlPage(
@@ -226,7 +230,13 @@ export function marketplacePages(
     }
     const found = await lookUpContract(contractId, environment);
     if (found.kind !== 'data-contract') return htmlPage(c, found.page, 404);
-    const { view, placement } = found;
+    return { contractId, environment, view: found.view, placement: found.placement };
+  };
+
+  pages.get('/marketplace/data-contracts/:contractId', async (c) => {
+    const request = await contractRequest(c);
+    if (request instanceof Response) return request;
+    const { contractId, environment, view, placement } = request;
     const history = await readModel.listContractStates(contractId, environment, {
       limit: CONTRACT_PAGE_HISTORY,
       offset: 0,
@@ -245,17 +255,9 @@ export function marketplacePages(
   });
 
   pages.get('/marketplace/data-contracts/:contractId/history', async (c) => {
-    const contractId = c.req.param('contractId');
-    const environment = queryValue(c.req.query('environment'));
-    if (environment === undefined) {
-      return htmlPage(
-        c,
-        contractHelpPage(contractId, { kind: 'environment-required' }, await locations(contractId)),
-        400,
-      );
-    }
-    const found = await lookUpContract(contractId, environment);
-    if (found.kind !== 'data-contract') return htmlPage(c, found.page, 404);
+    const request = await contractRequest(c);
+    if (request instanceof Response) return request;
+    const { contractId, environment, placement } = request;
     const requested = pageNumber(c.req.query('page'));
     const read = (page: number) =>
       readModel.listContractStates(contractId, environment, {
@@ -272,9 +274,7 @@ export function marketplacePages(
       c,
       historyPage({
         contractId,
-        ...(found.placement?.component.name === undefined
-          ? {}
-          : { title: found.placement.component.name }),
+        ...(placement?.component.name === undefined ? {} : { title: placement.component.name }),
         environment,
         states: result.data,
         total,
