@@ -10,7 +10,7 @@ export interface ContractLocation {
 }
 
 /**
- * Every instance component with this id, across the given instances (one per environment it is
+ * Every data-contract component with this id, across the given instances (one per environment it is
  * deployed in), sorted by environment.
  *
  * @example
@@ -24,7 +24,8 @@ export function findContractLocations(
   for (const instance of instances) {
     let names: Map<string, string> | undefined;
     for (const component of instance.components) {
-      if (component.id !== contractId) continue;
+      // A component of that id that is not a data contract is no place of the contract.
+      if (component.id !== contractId || !component.dataContract) continue;
       names ??= new Map(
         instance.components.flatMap((c) => (c.name === undefined ? [] : [[c.id, c.name] as const])),
       );

@@ -138,6 +138,12 @@ describe('unknown contracts and non-contract components: 404 in the pages and th
     expect(((await api.json()) as { detail: string }).detail).toBe(
       `"${LOADER}" is a component of system "${SYSTEM}" in environment "production" but not a data contract`,
     );
+    // Without an environment too: no environment makes it a data contract.
+    const anyEnvironment = await app.request(
+      `/marketplace/data-contracts/${encodeURIComponent(LOADER)}`,
+    );
+    expect(anyEnvironment.status).toBe(404);
+    expect(await anyEnvironment.text()).toContain('<h1>Loader is not a data contract</h1>');
     // Its history is no page either.
     expect(
       (

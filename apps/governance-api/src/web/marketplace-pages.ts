@@ -222,9 +222,26 @@ export function marketplacePages(
     const contractId = c.req.param('contractId') ?? '';
     const environment = queryValue(c.req.query('environment'));
     if (environment === undefined) {
+      const deployedIn =
+        contractId.length > MAX_ID_LENGTH ? [] : await readModel.findContractInstances(contractId);
+      const places = findContractLocations(deployedIn, contractId);
+      // Deployed only as a component that is not a data contract: no environment makes it one.
+      const instance = places.length === 0 ? deployedIn[0] : undefined;
+      const component = instance?.components.find((candidate) => candidate.id === contractId);
+      if (instance && component) {
+        return htmlPage(
+          c,
+          contractHelpPage(
+            contractId,
+            { kind: 'not-a-data-contract', environment: instance.environment, instance, component },
+            [],
+          ),
+          404,
+        );
+      }
       return htmlPage(
         c,
-        contractHelpPage(contractId, { kind: 'environment-required' }, await locations(contractId)),
+        contractHelpPage(contractId, { kind: 'environment-required' }, places),
         400,
       );
     }
