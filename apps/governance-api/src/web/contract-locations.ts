@@ -4,7 +4,7 @@ import type { MarketplaceInstanceView } from '@dcg/governance';
 export interface ContractLocation {
   environment: string;
   instance: Pick<MarketplaceInstanceView, 'systemId' | 'name' | 'kind'>;
-  component: { id: string; name?: string; kind?: string };
+  component: { id: string; name?: string; kind?: string; publicInfo?: Record<string, unknown> };
   /** Display names of every component of the instance, by id (to title subcomponent targets). */
   componentNames: ReadonlyMap<string, string>;
 }
@@ -36,6 +36,7 @@ export function findContractLocations(
           id: component.id,
           ...(component.name === undefined ? {} : { name: component.name }),
           ...(component.kind === undefined ? {} : { kind: component.kind }),
+          ...(component.publicInfo === undefined ? {} : { publicInfo: component.publicInfo }),
         },
         componentNames: names,
       });

@@ -19,11 +19,12 @@ import { pageLayout } from './page-layout';
 import { policyLink } from './policy-link';
 import { resultTimeline } from './result-timeline';
 import { STATUS_LABELS, statusBadge } from './status-badge';
+import { technicalInformationCard } from './technical-information-card';
 
 /** Where the contract is deployed, when the marketplace knows it (shown as name and back link). */
 export interface ContractPlacement {
   instance: Pick<MarketplaceInstanceView, 'systemId' | 'name' | 'kind'>;
-  component: { id: string; name?: string; kind?: string };
+  component: { id: string; name?: string; kind?: string; publicInfo?: Record<string, unknown> };
   /** Display names of the instance's components, to title subcomponent targets. */
   componentNames?: ReadonlyMap<string, string>;
 }
@@ -159,6 +160,7 @@ ${
 <p>${statusBadge(view.status, { large: true })}</p>
 ${overrideNote(view)}
 ${facts}
+${technicalInformationCard(placement?.component.publicInfo, 'tech-info-heading', 2)}
 ${statusSection(view, placement)}
 ${extras.history ? historySection(view, extras.history, policies) : ''}`;
   return pageLayout({

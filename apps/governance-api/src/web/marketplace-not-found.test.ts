@@ -164,6 +164,11 @@ describe('unknown contracts and non-contract components: 404 in the pages and th
 
   it('shows the policy by name with a link, and the policy page escapes it', async () => {
     const body = await (await page(PORT)).text();
+    // The contract page shows its port's Technical information too.
+    expect(body).toContain('<h2 id="tech-info-heading">Technical information</h2>');
+    expect(body).toContain(
+      '<a href="https://grafana.example/d/orders" rel="noopener noreferrer nofollow">Grafana</a>',
+    );
     expect(body).toContain(
       '<dt>Policy</dt><dd><a href="/marketplace/policies/orders-contracts">Orders contracts &quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</a></dd>',
     );

@@ -28,17 +28,22 @@ function renderValue(value: TechnicalValue): Markup {
  * as labelled values (links for web URLs, nested values nested), or nothing when it returned none.
  *
  * @example
- * const card = technicalInformationCard({ dashboard: 'https://grafana.example/d/1' }, 'tech-1');
+ * const card = technicalInformationCard({ dashboard: 'https://grafana.example/d/1' }, 'tech-1', 3);
  */
 export function technicalInformationCard(
   publicInfo: Record<string, unknown> | undefined,
   headingId: string,
+  headingLevel: 2 | 3 = 3,
 ): Markup | string {
   if (publicInfo === undefined) return '';
   const info = technicalInformation(publicInfo);
   if (info.entries.length === 0) return '';
+  const heading =
+    headingLevel === 2
+      ? markup`<h2 id="${headingId}">Technical information</h2>`
+      : markup`<h3 id="${headingId}">Technical information</h3>`;
   return markup`<section class="tech-info" aria-labelledby="${headingId}">
-<h3 id="${headingId}">Technical information</h3>
+${heading}
 <dl class="tech-values">${info.entries.map(
     (entry) =>
       markup`<dt data-key="${entry.key}">${entry.label}</dt><dd>${renderValue(entry.value)}</dd>`,
