@@ -78,7 +78,8 @@ export const McpServerConfigSchema = z.strictObject({
         .default(256 * 1024),
       defaultPageSize: z.number().int().min(1).max(100).default(10),
       maxPageSize: z.number().int().min(1).max(100).default(100),
-      maxListedResources: z.number().int().min(1).max(10_000).default(500),
+      /** Resources per page of `resources/list` (the client follows `nextCursor`). */
+      resourcesPageSize: z.number().int().min(1).max(1000).default(100),
       maxRequestBytes: z
         .number()
         .int()
@@ -90,7 +91,7 @@ export const McpServerConfigSchema = z.strictObject({
       maxResultBytes: 256 * 1024,
       defaultPageSize: 10,
       maxPageSize: 100,
-      maxListedResources: 500,
+      resourcesPageSize: 100,
       maxRequestBytes: 1024 * 1024,
     }),
   cache: z
