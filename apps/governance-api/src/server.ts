@@ -46,7 +46,7 @@ export interface StartGovernanceApiOptions {
    * The development key (when no key is configured, outside production) instead of a random one:
    * `pnpm start` gives governance-api and mcp-server the same one.
    */
-  developmentKey?: string;
+  developmentKey?: string | undefined;
 }
 
 /**
