@@ -51,6 +51,7 @@ const ENDPOINTS: Array<[method: string, path: string]> = [
   ['GET', '/v1/provisioning/plans/{}'],
   ['GET', '/v1/marketplace/instances'],
   ['GET', '/v1/marketplace/instances/{}'],
+  ['GET', '/v1/marketplace/instances/{}/descriptor'],
   ['GET', '/v1/marketplace/data-contracts/{}/compliance'],
   ['GET', '/marketplace'],
   ['GET', '/marketplace/data-contracts/{}'],

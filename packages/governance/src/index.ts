@@ -46,6 +46,8 @@ export {
   ComplianceViewStatusSchema,
   type ContractComplianceView,
   ContractComplianceViewSchema,
+  type DeployedDescriptorView,
+  DeployedDescriptorViewSchema,
   type MarketplaceInstanceView,
   MarketplaceInstanceViewSchema,
   type MarketplaceReadModel,

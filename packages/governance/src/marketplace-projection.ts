@@ -5,8 +5,10 @@ import {
   selectContractTargets,
   UNPROCESSABLE_MESSAGE,
 } from '@dcg/contract-schema';
+import { publicDeployedDescriptor } from './deployed-descriptor';
 import type {
   ContractComplianceView,
+  DeployedDescriptorView,
   MarketplaceInstanceView,
   MarketplaceReadModel,
 } from './marketplace-views';
@@ -122,13 +124,30 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     systemId: string,
     environment?: string,
   ): Promise<MarketplaceInstanceView | null> {
-    if (environment !== undefined) {
-      const record = await this.store.getInstance(systemId, environment);
-      return record ? this.toView(record) : null;
-    }
+    const record = await this.findInstance(systemId, environment);
+    return record ? this.toView(record) : null;
+  }
+
+  /**
+   * The deployed descriptor of a system (latest deployment when no environment is given), without
+   * any component's `info.privateInfo`; null when it is not deployed (there).
+   */
+  async getDeployedDescriptor(
+    systemId: string,
+    environment?: string,
+  ): Promise<DeployedDescriptorView | null> {
+    const record = await this.findInstance(systemId, environment);
+    return record ? publicDeployedDescriptor(record) : null;
+  }
+
+  /** The instance in the environment, or the latest deployment of the system when none is given. */
+  private async findInstance(
+    systemId: string,
+    environment: string | undefined,
+  ): Promise<InstanceRecord | null> {
+    if (environment !== undefined) return this.store.getInstance(systemId, environment);
     const records = await this.store.listInstances({ systemId });
-    const latest = records.sort((a, b) => b.deployedAt.localeCompare(a.deployedAt))[0];
-    return latest ? this.toView(latest) : null;
+    return records.sort((a, b) => b.deployedAt.localeCompare(a.deployedAt))[0] ?? null;
   }
 
   async getContractCompliance(

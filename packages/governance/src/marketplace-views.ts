@@ -109,6 +109,31 @@ export const MarketplaceInstanceViewSchema = z
 export type MarketplaceInstanceView = z.infer<typeof MarketplaceInstanceViewSchema>;
 
 /**
+ * A deployed system descriptor (without private info) and the plan that deployed it. Also the
+ * JSON body of `GET /v1/marketplace/instances/{id}/descriptor`.
+ *
+ * @example
+ * const view: DeployedDescriptorView = { systemId: 'urn:dmb:dp:finance:orders:0',
+ *   environment: 'production', planId: 'p1', deployedAt: new Date().toISOString(),
+ *   descriptor: { id: 'urn:dmb:dp:finance:orders:0', kind: 'dataproduct', components: [] } };
+ */
+export const DeployedDescriptorViewSchema = z
+  .object({
+    systemId: z.string(),
+    environment: z.string(),
+    planId: z.string().describe('The provisioning plan that deployed it'),
+    deployedAt: z.string(),
+    descriptor: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "The system descriptor as deployed, with each component's info.publicInfo; info.privateInfo is left out",
+      ),
+  })
+  .meta({ id: 'DeployedDescriptor' });
+/** A deployed system descriptor (without private info) and the plan that deployed it. */
+export type DeployedDescriptorView = z.infer<typeof DeployedDescriptorViewSchema>;
+
+/**
  * What the marketplace pages and API read. Implemented over the governance repositories.
  *
  * @example
