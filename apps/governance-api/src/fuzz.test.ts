@@ -55,6 +55,9 @@ const ENDPOINTS: Array<[method: string, path: string]> = [
   ['GET', '/v1/marketplace/data-contracts/{}/compliance'],
   ['GET', '/marketplace'],
   ['GET', '/marketplace/data-contracts/{}'],
+  ['GET', '/marketplace/data-contracts/{}/history'],
+  ['GET', '/marketplace/systems/{}'],
+  ['GET', '/marketplace/policies/{}'],
   ['PUT', '/v1/computational-governance/policies'],
   ['DELETE', '/v1/infrastructure-templates/{}'],
 ];

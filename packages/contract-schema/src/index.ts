@@ -36,6 +36,11 @@ export {
 } from './descriptor-lint';
 export { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
 export {
+  type DetailsIssueLike,
+  type DetailsIssueSentence,
+  describeDetailsIssue,
+} from './details-issue-sentence';
+export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_EXPANDED_BYTES,
   type DocumentLimits,
@@ -157,3 +162,4 @@ export {
   type ValidationStatus,
   ValidationStatusSchema,
 } from './validation-result';
+export { type VerdictOverride, VerdictOverrideSchema, verdictOverride } from './verdict-override';

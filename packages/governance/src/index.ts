@@ -2,6 +2,11 @@
 export type { ComplianceTreeNode } from '@dcg/contract-schema';
 export { type BoundedPage, collectBoundedPage } from './bounded-page';
 export {
+  type DataContractLookup,
+  findDataContract,
+  lookUpDataContract,
+} from './data-contract-lookup';
+export {
   GovernanceError,
   type GovernanceErrorCode,
   type GovernanceIssue,
@@ -96,6 +101,13 @@ export {
   TechAdapterClient,
   type TechAdapterClientOptions,
 } from './tech-adapter-client';
+export {
+  type TechnicalEntry,
+  type TechnicalInformation,
+  type TechnicalInformationLimits,
+  type TechnicalValue,
+  technicalInformation,
+} from './technical-information';
 export {
   type GuardianPolicyBinding,
   type RegisteredTemplate,

@@ -12,7 +12,14 @@ import type {
   MarketplaceInstanceView,
   MarketplaceReadModel,
 } from './marketplace-views';
-import type { GovernanceStore, InstanceRecord, StoredEvaluationResult } from './repositories';
+import type { Page } from './page';
+import type { Policy } from './policy';
+import type {
+  CurrentResultStatus,
+  GovernanceStore,
+  InstanceRecord,
+  StoredEvaluationResult,
+} from './repositories';
 
 /**
  * The compliance view of a data contract from its current stored result (or `unknown` without one).
@@ -57,6 +64,10 @@ export function complianceView(
           schemaErrors: prefixIssues([0], status.schemaErrors ?? []),
         }
       : {}),
+    // The stored state decides; the override is told only where it is the state derived here.
+    ...(status.override !== undefined && status.status === current.status
+      ? { override: status.override }
+      : {}),
   };
 }
 
@@ -68,6 +79,16 @@ function flatten(
     into.push(component);
     flatten(component.components ?? [], into);
   }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The adapter's `publicInfo` stored on the component, when it returned a non-empty one. */
+function publicInfoOf(component: ComponentDescriptor): Record<string, unknown> | undefined {
+  const info = (component as { info?: unknown }).info;
+  if (!isPlainObject(info) || !isPlainObject(info.publicInfo)) return undefined;
+  return Object.keys(info.publicInfo).length === 0 ? undefined : info.publicInfo;
 }
 
 const text = (value: unknown): string | undefined =>
@@ -140,6 +161,18 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     );
   }
 
+  listContractStates(
+    contractId: string,
+    environment: string,
+    paging: { limit: number; offset: number },
+  ): Promise<Page<CurrentResultStatus>> {
+    return this.store.listResultStates(contractId, { environment, ...paging });
+  }
+
+  getPolicies(ids: readonly string[]): Promise<Policy[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.store.getPolicies(ids);
+  }
+
   private async toView(record: InstanceRecord): Promise<MarketplaceInstanceView> {
     const system = record.descriptor as { components?: ComponentDescriptor[] } & Record<
       string,
@@ -157,11 +190,13 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     );
     const components = all.map((c) => {
       const dataContract = contracts.has(c.id);
+      const publicInfo = publicInfoOf(c);
       const base = {
         id: c.id,
         ...(c.name === undefined ? {} : { name: c.name }),
         ...(c.kind === undefined ? {} : { kind: c.kind }),
         dataContract,
+        ...(publicInfo === undefined ? {} : { publicInfo }),
       };
       if (!dataContract) return base;
       const current = statuses.get(c.id);

@@ -7,8 +7,12 @@ import {
   ComplianceStateSchema,
   ComplianceTreeNodeSchema,
   ValidationIssueSchema,
+  VerdictOverrideSchema,
 } from '@dcg/contract-schema';
 import { z } from 'zod';
+import type { Page } from './page';
+import type { Policy } from './policy';
+import type { CurrentResultStatus } from './repositories';
 
 /**
  * Compliance state of one data contract as the marketplace shows it: the stored state of its
@@ -57,6 +61,9 @@ export const ContractComplianceViewSchema = z
       .array(ValidationIssueSchema)
       .optional()
       .describe('Set when `status` is `unprocessable`: why the details do not conform'),
+    override: VerdictOverrideSchema.optional().describe(
+      'Set when `satisfiesPolicy` disagrees with the records (compliant with failing requirements, violated with none failing); the verdict decides `status`',
+    ),
   })
   .meta({ id: 'ContractCompliance' });
 /** Compliance of one data contract in one environment. */
@@ -88,6 +95,12 @@ export const MarketplaceInstanceViewSchema = z
         compliance: z
           .object({ status: ComplianceViewStatusSchema, evaluatedAt: z.string().nullable() })
           .optional(),
+        publicInfo: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe(
+            'The `publicInfo` its tech adapter returned when it was provisioned, shown to users (never `privateInfo`)',
+          ),
       }),
     ),
   })
@@ -138,4 +151,12 @@ export interface MarketplaceReadModel {
     environment?: string,
   ): Promise<MarketplaceInstanceView[]>;
   getContractCompliance(contractId: string, environment: string): Promise<ContractComplianceView>;
+  /** The states of a contract's results in one environment, newest first (no documents read). */
+  listContractStates(
+    contractId: string,
+    environment: string,
+    paging: { limit: number; offset: number },
+  ): Promise<Page<CurrentResultStatus>>;
+  /** The policies of these ids that exist (to show them by name). */
+  getPolicies(ids: readonly string[]): Promise<Policy[]>;
 }

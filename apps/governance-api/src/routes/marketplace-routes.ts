@@ -1,5 +1,5 @@
 import type { Governance } from '@dcg/governance';
-import { MAX_ID_LENGTH } from '@dcg/governance';
+import { findDataContract, MAX_ID_LENGTH } from '@dcg/governance';
 import { ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
@@ -145,15 +145,29 @@ export function mountMarketplaceRoutes(
           content: { 'application/json': { schema: ContractComplianceViewSchema } },
         },
         400: problem('No environment'),
+        404: problem('Not a data contract known in the environment'),
       },
     }),
     async (c) => {
       const { contractId } = c.req.valid('param');
       const { environment } = c.req.valid('query');
-      return c.json(
-        await governance.marketplace.getContractCompliance(contractId, environment),
-        200,
-      );
+      // The same rule as the contract page: unknown ids and non-contract components are 404.
+      const found = await findDataContract(governance.marketplace, contractId, environment);
+      if (found.kind === 'unknown') {
+        throw new ProblemError({
+          status: 404,
+          title: 'Not Found',
+          detail: `No data contract "${contractId}" is deployed or reported on in environment "${environment}"`,
+        });
+      }
+      if (found.kind === 'not-a-data-contract') {
+        throw new ProblemError({
+          status: 404,
+          title: 'Not Found',
+          detail: `"${contractId}" is a component of system "${found.instance.systemId}" in environment "${environment}" but not a data contract`,
+        });
+      }
+      return c.json(found.compliance, 200);
     },
   );
 }
