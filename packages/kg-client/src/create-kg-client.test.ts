@@ -1,3 +1,4 @@
+import { isSelectResults } from '@dcg/kg-schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caught } from './__fixtures__/caught';
 import { startFaultServer } from './__fixtures__/fault-server';
@@ -10,7 +11,6 @@ import {
   KgResponseError,
   KgTimeoutError,
 } from './kg-client-error';
-import { isSelectResults } from './sparql-results';
 
 let server: Awaited<ReturnType<typeof startFaultServer>>;
 let client: KgClient;

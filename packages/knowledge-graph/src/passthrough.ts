@@ -3,7 +3,7 @@ import {
   type SearchPage as SearchResponse,
   SearchResponseSchema,
   type SparqlResults,
-} from '@dcg/kg-client';
+} from '@dcg/kg-schema';
 import { KnowledgeGraphError } from './errors';
 import { readCapped } from './read-capped';
 import type { SearchQuery } from './search-query';
