@@ -2,12 +2,12 @@ import {
   isSelectResults,
   MAX_SEARCH_LIMIT,
   parseSparqlResults,
-  schemaIssues,
   type SearchPage,
   SearchRequestSchema,
   SearchResponseSchema,
   type SparqlResults,
   type SparqlSelectResults,
+  schemaIssues,
 } from '@dcg/kg-schema';
 import * as z from 'zod/mini';
 import {
