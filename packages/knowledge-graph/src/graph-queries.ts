@@ -41,10 +41,10 @@ export interface SourceQueryOptions extends QueryOptions {
 }
 
 const CODE_OF_SUBSET_ERROR: Partial<Record<SparqlSubsetErrorCode, KnowledgeGraphErrorCode>> = {
-  TIMEOUT: 'query_timeout',
-  ROW_LIMIT_EXCEEDED: 'row_limit_exceeded',
-  TOO_EXPENSIVE: 'query_too_expensive',
-  ABORTED: 'query_aborted',
+  timeout: 'query_timeout',
+  row_limit_exceeded: 'row_limit_exceeded',
+  too_expensive: 'query_too_expensive',
+  aborted: 'query_aborted',
 };
 
 /**
