@@ -168,7 +168,12 @@ describe('search', () => {
     const shape = await caught(client.search('bad-shape'));
     expect(shape).toBeInstanceOf(KgResponseError);
     expect((shape as KgResponseError).issues).toEqual([
-      { path: '$.results[1]', message: 'must be an absolute IRI' },
+      {
+        code: 'invalid_format',
+        segments: ['results', 1],
+        path: '$.results[1]',
+        message: 'must be an absolute IRI',
+      },
     ]);
 
     const small = createKgClient({ baseUrl: server.url, maxResponseBytes: 100_000 });

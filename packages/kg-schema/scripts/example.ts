@@ -20,4 +20,4 @@ if (checked.success && isSelectResults(checked.data)) {
 }
 
 const wrong = parseSparqlResults({ head: {}, results: { bindings: [] } });
-if (!wrong.success) console.log(wrong.issues); // [{ path: '$.head.vars', message: 'SELECT results need head.vars' }]
+if (!wrong.success) console.log(wrong.issues[0]); // { code: 'custom', segments: ['head', 'vars'], path: '$.head.vars', message: 'SELECT results need head.vars' }

@@ -22,6 +22,8 @@ describe('the README example', () => {
       { cwd: packageDir },
     );
     expect(stdout).toContain("[ 'https://example.org/concept/water' ]\nWater\n");
-    expect(stdout).toContain("path: '$.head.vars', message: 'SELECT results need head.vars'");
+    expect(stdout).toContain(
+      "code: 'custom',\n  segments: [ 'head', 'vars' ],\n  path: '$.head.vars',",
+    );
   });
 });

@@ -1,20 +1,32 @@
 import type * as z from 'zod/mini';
 
-/** One thing wrong with a checked value: where (a JSON path such as `$.results[2]`) and what. */
+/**
+ * One thing wrong with a checked value: a stable `code` (zod's: `invalid_type`, `too_small`,
+ * `custom`…), where (`segments`, and the same as a JSON path such as `$.results[2]`) and what.
+ */
 export interface SchemaIssue {
+  code: string;
+  segments: Array<string | number>;
   path: string;
   message: string;
 }
 
 /**
- * Turns zod issues into {@link SchemaIssue}s with JSON paths.
+ * Turns zod issues into {@link SchemaIssue}s.
  *
  * @example
  * const parsed = SearchResponseSchema.safeParse(value);
- * if (!parsed.success) console.log(schemaIssues(parsed.error.issues)); // [{ path: '$.totalResults', message: 'expected number' }]
+ * if (!parsed.success) console.log(schemaIssues(parsed.error.issues)); // [{ code: 'invalid_type', segments: ['totalResults'], path: '$.totalResults', message: 'expected number' }]
  */
 export function schemaIssues(issues: readonly z.core.$ZodIssue[]): SchemaIssue[] {
-  return issues.map((issue) => ({ path: jsonPath(issue.path), message: describeIssue(issue) }));
+  return issues.map((issue) => ({
+    code: issue.code,
+    segments: issue.path.map((segment) =>
+      typeof segment === 'number' ? segment : String(segment),
+    ),
+    path: jsonPath(issue.path),
+    message: describeIssue(issue),
+  }));
 }
 
 // zod/mini ships no locale (that keeps the browser bundle small), so an issue without a message
