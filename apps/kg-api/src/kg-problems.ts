@@ -38,14 +38,9 @@ const STATUS: Record<KnowledgeGraphErrorCode, { status: number; title: string }>
   query_aborted: { status: 499, title: 'Client Closed Request' },
 };
 
-/**
- * The problem details of a knowledge graph error. The detail of a query over the ingested graphs
- * names the setting that bounds it and, where passthrough could help, says so (`internalQuery`).
- *
- * @example
- * kgProblem(new KnowledgeGraphError('unknown_source', 'no source "x" is configured'), config.sparql, false).status; // 404
- */
-export function kgProblem(
+// The problem details of a knowledge graph error. The detail of a query over the ingested graphs
+// names the setting that bounds it and, where passthrough could help, says so (`internalQuery`).
+function kgProblem(
   error: KnowledgeGraphError,
   sparql: Pick<KgApiConfig['sparql'], 'timeoutMs' | 'maxRows'>,
   internalQuery: boolean,
