@@ -96,7 +96,7 @@ describe('kg-api under hostile input', () => {
       const response = await sparql(text);
       expect(response.status).toBe(400);
       const problem = (await response.json()) as Problem;
-      expect(problem.type).toBe('urn:dcg:kg:problem:sparql-unsupported');
+      expect(problem.type).toBe('urn:dcg:kg:query_rejected');
       expect(['NESTING_TOO_DEEP', 'QUERY_TOO_LARGE']).toContain(problem.problems?.[0]?.code);
     });
 
@@ -111,9 +111,7 @@ describe('kg-api under hostile input', () => {
         `SELECT * { ?a <${SKOS}prefLabel> ?x FILTER(!EXISTS { ?b <${SKOS}prefLabel> ?y . ?c <${SKOS}prefLabel> ?z FILTER(STR(?y) = CONCAT(STR(?x), STR(?z))) }) }`,
       );
       expect(response.status).toBe(422);
-      expect(((await response.json()) as Problem).type).toBe(
-        'urn:dcg:kg:problem:sparql-too-expensive',
-      );
+      expect(((await response.json()) as Problem).type).toBe('urn:dcg:kg:query_too_expensive');
       expect((await upload(TURTLE, 'text/turtle')).status).toBe(200);
     });
   });
@@ -126,7 +124,7 @@ describe('kg-api under hostile input', () => {
         const before = await triples();
         const refused = await upload('', type);
         expect(refused.status).toBe(400);
-        expect(((await refused.json()) as Problem).type).toBe('urn:dcg:kg:problem:empty-graph');
+        expect(((await refused.json()) as Problem).type).toBe('urn:dcg:kg:empty_graph');
         expect(await triples()).toBe(before);
         const emptied = await upload('', type, '?allowEmpty=true');
         expect(emptied.status).toBe(200);
@@ -150,7 +148,7 @@ describe('kg-api under hostile input', () => {
       expect((await upload(TURTLE, 'text/turtle')).status).toBe(200);
       const refused = await upload('', 'application/ld+json', '?allowEmpty=true');
       expect(refused.status).toBe(400);
-      expect(((await refused.json()) as Problem).type).toBe('urn:dcg:kg:problem:rdf-syntax');
+      expect(((await refused.json()) as Problem).type).toBe('urn:dcg:kg:rdf_syntax');
       expect(await triples()).toBeGreaterThan(0);
       expect((await upload('{}', 'application/ld+json', '?allowEmpty=true')).status).toBe(200);
       expect(await triples()).toBe(0);
@@ -195,7 +193,7 @@ describe('kg-api under hostile input', () => {
       const response = await upload(bad(before, after), type);
       expect(response.status).toBe(400);
       const problem = (await response.json()) as Problem;
-      expect(problem.type).toBe('urn:dcg:kg:problem:invalid-utf8');
+      expect(problem.type).toBe('urn:dcg:kg:invalid_utf8');
       expect(problem.byteOffset).toBe(new TextEncoder().encode(before).length);
     });
 
@@ -214,7 +212,7 @@ describe('kg-api under hostile input', () => {
         `${api.url}/v1/graph/sparql?query=${encodeURIComponent(text)}%C3%28${encodeURIComponent('" }')}`,
       );
       expect(get.status).toBe(400);
-      expect(((await get.json()) as Problem).type).toBe('urn:dcg:kg:problem:invalid-utf8');
+      expect(((await get.json()) as Problem).type).toBe('urn:dcg:kg:invalid_utf8');
     });
 
     it('valid UTF-8 and percent-encoding still work', async () => {
@@ -243,7 +241,7 @@ describe('kg-api under hostile input', () => {
     for (const response of answers) {
       expect(response.status).toBe(400);
       const problem = (await response.json()) as Problem;
-      expect(problem.type).toBe('urn:dcg:kg:problem:sparql-unsupported');
+      expect(problem.type).toBe('urn:dcg:kg:query_rejected');
       expect(problem.problems?.[0]?.code).toBe('UPDATE_NOT_SUPPORTED');
     }
   });

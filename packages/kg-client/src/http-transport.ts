@@ -1,3 +1,4 @@
+import { type ProblemDetails, ProblemDetailsSchema } from '@dcg/kg-schema';
 import ky, { HTTPError, type KyInstance, type RetryOptions } from 'ky';
 import {
   KgAbortError,
@@ -7,7 +8,6 @@ import {
   KgResponseError,
   KgTimeoutError,
 } from './kg-client-error';
-import { type ProblemDetails, ProblemDetailsSchema } from './problem-details';
 
 /** Settings of the HTTP layer, already validated by `createKgClient`. */
 export interface TransportSettings {

@@ -1,5 +1,5 @@
+import type { ProblemDetails } from '@dcg/kg-schema';
 import type * as z from 'zod/mini';
-import type { ProblemDetails } from './problem-details';
 
 const marker = Symbol.for('dcg.kg-client.error');
 

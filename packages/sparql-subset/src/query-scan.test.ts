@@ -167,7 +167,7 @@ describe('evaluation under load', () => {
       ioDoneAt = Date.now();
     }
     const ended = await Promise.all(outcomes);
-    expect(ended.map((e) => e.code)).toEqual(['TIMEOUT', 'TIMEOUT']);
+    expect(ended.map((e) => e.code)).toEqual(['timeout', 'timeout']);
     expect(ioRounds).toBe(5);
     for (const e of ended) expect(ioDoneAt).toBeLessThan(e.at);
     for (const e of ended) expect(e.at - started).toBeLessThan(1500 + 1000);
@@ -181,6 +181,6 @@ describe('evaluation under load', () => {
     const error = await evaluate(parsed.query, store, { timeoutMs: 10_000, maxBlockMs: 50 }).catch(
       (e: unknown) => e,
     );
-    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('TOO_EXPENSIVE');
+    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('too_expensive');
   });
 });

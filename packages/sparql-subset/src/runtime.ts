@@ -71,7 +71,7 @@ export function createRuntime(
       // process descheduled, a garbage collection), and the deadline covers it.
       if (rt.unpausable > 0 && busy > maxBlockMs)
         throw new SparqlSubsetError(
-          'TOO_EXPENSIVE',
+          'too_expensive',
           `Part of the query (an EXISTS inside an expression) ran ${busy} ms without handing control back, more than ${maxBlockMs} ms`,
         );
     },
@@ -102,9 +102,9 @@ export function checkLimits(
   timeoutMs: number | undefined,
 ): void {
   if (signal?.aborted)
-    throw new SparqlSubsetError('ABORTED', 'Query evaluation was aborted', {
+    throw new SparqlSubsetError('aborted', 'Query evaluation was aborted', {
       cause: signal.reason,
     });
   if (deadline !== undefined && Date.now() > deadline)
-    throw new SparqlSubsetError('TIMEOUT', `Query evaluation took longer than ${timeoutMs} ms`);
+    throw new SparqlSubsetError('timeout', `Query evaluation took longer than ${timeoutMs} ms`);
 }
