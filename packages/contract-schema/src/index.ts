@@ -34,7 +34,11 @@ export {
   type DescriptorFindingCode,
   lintDescriptor,
 } from './descriptor-lint';
-export { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
+export {
+  parseDescriptorYaml,
+  safeParseDescriptorYaml,
+  stringifyDescriptorYaml,
+} from './descriptor-yaml';
 export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_EXPANDED_BYTES,
@@ -43,6 +47,7 @@ export {
   flowNestingDepth,
   type PathSegment,
 } from './document-limits';
+export type { DocumentIssue, DocumentIssueCode, DocumentParse } from './document-parse';
 export {
   type EvaluationOutcome,
   EvaluationOutcomeSchema,
