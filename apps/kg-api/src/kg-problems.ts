@@ -75,7 +75,7 @@ function kgProblem(
     case 'query_too_expensive':
       return {
         ...problem,
-        detail: `${error.message} (sparql.maxBlockMs). Rewrite the EXISTS as a pattern, or use passthrough.${hint}`,
+        detail: `${error.message} (sparql.maxBlockMs). Move the EXISTS out of ORDER BY (bind it in the pattern), or use passthrough.${hint}`,
       };
     default:
       return problem;

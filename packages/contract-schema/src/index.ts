@@ -34,7 +34,11 @@ export {
   type DescriptorFindingCode,
   lintDescriptor,
 } from './descriptor-lint';
-export { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
+export {
+  parseDescriptorYaml,
+  safeParseDescriptorYaml,
+  stringifyDescriptorYaml,
+} from './descriptor-yaml';
 export {
   type DetailsIssueLike,
   type DetailsIssueSentence,
@@ -48,6 +52,7 @@ export {
   flowNestingDepth,
   type PathSegment,
 } from './document-limits';
+export type { DocumentIssue, DocumentIssueCode, DocumentParse } from './document-parse';
 export {
   type EvaluationOutcome,
   EvaluationOutcomeSchema,

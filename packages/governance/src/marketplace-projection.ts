@@ -59,14 +59,14 @@ export function complianceView(
     tree: unprocessable ? [] : status.tree.flatMap((target) => target.records),
     ...(unprocessable
       ? {
+    // The stored state decides; the override is told only where it is the state derived here.
+    ...(status.override !== undefined && status.status === current.status
+      ? { override: status.override }
+      : {}),
           message: UNPROCESSABLE_MESSAGE,
           // Located in the submitted body (the array of one result), as the submission's answer.
           schemaErrors: prefixIssues([0], status.schemaErrors ?? []),
         }
-      : {}),
-    // The stored state decides; the override is told only where it is the state derived here.
-    ...(status.override !== undefined && status.status === current.status
-      ? { override: status.override }
       : {}),
   };
 }
@@ -76,11 +76,6 @@ function flatten(
   into: ComponentDescriptor[],
 ): void {
   for (const component of components) {
-    into.push(component);
-    flatten(component.components ?? [], into);
-  }
-}
-
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -89,6 +84,11 @@ function publicInfoOf(component: ComponentDescriptor): Record<string, unknown> |
   const info = (component as { info?: unknown }).info;
   if (!isPlainObject(info) || !isPlainObject(info.publicInfo)) return undefined;
   return Object.keys(info.publicInfo).length === 0 ? undefined : info.publicInfo;
+}
+
+    into.push(component);
+    flatten(component.components ?? [], into);
+  }
 }
 
 const text = (value: unknown): string | undefined =>
@@ -109,7 +109,7 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     const records = await this.store.listInstances(
       filter.environment === undefined ? {} : { environment: filter.environment },
     );
-    return Promise.all(records.map((r) => this.toView(r)));
+    return this.toViews(records);
   }
 
   async findContractInstances(
@@ -117,7 +117,7 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     environment?: string,
   ): Promise<MarketplaceInstanceView[]> {
     const records = await this.store.findInstancesWithComponent(contractId, environment);
-    return Promise.all(records.map((r) => this.toView(r)));
+    return this.toViews(records);
   }
 
   async getInstance(
@@ -125,7 +125,7 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     environment?: string,
   ): Promise<MarketplaceInstanceView | null> {
     const record = await this.findInstance(systemId, environment);
-    return record ? this.toView(record) : null;
+    return record ? ((await this.toViews([record]))[0] ?? null) : null;
   }
 
   /**
@@ -173,49 +173,73 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     return ids.length === 0 ? Promise.resolve([]) : this.store.getPolicies(ids);
   }
 
-  private async toView(record: InstanceRecord): Promise<MarketplaceInstanceView> {
-    const system = record.descriptor as { components?: ComponentDescriptor[] } & Record<
-      string,
-      unknown
-    >;
-    const contracts = new Set(selectContractTargets(system).map((t) => t.resourceId));
-    const all: ComponentDescriptor[] = [];
-    flatten(system.components ?? [], all);
-    // One read of the stored states of every contract of the instance; no document is parsed.
-    const statuses = new Map(
-      (await this.store.getCurrentStatuses([...contracts], record.environment)).map((s) => [
-        s.contractId,
-        s,
-      ]),
+  /**
+   * The views of instances: one read of the stored states of their contracts per environment (not
+   * one per instance), then each instance assembled from its descriptor and those states.
+   */
+  private async toViews(records: InstanceRecord[]): Promise<MarketplaceInstanceView[]> {
+    const contractsOf = records.map(
+      (record) => new Set(selectContractTargets(systemOf(record)).map((t) => t.resourceId)),
     );
-    const components = all.map((c) => {
-      const dataContract = contracts.has(c.id);
-      const publicInfo = publicInfoOf(c);
-      const base = {
-        id: c.id,
-        ...(c.name === undefined ? {} : { name: c.name }),
-        ...(c.kind === undefined ? {} : { kind: c.kind }),
-        dataContract,
-        ...(publicInfo === undefined ? {} : { publicInfo }),
-      };
-      if (!dataContract) return base;
-      const current = statuses.get(c.id);
-      return {
-        ...base,
-        compliance: current
-          ? { status: current.status, evaluatedAt: current.receivedAt }
-          : { status: 'unknown' as const, evaluatedAt: null },
-      };
+    const wanted = new Map<string, Set<string>>();
+    records.forEach((record, i) => {
+      const ids = wanted.get(record.environment) ?? new Set<string>();
+      for (const id of contractsOf[i] as Set<string>) ids.add(id);
+      wanted.set(record.environment, ids);
     });
-    const version = text(system.version);
-    return {
-      systemId: record.systemId,
-      name: text(system.name) ?? record.systemId,
-      kind: text(system.kind) ?? 'unknown',
-      environment: record.environment,
-      ...(version === undefined ? {} : { version }),
-      deployedAt: record.deployedAt,
-      components,
-    };
+    const statuses = new Map<string, Map<string, CurrentResultStatus>>();
+    await Promise.all(
+      [...wanted].map(async ([environment, ids]) => {
+        const found = await this.store.getCurrentStatuses([...ids], environment);
+        statuses.set(environment, new Map(found.map((s) => [s.contractId, s])));
+      }),
+    );
+    return records.map((record, i) =>
+      toView(record, contractsOf[i] as Set<string>, statuses.get(record.environment) ?? new Map()),
+    );
   }
+}
+
+type SystemShape = { components?: ComponentDescriptor[] } & Record<string, unknown>;
+
+const systemOf = (record: InstanceRecord): SystemShape => record.descriptor as SystemShape;
+
+/** One instance: its components, and for each data contract the state stored for it. */
+function toView(
+  record: InstanceRecord,
+  contracts: ReadonlySet<string>,
+  statuses: ReadonlyMap<string, CurrentResultStatus>,
+): MarketplaceInstanceView {
+  const system = systemOf(record);
+  const all: ComponentDescriptor[] = [];
+  flatten(system.components ?? [], all);
+  const components = all.map((c) => {
+    const dataContract = contracts.has(c.id);
+    const publicInfo = publicInfoOf(c);
+    const base = {
+      id: c.id,
+      ...(c.name === undefined ? {} : { name: c.name }),
+      ...(c.kind === undefined ? {} : { kind: c.kind }),
+      dataContract,
+      ...(publicInfo === undefined ? {} : { publicInfo }),
+    };
+    if (!dataContract) return base;
+    const current = statuses.get(c.id);
+    return {
+      ...base,
+      compliance: current
+        ? { status: current.status, evaluatedAt: current.receivedAt }
+        : { status: 'unknown' as const, evaluatedAt: null },
+    };
+  });
+  const version = text(system.version);
+  return {
+    systemId: record.systemId,
+    name: text(system.name) ?? record.systemId,
+    kind: text(system.kind) ?? 'unknown',
+    environment: record.environment,
+    ...(version === undefined ? {} : { version }),
+    deployedAt: record.deployedAt,
+    components,
+  };
 }

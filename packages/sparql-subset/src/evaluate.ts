@@ -31,7 +31,9 @@ export interface EvaluateOptions {
   maxRows?: number;
   /**
    * Longest synchronous stretch (ms) of a part that cannot hand control back (an EXISTS inside an
-   * expression, evaluated per row); beyond it evaluation ends with `too_expensive`. Default 200.
+   * ORDER BY key, evaluated per row); beyond it evaluation ends with `too_expensive`. Default 200.
+   * An EXISTS in a FILTER, an OPTIONAL condition or a BIND pauses like any pattern and is bounded
+   * by `timeoutMs` only.
    */
   maxBlockMs?: number;
 }
