@@ -59,10 +59,10 @@ export function complianceView(
     tree: unprocessable ? [] : status.tree.flatMap((target) => target.records),
     ...(unprocessable
       ? {
-    // The stored state decides; the override is told only where it is the state derived here.
-    ...(status.override !== undefined && status.status === current.status
-      ? { override: status.override }
-      : {}),
+          // The stored state decides; the override is told only where it is the state derived here.
+          ...(status.override !== undefined && status.status === current.status
+            ? { override: status.override }
+            : {}),
           message: UNPROCESSABLE_MESSAGE,
           // Located in the submitted body (the array of one result), as the submission's answer.
           schemaErrors: prefixIssues([0], status.schemaErrors ?? []),
@@ -71,11 +71,6 @@ export function complianceView(
   };
 }
 
-function flatten(
-  components: ReadonlyArray<ComponentDescriptor>,
-  into: ComponentDescriptor[],
-): void {
-  for (const component of components) {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -86,6 +81,11 @@ function publicInfoOf(component: ComponentDescriptor): Record<string, unknown> |
   return Object.keys(info.publicInfo).length === 0 ? undefined : info.publicInfo;
 }
 
+function flatten(
+  components: ReadonlyArray<ComponentDescriptor>,
+  into: ComponentDescriptor[],
+): void {
+  for (const component of components) {
     into.push(component);
     flatten(component.components ?? [], into);
   }
