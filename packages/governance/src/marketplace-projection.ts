@@ -57,12 +57,12 @@ export function complianceView(
     summary: unprocessable ? null : (status.summary ?? null),
     counts: unprocessable ? { compliant: 0, failing: 0 } : status.counts,
     tree: unprocessable ? [] : status.tree.flatMap((target) => target.records),
+    // The stored state decides; the override is told only where it is the state derived here.
+    ...(status.override !== undefined && status.status === current.status
+      ? { override: status.override }
+      : {}),
     ...(unprocessable
       ? {
-          // The stored state decides; the override is told only where it is the state derived here.
-          ...(status.override !== undefined && status.status === current.status
-            ? { override: status.override }
-            : {}),
           message: UNPROCESSABLE_MESSAGE,
           // Located in the submitted body (the array of one result), as the submission's answer.
           schemaErrors: prefixIssues([0], status.schemaErrors ?? []),
