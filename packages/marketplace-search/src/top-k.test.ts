@@ -5,7 +5,7 @@ describe('TopK', () => {
   it('keeps the best scores of a stream, best first, ties by lower id', () => {
     const top = new TopK(3);
     const scores = [0.1, 0.9, 0.5, 0.9, 0.2, 0.7, 0.5];
-    scores.forEach((s, id) => top.offer(id, s));
+    for (const [id, s] of scores.entries()) top.offer(id, s);
     expect(top.floor).toBeCloseTo(0.7);
     const { ids, scores: kept } = top.drain();
     expect([...ids]).toEqual([1, 3, 5]);
@@ -23,7 +23,7 @@ describe('TopK', () => {
     for (const capacity of [1, 10, 50, 500]) {
       top.reset(capacity);
       const scores = Array.from({ length: 300 }, () => Math.round(random() * 100) / 100);
-      scores.forEach((s, id) => top.offer(id, s));
+      for (const [id, s] of scores.entries()) top.offer(id, s);
       const expected = scores
         .map((s, id) => ({ s, id }))
         .sort((a, b) => b.s - a.s || a.id - b.id)

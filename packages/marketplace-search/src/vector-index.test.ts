@@ -84,7 +84,7 @@ describe('VectorIndex', () => {
     const random = seeded(11);
     const projected = new VectorIndex(256);
     const vectors = Array.from({ length: 400 }, () => Array.from({ length: 256 }, random));
-    vectors.forEach((v, i) => projected.upsert(`k${i}`, 'p', v));
+    for (const [i, v] of vectors.entries()) projected.upsert(`k${i}`, 'p', v);
     for (let i = 0; i < 400; i += 3) projected.remove(`k${i}`);
     for (let i = 1; i < 400; i += 3) {
       const [best] = projected.search(vectors[i] as number[], { environment: 'p', limit: 1 });
