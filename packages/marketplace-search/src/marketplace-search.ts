@@ -47,6 +47,12 @@ export interface MarketplaceSearchOptions {
   retryDelayMs?: number;
   /** Longest wait for a query's embedding before answering lexically (default 5 s). */
   queryTimeoutMs?: number;
+  /**
+   * Vector hits below this cosine similarity do not enter the ranking, so a query about nothing in
+   * the marketplace gets no hits "by meaning" and the fusion is not padded with noise. Default: the
+   * provider's `minSimilarity` (0.3 for the local embedder), else none.
+   */
+  minVectorSimilarity?: number;
   /** Query vectors kept (default 1,000). */
   queryCacheSize?: number;
   /**
@@ -277,10 +283,16 @@ export class MarketplaceSearch {
       fallback = 'embeddings search is disabled';
     } else {
       try {
-        const vector = await this.queryVector(q);
-        vectorHits = this.vectors.search(vector, { environment, limit: candidates });
-        if (vectorHits.length === 0)
+        if (this.vectors.count(environment) === 0) {
           fallback = `no embeddings yet in ${environment} (${pending} pending)`;
+        } else {
+          const vector = await this.queryVector(q);
+          vectorHits = this.vectors.search(vector, {
+            environment,
+            limit: candidates,
+            minSimilarity: this.options.minVectorSimilarity ?? this.options.provider.minSimilarity,
+          });
+        }
       } catch (error) {
         if (MarketplaceSearchError.isInstance(error) && error.code === 'search_unavailable') {
           fallback = error.message;

@@ -56,6 +56,7 @@ export class VectorIndex {
   /** Environment of each row, as a small integer (see `environmentIds`). */
   private rowEnvironment: Int32Array;
   private readonly environmentIds = new Map<string, number>();
+  private readonly environmentCounts: number[] = [];
   private readonly rows = new Map<string, number>();
   private readonly projection: Float32Array | null;
   private readonly projected: number;
@@ -84,6 +85,12 @@ export class VectorIndex {
     return this.rows.has(key);
   }
 
+  /** Vectors of the environment. */
+  count(environment: string): number {
+    const env = this.environmentIds.get(environment);
+    return env === undefined ? 0 : (this.environmentCounts[env] ?? 0);
+  }
+
   /** Bytes held by the vectors. */
   get byteLength(): number {
     return this.data.byteLength + this.coarse.byteLength + this.rowEnvironment.byteLength;
@@ -102,8 +109,11 @@ export class VectorIndex {
       if (row >= this.rowEnvironment.length) this.grow();
       this.keys.push(key);
       this.rows.set(key, row);
+    } else {
+      this.countRow(row, -1);
     }
     this.rowEnvironment[row] = this.environmentId(environment);
+    this.countRow(row, 1);
     const unit = this.data.subarray(row * this.dimensions, (row + 1) * this.dimensions);
     normalizeInto(vector, unit);
     if (this.projection)
@@ -113,6 +123,7 @@ export class VectorIndex {
   remove(key: string): boolean {
     const row = this.rows.get(key);
     if (row === undefined) return false;
+    this.countRow(row, -1);
     const last = this.keys.length - 1;
     if (row !== last) {
       // The last row fills the hole: its vector, projection and environment move together.
@@ -162,6 +173,11 @@ export class VectorIndex {
       hits.push({ key: this.keys[best.ids[i] as number] as string, similarity });
     }
     return hits;
+  }
+
+  private countRow(row: number, by: number): void {
+    const env = this.rowEnvironment[row] as number;
+    this.environmentCounts[env] = (this.environmentCounts[env] ?? 0) + by;
   }
 
   private environmentId(environment: string): number {
