@@ -87,7 +87,9 @@ export async function openMarketplaceSearch(options: {
       }
       return out;
     },
-    ...(settings.minSimilarity === undefined ? {} : { minVectorSimilarity: settings.minSimilarity }),
+    ...(settings.minSimilarity === undefined
+      ? {}
+      : { minVectorSimilarity: settings.minSimilarity }),
     retryDelayMs: settings.retryDelayMs,
     queryTimeoutMs: settings.queryTimeoutMs,
     // One process per SQLite data folder; on PostgreSQL other processes deploy too.

@@ -32,7 +32,7 @@ export interface VectorSearchOptions {
   environment: string;
   limit: number;
   /** Hits below this cosine similarity are left out (default: none are). */
-  minSimilarity?: number;
+  minSimilarity?: number | undefined;
 }
 
 /**
