@@ -90,6 +90,7 @@ export async function openMarketplaceSearch(options: {
     ...(settings.minSimilarity === undefined
       ? {}
       : { minVectorSimilarity: settings.minSimilarity }),
+    jobLeaseMs: settings.jobLeaseMs,
     retryDelayMs: settings.retryDelayMs,
     queryTimeoutMs: settings.queryTimeoutMs,
     // One process per SQLite data folder; on PostgreSQL other processes deploy too.

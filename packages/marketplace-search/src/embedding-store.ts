@@ -40,6 +40,21 @@ export interface EmbeddingStore {
   /** How many embeddings each model has (all environments): what a model change leaves behind. */
   countByModel(): Promise<Record<string, number>>;
   createJob(job: EmbeddingJob): Promise<void>;
+  /**
+   * Runs `job` for its environment unless another owner's job holds the environment's live lease
+   * (several processes on one database): atomically takes the lease for `lease.owner` until
+   * `leaseMs` from now (database time) and stores the job (inserted, or updated when resumed).
+   * A job whose lease expired (its process died) is taken over: stored as failed, superseded.
+   * Answers whether the job was claimed and the job that runs (this one, or the holder's).
+   */
+  claimJob(
+    job: EmbeddingJob,
+    lease: { owner: string; leaseMs: number },
+  ): Promise<{ claimed: boolean; job: EmbeddingJob }>;
+  /** Extends the owner's lease of the environment; false when it is no longer the owner's. */
+  renewJobLease(environment: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Ends the owner's lease of the environment (another owner's is left alone). */
+  releaseJobLease(environment: string, owner: string): Promise<void>;
   updateJob(job: EmbeddingJob): Promise<void>;
   getJob(id: string): Promise<EmbeddingJob | null>;
   /** Jobs newest first, optionally of one environment and status; at most `limit`. */
@@ -49,6 +64,25 @@ export interface EmbeddingStore {
     limit?: number;
   }): Promise<EmbeddingJob[]>;
   close(): Promise<void>;
+}
+
+/**
+ * The stored form of a job whose lease expired while it ran and that another one replaced.
+ *
+ * @example
+ * const failed = supersededJob(stale, 'job-2', new Date().toISOString());
+ */
+export function supersededJob(job: EmbeddingJob, by: string, at: string): EmbeddingJob {
+  return {
+    ...job,
+    status: 'failed',
+    errors: [
+      ...job.errors,
+      { systemId: '', message: `its process stopped renewing the lease; job ${by} replaced it` },
+    ].slice(-20),
+    updatedAt: at,
+    finishedAt: at,
+  };
 }
 
 /**

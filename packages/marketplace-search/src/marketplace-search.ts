@@ -41,6 +41,13 @@ export interface MarketplaceSearchOptions {
     systemIds: string[],
     environment: string,
   ) => Promise<Map<string, InstanceCompliance>>;
+  /**
+   * How long a `createEmbeddings` job holds its environment's lease in the store without renewing
+   * it (default 60 s; renewed every third of it while the job runs). Processes sharing one
+   * database run one job per environment: a second request anywhere answers the running job; a
+   * job whose process died is taken over once its lease expires.
+   */
+  jobLeaseMs?: number;
   /** Instances per provider call while rebuilding (default 32). */
   batchSize?: number;
   /** Wait before embedding pending instances again after a provider failure (default 30 s). */
@@ -101,14 +108,19 @@ export class MarketplaceSearch {
   private queryEmbeddings = 0;
   private readonly deployedAt = new Map<string, string>();
   private refreshTimer: ReturnType<typeof setInterval> | null = null;
+  private orphanTimer: ReturnType<typeof setInterval> | null = null;
   private closed = false;
   private readonly batchSize: number;
   private readonly retryDelayMs: number;
+  private readonly jobLeaseMs: number;
+  /** This process's name on job leases. */
+  private readonly owner = globalThis.crypto.randomUUID();
 
   constructor(private readonly options: MarketplaceSearchOptions) {
     this.vectors = options.provider ? new VectorIndex(options.provider.dimensions) : null;
     this.batchSize = options.batchSize ?? 32;
     this.retryDelayMs = options.retryDelayMs ?? 30_000;
+    this.jobLeaseMs = options.jobLeaseMs ?? 60_000;
   }
 
   /** The model of the vectors, or null when disabled. */
@@ -147,9 +159,13 @@ export class MarketplaceSearch {
     }
     for (const [key, doc] of this.docs)
       if (this.vectorHash.get(key) !== doc.textHash) this.pending.add(key);
-    for (const job of await this.options.store.listJobs({ status: 'running', limit: 1000 })) {
-      await this.resumeJob(job);
-    }
+    await this.adoptOrphanedJobs();
+    // A job whose process died while another one holds the store is taken over once its lease
+    // expires (at start, a live lease means another process still runs it).
+    this.orphanTimer = setInterval(() => {
+      this.adoptOrphanedJobs().catch((error: unknown) => this.recordError(error));
+    }, this.jobLeaseMs);
+    this.orphanTimer.unref?.();
     this.log('info', 'marketplace search started', {
       instances: this.docs.size,
       embedded: this.vectorHash.size,
@@ -182,7 +198,8 @@ export class MarketplaceSearch {
 
   /**
    * Starts embedding every instance of the environment with the current model (needed after a
-   * model change); answers the job at once. While one runs for the environment, answers that one.
+   * model change); answers the job at once. While one runs for the environment, in this process
+   * or another one on the same store, answers that one.
    */
   async createEmbeddings(environment: string): Promise<EmbeddingJob> {
     const provider = this.options.provider;
@@ -210,7 +227,15 @@ export class MarketplaceSearch {
       finishedAt: null,
       resumed: 0,
     };
-    await this.options.store.createJob(job);
+    const claim = await this.options.store.claimJob(job, {
+      owner: this.owner,
+      leaseMs: this.jobLeaseMs,
+    });
+    // Another process runs one: its progress is in the store.
+    if (!claim.claimed) return claim.job;
+    // Claimed while another call of this process awaited the store: that one runs.
+    const raced = this.jobs.get(environment);
+    if (raced) return { ...raced.job };
     this.runJob(job, keys);
     return { ...job };
   }
@@ -351,6 +376,7 @@ export class MarketplaceSearch {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.refreshTimer) clearInterval(this.refreshTimer);
+    if (this.orphanTimer) clearInterval(this.orphanTimer);
     await this.idle();
     await this.options.provider?.close?.();
   }
@@ -561,7 +587,14 @@ export class MarketplaceSearch {
   }
 
   private async resumeJob(job: EmbeddingJob): Promise<void> {
+    if (this.jobs.has(job.environment)) return;
     if (job.model !== this.model) {
+      // Only a job nobody runs any more (its lease is free or expired) is this process's to end.
+      const claim = await this.options.store.claimJob(job, {
+        owner: this.owner,
+        leaseMs: this.jobLeaseMs,
+      });
+      if (!claim.claimed) return;
       await this.options.store.updateJob({
         ...job,
         status: 'failed',
@@ -572,6 +605,7 @@ export class MarketplaceSearch {
         updatedAt: new Date().toISOString(),
         finishedAt: new Date().toISOString(),
       });
+      await this.options.store.releaseJobLease(job.environment, this.owner);
       return;
     }
     const keys = [...this.docs.keys()].filter((k) => envOf(k) === job.environment);
@@ -584,7 +618,12 @@ export class MarketplaceSearch {
       resumed: job.resumed + 1,
       updatedAt: new Date().toISOString(),
     };
-    await this.options.store.updateJob(resumed);
+    // A job another live process runs is theirs; one whose process died is taken over.
+    const claim = await this.options.store.claimJob(resumed, {
+      owner: this.owner,
+      leaseMs: this.jobLeaseMs,
+    });
+    if (!claim.claimed) return;
     this.log('info', 'embedding job resumed after a stop', {
       jobId: job.id,
       environment: job.environment,
@@ -593,9 +632,32 @@ export class MarketplaceSearch {
     this.runJob(resumed, remaining);
   }
 
+  /** Resumes the running jobs of the store that no live process holds (see `resumeJob`). */
+  private async adoptOrphanedJobs(): Promise<void> {
+    if (this.closed) return;
+    for (const job of await this.options.store.listJobs({ status: 'running', limit: 1000 })) {
+      if (this.closed) return;
+      await this.resumeJob(job);
+    }
+  }
+
   private runJob(job: EmbeddingJob, keys: string[]): void {
+    const store = this.options.store;
+    let leaseLost = false;
+    const renewal = setInterval(
+      () => {
+        store
+          .renewJobLease(job.environment, this.owner, this.jobLeaseMs)
+          .then((held) => {
+            if (!held) leaseLost = true;
+          })
+          .catch((error: unknown) => this.recordError(error));
+      },
+      Math.max(1, Math.floor(this.jobLeaseMs / 3)),
+    );
+    renewal.unref?.();
     const done = (async () => {
-      for (let i = 0; i < keys.length && !this.closed; i += this.batchSize) {
+      for (let i = 0; i < keys.length && !this.closed && !leaseLost; i += this.batchSize) {
         const batch = keys.slice(i, i + this.batchSize);
         try {
           await this.exclusive(() => this.embedKeys(batch));
@@ -612,6 +674,11 @@ export class MarketplaceSearch {
         job.updatedAt = new Date().toISOString();
         await this.options.store.updateJob(job).catch((e: unknown) => this.recordError(e));
       }
+      if (leaseLost) {
+        // Another process took the environment over (this one stalled past the lease).
+        this.log('warn', 'embedding job lost its lease to another process', { jobId: job.id });
+        return;
+      }
       if (this.closed && job.done + job.failed < job.total) return; // resumed at the next start
       job.status = job.failed > 0 && job.done === 0 && job.total > 0 ? 'failed' : 'completed';
       job.finishedAt = new Date().toISOString();
@@ -623,7 +690,13 @@ export class MarketplaceSearch {
         done: job.done,
         failed: job.failed,
       });
-    })().finally(() => {
+    })().finally(async () => {
+      clearInterval(renewal);
+      // A stop leaves the lease to expire, so that a restart (or another process) resumes it.
+      if (!this.closed && !leaseLost)
+        await store
+          .releaseJobLease(job.environment, this.owner)
+          .catch((error: unknown) => this.recordError(error));
       this.jobs.delete(job.environment);
       if (this.pending.size > 0) this.schedule();
     });
