@@ -17,7 +17,14 @@ export interface EmbeddingProvider {
    */
   readonly minSimilarity?: number;
   /** One vector per text, in order. Batching within the provider's limits happens inside. */
-  embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+  embed(
+    texts: readonly string[],
+    options?: {
+      signal?: AbortSignal;
+      /** `query`: someone waits for it; a provider with a queue serves it before bulk work. */
+      priority?: 'query' | 'bulk';
+    },
+  ): Promise<Float32Array[]>;
   /** Releases what the provider holds (a loaded model). */
   close?(): Promise<void>;
 }

@@ -487,6 +487,7 @@ export class MarketplaceSearch {
     try {
       [vector] = await provider.embed([q], {
         signal: AbortSignal.timeout(this.options.queryTimeoutMs ?? 5000),
+        priority: 'query',
       });
     } finally {
       this.queryEmbeddings--;
