@@ -85,6 +85,8 @@ export function supersededJob(job: EmbeddingJob, by: string, at: string): Embedd
   };
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /**
  * Bytes of a vector as stored (little-endian float32).
  *
@@ -92,6 +94,8 @@ export function supersededJob(job: EmbeddingJob, by: string, at: string): Embedd
  * vectorFromBytes(vectorToBytes(new Float32Array([1, 2]))); // Float32Array [1, 2]
  */
 export function vectorToBytes(vector: Float32Array): Uint8Array {
+  // The platform's own layout is the stored one (one copy, no per-element work).
+  if (LITTLE_ENDIAN) return new Uint8Array(Float32Array.from(vector).buffer);
   const out = new Uint8Array(vector.length * 4);
   const view = new DataView(out.buffer);
   for (let i = 0; i < vector.length; i++) view.setFloat32(i * 4, vector[i] as number, true);
@@ -100,6 +104,11 @@ export function vectorToBytes(vector: Float32Array): Uint8Array {
 
 /** The vector of stored bytes (see {@link vectorToBytes}). */
 export function vectorFromBytes(bytes: Uint8Array): Float32Array {
+  const length = Math.floor(bytes.byteLength / 4);
+  if (LITTLE_ENDIAN)
+    return new Float32Array(
+      bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + length * 4) as ArrayBuffer,
+    );
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Float32Array(Math.floor(bytes.byteLength / 4));
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true);

@@ -4,6 +4,7 @@ import { MarketplaceSearchError } from './errors';
 import { type FusedHit, fuseRankings } from './hybrid-ranking';
 import { type InstanceDocument, instanceDocument, type SearchableInstance } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
+import { PendingInstances } from './pending-instances';
 import type { InstanceCompliance, MarketplaceSearchQuery } from './search-query';
 import type { EmbeddingJob, EmbeddingsStatus, SearchHit, SearchResult } from './search-wire';
 import { VectorIndex } from './vector-index';
@@ -98,7 +99,7 @@ export class MarketplaceSearch {
   private readonly vectors: VectorIndex | null;
   private readonly vectorHash = new Map<string, string>();
   private readonly embeddedAt = new Map<string, string>();
-  private readonly pending = new Set<string>();
+  private readonly pending = new PendingInstances();
   private readonly jobs = new Map<string, { job: EmbeddingJob; done: Promise<void> }>();
   private readonly queryCache = new Map<string, Float32Array>();
   private chain: Promise<unknown> = Promise.resolve();
@@ -268,8 +269,7 @@ export class MarketplaceSearch {
       instances++;
       if (this.vectorHash.has(key)) embedded++;
     }
-    let pending = 0;
-    for (const key of this.pending) if (inEnv(key)) pending++;
+    const pending = this.pending.countIn(environment);
     const counts = await this.options.store.countByModel();
     const otherModels = Object.fromEntries(
       Object.entries(counts).filter(([m]) => m !== this.model),
@@ -299,8 +299,7 @@ export class MarketplaceSearch {
     const filtering = (query.kind?.length ?? 0) > 0 || (query.compliance?.length ?? 0) > 0;
     const candidates = Math.max(50, limit * (filtering ? 10 : 3));
     const lexicalHits = this.lexical.search(q, { environment, limit: candidates });
-    let pending = 0;
-    for (const key of this.pending) if (envOf(key) === environment) pending++;
+    const pending = this.pending.countIn(environment);
 
     let fallback: string | undefined;
     let vectorHits: ReturnType<VectorIndex['search']> = [];
