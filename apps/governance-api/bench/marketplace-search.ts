@@ -220,15 +220,18 @@ try {
   report('  of which: compliance of 10 hits', compliance);
 
   // 4. Incremental update after one deploy (index + embed + store), 20 deploys.
+  const revised = Array.from({ length: 20 }, (_, i) => {
+    const instance = { ...(instances[i] as (typeof instances)[number]) };
+    instance.descriptor = {
+      ...instance.descriptor,
+      description: `${instance.descriptor.description} Revision ${i}.`,
+    };
+    return instance;
+  });
   const updates = await phase('incremental update', () =>
-    withCpu(20, async () => {
+    withCpu(revised.length, async () => {
       const times: number[] = [];
-      for (let i = 0; i < 20; i++) {
-        const instance = { ...(instances[i] as (typeof instances)[number]) };
-        instance.descriptor = {
-          ...instance.descriptor,
-          description: `${instance.descriptor.description} Revision ${i}.`,
-        };
+      for (const instance of revised) {
         const t = performance.now();
         await search.onDeployed(instance);
         times.push(performance.now() - t);
@@ -237,6 +240,19 @@ try {
     }),
   );
   report('incremental update after one deploy', updates);
+  // The model's share of it: the same texts (revised again) embedded alone, on a worker as well.
+  const modelOnly = await withCpu(revised.length, async () => {
+    const times: number[] = [];
+    for (const instance of revised) {
+      const text = `${instanceDocument(instance).embeddingText} Again.`;
+      const t = performance.now();
+      await embedder.embed([text]);
+      times.push(performance.now() - t);
+    }
+    return times;
+  });
+  report('  of which: the model embedding one instance', modelOnly);
+  await embedder.close?.();
   await api.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -60,17 +60,23 @@ export class VectorIndex {
   private readonly rows = new Map<string, number>();
   private readonly projection: Float32Array | null;
   private readonly projected: number;
+  /** Candidates of the projected scan scored exactly, at least (8 × limit when more). */
+  private readonly rescored: number;
   private readonly top = new TopK(256);
   private readonly scratchQuery: Float32Array;
   private readonly scratchCoarse: Float32Array;
 
   constructor(
     readonly dimensions: number,
-    options: { exact?: boolean } = {},
+    options: { exact?: boolean; projectedDimensions?: number; rescored?: number } = {},
   ) {
     this.data = new Float32Array(dimensions * 64);
     this.rowEnvironment = new Int32Array(64);
-    this.projected = options.exact || dimensions <= 192 ? 0 : PROJECTED_DIMENSIONS;
+    this.projected =
+      options.exact || dimensions <= 192
+        ? 0
+        : (options.projectedDimensions ?? PROJECTED_DIMENSIONS);
+    this.rescored = options.rescored ?? RESCORED;
     this.projection = this.projected > 0 ? gaussianMatrix(this.projected, dimensions) : null;
     this.coarse = new Float32Array(this.projected * 64);
     this.scratchQuery = new Float32Array(dimensions);
@@ -160,7 +166,13 @@ export class VectorIndex {
       this.scan(this.data, d, q, env, limit);
     } else {
       const p = this.projected;
-      this.scan(this.coarse, p, this.project(q, this.scratchCoarse), env, Math.max(200, limit * 8));
+      this.scan(
+        this.coarse,
+        p,
+        this.project(q, this.scratchCoarse),
+        env,
+        Math.max(this.rescored, limit * 8),
+      );
       const candidates = top.drain();
       top.reset(limit);
       for (const row of candidates.ids) top.offer(row, dot(q, this.data, row * d, d));
@@ -242,6 +254,7 @@ function normalizeInto(vector: ArrayLike<number>, out: Float32Array): Float32Arr
 }
 
 const PROJECTED_DIMENSIONS = 96;
+const RESCORED = 200;
 
 /** Dot product of `q` with `dims` values of `data` from `base`, unrolled by four. */
 function dot(q: Float32Array, data: Float32Array, base: number, dims: number): number {
