@@ -1,3 +1,4 @@
+import { EnvironmentIds } from './environment-ids';
 import type { InstanceDocument } from './instance-text';
 import { tokenize } from './text-tokens';
 import { TopK } from './top-k';
@@ -56,7 +57,7 @@ export class LexicalIndex {
   private slotEnvironment = new Int32Array(64);
   private slotLength = new Float64Array(64);
   private readonly freeSlots: number[] = [];
-  private readonly environmentIds = new Map<string, number>();
+  private readonly environmentIds = new EnvironmentIds();
   private scores = new Float64Array(64);
   private touched = new Int32Array(64);
   private readonly top = new TopK(64);
@@ -79,7 +80,7 @@ export class LexicalIndex {
     }
     const slot = this.takeSlot();
     this.slotKeys[slot] = key;
-    this.slotEnvironment[slot] = this.environmentId(doc.environment);
+    this.slotEnvironment[slot] = this.environmentIds.idOf(doc.environment);
     this.slotLength[slot] = length;
     for (const [term, tf] of terms) {
       let posting = this.postings.get(term);
@@ -135,7 +136,7 @@ export class LexicalIndex {
   search(query: string, options: { environment: string; limit: number }): LexicalHit[] {
     const n = this.docs.size;
     const avg = n === 0 ? 1 : this.totalLength / n;
-    const env = this.environmentIds.get(options.environment) ?? -2;
+    const env = this.environmentIds.find(options.environment) ?? -2;
     const present = [...new Set(tokenize(query, 64))].filter((t) => this.postings.has(t));
     const rare = present.filter((t) => (this.postings.get(t)?.size ?? 0) <= n / 2);
     const terms = rare.length > 0 ? rare : present;
@@ -209,15 +210,6 @@ export class LexicalIndex {
       this.touched = new Int32Array(capacity);
     }
     return slot;
-  }
-
-  private environmentId(environment: string): number {
-    let id = this.environmentIds.get(environment);
-    if (id === undefined) {
-      id = this.environmentIds.size;
-      this.environmentIds.set(environment, id);
-    }
-    return id;
   }
 
   private matched(key: string, terms: readonly string[]): string[] {

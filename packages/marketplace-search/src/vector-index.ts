@@ -1,3 +1,4 @@
+import { EnvironmentIds } from './environment-ids';
 import { MarketplaceSearchError } from './errors';
 import { TopK } from './top-k';
 
@@ -55,7 +56,7 @@ export class VectorIndex {
   private keys: string[] = [];
   /** Environment of each row, as a small integer (see `environmentIds`). */
   private rowEnvironment: Int32Array;
-  private readonly environmentIds = new Map<string, number>();
+  private readonly environmentIds = new EnvironmentIds();
   private readonly environmentCounts: number[] = [];
   private readonly rows = new Map<string, number>();
   private readonly projection: Float32Array | null;
@@ -93,7 +94,7 @@ export class VectorIndex {
 
   /** Vectors of the environment. */
   count(environment: string): number {
-    const env = this.environmentIds.get(environment);
+    const env = this.environmentIds.find(environment);
     return env === undefined ? 0 : (this.environmentCounts[env] ?? 0);
   }
 
@@ -118,7 +119,7 @@ export class VectorIndex {
     } else {
       this.countRow(row, -1);
     }
-    this.rowEnvironment[row] = this.environmentId(environment);
+    this.rowEnvironment[row] = this.environmentIds.idOf(environment);
     this.countRow(row, 1);
     const unit = this.data.subarray(row * this.dimensions, (row + 1) * this.dimensions);
     normalizeInto(vector, unit);
@@ -155,7 +156,7 @@ export class VectorIndex {
         `a query of ${query.length} dimensions cannot search an index of ${this.dimensions}`,
       );
     }
-    const env = this.environmentIds.get(options.environment);
+    const env = this.environmentIds.find(options.environment);
     if (env === undefined) return [];
     const q = normalizeInto(query, this.scratchQuery);
     const limit = Math.max(1, options.limit);
@@ -190,15 +191,6 @@ export class VectorIndex {
   private countRow(row: number, by: number): void {
     const env = this.rowEnvironment[row] as number;
     this.environmentCounts[env] = (this.environmentCounts[env] ?? 0) + by;
-  }
-
-  private environmentId(environment: string): number {
-    let id = this.environmentIds.get(environment);
-    if (id === undefined) {
-      id = this.environmentIds.size;
-      this.environmentIds.set(environment, id);
-    }
-    return id;
   }
 
   private grow(): void {
