@@ -98,6 +98,7 @@ export class EmbedderWorkerPool {
         }
         this.settle(task, undefined, signal?.reason);
       }
+      this.holdProcess();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     this.dispatch();
@@ -130,13 +131,25 @@ export class EmbedderWorkerPool {
   private dispatch(): void {
     while (!this.closed && (this.urgent.length > 0 || this.bulk.length > 0)) {
       const slot = this.freeSlot();
-      if (!slot) return;
+      if (!slot) break;
       const task = (this.urgent.shift() ?? this.bulk.shift()) as Task;
       this.queuedTexts -= task.texts.length;
       if (task.settled) continue;
       slot.task = task;
-      slot.worker.ref();
       slot.worker.postMessage({ texts: task.texts.map((t) => (t.trim() === '' ? '-' : t)) });
+    }
+    this.holdProcess();
+  }
+
+  /**
+   * While work waits or runs, the workers keep the process alive (a script awaiting an embedding
+   * must not exit); idle, they do not (a forgotten embedder must not keep it running).
+   */
+  private holdProcess(): void {
+    const busy = this.urgent.length > 0 || this.bulk.length > 0;
+    for (const slot of this.slots) {
+      if (busy || slot.task !== null) slot.worker.ref();
+      else slot.worker.unref();
     }
   }
 
@@ -153,7 +166,6 @@ export class EmbedderWorkerPool {
       eval: true,
       workerData: { ...this.options.workerData, dimensions: this.options.dimensions },
     });
-    worker.unref();
     const slot: Slot = { worker, ready: false, task: null };
     this.slots.push(slot);
     worker.on(
@@ -177,11 +189,11 @@ export class EmbedderWorkerPool {
           for (const task of [...this.urgent.splice(0), ...this.bulk.splice(0)])
             this.settle(task, undefined, error);
           this.queuedTexts = 0;
+          this.holdProcess();
           return;
         }
         const task = slot.task;
         slot.task = null;
-        worker.unref();
         if (task) {
           if (message.error !== undefined) {
             this.settle(
