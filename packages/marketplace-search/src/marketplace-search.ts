@@ -283,9 +283,7 @@ export class MarketplaceSearch {
       pending,
       otherModels,
       lastError: this.lastError,
-      runningJobs: [...this.jobs.values()]
-        .map((r) => ({ ...r.job }))
-        .filter((j) => environment === undefined || j.environment === environment),
+      runningJobs: await this.runningJobs(environment),
     };
   }
 
@@ -630,6 +628,20 @@ export class MarketplaceSearch {
       remaining: remaining.length,
     });
     this.runJob(resumed, remaining);
+  }
+
+  /** Running jobs: this process's with live progress, and those other processes run. */
+  private async runningJobs(environment: string | undefined): Promise<EmbeddingJob[]> {
+    const local = [...this.jobs.values()]
+      .map((r) => ({ ...r.job }))
+      .filter((j) => environment === undefined || j.environment === environment);
+    const stored = await this.options.store.listJobs({
+      ...(environment === undefined ? {} : { environment }),
+      status: 'running',
+      limit: 100,
+    });
+    const ids = new Set(local.map((j) => j.id));
+    return [...local, ...stored.filter((j) => !ids.has(j.id))];
   }
 
   /** Resumes the running jobs of the store that no live process holds (see `resumeJob`). */

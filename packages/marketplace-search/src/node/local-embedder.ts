@@ -24,7 +24,7 @@ export interface LocalEmbedderOptions {
   /** Texts per model call; between two calls a query can go first (default 4: a batch costs as
    * much per text as one alone, and a query waits for at most one batch). */
   batchSize?: number;
-  /** Worker threads, each holding a copy of the model (about 150 MB); default 1. */
+  /** Worker threads, each holding a copy of the model (RSS +129 MiB measured); default 1. */
   threads?: number;
   /** Texts waiting for a worker at most; an `embed` beyond it fails at once (default 4,096). */
   maxQueuedTexts?: number;
@@ -36,7 +36,7 @@ export interface LocalEmbedderOptions {
  * backend (`@energetic-ai/core`). No network and no key, at install or at run time. The model
  * runs on worker threads (`threads`, default 1), never on the event loop: a rebuild does not
  * stall requests, and a query's embedding goes before queued bulk work. The model loads in the
- * worker on the first call (about 0.5 s).
+ * worker on the first call (1–2 s).
  *
  * @example
  * const embedder = createLocalEmbedder();
