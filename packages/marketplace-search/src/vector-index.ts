@@ -225,9 +225,14 @@ export class VectorIndex {
     top.reset(limit);
     const environments = this.rowEnvironment;
     const rows = this.keys.length;
+    // Most rows score below the worst kept one: compared here, they never reach the heap.
+    let floor = Number.NEGATIVE_INFINITY;
     for (let row = 0; row < rows; row++) {
       if (environments[row] !== env) continue;
-      top.offer(row, dot(q, data, row * dims, dims));
+      const score = dot(q, data, row * dims, dims);
+      if (score <= floor) continue;
+      top.offer(row, score);
+      floor = top.floor;
     }
   }
 }
