@@ -11,7 +11,7 @@ import {
   serveOpenApiDocument,
   zodValidationHook,
 } from '@dcg/http-kit';
-import type { KnowledgeBase, ParseRdfOptions } from '@dcg/knowledge-graph';
+import type { KnowledgeBase, ParseRdfOptions, UpstreamHeaders } from '@dcg/knowledge-graph';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import type { KgEnv } from './app-env';
@@ -39,6 +39,8 @@ export interface KgAppDeps {
   version?: string;
   /** Drained on stop: `/ready` answers 503. */
   lifecycle?: ServiceLifecycle;
+  /** Credentials of each source's upstream, resolved at start-up (default: none). */
+  upstreamHeaders?: UpstreamHeaders;
   /** Prometheus metrics of this instance (default: a registry of its own with the HTTP metrics only). */
   metrics?: ServiceMetrics;
 }
@@ -100,6 +102,7 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     guards,
     timeoutMs: config.passthrough.timeoutMs,
     maxResponseBytes: config.passthrough.maxResponseBytes,
+    upstreamHeaders: deps.upstreamHeaders ?? new Map(),
   });
 
   app.route(

@@ -12,6 +12,7 @@ export type KnowledgeGraphErrorCode =
   | 'UPSTREAM_ERROR'
   | 'UPSTREAM_MALFORMED'
   | 'UPSTREAM_REJECTED'
+  | 'UPSTREAM_NOT_ACCEPTABLE'
   | 'INGESTION_DISABLED'
   | 'NO_BASE_URL';
 

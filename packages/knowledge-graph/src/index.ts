@@ -1,7 +1,13 @@
 export { KnowledgeGraphError, type KnowledgeGraphErrorCode } from './errors';
 export { type GraphInfo, KnowledgeBase } from './knowledge-base';
 export { DEFAULT_MAX_JSON_DEPTH, type ParseRdfOptions, parseRdf } from './parse-rdf';
-export { passthroughEndpoints, passthroughSearch, passthroughSparql } from './passthrough';
+export {
+  type PassthroughAnswer,
+  type PassthroughOptions,
+  passthroughEndpoint,
+  passthroughSearch,
+  passthroughSparql,
+} from './passthrough';
 export { type PullOptions, pullSourceGraph } from './pull-graph';
 export {
   mediaTypeOfRdfFormat,
@@ -18,5 +24,17 @@ export {
   SearchQuerySchema,
 } from './search-query';
 export { serializeGraph, WRITABLE_RDF_FORMATS } from './serialize-graph';
-export { SearchConfigSchema, type SourceConfig, SourcesConfigSchema } from './source-config';
+export {
+  SearchConfigSchema,
+  type SourceConfig,
+  SourcesConfigSchema,
+  type UpstreamAuth,
+  UpstreamAuthSchema,
+} from './source-config';
 export { decodeUtf8 } from './strict-utf8';
+export {
+  type ResolvedUpstreamHeaders,
+  resolveUpstreamHeaders,
+  type UpstreamCredentialIssue,
+  type UpstreamHeaders,
+} from './upstream-credentials';

@@ -1,41 +1,67 @@
+import { ProblemError } from '@dcg/http-kit';
 import {
   type KnowledgeBase,
   KnowledgeGraphError,
-  passthroughEndpoints,
+  type PassthroughOptions,
+  passthroughEndpoint,
   passthroughSearch,
   passthroughSparql,
   SearchQuerySchema,
+  type UpstreamHeaders,
 } from '@dcg/knowledge-graph';
 import { findUpdateOperations } from '@dcg/sparql-subset';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { withProblems } from '../kg-problems';
-import { queryRejected, readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
-import { problem, SearchResponseOpenApiSchema, SourceParamsSchema } from './openapi-shared';
+import { queryRejected, readSparqlRequest, requireQuery, sparqlBodyLimit } from '../sparql-request';
+import {
+  problem,
+  SearchResponseOpenApiSchema,
+  SourceParamsSchema,
+  SparqlJsonSchema,
+} from './openapi-shared';
 import { registerSparqlPaths } from './sparql-routes';
 
 const upstreamProblems = {
   403: problem('passthrough is not enabled for the source'),
   404: problem('unknown source'),
-  409: problem('the source has no baseUrl or endpoints'),
+  409: problem('the source has no URL for this interface (search needs baseUrl or searchEndpoint)'),
   502: problem('the upstream failed or answered something malformed'),
   504: problem('the upstream did not answer in time'),
 };
 
 /**
  * Passthrough: the same search and SPARQL interfaces, forwarded to a configured source. Only
- * configured endpoints are ever called; the upstream answer is checked before it is passed on.
+ * configured endpoints are ever called, with the source's credentials and this request's id;
+ * the upstream answer is checked before it is passed on.
  *
  * @example
- * mountPassthroughRoutes(app, { kb, guards, timeoutMs: 10_000, maxResponseBytes: 5e7 });
+ * mountPassthroughRoutes(app, { kb, guards, timeoutMs: 10_000, maxResponseBytes: 5e7, upstreamHeaders: new Map() });
  */
 export function mountPassthroughRoutes(
   app: OpenAPIHono<KgEnv>,
-  deps: { kb: KnowledgeBase; guards: Guards; timeoutMs: number; maxResponseBytes: number },
+  deps: {
+    kb: KnowledgeBase;
+    guards: Guards;
+    timeoutMs: number;
+    maxResponseBytes: number;
+    /** Credentials of each source's upstream, resolved at start-up. */
+    upstreamHeaders: UpstreamHeaders;
+  },
 ): void {
-  const options = { timeoutMs: deps.timeoutMs, maxResponseBytes: deps.maxResponseBytes };
+  const options = (c: Context<KgEnv>, sourceId: string): PassthroughOptions => {
+    const headers = deps.upstreamHeaders.get(sourceId);
+    return {
+      timeoutMs: deps.timeoutMs,
+      maxResponseBytes: deps.maxResponseBytes,
+      signal: c.req.raw.signal,
+      requestId: c.get('requestId'),
+      ...(headers ? { headers } : {}),
+    };
+  };
 
   app.openapi(
     createRoute({
@@ -60,10 +86,7 @@ export function mountPassthroughRoutes(
       const query = c.req.valid('query');
       const page = await withProblems(() =>
         logUpstreamFailure(c, sourceId, () =>
-          passthroughSearch(deps.kb.source(sourceId), query, {
-            ...options,
-            signal: c.req.raw.signal,
-          }),
+          passthroughSearch(deps.kb.source(sourceId), query, options(c, sourceId)),
         ),
       );
       return c.json(page, 200);
@@ -75,32 +98,74 @@ export function mountPassthroughRoutes(
     tag: 'passthrough',
     summary: 'SPARQL at the upstream source (full SPARQL if it supports it; never SPARQL Update)',
     params: SourceParamsSchema,
-    extra: upstreamProblems,
+    extra: {
+      ...upstreamProblems,
+      200: {
+        description:
+          "The upstream's answer with its media type: SPARQL results (JSON, checked; XML, CSV, TSV) or, for CONSTRUCT and DESCRIBE, RDF. `Accept` is passed upstream (none: SPARQL JSON, or Turtle for CONSTRUCT / DESCRIBE).",
+        content: {
+          'application/sparql-results+json': { schema: SparqlJsonSchema },
+          ...Object.fromEntries(
+            [
+              'application/sparql-results+xml',
+              'text/csv',
+              'text/tab-separated-values',
+              'text/turtle',
+              'application/n-triples',
+              'application/ld+json',
+              'application/rdf+xml',
+            ].map((type) => [type, { schema: z.string() }]),
+          ),
+        },
+      },
+      400: problem(
+        'missing query, an update, default-graph-uri / named-graph-uri, or the upstream rejected the query',
+      ),
+      406: problem('the upstream cannot answer in any type Accept names'),
+    },
   });
   const handler = async (c: Context<KgEnv>) => {
     const sourceId = c.req.param('sourceId') ?? '';
     // The source is checked before the body is read: unknown → 404, disabled → 403.
     const source = await withProblems(() => {
       const configured = deps.kb.source(sourceId);
-      passthroughEndpoints(configured);
+      passthroughEndpoint(configured, 'sparql');
       return configured;
     });
-    const query = await readSparqlQuery(c);
+    const request = await readSparqlRequest(c);
+    const query = requireQuery(request.query);
+    refuseClientDataset(request.datasetParameters);
     // Passthrough is read-only: an update never leaves the service (an upstream that permits
     // updates would run it, and LOAD would make it fetch any URL).
     const updates = findUpdateOperations(query);
     if (updates.length > 0) throw queryRejected(updates);
-    const results = await withProblems(() =>
+    const answer = await withProblems(() =>
       logUpstreamFailure(c, sourceId, () =>
-        passthroughSparql(source, query, { ...options, signal: c.req.raw.signal }),
+        passthroughSparql(source, query, {
+          ...options(c, sourceId),
+          accept: c.req.header('accept'),
+        }),
       ),
     );
-    return c.body(JSON.stringify(results), 200, {
-      'content-type': 'application/sparql-results+json',
-    });
+    return c.body(answer.body, 200, { 'content-type': answer.contentType });
   };
   app.get('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, handler);
   app.post('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, handler);
+}
+
+/**
+ * The dataset of a passthrough query is the source's (its `defaultGraphUri`): a client's own
+ * `default-graph-uri` / `named-graph-uri` would reach graphs the configuration does not name.
+ */
+function refuseClientDataset(present: string[]): void {
+  if (present.length === 0) return;
+  throw new ProblemError({
+    type: 'urn:dcg:kg:problem:sparql-dataset-unsupported',
+    status: 400,
+    title: 'RDF dataset parameters are not supported',
+    detail: `${present.join(' and ')} cannot be passed through: a passthrough query runs over the dataset configured for the source (its defaultGraphUri, or the upstream's default graph). Leave the parameter out, or name graphs with FROM / GRAPH in the query.`,
+    errors: present.map((name) => ({ path: `$.${name}`, message: 'not supported' })),
+  });
 }
 
 // Upstream failures reach the client as short problems; operators get the cause in the log.
