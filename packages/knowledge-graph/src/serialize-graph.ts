@@ -12,13 +12,13 @@ const writerFormats = {
 
 const QUADS_PER_CHUNK = 10_000;
 
-/** Formats {@link serializeGraph} writes (JSON-LD is read, not written). */
+/** Formats {@link serializeGraph} writes (JSON-LD and RDF/XML are read, not written). */
 export const WRITABLE_RDF_FORMATS: readonly RdfFormat[] = Object.keys(writerFormats) as RdfFormat[];
 
 /**
  * Writes quads as Turtle, N-Triples, N-Quads or TriG into a stream of UTF-8 chunks, a few
  * thousand quads at a time, so that a graph of any size is sent without one huge string.
- * `UNSUPPORTED_FORMAT` for JSON-LD. Turtle and TriG get the given prefixes. Language tags are
+ * `UNSUPPORTED_FORMAT` for JSON-LD and RDF/XML. Turtle and TriG get the given prefixes. Language tags are
  * written in their conventional case (`en-US`; n3 holds them in lower case).
  *
  * @example
@@ -29,7 +29,7 @@ export function serializeGraph(
   format: RdfFormat,
   prefixes: Record<string, string> = {},
 ): ReadableStream<Uint8Array> {
-  if (format === 'json-ld') {
+  if (!(format in writerFormats)) {
     throw new KnowledgeGraphError(
       'UNSUPPORTED_FORMAT',
       'graphs are written as Turtle, N-Triples, N-Quads or TriG',
@@ -44,7 +44,7 @@ export function serializeGraph(
     end: (done?: () => void) => done?.(),
   };
   const writer = new Writer(sink as never, {
-    format: writerFormats[format],
+    format: writerFormats[format as keyof typeof writerFormats],
     ...(format === 'turtle' || format === 'trig' ? { prefixes } : {}),
   });
   const encoder = new TextEncoder();

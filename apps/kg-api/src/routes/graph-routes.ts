@@ -12,6 +12,7 @@ import {
   WRITABLE_RDF_FORMATS,
 } from '@dcg/knowledge-graph';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { KgEnv } from '../app-env';
@@ -19,6 +20,7 @@ import type { Guards } from '../auth';
 import type { IngestionService } from '../ingestion-service';
 import { toProblem, withProblems } from '../kg-problems';
 import { strictUtf8 } from '../sparql-request';
+import { mountGraphStoreRoutes } from './graph-store-routes';
 import { bearerSecurity, GraphInfoSchema, problem, SourceParamsSchema } from './openapi-shared';
 
 const SourceSummarySchema = z
@@ -182,8 +184,7 @@ export function mountGraphRoutes(
       406: problem('Accept names no format the graph can be written in'),
     },
   });
-  app.get('/v1/sources/:sourceId/graph/content', guards.read, async (c) => {
-    const sourceId = c.req.param('sourceId');
+  const download = async (c: Context<KgEnv>, sourceId: string) => {
     const quads = await withProblems(() => kb.quads(sourceId));
     const format = rdfFormatFromAccept(c.req.header('accept'));
     if (!format) {
@@ -196,7 +197,10 @@ export function mountGraphRoutes(
     return c.body(serializeGraph(quads, format, EXPORT_PREFIXES), 200, {
       'content-type': `${mediaTypeOfRdfFormat(format)}; charset=utf-8`,
     });
-  });
+  };
+  app.get('/v1/sources/:sourceId/graph/content', guards.read, (c) =>
+    download(c, c.req.param('sourceId')),
+  );
 
   // The upload reads a raw body of several media types, which the OpenAPI validator would try to
   // parse as JSON for JSON-LD: it is documented in the registry and served by a plain handler.
@@ -237,58 +241,64 @@ export function mountGraphRoutes(
       415: problem('Content-Type is not an RDF format'),
     },
   });
-  app.put(
-    '/v1/sources/:sourceId/graph',
-    guards.write,
-    bodyLimit({
-      maxSize: deps.maxUploadBytes,
-      onError: () => {
-        throw new ProblemError({
-          status: 413,
-          title: 'Payload Too Large',
-          detail: `The upload is larger than ${deps.maxUploadBytes} bytes (ingestion.maxUploadBytes)`,
-        });
-      },
-    }),
-    async (c) => {
-      const sourceId = c.req.param('sourceId');
-      const source = await withProblems(() => kb.source(sourceId));
-      if (!source.modes.ingestion.enabled) {
-        throw toProblem(
-          new KnowledgeGraphError(
-            'INGESTION_DISABLED',
-            `ingestion is not enabled for source "${sourceId}"`,
-          ),
-        );
-      }
-      const contentType = c.req.header('content-type');
-      const format = rdfFormatFromMediaType(contentType);
-      if (!format) {
-        throw new ProblemError({
-          status: 415,
-          title: 'Unsupported Media Type',
-          detail: `Content-Type ${contentType ?? '(none)'} is not an RDF format; use one of ${RDF_MEDIA_TYPES.join(', ')}`,
-        });
-      }
-      const allowEmpty = parseAllowEmpty(c.req.query('allowEmpty'));
-      const text = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
-      const parsed = await parseRdf(text, format, deps.parse);
-      if (!parsed.success) {
-        const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
-        throw new ProblemError({
-          type: 'urn:dcg:kg:problem:rdf-syntax',
-          status: 400,
-          title: 'RDF syntax error',
-          detail: `${format} syntax error at line ${issue.line}, column ${issue.column}: ${issue.message}. Nothing was changed.`,
-          line: issue.line,
-          column: issue.column,
-        });
-      }
-      const info = await withProblems(() => kb.replaceGraph(sourceId, parsed.data, { allowEmpty }));
-      c.get('logger').info('graph replaced', { sourceId, triples: info.triples, format });
-      return c.json(info, 200);
+  const uploadLimit = bodyLimit({
+    maxSize: deps.maxUploadBytes,
+    onError: () => {
+      throw new ProblemError({
+        status: 413,
+        title: 'Payload Too Large',
+        detail: `The upload is larger than ${deps.maxUploadBytes} bytes (ingestion.maxUploadBytes)`,
+      });
     },
+  });
+  const replace = async (c: Context<KgEnv>, sourceId: string) => {
+    const source = await withProblems(() => kb.source(sourceId));
+    if (!source.modes.ingestion.enabled) {
+      throw toProblem(
+        new KnowledgeGraphError(
+          'INGESTION_DISABLED',
+          `ingestion is not enabled for source "${sourceId}"`,
+        ),
+      );
+    }
+    const contentType = c.req.header('content-type');
+    const format = rdfFormatFromMediaType(contentType);
+    if (!format) {
+      throw new ProblemError({
+        status: 415,
+        title: 'Unsupported Media Type',
+        detail: `Content-Type ${contentType ?? '(none)'} is not an RDF format; use one of ${RDF_MEDIA_TYPES.join(', ')}`,
+      });
+    }
+    const allowEmpty = parseAllowEmpty(c.req.query('allowEmpty'));
+    const text = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
+    const parsed = await parseRdf(text, format, deps.parse);
+    if (!parsed.success) {
+      const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
+      throw new ProblemError({
+        type: 'urn:dcg:kg:problem:rdf-syntax',
+        status: 400,
+        title: 'RDF syntax error',
+        detail: `${format} syntax error at line ${issue.line}, column ${issue.column}: ${issue.message}. Nothing was changed.`,
+        line: issue.line,
+        column: issue.column,
+      });
+    }
+    const info = await withProblems(() => kb.replaceGraph(sourceId, parsed.data, { allowEmpty }));
+    c.get('logger').info('graph replaced', { sourceId, triples: info.triples, format });
+    return c.json(info, 200);
+  };
+  app.put('/v1/sources/:sourceId/graph', guards.write, uploadLimit, (c) =>
+    replace(c, c.req.param('sourceId')),
   );
+
+  mountGraphStoreRoutes(app, {
+    guards,
+    uploadLimit,
+    download,
+    replace,
+    remove: async (c, sourceId) => c.json(await withProblems(() => kb.removeGraph(sourceId)), 200),
+  });
 }
 
 /** `allowEmpty` is `true` or `false` (absent: false); anything else is a 400. */
