@@ -28,7 +28,9 @@ describe('RDF/XML', () => {
       const parsed = await parseRdf(RDF_XML, 'rdf-xml', chunkSize ? { chunkSize } : {});
       expect(parsed.success).toBe(true);
       if (!parsed.success) return;
-      const triples = parsed.data.map((q) => `${q.subject.value} ${q.predicate.value} ${q.object.value}`);
+      const triples = parsed.data.map(
+        (q) => `${q.subject.value} ${q.predicate.value} ${q.object.value}`,
+      );
       expect(triples).toContain(`https://ex.org/water ${skos}prefLabel Water`);
       expect(triples).toContain(`https://ex.org/water ${skos}narrower https://ex.org/river`);
       expect(parsed.data).toHaveLength(5);
@@ -39,20 +41,28 @@ describe('RDF/XML', () => {
   it.each([
     ['a mismatched closing tag', RDF_XML.replace('</skos:prefLabel>', '</skos:altLabel>'), 5, 55],
     ['text outside the root', 'hello', 1, 5],
-    ['a document that ends inside an element', RDF_XML.slice(0, RDF_XML.indexOf('</rdf:RDF>')), 10, 1],
+    [
+      'a document that ends inside an element',
+      RDF_XML.slice(0, RDF_XML.indexOf('</rdf:RDF>')),
+      10,
+      1,
+    ],
     [
       'an element RDF/XML forbids',
       `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n  <rdf:li/>\n</rdf:RDF>`,
       2,
       11,
     ],
-  ])('reports %s with the line and column of the end of the offending tag', async (_name, text, line, column) => {
-    const parsed = await parseRdf(text, 'rdf-xml');
-    expect(parsed.success).toBe(false);
-    if (parsed.success) return;
-    expect(parsed.issues[0]).toMatchObject({ line, column });
-    expect(parsed.issues[0]?.message.length).toBeGreaterThan(0);
-  });
+  ])(
+    'reports %s with the line and column of the end of the offending tag',
+    async (_name, text, line, column) => {
+      const parsed = await parseRdf(text, 'rdf-xml');
+      expect(parsed.success).toBe(false);
+      if (parsed.success) return;
+      expect(parsed.issues[0]).toMatchObject({ line, column });
+      expect(parsed.issues[0]?.message.length).toBeGreaterThan(0);
+    },
+  );
 
   it('reads no file: an external entity is refused', async () => {
     const parsed = await parseRdf(
