@@ -13,6 +13,7 @@ const modes = { ingestion: { enabled: false }, passthrough: { enabled: true } };
 const SECRET = 's3cr3t-p4ssw0rd-never-shown';
 const TOKEN = 'b34r3r-t0k3n-never-shown';
 const PROXY_KEY = 'pr0xy-k3y-never-shown';
+const WRITER = 'writer-key-0123456789abcdef';
 
 const availability = await isVirtuosoAvailable();
 if (!availability.available) {
@@ -29,6 +30,12 @@ async function recordingUpstream() {
       body += chunk;
     });
     req.on('end', () => {
+      if (req.url === '/adapter/v1/graph/jsonld') {
+        res
+          .writeHead(200, { 'content-type': 'application/ld+json' })
+          .end('{"@id":"https://ex.org/pond","http://www.w3.org/2000/01/rdf-schema#label":"Pond"}');
+        return;
+      }
       const query = new URLSearchParams(body).get('query') ?? '';
       if (query.includes('fail')) {
         res
@@ -69,8 +76,9 @@ describe('passthrough interoperability', () => {
     api = await startKgApi({
       dataDir: dir,
       logger: createLogger('kg-api-test', { level: 'debug', write: (line) => logLines.push(line) }),
-      env: { GRAPHDB_PASSWORD: SECRET, STARDOG_TOKEN: TOKEN, PROXY_KEY },
+      env: { GRAPHDB_PASSWORD: SECRET, STARDOG_TOKEN: TOKEN, PROXY_KEY, ADAPTER_USER: 'kg' },
       config: {
+        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
         passthrough: { timeoutMs: 5_000, maxResponseBytes: 1_000_000 },
         sources: [
           {
@@ -79,6 +87,15 @@ describe('passthrough interoperability', () => {
             sparqlEndpoint: `${upstream.url}/repositories/kg`,
             upstreamAuth: { basic: { username: 'reader', passwordFromEnv: 'GRAPHDB_PASSWORD' } },
             modes,
+          },
+          {
+            id: 'adapter',
+            name: 'a source adapter behind Basic auth',
+            baseUrl: `${upstream.url}/adapter`,
+            upstreamAuth: {
+              basic: { usernameFromEnv: 'ADAPTER_USER', passwordFromEnv: 'GRAPHDB_PASSWORD' },
+            },
+            modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
           },
           {
             id: 'stardog',
@@ -140,6 +157,17 @@ describe('passthrough interoperability', () => {
     expect(headers?.authorization).toBe(`Bearer ${TOKEN}`);
     expect(headers?.['x-proxy-key']).toBe(PROXY_KEY);
     expect(headers?.['x-request-id']).toBe(response.headers.get('x-request-id'));
+  });
+
+  it('sends the credentials with a pull from a source adapter too', async () => {
+    const response = await fetch(`${api.url}/v1/sources/adapter/ingest`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${WRITER}` },
+    });
+    expect(response.status).toBe(200);
+    expect(upstream.seen.at(-1)?.authorization).toBe(
+      `Basic ${Buffer.from(`kg:${SECRET}`).toString('base64')}`,
+    );
   });
 
   it('never shows a credential in a problem or in the log', async () => {

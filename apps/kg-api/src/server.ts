@@ -130,6 +130,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
       timeoutMs: config.ingestion.pullTimeoutMs,
       maxBytes: config.ingestion.maxUploadBytes,
       parse: rdfParse,
+      upstreamHeaders: credentials.headers,
     },
     logger,
   );

@@ -3,6 +3,7 @@ import { KnowledgeGraphError } from './errors';
 import { type ParseRdfOptions, parseRdf } from './parse-rdf';
 import { readCapped } from './read-capped';
 import type { SourceConfig } from './source-config';
+import type { UpstreamHeaders } from './upstream-credentials';
 
 /** Options of {@link pullSourceGraph}. */
 export interface PullOptions {
@@ -12,6 +13,8 @@ export interface PullOptions {
   fetch?: typeof fetch;
   /** Parsing options for the JSON-LD document (converter, depth limit). */
   parse?: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
+  /** Credentials of each source's upstream (see `resolveUpstreamHeaders`), sent with its pull. */
+  upstreamHeaders?: UpstreamHeaders;
 }
 
 /**
@@ -42,7 +45,10 @@ export async function pullSourceGraph(source: SourceConfig, options: PullOptions
   let text: string;
   try {
     const response = await (options.fetch ?? fetch)(url, {
-      headers: { accept: 'application/ld+json, application/json' },
+      headers: {
+        ...options.upstreamHeaders?.get(source.id),
+        accept: 'application/ld+json, application/json',
+      },
       signal,
       redirect: 'error',
     });
