@@ -21,6 +21,7 @@ import type { IngestionService } from '../ingestion-service';
 import { toProblem, withProblems } from '../kg-problems';
 import { strictUtf8 } from '../sparql-request';
 import { mountGraphStoreRoutes } from './graph-store-routes';
+import { graphTransferOpenApi } from './graph-upload-openapi';
 import { bearerSecurity, GraphInfoSchema, problem, SourceParamsSchema } from './openapi-shared';
 
 const SourceSummarySchema = z
@@ -174,12 +175,7 @@ export function mountGraphRoutes(
       'The format follows Accept: text/turtle, application/n-triples (default), application/n-quads or application/trig.',
     request: { params: SourceParamsSchema },
     responses: {
-      200: {
-        description: 'The graph',
-        content: Object.fromEntries(
-          WRITABLE_RDF_FORMATS.map((f) => [mediaTypeOfRdfFormat(f), { schema: z.string() }]),
-        ),
-      },
+      200: { description: 'The graph', content: graphTransferOpenApi.downloadContent },
       404: problem('unknown source'),
       406: problem('Accept names no format the graph can be written in'),
     },
@@ -215,31 +211,10 @@ export function mountGraphRoutes(
     security: bearerSecurity,
     request: {
       params: SourceParamsSchema,
-      query: z.object({
-        allowEmpty: z
-          .enum(['true', 'false'])
-          .optional()
-          .describe('true: a document with no triples empties the graph (default false: refused)'),
-      }),
-      body: {
-        required: true,
-        content: Object.fromEntries(RDF_MEDIA_TYPES.map((type) => [type, { schema: z.string() }])),
-      },
+      query: z.object({ allowEmpty: graphTransferOpenApi.allowEmpty }),
+      body: graphTransferOpenApi.uploadBody,
     },
-    responses: {
-      200: {
-        description: 'Replaced',
-        content: { 'application/json': { schema: GraphInfoSchema } },
-      },
-      400: problem(
-        'syntax error (with line and column), invalid UTF-8 (with the byte offset), or no triples without allowEmpty=true',
-      ),
-      401: problem('no or wrong API key'),
-      403: problem('ingestion not enabled for the source, or the key may not write'),
-      404: problem('unknown source'),
-      413: problem('body larger than ingestion.maxUploadBytes'),
-      415: problem('Content-Type is not an RDF format'),
-    },
+    responses: graphTransferOpenApi.uploadResponses,
   });
   const uploadLimit = bodyLimit({
     maxSize: deps.maxUploadBytes,

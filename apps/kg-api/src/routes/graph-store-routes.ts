@@ -1,10 +1,10 @@
 import { ProblemError, problemResponse } from '@dcg/http-kit';
-import { mediaTypeOfRdfFormat, RDF_MEDIA_TYPES, WRITABLE_RDF_FORMATS } from '@dcg/knowledge-graph';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
+import { graphTransferOpenApi } from './graph-upload-openapi';
 import { bearerSecurity, GraphInfoSchema, problem } from './openapi-shared';
 
 /** The graph of a source, as a SPARQL 1.1 Graph Store Protocol client names it. */
@@ -83,12 +83,7 @@ export function mountGraphStoreRoutes(
     operationId: 'graphStoreGet',
     summary: "Graph Store Protocol: a source's graph as RDF (by Accept)",
     responses: {
-      200: {
-        description: 'The graph',
-        content: Object.fromEntries(
-          WRITABLE_RDF_FORMATS.map((f) => [mediaTypeOfRdfFormat(f), { schema: z.string() }]),
-        ),
-      },
+      200: { description: 'The graph', content: graphTransferOpenApi.downloadContent },
       400: problem('no graph, default, or an IRI that names no source graph'),
       404: problem('unknown source'),
       406: problem('Accept names no format the graph can be written in'),
@@ -102,24 +97,10 @@ export function mountGraphStoreRoutes(
     summary: "Graph Store Protocol: replaces a source's graph (as PUT /v1/sources/{id}/graph)",
     security: bearerSecurity,
     request: {
-      query: z.object({ graph, allowEmpty: z.enum(['true', 'false']).optional() }),
-      body: {
-        required: true,
-        content: Object.fromEntries(RDF_MEDIA_TYPES.map((type) => [type, { schema: z.string() }])),
-      },
+      query: z.object({ graph, allowEmpty: graphTransferOpenApi.allowEmpty }),
+      body: graphTransferOpenApi.uploadBody,
     },
-    responses: {
-      200: {
-        description: 'Replaced',
-        content: { 'application/json': { schema: GraphInfoSchema } },
-      },
-      400: problem('syntax error (line and column), invalid UTF-8, no triples, or a bad graph'),
-      401: problem('no or wrong API key'),
-      403: problem('ingestion not enabled for the source, or the key may not write'),
-      404: problem('unknown source'),
-      413: problem('body larger than ingestion.maxUploadBytes'),
-      415: problem('Content-Type is not an RDF format'),
-    },
+    responses: graphTransferOpenApi.uploadResponses,
   });
   app.openAPIRegistry.registerPath({
     ...common,
