@@ -14,10 +14,7 @@ const statusOf: Record<KnowledgeGraphErrorCode, { status: number; title: string 
   UPSTREAM_ERROR: { status: 502, title: 'Upstream source failed' },
   UPSTREAM_MALFORMED: { status: 502, title: 'Upstream source answered a malformed response' },
   UPSTREAM_REJECTED: { status: 400, title: 'Upstream source rejected the request' },
-  UPSTREAM_NOT_ACCEPTABLE: {
-    status: 406,
-    title: 'Upstream source cannot answer in the types asked for',
-  },
+  NOT_ACCEPTABLE: { status: 406, title: 'Not Acceptable' },
 };
 
 /**

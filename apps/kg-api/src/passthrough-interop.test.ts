@@ -188,12 +188,32 @@ describe('passthrough interoperability', () => {
     expect(await response.text()).not.toContain('<script>');
   });
 
-  it("answers 406 when the upstream cannot answer in the client's types", async () => {
-    const response = await sparql('graphdb', 'SELECT * WHERE { ?s ?p "refuse" }', {
-      accept: 'image/png',
+  it("answers 406 when the client accepts no type passthrough forwards, or the upstream none of the client's", async () => {
+    const calls = upstream.seen.length;
+    const ours = await sparql('graphdb', 'SELECT * WHERE { ?s ?p ?o }', { accept: 'image/png' });
+    expect(ours.status).toBe(406);
+    expect(((await ours.json()) as { detail: string }).detail).toMatch(/text\/turtle/);
+    expect(upstream.seen.length).toBe(calls);
+    const theirs = await sparql('graphdb', 'SELECT * WHERE { ?s ?p "refuse" }', {
+      accept: 'text/csv',
     });
-    expect(response.status).toBe(406);
-    expect(upstream.seen.at(-1)?.accept).toBe('image/png');
+    expect(theirs.status).toBe(406);
+    expect(upstream.seen.at(-1)?.accept).toBe('text/csv');
+  });
+
+  it("forwards only the client's ranges that name a type passthrough passes on", async () => {
+    const browser = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+    expect(
+      (await sparql('graphdb', 'SELECT * WHERE { ?s ?p ?o }', { accept: browser })).status,
+    ).toBe(200);
+    expect(upstream.seen.at(-1)?.accept).toBe('application/xml;q=0.9');
+    await sparql('graphdb', 'SELECT * WHERE { ?s ?p ?o }', { accept: 'text/html, */*' });
+    expect(upstream.seen.at(-1)?.accept).toBe('application/sparql-results+json');
+    await sparql(
+      'graphdb',
+      '# a comment\nPREFIX ex: <urn:ex#> CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }',
+    );
+    expect(upstream.seen.at(-1)?.accept).toMatch(/^text\/turtle/);
   });
 
   it('refuses default-graph-uri and named-graph-uri instead of dropping them', async () => {

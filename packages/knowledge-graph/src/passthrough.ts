@@ -111,8 +111,7 @@ export async function passthroughSparql(
 ): Promise<PassthroughAnswer> {
   const form = new URLSearchParams({ query });
   if (source.defaultGraphUri) form.set('default-graph-uri', source.defaultGraphUri);
-  const accept =
-    options.accept && options.accept.trim() !== '*/*' ? options.accept : defaultSparqlAccept(query);
+  const accept = upstreamAccept(source, options.accept, query);
   const answer = await exchange(
     source,
     passthroughEndpoint(source, 'sparql'),
@@ -126,7 +125,7 @@ export async function passthroughSparql(
   );
   // An upstream that names no type is taken at its word of old: SPARQL JSON.
   const type = answer.contentType || 'application/sparql-results+json';
-  if (type === 'application/sparql-results+json' || type === 'application/json') {
+  if (SPARQL_JSON_TYPES.has(type)) {
     const parsed = parseSparqlResults(parseJson(source, answer.text));
     if (!parsed.success) {
       const first = parsed.issues[0];
@@ -146,6 +145,9 @@ export async function passthroughSparql(
   }
   return { contentType: `${type}; charset=utf-8`, body: answer.text };
 }
+
+/** SPARQL JSON results, checked before they are passed on. */
+const SPARQL_JSON_TYPES = new Set(['application/sparql-results+json', 'application/json']);
 
 /** Media types of SPARQL results (besides JSON) and of RDF that passthrough passes on. */
 const FORWARDED_TYPES = new Set([
@@ -167,6 +169,30 @@ const FORWARDED_TYPES = new Set([
 // are skipped to find the form; a text this misreads still gets an answer, in the other type.
 const GRAPH_FORM =
   /^(?:\s+|#[^\n]*|PREFIX\s*[^\s:]*:\s*<[^>]*>|BASE\s*<[^>]*>)*(?:CONSTRUCT|DESCRIBE)\b/i;
+
+/**
+ * What passthrough asks the upstream for: the client's media ranges that name a type it forwards
+ * (with their q-values), else the default for the query form. A client that accepts none of
+ * them, not even through a wildcard, gets `NOT_ACCEPTABLE` before anything is sent; a browser's
+ * `text/html, …, application/xml;q=0.9, *\/*;q=0.8` asks for XML results.
+ */
+function upstreamAccept(source: SourceConfig, accept: string | undefined, query: string): string {
+  if (!accept?.trim()) return defaultSparqlAccept(query);
+  const ranges = accept.split(',').map((range) => range.trim());
+  const essence = (range: string) => range.split(';')[0]?.trim().toLowerCase() ?? '';
+  const forwarded = ranges.filter((range) => {
+    const type = essence(range);
+    return SPARQL_JSON_TYPES.has(type) || FORWARDED_TYPES.has(type);
+  });
+  if (forwarded.length > 0) return forwarded.join(', ');
+  if (ranges.some((range) => /^(?:\*|application|text)\/\*$/.test(essence(range)))) {
+    return defaultSparqlAccept(query);
+  }
+  throw new KnowledgeGraphError(
+    'NOT_ACCEPTABLE',
+    `passthrough to source "${source.id}" answers SPARQL results (${[...SPARQL_JSON_TYPES][0]}, application/sparql-results+xml, text/csv, text/tab-separated-values) or RDF (text/turtle, application/n-triples, application/ld+json, application/rdf+xml…), none of which Accept: ${summarise(accept)} allows`,
+  );
+}
 
 function defaultSparqlAccept(query: string): string {
   return GRAPH_FORM.test(query)
@@ -226,7 +252,7 @@ async function exchange(
     }
     if (response.status === 406 && accept) {
       throw new KnowledgeGraphError(
-        'UPSTREAM_NOT_ACCEPTABLE',
+        'NOT_ACCEPTABLE',
         `source "${source.id}" cannot answer in the types asked for (Accept: ${summarise(accept)})`,
       );
     }
