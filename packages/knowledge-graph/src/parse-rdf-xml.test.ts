@@ -64,6 +64,24 @@ describe('RDF/XML', () => {
     },
   );
 
+  it('expands nested entities once, not exponentially (billion laughs)', async () => {
+    const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
+    const entities = levels
+      .map((name, i) =>
+        i === 0
+          ? `<!ENTITY a "${'lol'.repeat(10)}">`
+          : `<!ENTITY ${name} "${`&${levels[i - 1]};`.repeat(10)}">`,
+      )
+      .join('');
+    const parsed = await parseRdf(
+      `<?xml version="1.0"?><!DOCTYPE rdf:RDF [${entities}]><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="urn:a"><rdf:value>&i;</rdf:value></rdf:Description></rdf:RDF>`,
+      'rdf-xml',
+    );
+    expect(parsed.success).toBe(true);
+    if (!parsed.success) return;
+    expect(parsed.data[0]?.object.value.length).toBeLessThan(1_000);
+  });
+
   it('reads no file: an external entity is refused', async () => {
     const parsed = await parseRdf(
       `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="urn:a"><rdf:value>&x;</rdf:value></rdf:Description></rdf:RDF>`,
