@@ -37,7 +37,10 @@ async function recordingUpstream() {
         return;
       }
       const query = new URLSearchParams(body).get('query') ?? '';
-      if (query.includes('fail')) {
+      if (query.includes('echo')) {
+        const echoed = `${req.headers.authorization} ${req.headers['x-proxy-key']} ${TOKEN}`;
+        res.writeHead(400, { 'content-type': 'text/plain' }).end(`bad request from ${echoed}`);
+      } else if (query.includes('fail')) {
         res
           .writeHead(500, { 'content-type': 'text/plain' })
           .end(`echo ${req.headers.authorization}`);
@@ -180,6 +183,12 @@ describe('passthrough interoperability', () => {
       expect(logLines.join('\n')).not.toContain(secret);
     }
     expect(logLines.join('\n')).toMatch(/passthrough failed/);
+    // An upstream that echoes the request in a rejection gets it blanked.
+    const echoed = await sparql('stardog', 'SELECT * WHERE { ?s ?p "echo" }');
+    expect(echoed.status).toBe(400);
+    const detail = ((await echoed.json()) as { detail: string }).detail;
+    expect(detail).toMatch(/bad request from \[REDACTED\] \[REDACTED\] \[REDACTED\]/);
+    for (const secret of [SECRET, TOKEN, PROXY_KEY]) expect(detail).not.toContain(secret);
   });
 
   it('refuses an upstream answer that is neither SPARQL results nor RDF', async () => {

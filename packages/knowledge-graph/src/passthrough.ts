@@ -247,7 +247,7 @@ async function exchange(
     if (response.status === 400) {
       throw new KnowledgeGraphError(
         'UPSTREAM_REJECTED',
-        `source "${source.id}" rejected the request: ${summarise(text)}`,
+        `source "${source.id}" rejected the request: ${summarise(withoutSecrets(text, options.headers))}`,
       );
     }
     if (response.status === 406 && accept) {
@@ -268,6 +268,18 @@ async function exchange(
   } catch (error) {
     return fail(error);
   }
+}
+
+// An upstream that echoes the request in its error would put our credentials in a problem and
+// a log line: each header value, and its last word (a token without its scheme), is blanked.
+function withoutSecrets(text: string, headers: PassthroughOptions['headers']): string {
+  let clean = text;
+  for (const value of Object.values(headers ?? {})) {
+    for (const secret of [value, value.split(' ').at(-1) ?? '']) {
+      if (secret.length >= 4) clean = clean.replaceAll(secret, '[REDACTED]');
+    }
+  }
+  return clean;
 }
 
 // Upstream text is shown only short and printable: it is not trusted.
