@@ -216,6 +216,12 @@ describe('passthrough interoperability', () => {
       (await sparql('graphdb', 'SELECT * WHERE { ?s ?p ?o }', { accept: browser })).status,
     ).toBe(200);
     expect(upstream.seen.at(-1)?.accept).toBe('application/xml;q=0.9');
+    const unknown = await fetch(`${api.url}/passthrough/graphdb/v1/graph/sparql?format=html`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sparql-query' },
+      body: 'SELECT * WHERE { ?s ?p ?o }',
+    });
+    expect(unknown.status).toBe(400);
     await sparql('graphdb', 'SELECT * WHERE { ?s ?p ?o }', { accept: 'text/html, */*' });
     expect(upstream.seen.at(-1)?.accept).toBe('application/sparql-results+json');
     await sparql(
@@ -279,6 +285,11 @@ describe('passthrough interoperability', () => {
       expect(xml.status).toBe(200);
       expect(xml.headers.get('content-type')).toMatch(/^application\/sparql-results\+xml/);
       expect(await xml.text()).toMatch(/<uri>https:\/\/ex.org\/river<\/uri>/);
+      const tsv = await fetch(
+        `${api.url}/passthrough/virtuoso/v1/graph/sparql?format=tsv&query=${encodeURIComponent(query)}`,
+        { headers: { accept: 'application/sparql-results+json' } },
+      );
+      expect(tsv.headers.get('content-type')).toMatch(/^text\/tab-separated-values/);
       const csv = await sparql('virtuoso', query, { accept: 'text/csv' });
       expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
       expect((await csv.text()).trim().split(/\r?\n/)).toEqual(['"c"', '"https://ex.org/river"']);

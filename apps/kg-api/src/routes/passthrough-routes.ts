@@ -9,7 +9,12 @@ import {
   SearchQuerySchema,
   type UpstreamHeaders,
 } from '@dcg/knowledge-graph';
-import { findUpdateOperations } from '@dcg/sparql-subset';
+import {
+  ALL_RESULTS_FORMATS,
+  findUpdateOperations,
+  RESULTS_MEDIA_TYPES,
+  type ResultsFormat,
+} from '@dcg/sparql-subset';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -102,7 +107,7 @@ export function mountPassthroughRoutes(
       ...upstreamProblems,
       200: {
         description:
-          "The upstream's answer with its media type: SPARQL results (JSON, checked; XML, CSV, TSV) or, for CONSTRUCT and DESCRIBE, RDF. `Accept` is passed upstream (none: SPARQL JSON, or Turtle for CONSTRUCT / DESCRIBE).",
+          "The upstream's answer with its media type: SPARQL results (JSON, checked; XML, CSV, TSV) or, for CONSTRUCT and DESCRIBE, RDF. `Accept` is passed upstream, its ranges of these types only (none: SPARQL JSON, or Turtle for CONSTRUCT / DESCRIBE); a `format` parameter (json, xml, csv, tsv) wins over it, as on the internal endpoint.",
         content: {
           'application/sparql-results+json': { schema: SparqlJsonSchema },
           ...Object.fromEntries(
@@ -143,7 +148,7 @@ export function mountPassthroughRoutes(
       logUpstreamFailure(c, sourceId, () =>
         passthroughSparql(source, query, {
           ...options(c, sourceId),
-          accept: c.req.header('accept'),
+          accept: acceptOf(request.format, c.req.header('accept')),
         }),
       ),
     );
@@ -151,6 +156,24 @@ export function mountPassthroughRoutes(
   };
   app.get('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, handler);
   app.post('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, handler);
+}
+
+/**
+ * The `format` parameter, as on the internal endpoint, asks the upstream for that results
+ * format and wins over `Accept`; an unknown one is a 400.
+ */
+function acceptOf(format: string | undefined, accept: string | undefined): string | undefined {
+  if (format === undefined) return accept;
+  const wanted = format.trim().toLowerCase();
+  if (ALL_RESULTS_FORMATS.includes(wanted as ResultsFormat)) {
+    return RESULTS_MEDIA_TYPES[wanted as ResultsFormat];
+  }
+  throw new ProblemError({
+    status: 400,
+    title: 'Invalid request',
+    detail: `format must be one of ${ALL_RESULTS_FORMATS.join(', ')}`,
+    errors: [{ path: '$.format', message: 'unknown results format' }],
+  });
 }
 
 /**
