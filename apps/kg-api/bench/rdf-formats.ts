@@ -46,7 +46,8 @@ function toJsonLd(quads: readonly Quad[]): string {
   for (const q of quads) {
     const node = nodes.get(q.subject.value) ?? { '@id': [q.subject.value] };
     nodes.set(q.subject.value, node);
-    const values = (node[q.predicate.value] ??= []);
+    const values = node[q.predicate.value] ?? [];
+    node[q.predicate.value] = values;
     if (q.object.termType === 'NamedNode') values.push({ '@id': q.object.value });
     else if (q.object.termType === 'Literal' && q.object.language)
       values.push({ '@value': q.object.value, '@language': q.object.language });
