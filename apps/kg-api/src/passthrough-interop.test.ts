@@ -182,7 +182,7 @@ describe('passthrough interoperability', () => {
       expect(text).not.toContain(secret);
       expect(logLines.join('\n')).not.toContain(secret);
     }
-    expect(logLines.join('\n')).toMatch(/passthrough failed/);
+    expect(logLines.join('\n')).toMatch(/upstream source failed/);
     // An upstream that echoes the request in a rejection gets it blanked.
     const echoed = await sparql('stardog', 'SELECT * WHERE { ?s ?p "echo" }');
     expect(echoed.status).toBe(400);
