@@ -36,8 +36,9 @@ const SourceSummarySchema = z
   .meta({ id: 'SourceSummary' });
 
 /**
- * Sources and their graphs: list, upload (`PUT` Turtle, N-Triples, N-Quads, TriG or JSON-LD),
- * delete, and pull from the source adapter (`POST …/ingest`).
+ * Sources and their graphs: list, upload (`PUT` Turtle, N-Triples, N-Quads, TriG, JSON-LD or
+ * RDF/XML), download, delete, and pull from the source adapter (`POST …/ingest`); the same
+ * upload, download and delete through the Graph Store Protocol (`/v1/graph/store?graph=`).
  *
  * @example
  * mountGraphRoutes(app, { kb, guards, ingestion, maxUploadBytes: 512 * 2 ** 20, parse: {} });
