@@ -16,6 +16,7 @@ import {
   type KnowledgeBase,
   type ParseRdfOptions,
   type SourceIngestion,
+  type UpstreamHeaders,
 } from '@dcg/knowledge-graph';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
@@ -42,6 +43,8 @@ export interface KgAppDeps {
   version?: string;
   /** Drained on stop: `/ready` answers 503. */
   lifecycle?: ServiceLifecycle;
+  /** Credentials of each source's upstream, resolved at start-up (default: none). */
+  upstreamHeaders?: UpstreamHeaders;
   /** Prometheus metrics of this instance (default: a registry of its own with the HTTP metrics only). */
   metrics?: ServiceMetrics;
 }
@@ -97,6 +100,7 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
       timeoutMs: passthrough.timeoutMs,
       maxResponseBytes: passthrough.maxResponseBytes,
     },
+    ...(deps.upstreamHeaders ? { upstreamHeaders: deps.upstreamHeaders } : {}),
   });
   // The API routes call the domain directly; its errors become problem details once, in the
   // error handler of this sub-app. Other errors go on to the app's handler.

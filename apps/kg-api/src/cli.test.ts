@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -204,6 +204,76 @@ describe('dcg-kg ingest', () => {
     expect(((await info.json()) as { triples: number }).triples).toBe(30_000);
   });
 
+  it('uploads the RDF files of a directory and of a glob together, as one graph', async () => {
+    const tree = join(dir, 'tree');
+    await mkdir(join(tree, 'nested'), { recursive: true });
+    await writeFile(join(tree, 'a.ttl'), `<https://ex.org/alder> <${SKOS}prefLabel> "Alder" .`);
+    await writeFile(
+      join(tree, 'nested', 'b.nt'),
+      `<https://ex.org/birch> <${SKOS}prefLabel> "Birch" .\n`,
+    );
+    await writeFile(
+      join(tree, 'nested', 'c.rdf'),
+      `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:skos="${SKOS}"><rdf:Description rdf:about="https://ex.org/cedar"><skos:prefLabel>Cedar</skos:prefLabel></rdf:Description></rdf:RDF>`,
+    );
+    await writeFile(join(tree, 'notes.txt.bak'), 'not RDF, left out');
+    await mkdir(join(dir, 'more'), { recursive: true });
+    await writeFile(
+      join(dir, 'more', 'd.ttl'),
+      `<https://ex.org/dogwood> <${SKOS}prefLabel> "Dogwood" .`,
+    );
+    await writeFile(join(dir, 'more', 'e.ttl'), `<https://ex.org/elm> <${SKOS}prefLabel> "Elm" .`);
+    const out = capture();
+    const err = capture();
+    const code = await runCli(
+      ['ingest', 'vocab', 'tree', 'more/*.ttl', 'tree/a.ttl', '--url', api.url, '--key', WRITER],
+      { INIT_CWD: dir },
+      { out, err },
+    );
+    expect(code, err.text()).toBe(0);
+    expect(JSON.parse(out.text())).toMatchObject({
+      triples: 5,
+      format: 'n-triples',
+      files: ['more/d.ttl', 'more/e.ttl', 'tree/a.ttl', 'tree/nested/b.nt', 'tree/nested/c.rdf'],
+    });
+    for (const term of ['alder', 'birch', 'cedar', 'dogwood', 'elm']) {
+      const search = await fetch(`${api.url}/v1/search/query?term=${term}`);
+      expect(((await search.json()) as { results: string[] }).results).toEqual([
+        `https://ex.org/${term}`,
+      ]);
+    }
+  });
+
+  it('sends nothing when a pattern matches no file or one file of many is broken', async () => {
+    const run = async (...inputs: string[]) => {
+      const err = capture();
+      const code = await runCli(
+        ['ingest', 'vocab', ...inputs, '--url', api.url, '--key', WRITER],
+        { INIT_CWD: dir },
+        { out: capture(), err },
+      );
+      return { code, err: err.text() };
+    };
+    const none = await run('nowhere/**/*.ttl');
+    expect(none).toMatchObject({
+      code: 1,
+      err: 'dcg-kg: nowhere/**/*.ttl: the pattern matches no file\n',
+    });
+    await mkdir(join(dir, 'mixed'), { recursive: true });
+    await writeFile(
+      join(dir, 'mixed', 'good.ttl'),
+      `<https://ex.org/fir> <${SKOS}prefLabel> "Fir" .`,
+    );
+    await writeFile(join(dir, 'mixed', 'worse.ttl'), '<https://ex.org/fir> <urn:p> "open .\n');
+    const broken = await run('mixed');
+    expect(broken.code).toBe(1);
+    expect(broken.err).toMatch(/mixed\/worse\.ttl:1:\d+: .*nothing was sent/);
+    const empty = await mkdtemp(join(dir, 'empty-'));
+    expect((await run(empty)).err).toMatch(/the directory holds no RDF file/);
+    const search = await fetch(`${api.url}/v1/search/query?term=fir`);
+    expect(((await search.json()) as { results: string[] }).results).toEqual([]);
+  });
+
   it('prints its version and the help of ingest', async () => {
     for (const argv of [['--version'], ['-V']]) {
       const out = capture();
@@ -213,14 +283,14 @@ describe('dcg-kg ingest', () => {
     for (const argv of [['ingest', '--help'], ['-h'], ['help']]) {
       const out = capture();
       expect(await runCli(argv, {}, { out, err: capture() })).toBe(0);
-      expect(out.text()).toMatch(/^Usage: dcg-kg ingest SOURCE FILE/);
+      expect(out.text()).toMatch(/^Usage: dcg-kg ingest SOURCE FILE\|DIRECTORY\|GLOB/);
     }
   });
 
   it('explains its usage on bad arguments', async () => {
     const err = capture();
     expect(await runCli(['ingest', 'vocab'], {}, { out: capture(), err })).toBe(2);
-    expect(err.text()).toMatch(/Usage: dcg-kg ingest SOURCE FILE/);
+    expect(err.text()).toMatch(/Usage: dcg-kg ingest SOURCE FILE\|DIRECTORY\|GLOB/);
   });
 
   it('runs as the dcg-kg executable', async () => {

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   decodeUtf8,
@@ -8,27 +7,40 @@ import {
   parseRdf,
   type RdfFormat,
   rdfFormatFromFileName,
+  serializeGraph,
 } from '@dcg/knowledge-graph';
 import { jsonLdInWorker } from '@dcg/knowledge-graph/node';
+import type { Quad } from 'n3';
+import { expandInputs, fileNames } from './cli-inputs';
 import { progressBar, waitingIndicator } from './progress-bar';
 
-const USAGE = `Usage: dcg-kg ingest SOURCE FILE [--url URL] [--key KEY] [--format FORMAT]
+const USAGE = `Usage: dcg-kg ingest SOURCE FILE|DIRECTORY|GLOB... [--url URL] [--key KEY] [--format FORMAT]
        dcg-kg --help | -h | ingest --help
        dcg-kg --version
 
-Uploads an RDF file (Turtle .ttl, N-Triples .nt, N-Quads .nq, TriG .trig, JSON-LD .jsonld) as the
-whole graph of SOURCE on a running kg-api, with a progress bar. Before anything is read or sent,
-kg-api is asked whether SOURCE exists, takes uploads, and whether the key may write to it. The
-file is then checked locally: a syntax error is reported with its line and column, invalid UTF-8
-with its byte, a file with no triples (an empty file) is refused, and nothing is sent. While
-kg-api processes the upload, the time it has taken so far is shown.
+Uploads RDF files (Turtle .ttl, N-Triples .nt, N-Quads .nq, TriG .trig, JSON-LD .jsonld,
+RDF/XML .rdf .owl .xml) as the whole graph of SOURCE on a running kg-api, with a progress bar.
+A directory stands for every RDF file under it (recursively, by extension); a quoted glob
+('vocab/**/*.ttl') is expanded by dcg-kg. Several files are uploaded together, as one graph.
+Before anything is read or sent, kg-api is asked whether SOURCE exists, takes uploads, and
+whether the key may write to it. Each file is then checked locally: a syntax error is reported
+with its file, line and column, invalid UTF-8 with its byte, files with no triples (empty files)
+are refused, and nothing is sent. While kg-api processes the upload, the time it has taken so far
+is shown.
 
   --url     kg-api base URL (env DCG_KG_URL, default http://127.0.0.1:8081)
   --key     API key with the writer role (env DCG_KG_API_KEY)
-  --format  turtle | n-triples | n-quads | trig | json-ld (default: from the file extension)
+  --format  turtle | n-triples | n-quads | trig | json-ld | rdf-xml (default: from each file's extension)
 `;
 
-const FORMATS: readonly RdfFormat[] = ['turtle', 'n-triples', 'n-quads', 'trig', 'json-ld'];
+const FORMATS: readonly RdfFormat[] = [
+  'turtle',
+  'n-triples',
+  'n-quads',
+  'trig',
+  'json-ld',
+  'rdf-xml',
+];
 
 /** Thrown for a failure the CLI reports as a message (exit code 1), without a stack. */
 class CliFailure extends Error {
@@ -87,43 +99,40 @@ export async function runCli(
     return 0;
   }
   try {
-    const { sourceId, file } = parsed;
-    const format = parsed.format ?? rdfFormatFromFileName(file);
-    if (!format) throw new CliFailure(`cannot tell the RDF format of ${file}; pass --format`);
+    const { sourceId } = parsed;
     const url = (parsed.url ?? env.DCG_KG_URL ?? 'http://127.0.0.1:8081').replace(/\/+$/, '');
     const key = parsed.key ?? env.DCG_KG_API_KEY;
     await preflight(url, sourceId, key);
 
     // Through `pnpm --filter kg-api dcg-kg …` the script runs in the package folder: relative
     // paths are meant from where the user typed the command (INIT_CWD).
-    const path = resolve(env.INIT_CWD ?? process.cwd(), file);
-    const bytes = await readFile(path).catch((error: Error) => {
-      throw new CliFailure(`cannot read ${file}: ${error.message}`);
+    const cwd = env.INIT_CWD ?? process.cwd();
+    const files = await expandInputs(parsed.inputs, cwd).catch((error: Error) => {
+      throw new CliFailure(error.message);
     });
-    const decoded = decodeUtf8(bytes);
-    if (!decoded.success)
-      throw new CliFailure(
-        `${basename(file)}: not valid UTF-8 at byte ${decoded.byteOffset} (counted from 0) (nothing was sent)`,
-      );
-    const text = decoded.text;
-    const check = progressBar('check', text.length, io.err);
-    const result = await parseRdf(text, format, {
-      onProgress: (n) => check.update(n),
-      jsonLd: jsonLdInWorker(),
-    });
-    check.finish();
-    if (!result.success) {
-      const issue = result.issues[0];
-      throw new CliFailure(
-        `${basename(file)}:${issue?.line}:${issue?.column}: ${issue?.message} (nothing was sent)`,
-        { file, line: issue?.line, column: issue?.column },
-      );
-    }
-    if (result.data.length === 0)
+    const checked: CheckedFile[] = [];
+    for (const path of files) checked.push(await checkFile(path, cwd, parsed.format, io));
+    const quadCount = checked.reduce((sum, f) => sum + f.quads.length, 0);
+    const file = checked.length === 1 ? checked[0]?.name : undefined;
+    if (quadCount === 0)
       // Uploading it would empty the graph (kg-api refuses that unless asked explicitly).
       throw new CliFailure(
-        `${basename(file)} holds no triples${bytes.byteLength === 0 ? ' (the file is empty)' : ''}; nothing was sent (to empty the graph, DELETE /v1/sources/${sourceId}/graph)`,
+        `${file ?? `${checked.length} files`} hold${file ? 's' : ''} no triples${checked.every((f) => f.bytes.byteLength === 0) ? ` (${file ? 'the file is' : 'the files are'} empty)` : ''}; nothing was sent (to empty the graph, DELETE /v1/sources/${sourceId}/graph)`,
       );
+    // One file goes as it is; several go as one N-Triples document of all their triples, since
+    // an upload replaces the whole graph.
+    const single = checked.length === 1 ? checked[0] : undefined;
+    const format: RdfFormat = single ? single.format : 'n-triples';
+    const bytes = single
+      ? single.bytes
+      : new Uint8Array(
+          await new Response(
+            serializeGraph(
+              checked.flatMap((f) => f.quads),
+              'n-triples',
+            ),
+          ).arrayBuffer(),
+        );
 
     const upload = progressBar('upload', bytes.byteLength, io.err);
     let processing: ReturnType<typeof waitingIndicator> | undefined;
@@ -167,8 +176,9 @@ export async function runCli(
       );
     }
     const seconds = (performance.now() - started) / 1000;
+    const uploaded = single ? { file } : { files: checked.map((f) => f.name) };
     io.out.write(
-      `${JSON.stringify({ ...answer, format, file, seconds: Math.round(seconds * 100) / 100 })}\n`,
+      `${JSON.stringify({ ...answer, format, ...uploaded, seconds: Math.round(seconds * 100) / 100 })}\n`,
     );
     return 0;
   } catch (error) {
@@ -180,6 +190,49 @@ export async function runCli(
     }
     throw error;
   }
+}
+
+/** A file read and checked locally, ready to be sent. */
+interface CheckedFile {
+  name: string;
+  format: RdfFormat;
+  bytes: Uint8Array;
+  quads: Quad[];
+}
+
+/** Reads and parses one file (with a progress bar): UTF-8, syntax, line and column. */
+async function checkFile(
+  path: string,
+  cwd: string,
+  forced: RdfFormat | undefined,
+  io: { err: { write(text: string): unknown; isTTY?: boolean } },
+): Promise<CheckedFile> {
+  const { name, path: annotated } = fileNames(path, cwd);
+  const format = forced ?? rdfFormatFromFileName(path);
+  if (!format) throw new CliFailure(`cannot tell the RDF format of ${name}; pass --format`);
+  const bytes = await readFile(path).catch((error: Error) => {
+    throw new CliFailure(`cannot read ${name}: ${error.message}`);
+  });
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.success)
+    throw new CliFailure(
+      `${name}: not valid UTF-8 at byte ${decoded.byteOffset} (counted from 0) (nothing was sent)`,
+    );
+  const text = decoded.text;
+  const check = progressBar(`check ${name}`, text.length, io.err);
+  const result = await parseRdf(text, format, {
+    onProgress: (n) => check.update(n),
+    jsonLd: jsonLdInWorker(),
+  });
+  check.finish();
+  if (!result.success) {
+    const issue = result.issues[0];
+    throw new CliFailure(
+      `${name}:${issue?.line}:${issue?.column}: ${issue?.message} (nothing was sent)`,
+      { file: annotated, line: issue?.line, column: issue?.column },
+    );
+  }
+  return { name, format, bytes, quads: result.data };
 }
 
 /**
@@ -244,14 +297,16 @@ function parseCliArgs(argv: string[]) {
     },
   });
   if (values.help || positionals[0] === 'help') {
-    return { help: true as const, version: false as const, sourceId: '', file: '' };
+    return { help: true as const, version: false as const, sourceId: '', inputs: [] };
   }
   if (values.version || positionals[0] === 'version') {
-    return { help: false as const, version: true as const, sourceId: '', file: '' };
+    return { help: false as const, version: true as const, sourceId: '', inputs: [] };
   }
-  const [command, sourceId, file, ...rest] = positionals;
+  const [command, sourceId, ...inputs] = positionals;
   if (command !== 'ingest') throw new Error(`unknown command "${command ?? ''}"`);
-  if (!sourceId || !file || rest.length > 0) throw new Error('ingest needs SOURCE and FILE');
+  if (!sourceId || inputs.length === 0) {
+    throw new Error('ingest needs SOURCE and at least one FILE, DIRECTORY or GLOB');
+  }
   const format = values.format as RdfFormat | undefined;
   if (format !== undefined && !FORMATS.includes(format)) {
     throw new Error(`--format must be one of ${FORMATS.join(', ')}`);
@@ -260,7 +315,7 @@ function parseCliArgs(argv: string[]) {
     help: false as const,
     version: false as const,
     sourceId,
-    file,
+    inputs,
     url: values.url,
     key: values.key,
     format,

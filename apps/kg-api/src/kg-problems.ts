@@ -31,6 +31,8 @@ const STATUS: Record<KnowledgeGraphErrorCode, { status: number; title: string }>
   upstream_error: { status: 502, title: 'Upstream source failed' },
   upstream_malformed: { status: 502, title: 'Upstream source answered a malformed response' },
   upstream_rejected: { status: 400, title: 'Upstream source rejected the request' },
+  not_acceptable: { status: 406, title: 'Not Acceptable' },
+  dataset_unsupported: { status: 400, title: 'RDF dataset parameters are not supported' },
   query_rejected: { status: 400, title: 'Query outside the supported SPARQL subset' },
   query_timeout: { status: 503, title: 'Query timed out' },
   row_limit_exceeded: { status: 422, title: 'Too many rows' },

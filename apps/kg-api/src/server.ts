@@ -1,4 +1,5 @@
 import {
+  ConfigError,
   createLogger,
   type Logger,
   parseConfig,
@@ -7,7 +8,7 @@ import {
   ServiceMetrics,
   startHttpServer,
 } from '@dcg/http-kit';
-import { KnowledgeBase, SourceIngestion } from '@dcg/knowledge-graph';
+import { KnowledgeBase, resolveUpstreamHeaders, SourceIngestion } from '@dcg/knowledge-graph';
 import { FileGraphPersistence, jsonLdInWorker } from '@dcg/knowledge-graph/node';
 import type { z } from 'zod';
 import { buildKgApp } from './app';
@@ -28,7 +29,10 @@ export interface StartKgApiOptions {
   /** Adds the demo source (unless configured) and ingests the demo vocabulary. */
   demo?: boolean;
   logger?: Logger;
-  /** Environment for `keyFromEnv` API keys and `NODE_ENV` (default `process.env`). */
+  /**
+   * Environment for `keyFromEnv` API keys, the sources' `upstreamAuth` secrets and `NODE_ENV`
+   * (default `process.env`).
+   */
   env?: Record<string, string | undefined>;
 }
 
@@ -62,6 +66,14 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     developmentRole: config.auth.developmentKey ? 'writer' : undefined,
     exampleRole: 'writer',
   });
+  // Upstream secrets are read once, now: a missing one stops start-up, named (never its value).
+  const credentials = resolveUpstreamHeaders(config.sources, options.env ?? process.env);
+  if (!credentials.success) {
+    throw new ConfigError(
+      `Invalid configuration:\n${credentials.issues.map((i) => `  - ${i.key}: ${i.message}`).join('\n')}`,
+      credentials.issues,
+    );
+  }
 
   const persistence = new FileGraphPersistence(options.dataDir);
   const kb = await KnowledgeBase.open({
@@ -85,6 +97,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
       timeoutMs: config.ingestion.pullTimeoutMs,
       maxBytes: config.ingestion.maxUploadBytes,
       parse: rdfParse,
+      upstreamHeaders: credentials.headers,
     },
     logger,
   );
@@ -112,6 +125,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     apiKeys,
     ingestion,
     rdfParse,
+    upstreamHeaders: credentials.headers,
     logger,
     storageWritable: () => persistence.writable(),
   });

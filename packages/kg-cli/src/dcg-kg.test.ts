@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,8 +98,35 @@ describe.skipIf(!built)('dcg-kg from the @dcg/kg-cli bundle', () => {
     expect(key.stderr).toContain('kg-api refused the key for an upload to "vocab"');
   });
 
+  it('takes a directory and a glob, RDF/XML included, and uploads them as one graph', async () => {
+    const tree = join(dir, 'tree');
+    await mkdir(join(tree, 'owl'), { recursive: true });
+    await writeFile(
+      join(tree, 'owl', 'ontology.owl'),
+      '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#"><rdf:Description rdf:about="https://ex.org/Lake"><rdfs:label>Lake</rdfs:label></rdf:Description></rdf:RDF>',
+    );
+    await writeFile(join(dir, 'x1.nt'), '<https://ex.org/x1> <urn:p> "one" .\n');
+    await writeFile(join(dir, 'x2.nt'), '<https://ex.org/x2> <urn:p> "two" .\n');
+    const run = await runBin([
+      'ingest',
+      'vocab',
+      tree,
+      join(dir, 'x*.nt'),
+      '--url',
+      api.url,
+      '--key',
+      writer,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const answer = JSON.parse(run.stdout) as { triples: number; files: string[] };
+    expect(answer.triples).toBe(3);
+    expect(answer.files).toHaveLength(3);
+  });
+
   it('prints its version and usage', async () => {
     expect((await runBin(['--version'])).stdout).toBe('0.0.0\n');
-    expect((await runBin(['--help'])).stdout).toMatch(/^Usage: dcg-kg ingest SOURCE FILE/);
+    expect((await runBin(['--help'])).stdout).toMatch(
+      /^Usage: dcg-kg ingest SOURCE FILE\|DIRECTORY\|GLOB/,
+    );
   });
 });

@@ -5,7 +5,8 @@ const marker = Symbol.for('dcg.knowledge-graph.error');
 /**
  * Machine-readable reasons a knowledge graph operation fails (snake_case, like every code of
  * dcg). The `query_*` codes and `row_limit_exceeded` come from {@link query}: `query_rejected`
- * carries the `problems` of the query text.
+ * carries the `problems` of the query text. `not_acceptable` and `dataset_unsupported` refuse a
+ * passthrough query whose answer types or RDF dataset cannot be served.
  */
 export type KnowledgeGraphErrorCode =
   | 'rdf_syntax'
@@ -18,6 +19,8 @@ export type KnowledgeGraphErrorCode =
   | 'upstream_error'
   | 'upstream_malformed'
   | 'upstream_rejected'
+  | 'not_acceptable'
+  | 'dataset_unsupported'
   | 'ingestion_disabled'
   | 'no_base_url'
   | 'query_rejected'

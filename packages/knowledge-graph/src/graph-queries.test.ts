@@ -32,6 +32,8 @@ describe('GraphQueries', () => {
   let upstream: Server;
   let upstreamUrl: string;
   const upstreamQueries: string[] = [];
+  const upstreamHeaders: Array<Record<string, unknown>> = [];
+  let kb: KnowledgeBase;
   let queries: GraphQueries;
 
   beforeAll(async () => {
@@ -43,6 +45,7 @@ describe('GraphQueries', () => {
       });
       request.on('end', () => {
         upstreamQueries.push(new URLSearchParams(body).get('query') ?? '');
+        upstreamHeaders.push(request.headers);
         response.setHeader('content-type', 'application/sparql-results+json');
         response.end(
           JSON.stringify({
@@ -67,7 +70,7 @@ describe('GraphQueries', () => {
         modes: { ingestion: { enabled: false }, passthrough: { enabled: true } },
       },
     ];
-    const kb = await KnowledgeBase.open({
+    kb = await KnowledgeBase.open({
       sources,
       search: SearchConfigSchema.parse({}),
       persistence: new MemoryGraphPersistence(),
@@ -111,11 +114,13 @@ describe('GraphQueries', () => {
   });
 
   it('passes a query through to a source, and never an update', async () => {
-    const results = await queries.query('SELECT ?s { ?s ?p ?o }', { source: 'remote' });
-    expect(results).toEqual({
+    const answer = await queries.query('SELECT ?s { ?s ?p ?o }', { source: 'remote' });
+    expect(answer.contentType).toBe('application/sparql-results+json');
+    expect(answer.results).toEqual({
       head: { vars: ['s'] },
       results: { bindings: [{ s: { type: 'uri', value: `${ex}upstream` } }] },
     });
+    expect(JSON.parse(answer.body)).toEqual(answer.results);
     expect(upstreamQueries).toEqual(['SELECT ?s { ?s ?p ?o }']);
     const update = await failure(
       queries.query('INSERT DATA { <urn:a> <urn:b> <urn:c> }', { source: 'remote' }),
@@ -123,6 +128,36 @@ describe('GraphQueries', () => {
     expect(update.code).toBe('query_rejected');
     expect(update.problems[0]?.code).toBe('UPDATE_NOT_SUPPORTED');
     expect(upstreamQueries).toHaveLength(1);
+  });
+
+  it('refuses a client dataset and an Accept it cannot answer before anything is sent', async () => {
+    const sent = upstreamQueries.length;
+    const dataset = await failure(
+      queries.query('ASK {}', { source: 'remote', datasetParameters: ['named-graph-uri'] }),
+    );
+    expect(dataset.code).toBe('dataset_unsupported');
+    const accept = await failure(
+      queries.query('ASK {}', { source: 'remote', accept: 'image/png' }),
+    );
+    expect(accept.code).toBe('not_acceptable');
+    expect(upstreamQueries).toHaveLength(sent);
+  });
+
+  it("sends the source's credentials, the request id and the client's Accept upstream", async () => {
+    const withCredentials = new GraphQueries(kb, {
+      ...settings,
+      upstreamHeaders: new Map([['remote', { authorization: 'Bearer t0ken-for-remote' }]]),
+    });
+    await withCredentials.query('ASK {}', {
+      source: 'remote',
+      requestId: 'request-1',
+      accept: 'text/html, application/sparql-results+json',
+    });
+    expect(upstreamHeaders.at(-1)).toMatchObject({
+      authorization: 'Bearer t0ken-for-remote',
+      'x-request-id': 'request-1',
+      accept: 'application/sparql-results+json',
+    });
   });
 
   it('says why a source cannot be passed through to', async () => {

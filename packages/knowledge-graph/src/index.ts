@@ -5,9 +5,11 @@ export {
   type QueryOptions,
   queryRejected,
   type SourceQueryOptions,
+  type UpstreamCallOptions,
 } from './graph-queries';
 export { type GraphInfo, KnowledgeBase } from './knowledge-base';
 export { DEFAULT_MAX_JSON_DEPTH, type ParseRdfOptions, parseRdf } from './parse-rdf';
+export type { PassthroughAnswer } from './passthrough';
 export type { PullOptions } from './pull-graph';
 export {
   mediaTypeOfRdfFormat,
@@ -24,6 +26,18 @@ export {
   SearchQuerySchema,
 } from './search-query';
 export { serializeGraph, WRITABLE_RDF_FORMATS } from './serialize-graph';
-export { SearchConfigSchema, type SourceConfig, SourcesConfigSchema } from './source-config';
+export {
+  SearchConfigSchema,
+  type SourceConfig,
+  SourcesConfigSchema,
+  type UpstreamAuth,
+  UpstreamAuthSchema,
+} from './source-config';
 export { type IngestionLog, SourceIngestion, scheduledSources } from './source-ingestion';
 export { decodeUtf8 } from './strict-utf8';
+export {
+  type ResolvedUpstreamHeaders,
+  resolveUpstreamHeaders,
+  type UpstreamCredentialIssue,
+  type UpstreamHeaders,
+} from './upstream-credentials';

@@ -1,5 +1,6 @@
 import { JsonLdParser } from 'jsonld-streaming-parser';
 import { DataFactory, Parser, type Quad, Writer } from 'n3';
+import { parseRdfXml } from './parse-rdf-xml';
 import type { RdfFormat } from './rdf-format';
 
 /** A syntax error in an RDF document, located by 1-based line and column. */
@@ -67,6 +68,8 @@ const n3Formats = {
   trig: 'TriG',
 } as const;
 
+type N3Format = keyof typeof n3Formats;
+
 /**
  * Parses an RDF document in full. Every quad is moved to the default graph: a source's knowledge
  * is one graph, whatever graphs the document names. A syntax error yields its line and column,
@@ -81,7 +84,9 @@ export async function parseRdf(
   format: RdfFormat,
   options: ParseRdfOptions = {},
 ): Promise<ParseRdfResult> {
-  return format === 'json-ld' ? parseJsonLd(text, options) : parseN3(text, format, options);
+  if (format === 'json-ld') return parseJsonLd(text, options);
+  if (format === 'rdf-xml') return parseRdfXml(text, options);
+  return parseN3(text, format, options);
 }
 
 // Large documents are fed to the parser in chunks, yielding between them, so that a big upload
@@ -91,7 +96,7 @@ const CHUNK = 1 << 20;
 
 async function parseN3(
   text: string,
-  format: Exclude<RdfFormat, 'json-ld'>,
+  format: N3Format,
   options: ParseRdfOptions,
 ): Promise<ParseRdfResult> {
   // n3's lexer never reports the end of a stream that sent no data: an empty document would
@@ -172,7 +177,7 @@ function lineAt(text: string, line: number): string {
   return text.slice(start, end);
 }
 
-function newN3Parser(format: Exclude<RdfFormat, 'json-ld'>, options: ParseRdfOptions): Parser {
+function newN3Parser(format: N3Format, options: ParseRdfOptions): Parser {
   return new Parser({
     format: n3Formats[format],
     ...(options.baseIri ? { baseIRI: options.baseIri } : {}),

@@ -4,6 +4,7 @@ import { type ParseRdfOptions, parseRdf } from './parse-rdf';
 import { readCapped } from './read-capped';
 import type { SourceConfig } from './source-config';
 import { requireIngestion } from './source-modes';
+import type { UpstreamHeaders } from './upstream-credentials';
 
 /** Options of {@link pullSourceGraph}. */
 export interface PullOptions {
@@ -13,6 +14,8 @@ export interface PullOptions {
   fetch?: typeof fetch;
   /** Parsing options for the JSON-LD document (converter, depth limit). */
   parse?: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
+  /** Credentials of each source's upstream (see `resolveUpstreamHeaders`), sent with its pull. */
+  upstreamHeaders?: UpstreamHeaders;
 }
 
 /**
@@ -38,7 +41,10 @@ export async function pullSourceGraph(source: SourceConfig, options: PullOptions
   let text: string;
   try {
     const response = await (options.fetch ?? fetch)(url, {
-      headers: { accept: 'application/ld+json, application/json' },
+      headers: {
+        ...options.upstreamHeaders?.get(source.id),
+        accept: 'application/ld+json, application/json',
+      },
       signal,
       redirect: 'error',
     });

@@ -1,5 +1,5 @@
 /** RDF serialisations accepted for ingestion. */
-export type RdfFormat = 'turtle' | 'n-triples' | 'n-quads' | 'trig' | 'json-ld';
+export type RdfFormat = 'turtle' | 'n-triples' | 'n-quads' | 'trig' | 'json-ld' | 'rdf-xml';
 
 const mediaTypes: Record<string, RdfFormat> = {
   'text/turtle': 'turtle',
@@ -11,6 +11,7 @@ const mediaTypes: Record<string, RdfFormat> = {
   'application/trig': 'trig',
   'application/ld+json': 'json-ld',
   'application/json': 'json-ld',
+  'application/rdf+xml': 'rdf-xml',
 };
 
 const extensions: Record<string, RdfFormat> = {
@@ -21,6 +22,9 @@ const extensions: Record<string, RdfFormat> = {
   trig: 'trig',
   jsonld: 'json-ld',
   json: 'json-ld',
+  rdf: 'rdf-xml',
+  owl: 'rdf-xml',
+  xml: 'rdf-xml',
 };
 
 /** The media types accepted for upload, for documentation and error messages. */
@@ -40,7 +44,8 @@ export function rdfFormatFromMediaType(contentType: string | undefined): RdfForm
 }
 
 /**
- * The RDF format of a file name's extension (`.ttl`, `.nt`, `.nq`, `.trig`, `.jsonld`).
+ * The RDF format of a file name's extension (`.ttl`, `.nt`, `.nq`, `.trig`, `.jsonld`, `.rdf`,
+ * `.owl`, `.xml`).
  *
  * @example
  * rdfFormatFromFileName('vocabulary.ttl'); // 'turtle'
@@ -68,5 +73,7 @@ export function mediaTypeOfRdfFormat(format: RdfFormat): string {
       return 'application/trig';
     case 'json-ld':
       return 'application/ld+json';
+    case 'rdf-xml':
+      return 'application/rdf+xml';
   }
 }

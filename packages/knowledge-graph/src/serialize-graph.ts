@@ -1,4 +1,5 @@
-import { type Quad, Writer } from 'n3';
+import { canonicalLanguageTag } from '@dcg/sparql-subset';
+import { DataFactory, type Literal, type Quad, Writer } from 'n3';
 import { KnowledgeGraphError } from './errors';
 import type { RdfFormat } from './rdf-format';
 
@@ -11,13 +12,14 @@ const writerFormats = {
 
 const QUADS_PER_CHUNK = 10_000;
 
-/** Formats {@link serializeGraph} writes (JSON-LD is read, not written). */
+/** Formats {@link serializeGraph} writes (JSON-LD and RDF/XML are read, not written). */
 export const WRITABLE_RDF_FORMATS: readonly RdfFormat[] = Object.keys(writerFormats) as RdfFormat[];
 
 /**
  * Writes quads as Turtle, N-Triples, N-Quads or TriG into a stream of UTF-8 chunks, a few
  * thousand quads at a time, so that a graph of any size is sent without one huge string.
- * `unsupported_format` for JSON-LD. Turtle and TriG get the given prefixes.
+ * `unsupported_format` for JSON-LD and RDF/XML. Turtle and TriG get the given prefixes. Language
+ * tags are written in their conventional case (`en-US`; n3 holds them in lower case).
  *
  * @example
  * return new Response(serializeGraph(kb.quads('demo'), 'turtle', { skos: 'http://www.w3.org/2004/02/skos/core#' }));
@@ -27,7 +29,7 @@ export function serializeGraph(
   format: RdfFormat,
   prefixes: Record<string, string> = {},
 ): ReadableStream<Uint8Array> {
-  if (format === 'json-ld') {
+  if (!(format in writerFormats)) {
     throw new KnowledgeGraphError(
       'unsupported_format',
       'graphs are written as Turtle, N-Triples, N-Quads or TriG',
@@ -42,7 +44,7 @@ export function serializeGraph(
     end: (done?: () => void) => done?.(),
   };
   const writer = new Writer(sink as never, {
-    format: writerFormats[format],
+    format: writerFormats[format as keyof typeof writerFormats],
     ...(format === 'turtle' || format === 'trig' ? { prefixes } : {}),
   });
   const encoder = new TextEncoder();
@@ -50,10 +52,26 @@ export function serializeGraph(
   return new ReadableStream<Uint8Array>({
     pull(controller) {
       const end = Math.min(next + QUADS_PER_CHUNK, quads.length);
-      for (; next < end; next++) writer.addQuad(quads[next]!);
+      for (; next < end; next++) writer.addQuad(withTagCase(quads[next]!));
       if (next >= quads.length) writer.end();
       if (pending.length > 0) controller.enqueue(encoder.encode(pending.splice(0).join('')));
       if (next >= quads.length) controller.close();
     },
   });
+}
+
+// n3's literals lower-case their tag on every read: the writer gets a plain term instead.
+function withTagCase(quad: Quad): Quad {
+  const object = quad.object;
+  if (object.termType !== 'Literal' || object.language === '') return quad;
+  const language = canonicalLanguageTag(object.language);
+  if (language === object.language) return quad;
+  const literal = {
+    termType: 'Literal',
+    value: object.value,
+    language,
+    datatype: object.datatype,
+    equals: (other: unknown) => object.equals(other as Literal),
+  } as unknown as Literal;
+  return DataFactory.quad(quad.subject, quad.predicate, literal, quad.graph);
 }

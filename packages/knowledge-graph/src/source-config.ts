@@ -6,10 +6,95 @@ const sourceId = z
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
+const envName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'the name of an environment variable (letters, digits, "_")');
+
+// Headers passthrough sets itself, and hop-by-hop headers, cannot be configured.
+const RESERVED_HEADERS = new Set([
+  'accept',
+  'connection',
+  'content-length',
+  'content-type',
+  'host',
+  'keep-alive',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'x-request-id',
+]);
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Credentials sent to a source's upstream (GraphDB, Stardog, a Neptune proxy…): HTTP Basic,
+ * a Bearer token and/or custom headers. Only the *names* of environment variables are
+ * configured; their values are read once at start-up, and a variable that is not set stops it.
+ *
+ * @example
+ * UpstreamAuthSchema.parse({ bearer: { tokenFromEnv: 'STARDOG_TOKEN' }, headers: { 'X-Api-Key': { fromEnv: 'PROXY_KEY' } } });
+ */
+export const UpstreamAuthSchema = z
+  .object({
+    basic: z
+      .object({
+        username: z.string().min(1).optional(),
+        usernameFromEnv: envName.optional(),
+        passwordFromEnv: envName,
+      })
+      .strict()
+      .refine((b) => (b.username === undefined) !== (b.usernameFromEnv === undefined), {
+        message: 'give exactly one of username and usernameFromEnv',
+      })
+      .refine((b) => !b.username?.includes(':'), {
+        message: 'a Basic user name cannot contain ":"',
+        path: ['username'],
+      })
+      .optional(),
+    bearer: z.object({ tokenFromEnv: envName }).strict().optional(),
+    headers: z.record(z.string(), z.object({ fromEnv: envName }).strict()).optional(),
+  })
+  .strict()
+  .superRefine((auth, ctx) => {
+    if (auth.basic && auth.bearer) {
+      ctx.addIssue({ code: 'custom', path: ['bearer'], message: 'give basic or bearer, not both' });
+    }
+    const given = Object.keys(auth.headers ?? {});
+    const names = given.map((name) => name.toLowerCase());
+    names.forEach((name, index) => {
+      const path = ['headers', given[index] ?? name];
+      if (!HEADER_NAME.test(name)) {
+        ctx.addIssue({ code: 'custom', path, message: 'not an HTTP header name' });
+      } else if (RESERVED_HEADERS.has(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: 'set by passthrough itself (or hop-by-hop): it cannot be configured',
+        });
+      }
+      if (names.indexOf(name) !== index) {
+        ctx.addIssue({ code: 'custom', path: ['headers'], message: `header ${name} given twice` });
+      }
+      if (name === 'authorization' && (auth.basic || auth.bearer)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['headers'],
+          message: 'Authorization is already set by basic or bearer',
+        });
+      }
+    });
+  });
+
+/** Upstream credentials of a source, as configured (names of environment variables). */
+export type UpstreamAuth = z.infer<typeof UpstreamAuthSchema>;
+
 /**
  * One knowledge source: where its knowledge comes from and which modes it serves.
  * `sparqlEndpoint`, `searchEndpoint` and `defaultGraphUri` let passthrough talk to a plain
- * SPARQL server (e.g. Virtuoso) instead of a dcg source adapter.
+ * SPARQL server (e.g. Virtuoso) instead of a dcg source adapter; `upstreamAuth` names the
+ * secrets it needs.
  *
  * @example
  * SourceConfigSchema.parse({ id: 'demo', name: 'Demo', modes: { ingestion: { enabled: true }, passthrough: { enabled: false } } });
@@ -22,6 +107,7 @@ export const SourceConfigSchema = z
     sparqlEndpoint: httpUrl.optional(),
     searchEndpoint: httpUrl.optional(),
     defaultGraphUri: z.string().min(1).optional(),
+    upstreamAuth: UpstreamAuthSchema.optional(),
     modes: z
       .object({
         ingestion: z

@@ -1,5 +1,6 @@
 export type { CheckedQuery } from './algebra';
 export { type EvaluateOptions, evaluate, type SparqlResults } from './evaluate';
+export { canonicalLanguageTag } from './language-tag';
 export { DEFAULT_MAX_DEPTH, type ParseOptions, type ParseResult, parseQuery } from './parse-query';
 export { PROBLEM_CODES, type Problem, type ProblemCode } from './problem-codes';
 export { query } from './query';

@@ -1,5 +1,6 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import { canonicalLanguageTag } from './language-tag';
 
 /*
  * Terms travel through the engine as plain strings in n3's id format, so that joining is string
@@ -117,10 +118,11 @@ export type SparqlJsonTerm =
   | { type: 'bnode'; value: string }
   | { type: 'literal'; value: string; 'xml:lang'?: string; datatype?: string };
 
+/** The SPARQL JSON form of an engine id; a language tag in its conventional case (`en-US`). */
 export function idToJson(id: string): SparqlJsonTerm {
   if (isLiteralId(id)) {
     const { lex, lang, datatype } = literalParts(id);
-    if (lang) return { type: 'literal', value: lex, 'xml:lang': lang };
+    if (lang) return { type: 'literal', value: lex, 'xml:lang': canonicalLanguageTag(lang) };
     if (datatype === XSD_STRING) return { type: 'literal', value: lex };
     return { type: 'literal', value: lex, datatype };
   }

@@ -12,12 +12,15 @@ import {
   WRITABLE_RDF_FORMATS,
 } from '@dcg/knowledge-graph';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { kgProblemType } from '../kg-problems';
 import { strictUtf8 } from '../sparql-request';
+import { mountGraphStoreRoutes } from './graph-store-routes';
+import { graphTransferOpenApi } from './graph-upload-openapi';
 import { bearerSecurity, GraphInfoSchema, problem, SourceParamsSchema } from './openapi-shared';
 
 const SourceSummarySchema = z
@@ -33,8 +36,9 @@ const SourceSummarySchema = z
   .meta({ id: 'SourceSummary' });
 
 /**
- * Sources and their graphs: list, upload (`PUT` Turtle, N-Triples, N-Quads, TriG or JSON-LD),
- * delete, and pull from the source adapter (`POST …/ingest`).
+ * Sources and their graphs: list, upload (`PUT` Turtle, N-Triples, N-Quads, TriG, JSON-LD or
+ * RDF/XML), download, delete, and pull from the source adapter (`POST …/ingest`); the same
+ * upload, download and delete through the Graph Store Protocol (`/v1/graph/store?graph=`).
  *
  * @example
  * mountGraphRoutes(app, { kb, guards, ingestion, maxUploadBytes: 512 * 2 ** 20, parse: {} });
@@ -171,18 +175,12 @@ export function mountGraphRoutes(
       'The format follows Accept: text/turtle, application/n-triples (default), application/n-quads or application/trig.',
     request: { params: SourceParamsSchema },
     responses: {
-      200: {
-        description: 'The graph',
-        content: Object.fromEntries(
-          WRITABLE_RDF_FORMATS.map((f) => [mediaTypeOfRdfFormat(f), { schema: z.string() }]),
-        ),
-      },
+      200: { description: 'The graph', content: graphTransferOpenApi.downloadContent },
       404: problem('unknown source'),
       406: problem('Accept names no format the graph can be written in'),
     },
   });
-  app.get('/v1/sources/:sourceId/graph/content', guards.read, async (c) => {
-    const sourceId = c.req.param('sourceId');
+  const download = async (c: Context<KgEnv>, sourceId: string) => {
     const quads = kb.quads(sourceId);
     const format = rdfFormatFromAccept(c.req.header('accept'));
     if (!format) {
@@ -195,7 +193,10 @@ export function mountGraphRoutes(
     return c.body(serializeGraph(quads, format, EXPORT_PREFIXES), 200, {
       'content-type': `${mediaTypeOfRdfFormat(format)}; charset=utf-8`,
     });
-  });
+  };
+  app.get('/v1/sources/:sourceId/graph/content', guards.read, (c) =>
+    download(c, c.req.param('sourceId')),
+  );
 
   // The upload reads a raw body of several media types, which the OpenAPI validator would try to
   // parse as JSON for JSON-LD: it is documented in the registry and served by a plain handler.
@@ -210,76 +211,61 @@ export function mountGraphRoutes(
     security: bearerSecurity,
     request: {
       params: SourceParamsSchema,
-      query: z.object({
-        allowEmpty: z
-          .enum(['true', 'false'])
-          .optional()
-          .describe('true: a document with no triples empties the graph (default false: refused)'),
-      }),
-      body: {
-        required: true,
-        content: Object.fromEntries(RDF_MEDIA_TYPES.map((type) => [type, { schema: z.string() }])),
-      },
+      query: z.object({ allowEmpty: graphTransferOpenApi.allowEmpty }),
+      body: graphTransferOpenApi.uploadBody,
     },
-    responses: {
-      200: {
-        description: 'Replaced',
-        content: { 'application/json': { schema: GraphInfoSchema } },
-      },
-      400: problem(
-        'syntax error (with line and column), invalid UTF-8 (with the byte offset), or no triples without allowEmpty=true',
-      ),
-      401: problem('no or wrong API key'),
-      403: problem('ingestion not enabled for the source, or the key may not write'),
-      404: problem('unknown source'),
-      413: problem('body larger than ingestion.maxUploadBytes'),
-      415: problem('Content-Type is not an RDF format'),
+    responses: graphTransferOpenApi.uploadResponses,
+  });
+  const uploadLimit = bodyLimit({
+    maxSize: deps.maxUploadBytes,
+    onError: () => {
+      throw new ProblemError({
+        status: 413,
+        title: 'Payload Too Large',
+        detail: `The upload is larger than ${deps.maxUploadBytes} bytes (ingestion.maxUploadBytes)`,
+      });
     },
   });
-  app.put(
-    '/v1/sources/:sourceId/graph',
-    guards.write,
-    bodyLimit({
-      maxSize: deps.maxUploadBytes,
-      onError: () => {
-        throw new ProblemError({
-          status: 413,
-          title: 'Payload Too Large',
-          detail: `The upload is larger than ${deps.maxUploadBytes} bytes (ingestion.maxUploadBytes)`,
-        });
-      },
-    }),
-    async (c) => {
-      const sourceId = c.req.param('sourceId');
-      kb.sourceAcceptingUploads(sourceId);
-      const contentType = c.req.header('content-type');
-      const format = rdfFormatFromMediaType(contentType);
-      if (!format) {
-        throw new ProblemError({
-          status: 415,
-          title: 'Unsupported Media Type',
-          detail: `Content-Type ${contentType ?? '(none)'} is not an RDF format; use one of ${RDF_MEDIA_TYPES.join(', ')}`,
-        });
-      }
-      const allowEmpty = parseAllowEmpty(c.req.query('allowEmpty'));
-      const text = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
-      const parsed = await parseRdf(text, format, deps.parse);
-      if (!parsed.success) {
-        const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
-        throw new ProblemError({
-          type: kgProblemType('rdf_syntax'),
-          status: 400,
-          title: 'RDF syntax error',
-          detail: `${format} syntax error at line ${issue.line}, column ${issue.column}: ${issue.message}. Nothing was changed.`,
-          line: issue.line,
-          column: issue.column,
-        });
-      }
-      const info = await kb.replaceGraph(sourceId, parsed.data, { allowEmpty });
-      c.get('logger').info('graph replaced', { sourceId, triples: info.triples, format });
-      return c.json(info, 200);
-    },
+  const replace = async (c: Context<KgEnv>, sourceId: string) => {
+    kb.sourceAcceptingUploads(sourceId);
+    const contentType = c.req.header('content-type');
+    const format = rdfFormatFromMediaType(contentType);
+    if (!format) {
+      throw new ProblemError({
+        status: 415,
+        title: 'Unsupported Media Type',
+        detail: `Content-Type ${contentType ?? '(none)'} is not an RDF format; use one of ${RDF_MEDIA_TYPES.join(', ')}`,
+      });
+    }
+    const allowEmpty = parseAllowEmpty(c.req.query('allowEmpty'));
+    const text = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
+    const parsed = await parseRdf(text, format, deps.parse);
+    if (!parsed.success) {
+      const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
+      throw new ProblemError({
+        type: kgProblemType('rdf_syntax'),
+        status: 400,
+        title: 'RDF syntax error',
+        detail: `${format} syntax error at line ${issue.line}, column ${issue.column}: ${issue.message}. Nothing was changed.`,
+        line: issue.line,
+        column: issue.column,
+      });
+    }
+    const info = await kb.replaceGraph(sourceId, parsed.data, { allowEmpty });
+    c.get('logger').info('graph replaced', { sourceId, triples: info.triples, format });
+    return c.json(info, 200);
+  };
+  app.put('/v1/sources/:sourceId/graph', guards.write, uploadLimit, (c) =>
+    replace(c, c.req.param('sourceId')),
   );
+
+  mountGraphStoreRoutes(app, {
+    guards,
+    uploadLimit,
+    download,
+    replace,
+    remove: async (c, sourceId) => c.json(await kb.removeGraph(sourceId), 200),
+  });
 }
 
 /** `allowEmpty` is `true` or `false` (absent: false); anything else is a 400. */

@@ -1,0 +1,135 @@
+import { ProblemError, problemResponse } from '@dcg/http-kit';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import type { KgEnv } from '../app-env';
+import type { Guards } from '../auth';
+import { graphTransferOpenApi } from './graph-upload-openapi';
+import { bearerSecurity, GraphInfoSchema, problem } from './openapi-shared';
+
+/** The graph of a source, as a SPARQL 1.1 Graph Store Protocol client names it. */
+const SOURCE_GRAPH_URN = 'urn:dcg:source:';
+const SOURCE_GRAPH_PATH = /\/v1\/sources\/([A-Za-z0-9][A-Za-z0-9._-]{0,63})\/graph$/;
+
+type SourceHandler = (c: Context<KgEnv>, sourceId: string) => Promise<Response>;
+
+/**
+ * The source whose graph a Graph Store Protocol `graph` IRI names: `urn:dcg:source:{id}`, or the
+ * URL of the source's graph resource (`…/v1/sources/{id}/graph`, as direct identification names
+ * it). Anything else is a 400; `default` is refused (the default graph is the union of all
+ * sources' graphs, which no single upload can replace).
+ */
+function sourceOfGraph(c: Context<KgEnv>): string {
+  const graph = c.req.query('graph');
+  if (graph === undefined) {
+    const detail =
+      c.req.query('default') !== undefined
+        ? 'The default graph is the union of every source’s graph and is not written or read as one here: name a source’s graph with graph=urn:dcg:source:{id}'
+        : 'graph= is required: urn:dcg:source:{id} or the URL …/v1/sources/{id}/graph';
+    throw new ProblemError({
+      status: 400,
+      title: 'Invalid request',
+      detail,
+      errors: [{ path: '$.graph', message: 'required' }],
+    });
+  }
+  if (graph.startsWith(SOURCE_GRAPH_URN)) return graph.slice(SOURCE_GRAPH_URN.length);
+  let path: string | undefined;
+  try {
+    const url = new URL(graph);
+    if (url.protocol === 'http:' || url.protocol === 'https:') path = url.pathname;
+  } catch {}
+  const id = path ? SOURCE_GRAPH_PATH.exec(path)?.[1] : undefined;
+  if (id) return id;
+  throw new ProblemError({
+    status: 400,
+    title: 'Invalid request',
+    detail: `graph=${graph.slice(0, 200)} names no source graph: use urn:dcg:source:{id} or the URL …/v1/sources/{id}/graph`,
+    errors: [{ path: '$.graph', message: 'not a source graph IRI' }],
+  });
+}
+
+/**
+ * SPARQL 1.1 Graph Store HTTP Protocol, indirect identification, on the source graphs:
+ * `GET`/`HEAD` (download by Accept), `PUT` (replace, as an upload) and `DELETE`
+ * `/v1/graph/store?graph=urn:dcg:source:{id}`; `POST` (merge) is answered 405: a source's graph
+ * is only ever replaced whole, atomically.
+ *
+ * @example
+ * mountGraphStoreRoutes(app, { guards, uploadLimit, download, replace, remove });
+ */
+export function mountGraphStoreRoutes(
+  app: OpenAPIHono<KgEnv>,
+  deps: {
+    guards: Guards;
+    uploadLimit: MiddlewareHandler;
+    download: SourceHandler;
+    replace: SourceHandler;
+    remove: SourceHandler;
+  },
+): void {
+  const path = '/v1/graph/store';
+  const graph = z
+    .string()
+    .describe('urn:dcg:source:{id}, or the URL of the source graph (…/v1/sources/{id}/graph)');
+  const common = {
+    tags: ['sources'],
+    request: { query: z.object({ graph }) },
+  };
+  app.openAPIRegistry.registerPath({
+    ...common,
+    method: 'get',
+    path,
+    operationId: 'graphStoreGet',
+    summary: "Graph Store Protocol: a source's graph as RDF (by Accept)",
+    responses: {
+      200: { description: 'The graph', content: graphTransferOpenApi.downloadContent },
+      400: problem('no graph, default, or an IRI that names no source graph'),
+      404: problem('unknown source'),
+      406: problem('Accept names no format the graph can be written in'),
+    },
+  });
+  app.openAPIRegistry.registerPath({
+    ...common,
+    method: 'put',
+    path,
+    operationId: 'graphStorePut',
+    summary: "Graph Store Protocol: replaces a source's graph (as PUT /v1/sources/{id}/graph)",
+    security: bearerSecurity,
+    request: {
+      query: z.object({ graph, allowEmpty: graphTransferOpenApi.allowEmpty }),
+      body: graphTransferOpenApi.uploadBody,
+    },
+    responses: graphTransferOpenApi.uploadResponses,
+  });
+  app.openAPIRegistry.registerPath({
+    ...common,
+    method: 'delete',
+    path,
+    operationId: 'graphStoreDelete',
+    summary: "Graph Store Protocol: removes a source's ingested triples",
+    security: bearerSecurity,
+    responses: {
+      200: { description: 'Removed', content: { 'application/json': { schema: GraphInfoSchema } } },
+      400: problem('no graph, default, or an IRI that names no source graph'),
+      401: problem('no or wrong API key'),
+      403: problem('the key may not write'),
+      404: problem('unknown source'),
+    },
+  });
+
+  app.get(path, deps.guards.read, (c) => deps.download(c, sourceOfGraph(c)));
+  app.put(path, deps.guards.write, deps.uploadLimit, (c) => deps.replace(c, sourceOfGraph(c)));
+  app.delete(path, deps.guards.write, (c) => deps.remove(c, sourceOfGraph(c)));
+  app.all(path, (c) =>
+    problemResponse(
+      {
+        status: 405,
+        title: 'Method Not Allowed',
+        detail: `${c.req.method} is not served here: a source's graph is replaced whole (PUT), never merged (POST)`,
+        instance: c.req.path,
+      },
+      { allow: 'GET, HEAD, PUT, DELETE' },
+    ),
+  );
+}

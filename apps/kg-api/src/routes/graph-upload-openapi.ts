@@ -1,0 +1,39 @@
+import { mediaTypeOfRdfFormat, RDF_MEDIA_TYPES, WRITABLE_RDF_FORMATS } from '@dcg/knowledge-graph';
+import { z } from 'zod';
+import { GraphInfoSchema, problem } from './openapi-shared';
+
+/**
+ * OpenAPI pieces shared by the two ways to upload and download a source's graph
+ * (`/v1/sources/{id}/graph` and the Graph Store Protocol's `/v1/graph/store?graph=`).
+ */
+export const graphTransferOpenApi = {
+  /** The `allowEmpty` query parameter of an upload. */
+  allowEmpty: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('true: a document with no triples empties the graph (default false: refused)'),
+  /** An upload's body: one RDF document, in any format read. */
+  uploadBody: {
+    required: true,
+    content: Object.fromEntries(RDF_MEDIA_TYPES.map((type) => [type, { schema: z.string() }])),
+  },
+  /** What an upload answers. */
+  uploadResponses: {
+    200: {
+      description: 'Replaced',
+      content: { 'application/json': { schema: GraphInfoSchema } },
+    },
+    400: problem(
+      'syntax error (with line and column), invalid UTF-8 (with the byte offset), or no triples without allowEmpty=true',
+    ),
+    401: problem('no or wrong API key'),
+    403: problem('ingestion not enabled for the source, or the key may not write'),
+    404: problem('unknown source'),
+    413: problem('body larger than ingestion.maxUploadBytes'),
+    415: problem('Content-Type is not an RDF format'),
+  },
+  /** A download's body: the graph in a format written, by Accept. */
+  downloadContent: Object.fromEntries(
+    WRITABLE_RDF_FORMATS.map((f) => [mediaTypeOfRdfFormat(f), { schema: z.string() }]),
+  ),
+} as const;
