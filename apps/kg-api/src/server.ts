@@ -149,7 +149,13 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     limits: config.server,
     lifecycle,
   });
-  loopback?.pointAt(server.url);
+  if (loopback) {
+    loopback.pointAt(server.url);
+    logger.info('demo passthrough source (in production: a real upstream)', {
+      sourceId: loopback.source.id,
+      sparqlEndpoint: loopback.source.sparqlEndpoint,
+    });
+  }
   const stopSchedule = scheduleIngestion(
     config.sources,
     ingestion,
