@@ -1,10 +1,10 @@
+import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from '../../errors';
 import { describeStoreConformance } from '../store-conformance';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { openPostgresStore } from './postgres-store';
-import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from './test-database';
 
 const available = await postgresAvailable();
 const { schema, drop } = randomSchema();
