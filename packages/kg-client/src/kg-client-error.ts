@@ -1,3 +1,4 @@
+import { describeCause, problemMessage } from '@dcg/client-transport';
 import type * as z from 'zod/mini';
 import type { ProblemDetails } from './problem-details';
 
@@ -52,12 +53,7 @@ export class KgProblemError extends KgClientError {
   readonly problem: ProblemDetails;
 
   constructor(status: number, problem: ProblemDetails, options?: { cause?: unknown }) {
-    const title = problem.title ? ` ${problem.title}` : '';
-    super(
-      'PROBLEM',
-      `HTTP ${status}${title}${problem.detail ? `: ${problem.detail}` : ''}`,
-      options,
-    );
+    super('PROBLEM', problemMessage(status, problem), options);
     this.name = 'KgProblemError';
     this.status = status;
     this.problem = problem;
@@ -168,12 +164,4 @@ function jsonPath(path: readonly PropertyKey[]): string {
     else out += `[${JSON.stringify(String(segment))}]`;
   }
   return out;
-}
-
-function describeCause(cause: unknown): string | undefined {
-  if (!(cause instanceof Error)) return undefined;
-  // undici puts the useful part (ECONNREFUSED, ECONNRESET…) on the cause of its TypeError.
-  const inner = (cause as { cause?: unknown }).cause;
-  if (inner instanceof Error) return `${cause.message} (${inner.message})`;
-  return cause.message;
 }

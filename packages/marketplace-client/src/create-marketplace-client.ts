@@ -1,3 +1,4 @@
+import type { CallOptions, HttpClientOptions } from '@dcg/client-transport';
 import { z } from 'zod';
 import { createTransport, type Transport } from './http-transport';
 import { rankLexically } from './lexical-search';
@@ -14,16 +15,12 @@ import {
   SearchAnswerSchema,
 } from './schemas';
 
-/** Options of {@link createMarketplaceClient}. */
-export interface MarketplaceClientOptions {
-  /** Base URL of governance-api, e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
-  readonly baseUrl: string | URL;
-  /** Sent as `Authorization: Bearer <apiKey>`; policies and descriptors need one. */
-  readonly apiKey?: string | undefined;
-  /** Deadline of each call, retries and reading the answer included. Default 10 000 ms. */
-  readonly timeoutMs?: number | undefined;
-  /** Retries of a failed GET (network, 408, 429, 5xx). Default 2. */
-  readonly retries?: number | undefined;
+/**
+ * Options of {@link createMarketplaceClient}: where governance-api is (policies and descriptors
+ * need an `apiKey`), the transport's limits (a failed GET is retried on network errors, 408, 429
+ * and 5xx) and how search and descriptor lookups behave.
+ */
+export interface MarketplaceClientOptions extends HttpClientOptions {
   /** Largest answer accepted, in bytes. Default 16 MiB. */
   readonly maxResponseBytes?: number | undefined;
   /**
@@ -33,14 +30,10 @@ export interface MarketplaceClientOptions {
   readonly searchProbeIntervalMs?: number | undefined;
   /** Deploy plans read (newest first) to find a deployed descriptor. Default 1 000. */
   readonly maxPlansScanned?: number | undefined;
-  /** A `fetch` to use instead of the global one. */
-  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
-/** Options every call takes. */
-export interface CallOptions {
-  readonly signal?: AbortSignal | undefined;
-}
+/** Options every call takes; an aborted call rejects with code `ABORTED`. */
+export type { CallOptions };
 
 /** Filter and paging of {@link MarketplaceClient.listPolicies}. */
 export interface PolicyQuery extends CallOptions {
