@@ -1,47 +1,32 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLogger } from '@dcg/http-kit';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt, importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from './__fixtures__/backends.testkit';
 import {
-  type Backends,
-  DEMO,
-  GOVERNANCE_KEY,
-  startBackends,
-} from './__fixtures__/backends.testkit';
+  type DemoMcpServer,
+  demoToolArguments,
+  startDemoMcpServer,
+} from './__fixtures__/demo-server.testkit';
 import { authorize } from './__fixtures__/oauth-client.testkit';
-import { type RunningMcpServer, startMcpServer } from './server';
+import type { RunningMcpServer } from './server';
 
 const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 
 describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry, revocation, scopes', () => {
-  let backends: Backends;
+  let demo: DemoMcpServer;
   let server: RunningMcpServer;
   let dir: string;
   let user: { username: string; password: string };
 
   beforeAll(async () => {
-    backends = await startBackends();
-    dir = mkdtempSync(join(tmpdir(), 'mcp-server-tokens-'));
-    server = await startMcpServer({
-      dataDir: dir,
-      demo: true,
-      config: {
-        governance: { baseUrl: backends.governance.url, apiKey: { key: GOVERNANCE_KEY } },
-        knowledgeGraph: { baseUrl: backends.kg.url },
-      },
-      logger: createLogger('test', { level: 'silent' }),
-    });
+    demo = await startDemoMcpServer('mcp-server-tokens-');
+    ({ server, dir } = demo);
     user = server.demoUser!;
   });
-  afterAll(async () => {
-    await server?.close();
-    await backends?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => demo?.close());
 
   /** A 2025-11-25 request (no _meta envelope): the legacy lane, one JSON-RPC call. */
   const mcp = (
@@ -105,17 +90,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
     );
     expect(client.getServerVersion()?.name).toBe('dcg-mcp-server');
     const { tools } = await client.listTools();
-    const args: Record<string, Record<string, unknown>> = {
-      search_marketplace: { query: 'orders' },
-      get_system: { systemId: DEMO.systemId },
-      get_component: { componentId: DEMO.contracts.violated },
-      get_contract_compliance: { contractId: DEMO.contracts.violated },
-      list_policies: { resourceType: 'dataproduct' },
-      search_knowledge_graph: { term: 'data' },
-      describe_concepts: { iris: [DEMO.concept] },
-      sparql_query: { query: `ASK { <${DEMO.concept}> ?p ?o }` },
-      sparql_passthrough: { source: 'upstream', query: `ASK { <${DEMO.concept}> ?p ?o }` },
-    };
+    const args = demoToolArguments('orders');
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(args).sort());
     for (const tool of tools) {
       const result = await client.callTool({ name: tool.name, arguments: args[tool.name] });
