@@ -1,5 +1,6 @@
 import { getGuardianPolicyId, stringifyDescriptorYaml } from '@dcg/contract-schema';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closeGovernance, inMemoryGovernance } from './__fixtures__/in-memory-governance';
 import {
   GUARDIAN,
   GUARDIAN_TEMPLATE,
@@ -9,13 +10,14 @@ import {
   STORAGE,
   STORAGE_TEMPLATE,
 } from './__fixtures__/orders-system';
-import { type AdapterBehaviour, startTechAdapter } from './__fixtures__/tech-adapter-server';
+import {
+  type TechAdapter as Adapter,
+  type AdapterBehaviour,
+  startTechAdapter,
+} from './__fixtures__/tech-adapter-server';
 import { GovernanceError } from './errors';
-import { createGovernance, type Governance } from './governance';
+import type { Governance } from './governance';
 import type { GovernanceEventMap } from './governance-events';
-import { openSqliteStore } from './storage/sqlite';
-
-type Adapter = Awaited<ReturnType<typeof startTechAdapter>>;
 
 describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
   let governance: Governance;
@@ -30,9 +32,7 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
   beforeAll(async () => {
     adapter = await startTechAdapter(behaviours);
     guardianAdapter = await startTechAdapter(guardianBehaviours, '/guardian');
-    governance = createGovernance(await openSqliteStore({ file: ':memory:' }), {
-      adapters: { pollIntervalMs: 10, pollTimeoutMs: 400, requestTimeoutMs: 2000 },
-    });
+    governance = await inMemoryGovernance(400);
     governance.events.on('system.deployed', (e) => {
       deployed.push(e);
     });
@@ -68,8 +68,7 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     guardianAdapter.validated.length = 0;
   });
   afterAll(async () => {
-    await governance.coordinator.idle();
-    await governance.store.close();
+    await closeGovernance(governance);
     await adapter.close();
     await guardianAdapter.close();
   });
