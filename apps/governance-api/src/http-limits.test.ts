@@ -1,5 +1,5 @@
 import { ConfigError, createLogger } from '@dcg/http-kit';
-import { msUntilIdleSocketClosed, temporaryDirs } from '@dcg/http-kit/testkit';
+import { msUntilIdleSocketClosed, startFailure, temporaryDirs } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, request, testConfig } from './__fixtures__/test-keys';
 import { type RunningGovernanceApi, startGovernanceApi } from './server';
@@ -172,16 +172,12 @@ describe('governance-api stop', () => {
 
 describe('governance-api in production', () => {
   it('has no development key: without configured keys it refuses to start, saying how to configure them', async () => {
-    const failure = await startGovernanceApi({
-      dataDir: tempDir(),
-      logger,
-      env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' },
-    }).then(
-      async (api) => {
-        await api.close();
-        return undefined;
-      },
-      (error: unknown) => error,
+    const failure = await startFailure(
+      startGovernanceApi({
+        dataDir: tempDir(),
+        logger,
+        env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' },
+      }),
     );
     expect(ConfigError.is(failure)).toBe(true);
     expect((failure as ConfigError).message).toMatch(/auth\.apiKeys: no API key is configured/);

@@ -1,5 +1,5 @@
 import { ConfigError, createLogger } from '@dcg/http-kit';
-import { msUntilIdleSocketClosed, temporaryDirs } from '@dcg/http-kit/testkit';
+import { msUntilIdleSocketClosed, startFailure, temporaryDirs } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningKgApi, startKgApi } from './server';
 
@@ -126,17 +126,13 @@ describe('kg-api failed authentications', () => {
 
 describe('kg-api in production', () => {
   it('has no development key: without configured keys it refuses to start, saying how to configure them', async () => {
-    const failure = await startKgApi({
-      dataDir: tempDir(),
-      logger,
-      config: { sources },
-      env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' },
-    }).then(
-      async (api) => {
-        await api.close();
-        return undefined;
-      },
-      (error: unknown) => error,
+    const failure = await startFailure(
+      startKgApi({
+        dataDir: tempDir(),
+        logger,
+        config: { sources },
+        env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' },
+      }),
     );
     expect(ConfigError.is(failure)).toBe(true);
     expect((failure as ConfigError).message).toMatch(/auth\.apiKeys: no API key is configured/);

@@ -46,3 +46,19 @@ export function temporaryDirs(prefix: string): TemporaryDirs {
     },
   };
 }
+
+/**
+ * What a service start rejected with, or `undefined` when it started (it is then closed again).
+ *
+ * @example
+ * const failure = await startFailure(startKgApi({ dataDir, env: { NODE_ENV: 'production' } }));
+ */
+export function startFailure(starting: Promise<{ close(): Promise<void> }>): Promise<unknown> {
+  return starting.then(
+    async (service) => {
+      await service.close();
+      return undefined;
+    },
+    (error: unknown) => error,
+  );
+}

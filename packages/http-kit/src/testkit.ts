@@ -3,10 +3,12 @@ export {
   parsePrometheusText,
   type RedoclyReport,
   redoclyLint,
+  requestsTotal,
   unexpectedProblems,
 } from './operations.testkit';
 export {
   msUntilIdleSocketClosed,
+  startFailure,
   type TemporaryDirs,
   temporaryDirs,
 } from './socket-limits.testkit';
