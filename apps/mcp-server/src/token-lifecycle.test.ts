@@ -55,6 +55,8 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
         client_id: clientId,
       }),
     });
+  /** The OAuth flow as the demo user (registration, login, consent, code for tokens). */
+  const signIn = () => authorize(server.mcpUrl, server.url, user.username, user.password);
   /** Signs a token with the server's own current key, to test what the verifier refuses. */
   const forge = async (claims: Record<string, unknown>, expiresIn = '5m') => {
     const keys = JSON.parse(readFileSync(join(dir, 'oauth-keys.json'), 'utf8'));
@@ -76,12 +78,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('a 2025-11-25 client (SDK 1.x) lists and calls every tool with a token', async () => {
-    const { accessToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { accessToken } = await signIn();
     const client = new LegacyClient({ name: 'legacy', version: '1.0.0' });
     await client.connect(
       new LegacyTransport(new URL(server.mcpUrl), {
@@ -101,12 +98,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('a 2025-06-18 client gets its revision from initialize and calls a tool', async () => {
-    const { accessToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { accessToken } = await signIn();
     const read = async (response: Response) => {
       const text = await response.text();
       return JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text));
@@ -148,12 +140,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('refresh tokens rotate, and reusing a used one revokes the whole family', async () => {
-    const { oauth, accessToken, refreshToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { oauth, accessToken, refreshToken } = await signIn();
     const clientId = oauth.information!.client_id;
     const first = await refresh(refreshToken!, clientId);
     expect(first.status).toBe(200);
@@ -171,12 +158,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('revoking a refresh token ends its grant: its access tokens are refused', async () => {
-    const { oauth, accessToken, refreshToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { oauth, accessToken, refreshToken } = await signIn();
     expect((await mcp(accessToken)).status).toBe(200);
     const revoked = await fetch(`${server.url}/revoke`, {
       method: 'POST',
@@ -191,12 +173,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('a token for another audience, an expired one and a forged one are refused', async () => {
-    const { accessToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { accessToken } = await signIn();
     const claims = decodeJwt(accessToken);
     expect(claims.aud).toBe(server.mcpUrl);
     const otherAudience = await forge({
@@ -247,12 +224,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('403 insufficient_scope names the scope a tool needs', async () => {
-    const { accessToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { accessToken } = await signIn();
     const claims = decodeJwt(accessToken);
     const narrow = await forge({
       ...claims,
