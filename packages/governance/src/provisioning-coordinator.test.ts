@@ -18,6 +18,7 @@ import {
 import { GovernanceError } from './errors';
 import type { Governance } from './governance';
 import type { GovernanceEventMap } from './governance-events';
+import type { ProvisioningPlan } from './provisioning-plan';
 
 describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
   let governance: Governance;
@@ -419,10 +420,11 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     ).rejects.toSatisfy((e) => GovernanceError.isInstance(e) && e.code === 'not_found');
   });
 
-  it('marks plans interrupted by a restart as failed', async () => {
+  /** A deploy plan stored as running, as a process that stopped mid-plan left it. */
+  const runningPlan = (id: string, tasks: ProvisioningPlan['tasks']): ProvisioningPlan => {
     const now = new Date().toISOString();
-    await governance.store.createPlan({
-      id: 'interrupted',
+    return {
+      id,
       operation: 'deploy',
       environment: 'dev',
       systemId: 's',
@@ -432,11 +434,17 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
       updatedAt: now,
       errors: [],
       descriptor: {},
-      tasks: [
+      tasks,
+    };
+  };
+
+  it('marks plans interrupted by a restart as failed', async () => {
+    await governance.store.createPlan(
+      runningPlan('interrupted', [
         { componentId: 'a', templateId: 't', status: 'running', logs: [], errors: [] },
         { componentId: 'b', templateId: 't', status: 'pending', logs: [], errors: [] },
-      ],
-    });
+      ]),
+    );
     expect(await governance.coordinator.recoverInterrupted()).toBeGreaterThanOrEqual(1);
     const plan = await governance.coordinator.getPlan('interrupted');
     expect(plan.status).toBe('failed');
@@ -445,7 +453,6 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
   });
 
   it('after a restart, lists the components an interrupted deploy left provisioned', async () => {
-    const now = new Date().toISOString();
     const task = (
       componentId: string,
       status: 'completed' | 'running' | 'pending' | 'rolled_back',
@@ -456,24 +463,14 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
       logs: [],
       errors: [],
     });
-    await governance.store.createPlan({
-      id: 'interrupted-later',
-      operation: 'deploy',
-      environment: 'dev',
-      systemId: 's',
-      systemKind: 'dataproduct',
-      status: 'running',
-      createdAt: now,
-      updatedAt: now,
-      errors: [],
-      descriptor: {},
-      tasks: [
+    await governance.store.createPlan(
+      runningPlan('interrupted-later', [
         task('a', 'completed'),
         task('b', 'completed'),
         task('c', 'running'),
         task('d', 'pending'),
-      ],
-    });
+      ]),
+    );
     await governance.coordinator.recoverInterrupted();
     const plan = await governance.coordinator.getPlan('interrupted-later');
     expect(plan.rollback).toEqual({ rolledBack: [], remaining: ['a', 'b'], uncertain: ['c'] });
