@@ -17,6 +17,8 @@ export interface VocabKgApiOptions {
   readonly sources?: ConfigInput['sources'];
   /** Other configuration sections (`sparql`, `ingestion`, …). */
   readonly config?: Omit<ConfigInput, 'sources' | 'auth'>;
+  /** Authentication settings besides the writer key (e.g. `readsRequireKey`). */
+  readonly auth?: Omit<NonNullable<ConfigInput['auth']>, 'apiKeys'>;
   /** Prefix of the temporary folder's name. */
   readonly prefix?: string;
 }
@@ -54,7 +56,7 @@ export async function startVocabKgApi(options: VocabKgApiOptions = {}): Promise<
         },
         ...(options.sources ?? []),
       ],
-      auth: { apiKeys: [{ name: 'ci', key: WRITER_KEY }] },
+      auth: { ...options.auth, apiKeys: [{ name: 'ci', key: WRITER_KEY }] },
     },
   });
   return {
