@@ -6,6 +6,7 @@
 // An app with a tsup.config.ts runs compiled, as in production (`node dist/main.js`), built first
 // when its dist is missing or older than its sources; an app without one runs from its sources.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIfStale } from './build-if-stale.mjs';
@@ -18,6 +19,10 @@ const apps = [
 ];
 
 const root = new URL('..', import.meta.url).pathname;
+// One governance-api development key for this run, handed to governance-api (which uses it when no
+// key is configured, instead of a random one) and to mcp-server (whose policy tool needs a key).
+const governanceDevelopmentKey =
+  process.env.DCG_GOVERNANCE_DEVELOPMENT_KEY || `dcg-dev-${randomBytes(16).toString('hex')}`;
 // Only a backstop: each app ends its own stop within its shutdown deadline (10 s by default).
 const KILL_AFTER_MS = 30_000;
 const children = [];
@@ -68,6 +73,7 @@ for (const app of present) {
       ? join(process.env.DCG_DATA_DIR, app.name)
       : join(root, '.dcg-data', app.name),
     DCG_DEMO: process.env.DCG_DEMO ?? '1',
+    DCG_GOVERNANCE_DEVELOPMENT_KEY: governanceDevelopmentKey,
   };
   console.log(`starting ${app.name} on http://127.0.0.1:${env.PORT} (${portVariable} to change)`);
   const args = compiled(app)

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorize } from '../apps/mcp-server/src/__fixtures__/oauth-client.testkit';
 // @ts-expect-error: a plain .mjs script, without declarations
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
 
@@ -280,8 +281,54 @@ describe.each(apps)('$name under pnpm --filter … start', (app) => {
   });
 });
 
+/** One 2026-07-28 `tools/call` over HTTP with a bearer token (no SDK: this project has no deps). */
+async function callTool(
+  mcpUrl: string,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError?: boolean; content: { text?: string }[]; structuredContent?: object }> {
+  const response = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: args,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'start-test', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text);
+  const answer = JSON.parse(json) as { result?: never; error?: unknown };
+  if (!answer.result) throw new Error(`${name}: ${response.status} ${text}`);
+  return answer.result;
+}
+
+// The demo data every app seeds under `pnpm start`.
+const DEMO = {
+  systemId: 'urn:dmb:dp:finance:orders:0',
+  violated: 'urn:dmb:cmp:finance:orders:0:invoices-port',
+  concept: 'https://dcg.example.org/vocab/governance/data-product',
+};
+
 describe('pnpm start', () => {
-  it('stops every app on SIGTERM and leaves no server on their ports', async () => {
+  it('serves every MCP tool on the demo (mcp-server holds the governance-api key it was handed), then stops every app on SIGTERM', async () => {
     // Every app on a free port (none on the fixed defaults), and all four listening before SIGTERM.
     const ports = {
       GOVERNANCE_API_PORT: await freePort(),
@@ -299,6 +346,37 @@ describe('pnpm start', () => {
       Object.keys(ports).length,
     );
     for (const port of Object.values(ports)) expect(await listening(port)).toBe(true);
+
+    // mcp-server got the governance-api key `pnpm start` made: a user logs in (the demo user it
+    // printed) and every tool answers, list_policies (which needs the key) included.
+    const demoUser = started
+      .output()
+      .split('\n')
+      .find((line) => line.includes('"msg":"demo user'));
+    const { username, demoLogin } = JSON.parse(demoUser!.slice(demoUser!.indexOf('{')));
+    const mcpBase = `http://127.0.0.1:${ports.MCP_SERVER_PORT}`;
+    const { accessToken } = await authorize(`${mcpBase}/mcp`, mcpBase, username, demoLogin);
+    const args: Record<string, Record<string, unknown>> = {
+      search_marketplace: { query: 'invoices' },
+      get_system: { systemId: DEMO.systemId },
+      get_component: { componentId: DEMO.violated },
+      get_contract_compliance: { contractId: DEMO.violated },
+      list_policies: { resourceType: 'dataproduct' },
+      search_knowledge_graph: { term: 'data' },
+      describe_concepts: { iris: [DEMO.concept] },
+      sparql_query: { query: `ASK { <${DEMO.concept}> ?p ?o }` },
+    };
+    const answers = new Map<string, object | undefined>();
+    for (const [name, input] of Object.entries(args)) {
+      const answer = await callTool(`${mcpBase}/mcp`, accessToken, name, input);
+      expect(answer.isError, `${name}: ${JSON.stringify(answer.content)}`).toBeFalsy();
+      expect(answer.structuredContent).toBeDefined();
+      answers.set(name, answer.structuredContent);
+    }
+    const policies = answers.get('list_policies') as { total: number };
+    expect(policies.total).toBeGreaterThan(0);
+    expect(answers.get('get_system')).toMatchObject({ descriptorRead: true });
+
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
     for (const port of Object.values(ports)) expect(await listening(port)).toBe(false);

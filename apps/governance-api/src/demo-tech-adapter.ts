@@ -3,7 +3,7 @@ import {
   ComponentProvisioningDescriptorSchema,
   mergeProvisioningInfo,
   ProvisioningRequestSchema,
-  parseDescriptorYaml,
+  safeParseDescriptorYaml,
   toValidationIssues,
 } from '@dcg/contract-schema';
 import { Hono } from 'hono';
@@ -29,13 +29,9 @@ function readComponent(
       errors: toValidationIssues(request.error.issues).map((i) => `${i.path}: ${i.message}`),
     };
   }
-  let parsed: unknown;
-  try {
-    parsed = parseDescriptorYaml(request.data.descriptor);
-  } catch (error) {
-    return { errors: [(error as Error).message] };
-  }
-  const descriptor = ComponentProvisioningDescriptorSchema.safeParse(parsed);
+  const parsed = safeParseDescriptorYaml(request.data.descriptor);
+  if (!parsed.success) return { errors: parsed.issues.map((issue) => issue.message) };
+  const descriptor = ComponentProvisioningDescriptorSchema.safeParse(parsed.data);
   if (!descriptor.success) return { errors: ['descriptor: not a COMPONENT_DESCRIPTOR'] };
   const component = descriptor.data.dataProduct.components?.find(
     (x) => x.id === descriptor.data.componentIdToProvision,

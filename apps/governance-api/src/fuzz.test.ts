@@ -51,9 +51,13 @@ const ENDPOINTS: Array<[method: string, path: string]> = [
   ['GET', '/v1/provisioning/plans/{}'],
   ['GET', '/v1/marketplace/instances'],
   ['GET', '/v1/marketplace/instances/{}'],
+  ['GET', '/v1/marketplace/instances/{}/descriptor'],
   ['GET', '/v1/marketplace/data-contracts/{}/compliance'],
   ['GET', '/marketplace'],
   ['GET', '/marketplace/data-contracts/{}'],
+  ['GET', '/marketplace/data-contracts/{}/history'],
+  ['GET', '/marketplace/systems/{}'],
+  ['GET', '/marketplace/policies/{}'],
   ['PUT', '/v1/computational-governance/policies'],
   ['DELETE', '/v1/infrastructure-templates/{}'],
 ];

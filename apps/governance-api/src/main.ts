@@ -3,7 +3,8 @@ import { GovernanceApiConfigSchema } from './config';
 import { startGovernanceApi } from './server';
 
 // governance-api as a process: PORT (0 = free port), HOST, DCG_DATA_DIR, DCG_CONFIG,
-// DATABASE_URL (PostgreSQL instead of SQLite), DCG_DEMO=1 (demo data).
+// DATABASE_URL (PostgreSQL instead of SQLite), DCG_DEMO=1 (demo data), DCG_GOVERNANCE_DEVELOPMENT_KEY
+// (the development key when no key is configured, instead of a random one; `pnpm start` sets it).
 await runService({
   name: 'governance-api',
   start: async ({ logger, announce }) => {
@@ -15,6 +16,7 @@ await runService({
       port: portFromEnv(8080),
       host: process.env.HOST ?? '127.0.0.1',
       demo: process.env.DCG_DEMO === '1' || process.env.DCG_DEMO === 'true',
+      developmentKey: process.env.DCG_GOVERNANCE_DEVELOPMENT_KEY || undefined,
       logger,
     });
     if (api.developmentKey) {

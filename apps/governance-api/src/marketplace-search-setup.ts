@@ -87,6 +87,10 @@ export async function openMarketplaceSearch(options: {
       }
       return out;
     },
+    ...(settings.minSimilarity === undefined
+      ? {}
+      : { minVectorSimilarity: settings.minSimilarity }),
+    jobLeaseMs: settings.jobLeaseMs,
     retryDelayMs: settings.retryDelayMs,
     queryTimeoutMs: settings.queryTimeoutMs,
     // One process per SQLite data folder; on PostgreSQL other processes deploy too.

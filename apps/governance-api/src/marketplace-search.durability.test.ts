@@ -56,6 +56,8 @@ describe.each([
           ? { storage: { postgres: { url: TEST_DATABASE_URL, schema: pg.schema } } }
           : {}),
         embeddingsSearch: {
+          // The killed process's job lease expires soon, so the restart takes the job over.
+          jobLeaseMs: 1000,
           embeddingsModel: {
             provider: 'azure_openai',
             apiVersion: '2024-10-21',

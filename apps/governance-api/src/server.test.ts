@@ -438,6 +438,26 @@ describe('governance-api over HTTP (SQLite)', () => {
       dataContract: true,
       compliance: { status: 'unknown' },
     });
+    // The deployed descriptor, public like the instance, without the adapters' private info.
+    const descriptorUrl = `${url}/v1/marketplace/instances/${encodeURIComponent('urn:dmb:dp:sales:leads:0')}/descriptor`;
+    const deployed = await request(`${descriptorUrl}?environment=qa`);
+    expect(deployed.status).toBe(200);
+    const deployedBody = await deployed.json();
+    expect(deployedBody).toMatchObject({
+      systemId: 'urn:dmb:dp:sales:leads:0',
+      environment: 'qa',
+      planId: id,
+      descriptor: {
+        id: 'urn:dmb:dp:sales:leads:0',
+        components: [{ id: 'urn:dmb:cmp:sales:leads:0:port', __dataContractEnabled: true }, {}],
+      },
+    });
+    expect(JSON.stringify(deployedBody)).not.toContain('privateInfo');
+    expect((await request(descriptorUrl)).status).toBe(200);
+    const elsewhere = await request(`${descriptorUrl}?environment=production`);
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect((await elsewhere.json()).detail).toContain('not deployed in environment "production"');
     const list = await (await request(`${url}/v1/marketplace/instances?environment=qa`)).json();
     expect(list.data.map((i: { systemId: string }) => i.systemId)).toEqual([
       'urn:dmb:dp:sales:leads:0',
@@ -463,6 +483,7 @@ describe('governance-api over HTTP (SQLite)', () => {
         )
       ).status,
     ).toBe(404);
+    expect((await request(`${descriptorUrl}?environment=qa`)).status).toBe(404);
   });
 
   it('lists plans newest first, filtered by state and environment, paged', async () => {

@@ -42,6 +42,11 @@ export interface StartGovernanceApiOptions {
   logger?: Logger;
   /** Environment for `keyFromEnv` keys and `NODE_ENV` (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /**
+   * The development key (when no key is configured, outside production) instead of a random one:
+   * `pnpm start` gives governance-api and mcp-server the same one.
+   */
+  developmentKey?: string | undefined;
 }
 
 /**
@@ -160,6 +165,7 @@ export async function startGovernanceApi(
   const { keys: apiKeys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
     env: options.env ?? process.env,
     developmentRole: config.auth.developmentKey ? 'platform-admin' : undefined,
+    developmentKey: options.developmentKey,
     exampleRole: 'platform-admin',
   });
 

@@ -11,28 +11,31 @@ import {
   serveOpenApiDocument,
   zodValidationHook,
 } from '@dcg/http-kit';
-import type { KnowledgeBase, ParseRdfOptions } from '@dcg/knowledge-graph';
+import {
+  GraphQueries,
+  type KnowledgeBase,
+  type ParseRdfOptions,
+  type SourceIngestion,
+} from '@dcg/knowledge-graph';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import type { KgEnv } from './app-env';
 import { authGuards } from './auth';
 import type { KgApiConfig, ResolvedApiKey } from './config';
-import type { IngestionService } from './ingestion-service';
+import { kgErrorHandler } from './kg-problems';
 import { mountGraphRoutes } from './routes/graph-routes';
 import { mountPassthroughRoutes } from './routes/passthrough-routes';
 import { mountSearchRoutes } from './routes/search-routes';
 import { mountSparqlRoutes } from './routes/sparql-routes';
-import type { SparqlEngine } from './sparql-engine';
 
 /** Everything the kg-api Hono app is built from. */
 export interface KgAppDeps {
   config: KgApiConfig;
   kb: KnowledgeBase;
   apiKeys: readonly ResolvedApiKey[];
-  ingestion: IngestionService;
+  ingestion: SourceIngestion;
   /** How uploaded and pulled documents are parsed (JSON-LD converter, depth limit). */
   rdfParse: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
-  sparql: SparqlEngine;
   logger: Logger;
   /** Readiness: can acknowledged graphs be stored now? */
   storageWritable: () => Promise<boolean>;
@@ -48,7 +51,7 @@ export interface KgAppDeps {
  * OpenAPI document (`/openapi.json`) and its reference page (`/docs`).
  *
  * @example
- * const app = buildKgApp({ config, kb, apiKeys, ingestion, sparql, logger });
+ * const app = buildKgApp({ config, kb, apiKeys, ingestion, rdfParse, logger, storageWritable });
  * const server = await startHttpServer(app, { port: 0 });
  */
 export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
@@ -80,27 +83,36 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     description: 'An API key from auth.apiKeys',
   });
 
-  mountSearchRoutes(app, { kb, guards });
-  mountSparqlRoutes(app, {
-    kb,
-    guards,
-    engine: deps.sparql,
-    config: config.sparql,
-    metrics,
+  const { sparql, passthrough } = config;
+  const queries = new GraphQueries(kb, {
+    limits: {
+      maxLength: sparql.maxQueryLength,
+      maxNesting: sparql.maxNesting,
+      maxUnions: sparql.maxUnions,
+      maxOptionals: sparql.maxOptionals,
+    },
+    maxRows: sparql.maxRows,
+    maxBlockMs: sparql.maxBlockMs,
+    passthrough: {
+      timeoutMs: passthrough.timeoutMs,
+      maxResponseBytes: passthrough.maxResponseBytes,
+    },
   });
-  mountGraphRoutes(app, {
+  // The API routes call the domain directly; its errors become problem details once, in the
+  // error handler of this sub-app. Other errors go on to the app's handler.
+  const api = new OpenAPIHono<KgEnv>({ defaultHook: zodValidationHook });
+  api.onError(kgErrorHandler(sparql));
+  mountSearchRoutes(api, { kb, guards });
+  mountSparqlRoutes(api, { queries, guards, config: sparql, metrics });
+  mountGraphRoutes(api, {
     kb,
     guards,
     ingestion: deps.ingestion,
     maxUploadBytes: config.ingestion.maxUploadBytes,
     parse: deps.rdfParse,
   });
-  mountPassthroughRoutes(app, {
-    kb,
-    guards,
-    timeoutMs: config.passthrough.timeoutMs,
-    maxResponseBytes: config.passthrough.maxResponseBytes,
-  });
+  mountPassthroughRoutes(api, { queries, guards });
+  app.route('/', api);
 
   app.route(
     '/',

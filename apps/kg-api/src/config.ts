@@ -48,7 +48,7 @@ const SparqlConfigSchema = z
     maxNesting: z.number().int().min(1).max(10_000).default(DEFAULT_QUERY_LIMITS.maxNesting),
     maxUnions: z.number().int().min(1).max(100_000).default(DEFAULT_QUERY_LIMITS.maxUnions),
     maxOptionals: z.number().int().min(1).max(100_000).default(DEFAULT_QUERY_LIMITS.maxOptionals),
-    /** Longest synchronous stretch of a part of a query that cannot yield (EXISTS in a FILTER). */
+    /** Longest synchronous stretch of a part of a query that cannot yield (EXISTS in an ORDER BY key). */
     maxBlockMs: z.number().int().min(1).max(600_000).default(200),
   })
   .strict();

@@ -1,53 +1,125 @@
-import { ProblemError } from '@dcg/http-kit';
+import { type Problem, ProblemError, problemResponse } from '@dcg/http-kit';
 import { KnowledgeGraphError, type KnowledgeGraphErrorCode } from '@dcg/knowledge-graph';
-
-const statusOf: Record<KnowledgeGraphErrorCode, { status: number; title: string }> = {
-  RDF_SYNTAX: { status: 400, title: 'RDF syntax error' },
-  EMPTY_GRAPH: { status: 400, title: 'The document yields no triples' },
-  UNSUPPORTED_FORMAT: { status: 415, title: 'Unsupported RDF format' },
-  UNKNOWN_SOURCE: { status: 404, title: 'Unknown source' },
-  PERSISTENCE: { status: 503, title: 'Could not store the graph' },
-  PASSTHROUGH_DISABLED: { status: 403, title: 'Passthrough not enabled' },
-  INGESTION_DISABLED: { status: 403, title: 'Ingestion not enabled' },
-  NO_BASE_URL: { status: 409, title: 'Source has no upstream URL' },
-  UPSTREAM_TIMEOUT: { status: 504, title: 'Upstream source timed out' },
-  UPSTREAM_ERROR: { status: 502, title: 'Upstream source failed' },
-  UPSTREAM_MALFORMED: { status: 502, title: 'Upstream source answered a malformed response' },
-  UPSTREAM_REJECTED: { status: 400, title: 'Upstream source rejected the request' },
-};
+import type { Context, ErrorHandler } from 'hono';
+import type { KgEnv } from './app-env';
+import type { KgApiConfig } from './config';
 
 /**
- * Turns a `KnowledgeGraphError` into the matching problem details (404 unknown source, 403 mode
- * not enabled, 502/504 upstream failures…); anything else is rethrown as is (a bug: 500).
+ * The `type` of a kg-api problem: `urn:dcg:kg:<code>`, the pattern of every dcg API
+ * (`urn:dcg:governance:<code>`).
  *
  * @example
- * try { kb.source(id); } catch (e) { throw toProblem(e); }
+ * kgProblemType('unknown_source'); // 'urn:dcg:kg:unknown_source'
  */
-export function toProblem(error: unknown): unknown {
-  if (!KnowledgeGraphError.is(error)) return error;
-  const { status, title } = statusOf[error.code];
-  return new ProblemError(
-    {
-      type: `urn:dcg:kg:problem:${error.code.toLowerCase().replaceAll('_', '-')}`,
-      status,
-      title,
-      detail: error.message,
-      code: error.code,
-    },
-    { cause: error },
-  );
+export function kgProblemType(code: string): string {
+  return `urn:dcg:kg:${code}`;
+}
+
+const PASSTHROUGH_HINT =
+  'Passthrough (POST /passthrough/{sourceId}/v1/graph/sparql) sends the query to the upstream source, which may serve richer SPARQL.';
+
+const STATUS: Record<KnowledgeGraphErrorCode, { status: number; title: string }> = {
+  rdf_syntax: { status: 400, title: 'RDF syntax error' },
+  empty_graph: { status: 400, title: 'The document yields no triples' },
+  unsupported_format: { status: 415, title: 'Unsupported RDF format' },
+  unknown_source: { status: 404, title: 'Unknown source' },
+  persistence: { status: 503, title: 'Could not store the graph' },
+  passthrough_disabled: { status: 403, title: 'Passthrough not enabled' },
+  ingestion_disabled: { status: 403, title: 'Ingestion not enabled' },
+  no_base_url: { status: 409, title: 'Source has no upstream URL' },
+  upstream_timeout: { status: 504, title: 'Upstream source timed out' },
+  upstream_error: { status: 502, title: 'Upstream source failed' },
+  upstream_malformed: { status: 502, title: 'Upstream source answered a malformed response' },
+  upstream_rejected: { status: 400, title: 'Upstream source rejected the request' },
+  query_rejected: { status: 400, title: 'Query outside the supported SPARQL subset' },
+  query_timeout: { status: 503, title: 'Query timed out' },
+  row_limit_exceeded: { status: 422, title: 'Too many rows' },
+  query_too_expensive: { status: 422, title: 'Query too expensive' },
+  query_aborted: { status: 499, title: 'Client Closed Request' },
+};
+
+// The problem details of a knowledge graph error. The detail of a query over the ingested graphs
+// names the setting that bounds it and, where passthrough could help, says so (`internalQuery`).
+function kgProblem(
+  error: KnowledgeGraphError,
+  sparql: Pick<KgApiConfig['sparql'], 'timeoutMs' | 'maxRows'>,
+  internalQuery: boolean,
+): Problem {
+  const { status, title } = STATUS[error.code];
+  const hint = internalQuery ? ` ${PASSTHROUGH_HINT}` : '';
+  const problem: Problem = {
+    type: kgProblemType(error.code),
+    status,
+    title,
+    detail: error.message,
+    code: error.code,
+  };
+  switch (error.code) {
+    case 'query_rejected':
+      return {
+        ...problem,
+        detail: internalQuery ? `${error.message}.${hint}` : error.message,
+        problems: error.problems,
+        ...(internalQuery ? { hint: PASSTHROUGH_HINT } : {}),
+      };
+    case 'query_timeout':
+      return {
+        ...problem,
+        detail: `The query ran longer than ${sparql.timeoutMs} ms (sparql.timeoutMs), waiting for its turn included.${hint}`,
+      };
+    case 'row_limit_exceeded':
+      return {
+        ...problem,
+        detail: `The query produces more than ${sparql.maxRows} rows (sparql.maxRows); add a LIMIT.`,
+      };
+    case 'query_too_expensive':
+      return {
+        ...problem,
+        detail: `${error.message} (sparql.maxBlockMs). Move the EXISTS out of ORDER BY (bind it in the pattern), or use passthrough.${hint}`,
+      };
+    default:
+      return problem;
+  }
+}
+
+/** `Server-Timing` of a request whose route started the clock (the SPARQL endpoint does). */
+export function serverTiming(c: Context<KgEnv>): Record<string, string> {
+  const started = c.get('timingStartedAt');
+  return started === undefined
+    ? {}
+    : { 'server-timing': `app;dur=${(performance.now() - started).toFixed(1)}` };
 }
 
 /**
- * Runs `task`, converting knowledge graph errors to problems.
+ * The error handler of the kg-api routes: a {@link KnowledgeGraphError} becomes its problem
+ * details, once, here (upstream failures and storage failures are logged with their cause); a
+ * problem of a timed route gets its `Server-Timing`; anything else goes on to the app's handler.
  *
  * @example
- * const info = await withProblems(() => kb.replaceGraph(id, quads));
+ * api.onError(kgErrorHandler(config.sparql));
  */
-export async function withProblems<T>(task: () => T | Promise<T>): Promise<T> {
-  try {
-    return await task();
-  } catch (error) {
-    throw toProblem(error);
-  }
+export function kgErrorHandler(
+  sparql: Pick<KgApiConfig['sparql'], 'timeoutMs' | 'maxRows'>,
+): ErrorHandler<KgEnv> {
+  return (error, c) => {
+    const timing = serverTiming(c);
+    if (ProblemError.is(error) && 'server-timing' in timing) {
+      return problemResponse({ instance: c.req.path, ...error.problem }, timing);
+    }
+    if (!KnowledgeGraphError.isInstance(error)) throw error;
+    if (error.upstream || error.code === 'persistence') {
+      // The client gets a short problem; operators get the cause.
+      c.get('logger').warn(error.upstream ? 'upstream source failed' : 'storage failure', {
+        path: c.req.path,
+        code: error.code,
+        detail: error.message,
+        cause: error.cause instanceof Error ? error.cause.message : undefined,
+      });
+    }
+    const internalQuery = !c.req.path.startsWith('/passthrough/');
+    return problemResponse(
+      { instance: c.req.path, ...kgProblem(error, sparql, internalQuery) },
+      timing,
+    );
+  };
 }

@@ -84,7 +84,7 @@ describe('passthrough is read-only', () => {
     expect(response.status).toBe(400);
     const problem = (await response.json()) as { type: string; problems: Array<{ code: string }> };
     // The same problem as the internal endpoint gives an update.
-    expect(problem.type).toBe('urn:dcg:kg:problem:sparql-unsupported');
+    expect(problem.type).toBe('urn:dcg:kg:query_rejected');
     expect(problem.problems[0]?.code).toBe('UPDATE_NOT_SUPPORTED');
   }
 

@@ -62,7 +62,7 @@ describe('SPARQL under load', () => {
     const { queries, health } = await queryLoad(api.url, 20);
     // Every query ran into its deadline (queueing included) and was told so.
     expect(queries.map((q) => `${q.status} ${q.type}`)).toEqual(
-      Array(20).fill('503 urn:dcg:kg:problem:sparql-timeout'),
+      Array(20).fill('503 urn:dcg:kg:query_timeout'),
     );
     // The service answered each within its deadline plus 1 s, from the moment it saw it (on a
     // loaded machine a request can wait before that: the client's figure gets a wider bound).
@@ -78,7 +78,7 @@ describe('SPARQL under load', () => {
   it('refuses queries beyond the queue at once with 503 and Retry-After', async () => {
     const api = await start({ maxConcurrent: 1, maxQueued: 1 });
     const { queries } = await queryLoad(api.url, 4);
-    const busy = queries.filter((q) => q.type === 'urn:dcg:kg:problem:sparql-busy');
+    const busy = queries.filter((q) => q.type === 'urn:dcg:kg:sparql_busy');
     expect(busy).toHaveLength(2);
     for (const q of busy) {
       expect(q.status).toBe(503);
@@ -87,7 +87,7 @@ describe('SPARQL under load', () => {
       expect(q.ms).toBeLessThan(TIMEOUT_MS);
     }
     // The running one and the queued one both end at their deadline (the queued one while waiting).
-    const timedOut = queries.filter((q) => q.type === 'urn:dcg:kg:problem:sparql-timeout');
+    const timedOut = queries.filter((q) => q.type === 'urn:dcg:kg:query_timeout');
     expect(timedOut).toHaveLength(2);
     // Once a slot is free, a light query gets through.
     const light = await fetch(

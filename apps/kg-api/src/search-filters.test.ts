@@ -2,13 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, parseConfig, resolveApiKeys } from '@dcg/http-kit';
-import { KnowledgeBase, parseRdf } from '@dcg/knowledge-graph';
+import { KnowledgeBase, parseRdf, SourceIngestion } from '@dcg/knowledge-graph';
 import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildKgApp } from './app';
 import { KgApiConfigSchema } from './config';
-import { IngestionService } from './ingestion-service';
-import { sparqlSubsetEngine } from './sparql-subset-engine';
 
 const logger = createLogger('kg-api-test', { level: 'silent' });
 const EX = 'https://ex.org/';
@@ -60,13 +58,12 @@ describe('GET /v1/search/query filters and folding', () => {
       config,
       kb,
       apiKeys: resolveApiKeys(config.auth.apiKeys, { env: {} }).keys,
-      ingestion: new IngestionService(
+      ingestion: new SourceIngestion(
         kb,
         { timeoutMs: 5_000, maxBytes: 1_000_000, parse: rdfParse },
         logger,
       ),
       rdfParse,
-      sparql: sparqlSubsetEngine,
       logger,
       storageWritable: () => persistence.writable(),
     });

@@ -178,8 +178,17 @@ describe('kg-api over HTTP', () => {
   it('answers problems for unknown sources and disabled ingestion', async () => {
     const unknown = await put('nope', TURTLE, 'text/turtle');
     expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as { detail: string }).detail).toMatch(/nope/);
-    expect((await put('frozen', TURTLE, 'text/turtle')).status).toBe(403);
+    const problem = (await unknown.json()) as { detail: string; type: string; code: string };
+    expect(problem.detail).toMatch(/nope/);
+    // One pattern for every dcg API: urn:dcg:<api>:<code>, the code in snake_case.
+    expect(problem).toMatchObject({ type: 'urn:dcg:kg:unknown_source', code: 'unknown_source' });
+    const frozen = await put('frozen', TURTLE, 'text/turtle');
+    expect(frozen.status).toBe(403);
+    expect(await frozen.json()).toMatchObject({
+      type: 'urn:dcg:kg:ingestion_disabled',
+      code: 'ingestion_disabled',
+      instance: '/v1/sources/frozen/graph',
+    });
   });
 
   it('pulls JSON-LD from a source adapter on POST /ingest', async () => {
@@ -410,6 +419,11 @@ SELECT ?c ?label WHERE { ?c skos:prefLabel ?label } ORDER BY ?label`;
   it('enforces the configured row limit', async () => {
     const response = await fetch(`${api.url}/v1/graph/sparql?query=${encodeURIComponent(query)}`);
     expect(response.status).toBe(422);
+    expect(response.headers.get('server-timing')).toMatch(/^app;dur=\d/);
+    expect(await response.json()).toMatchObject({
+      type: 'urn:dcg:kg:row_limit_exceeded',
+      detail: expect.stringMatching(/more than 3 rows \(sparql\.maxRows\)/),
+    });
   });
 
   it('answers 400 without a query and 415 for another body type', async () => {

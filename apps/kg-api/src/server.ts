@@ -7,16 +7,13 @@ import {
   ServiceMetrics,
   startHttpServer,
 } from '@dcg/http-kit';
-import { KnowledgeBase } from '@dcg/knowledge-graph';
+import { KnowledgeBase, SourceIngestion } from '@dcg/knowledge-graph';
 import { FileGraphPersistence, jsonLdInWorker } from '@dcg/knowledge-graph/node';
 import type { z } from 'zod';
 import { buildKgApp } from './app';
 import { type KgApiConfig, KgApiConfigSchema } from './config';
 import { DEMO_SOURCE, loadDemoVocabulary } from './demo';
-import { IngestionService } from './ingestion-service';
 import { scheduleIngestion } from './scheduler';
-import type { SparqlEngine } from './sparql-engine';
-import { sparqlSubsetEngine } from './sparql-subset-engine';
 
 /** Options of {@link startKgApi}. */
 export interface StartKgApiOptions {
@@ -33,8 +30,6 @@ export interface StartKgApiOptions {
   logger?: Logger;
   /** Environment for `keyFromEnv` API keys and `NODE_ENV` (default `process.env`). */
   env?: Record<string, string | undefined>;
-  /** SPARQL implementation (default: `@dcg/sparql-subset`). */
-  sparql?: SparqlEngine;
 }
 
 /** A running kg-api. */
@@ -44,34 +39,6 @@ export interface RunningKgApi {
   /** A random writer key, made when no key is configured and `auth.developmentKey` is on. */
   developmentKey?: string;
   close(): Promise<void>;
-}
-
-/**
- * The engine with each evaluation timed in `kg_sparql_evaluation_duration_seconds` by outcome
- * (`ok`, or the engine's error code: `TIMEOUT`, `ROW_LIMIT_EXCEEDED`, …); the time a query waits
- * for a slot is not in it (that is in the route's `http_request_duration_seconds`).
- */
-function timedSparqlEngine(engine: SparqlEngine, metrics: ServiceMetrics): SparqlEngine {
-  const timing = metrics.histogram(
-    'kg_sparql_evaluation_duration_seconds',
-    'Evaluation time of SPARQL queries over the ingested graphs, by outcome',
-    ['outcome'],
-  );
-  return {
-    parse: (text, limits) => engine.parse(text, limits),
-    errorCode: (error) => engine.errorCode(error),
-    evaluate: async (query, stores, options) => {
-      const end = timing.startTimer();
-      try {
-        const result = await engine.evaluate(query, stores, options);
-        end({ outcome: 'ok' });
-        return result;
-      } catch (error) {
-        end({ outcome: engine.errorCode(error) ?? 'error' });
-        throw error;
-      }
-    },
-  };
 }
 
 /**
@@ -112,7 +79,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     jsonLd: jsonLdInWorker({ maxHeapMb: config.ingestion.jsonLdWorkerHeapMb }),
     maxJsonDepth: config.ingestion.maxJsonLdDepth,
   };
-  const ingestion = new IngestionService(
+  const ingestion = new SourceIngestion(
     kb,
     {
       timeoutMs: config.ingestion.pullTimeoutMs,
@@ -145,7 +112,6 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     apiKeys,
     ingestion,
     rdfParse,
-    sparql: timedSparqlEngine((options.sparql ?? sparqlSubsetEngine) as SparqlEngine, metrics),
     logger,
     storageWritable: () => persistence.writable(),
   });

@@ -1,27 +1,12 @@
 import { ProblemError } from '@dcg/http-kit';
-import { decodeUtf8 } from '@dcg/knowledge-graph';
+import { decodeUtf8, type KnowledgeGraphError, queryRejected } from '@dcg/knowledge-graph';
 import { PROBLEM_CODES } from '@dcg/sparql-subset';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-
-/** A query refused by its text (outside the subset, an update, too large): 400 with the problems. */
-export function queryRejected(
-  problems: Array<{ code: string; message: string; location?: unknown }>,
-  hint?: string,
-): ProblemError {
-  const summary = problems.map((p) => `${p.code}: ${p.message}`).join('; ');
-  return new ProblemError({
-    type: 'urn:dcg:kg:problem:sparql-unsupported',
-    status: 400,
-    title: 'Query outside the supported SPARQL subset',
-    detail: hint ? `${summary}. ${hint}` : summary,
-    problems,
-    ...(hint ? { hint } : {}),
-  });
-}
+import { kgProblemType } from './kg-problems';
 
 /** The SPARQL 1.1 Update protocol is refused like an update sent as a query. */
-function updateRefused(): ProblemError {
+function updateRefused(): KnowledgeGraphError {
   return queryRejected([
     {
       code: PROBLEM_CODES.UPDATE_NOT_SUPPORTED,
@@ -42,7 +27,7 @@ export function strictUtf8(bytes: Uint8Array, what: string): string {
   const decoded = decodeUtf8(bytes);
   if (decoded.success) return decoded.text;
   throw new ProblemError({
-    type: 'urn:dcg:kg:problem:invalid-utf8',
+    type: kgProblemType('invalid_utf8'),
     status: 400,
     title: 'Invalid UTF-8',
     detail: `The ${what} is not valid UTF-8: byte ${decoded.byteOffset} (counted from 0) starts no UTF-8 sequence. Nothing was changed.`,

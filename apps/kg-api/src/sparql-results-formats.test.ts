@@ -141,7 +141,7 @@ describe('SPARQL results formats on /v1/graph/sparql', () => {
     expect(response.status).toBe(406);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     const problem = (await response.json()) as Problem;
-    expect(problem.type).toBe('urn:dcg:kg:problem:not-acceptable');
+    expect(problem.type).toBe('urn:dcg:kg:not_acceptable');
     expect(problem.offered).toEqual([
       'application/sparql-results+json',
       'application/sparql-results+xml',
@@ -186,7 +186,7 @@ describe('SPARQL results formats on /v1/graph/sparql', () => {
     const viaGet = await get(SELECT, {}, '&default-graph-uri=https%3A%2F%2Fex.org%2Fg');
     expect(viaGet.status).toBe(400);
     const problem = (await viaGet.json()) as Problem;
-    expect(problem.type).toBe('urn:dcg:kg:problem:sparql-dataset-unsupported');
+    expect(problem.type).toBe('urn:dcg:kg:dataset_unsupported');
     expect(problem.errors?.map((e) => e.path)).toEqual(['$.default-graph-uri']);
     const viaForm = await kg.app.request('/v1/graph/sparql', {
       method: 'POST',

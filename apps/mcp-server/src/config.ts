@@ -78,7 +78,8 @@ export const McpServerConfigSchema = z.strictObject({
         .default(256 * 1024),
       defaultPageSize: z.number().int().min(1).max(100).default(10),
       maxPageSize: z.number().int().min(1).max(100).default(100),
-      maxListedResources: z.number().int().min(1).max(10_000).default(500),
+      /** Resources per page of `resources/list` (the client follows `nextCursor`). */
+      resourcesPageSize: z.number().int().min(1).max(1000).default(100),
       maxRequestBytes: z
         .number()
         .int()
@@ -90,7 +91,7 @@ export const McpServerConfigSchema = z.strictObject({
       maxResultBytes: 256 * 1024,
       defaultPageSize: 10,
       maxPageSize: 100,
-      maxListedResources: 500,
+      resourcesPageSize: 100,
       maxRequestBytes: 1024 * 1024,
     }),
   cache: z
@@ -135,6 +136,18 @@ export const McpServerConfigSchema = z.strictObject({
       /** Days a signing key signs before a new one is made; old keys keep verifying live tokens. */
       signingKeyRotationDays: z.number().int().min(1).max(3650).default(30),
       clientIdMetadataDocuments: z.boolean().default(true),
+      /** How Client ID Metadata Documents are fetched (never redirects, never special-use addresses). */
+      clientIdMetadataDocumentFetch: z
+        .strictObject({
+          timeoutMs: z.number().int().min(100).max(30_000).default(2500),
+          /** Largest document accepted, in bytes. */
+          maxBytes: z.number().int().min(512).max(1_048_576).default(5120),
+          /** A PEM file of CA certificates trusted beside the system's (an internal CA). */
+          trustedCaFile: z.string().min(1).optional(),
+          /** Tests only: fetch documents from loopback addresses. Refused with NODE_ENV=production. */
+          allowLoopbackForTests: z.boolean().default(false),
+        })
+        .default({ timeoutMs: 2500, maxBytes: 5120, allowLoopbackForTests: false }),
       dynamicRegistration: z
         .strictObject({
           enabled: z.boolean().default(true),
@@ -153,6 +166,11 @@ export const McpServerConfigSchema = z.strictObject({
       refreshTokenTtlSeconds: 14 * 86_400,
       signingKeyRotationDays: 30,
       clientIdMetadataDocuments: true,
+      clientIdMetadataDocumentFetch: {
+        timeoutMs: 2500,
+        maxBytes: 5120,
+        allowLoopbackForTests: false,
+      },
       dynamicRegistration: { enabled: true, perMinute: 10, unusedClientTtlSeconds: 86_400 },
     }),
   storage: z

@@ -3,7 +3,8 @@ import { McpServerConfigSchema } from './config';
 import { startMcpServer } from './server';
 
 // mcp-server as a process: PORT (0 = free port), HOST, DCG_DATA_DIR, DCG_CONFIG, DCG_DEMO=1.
-// Without a configuration it reaches governance-api and kg-api where `pnpm start` runs them.
+// Without a configuration it reaches governance-api and kg-api where `pnpm start` runs them, with
+// the governance-api development key `pnpm start` shares (DCG_GOVERNANCE_DEVELOPMENT_KEY).
 await runService({
   name: 'mcp-server',
   start: async ({ logger, announce }) => {
@@ -15,6 +16,9 @@ await runService({
       const kgPort = process.env.KG_API_PORT;
       if (governancePort) config.governance.baseUrl = `http://127.0.0.1:${governancePort}`;
       if (kgPort) config.knowledgeGraph.baseUrl = `http://127.0.0.1:${kgPort}`;
+      if (process.env.DCG_GOVERNANCE_DEVELOPMENT_KEY && !config.governance.apiKey) {
+        config.governance.apiKey = { keyFromEnv: 'DCG_GOVERNANCE_DEVELOPMENT_KEY' };
+      }
     }
     const server = await startMcpServer({
       config,

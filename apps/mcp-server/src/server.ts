@@ -27,6 +27,7 @@ import {
   SUPPORTED_SCOPES,
 } from './oauth/authorization-server';
 import { interactionRoutes } from './oauth/interaction-routes';
+import { metadataDocumentFetch } from './oauth/metadata-document-fetch';
 import type { OAuthStore } from './oauth/oauth-store';
 import { hashPassword } from './oauth/passwords';
 import { openPostgresOAuthStore } from './oauth/postgres-oauth-store';
@@ -188,12 +189,17 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         rotationDays: config.oauth.signingKeyRotationDays,
         retainSeconds: config.oauth.accessTokenTtlSeconds,
       });
+      const fetchSettings = config.oauth.clientIdMetadataDocumentFetch;
+      if (fetchSettings.allowLoopbackForTests) {
+        logger.warn('client id metadata documents may be fetched from loopback (tests only)');
+      }
       const createdProvider = createAuthorizationServer({
         issuer,
         resource: resource.href,
         oauth: config.oauth,
         store: openedStore,
         keys,
+        fetch: metadataDocumentFetch(fetchSettings, env),
       });
       provider = createdProvider;
       const verifier = createTokenVerifier({

@@ -6,10 +6,10 @@ import {
   formatText,
   githubAnnotations,
 } from './cli-report';
-import { ContractSchemaError } from './contract-schema-error';
 import type { ComponentDescriptor, SystemDescriptor } from './descriptor';
 import { lintDescriptor } from './descriptor-lint';
-import { parseDocumentText } from './document-text';
+import type { DocumentIssue } from './document-parse';
+import { safeParseDocumentText } from './document-text';
 import { findComponent } from './find-component';
 import {
   isJsonSchemaName,
@@ -189,22 +189,18 @@ async function load(file: string, io: CliIo): Promise<Loaded> {
       finding: validationIssue('unreadable', [], `cannot read ${file}: ${reason}`),
     };
   }
-  try {
-    return { ok: true, text, value: parseDocumentText(text, file === '-' ? 'stdin' : file) };
-  } catch (error) {
-    if (ContractSchemaError.isInstance(error)) {
-      return {
-        ok: false,
-        unreadable: false,
-        finding: {
-          ...validationIssue('invalid_document', [], error.message),
-          code: error.code,
-          ...(error.location === undefined ? {} : { location: error.location }),
-        },
-      };
-    }
-    throw error;
-  }
+  const parsed = safeParseDocumentText(text, file === '-' ? 'stdin' : file);
+  if (parsed.success) return { ok: true, text, value: parsed.data };
+  const [issue] = parsed.issues as [DocumentIssue];
+  // A file that does not parse is reported at the document root, with the line and column.
+  return {
+    ok: false,
+    unreadable: false,
+    finding: {
+      ...validationIssue(issue.code, [], issue.message),
+      ...(issue.location === undefined ? {} : { location: issue.location }),
+    },
+  };
 }
 
 /** Findings located in the text they came from. */

@@ -12,6 +12,7 @@ import {
   validateSubmission,
   validateWith,
 } from './validation';
+import { type VerdictOverride, verdictOverride } from './verdict-override';
 
 /**
  * What the marketplace shows when `details` does not conform to A4.
@@ -171,6 +172,8 @@ export interface ComplianceStatus {
   summary?: string;
   counts: ComplianceCounts;
   tree: ComplianceTreeTarget[];
+  /** Set when the verdict disagrees with the records (see {@link verdictOverride}). */
+  override?: VerdictOverride;
 }
 
 function toNode(
@@ -232,13 +235,16 @@ export function complianceStatus(storedResult: unknown): ComplianceStatus {
     records: records.map((record) => toNode(record, counts, key)),
   }));
   const summary = result.result.details.notes?.errorSummary?.message;
+  const status = complianceStateOf({
+    satisfiesPolicy: result.result.satisfiesPolicy,
+    detailsConform: true,
+  });
+  const override = verdictOverride({ status, counts });
   return {
-    status: complianceStateOf({
-      satisfiesPolicy: result.result.satisfiesPolicy,
-      detailsConform: true,
-    }),
+    status,
     ...(summary === undefined ? {} : { summary }),
     counts,
     tree,
+    ...(override === undefined ? {} : { override }),
   };
 }

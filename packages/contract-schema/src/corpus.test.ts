@@ -4,7 +4,8 @@ import { arbitraryDetails } from './__fixtures__/arbitrary-details';
 import { KIND_SCHEMAS, listCorpusFiles, loadCorpus } from './__fixtures__/corpus';
 import { createDraft07Validator } from './__fixtures__/draft07-validator';
 import { SystemDescriptorSchema } from './descriptor';
-import { parseDocumentText } from './document-text';
+import { dataOrThrow } from './document-parse';
+import { safeParseDocumentText } from './document-text';
 import { toJsonPath } from './json-path';
 import { toDraft07JsonSchema } from './json-schemas';
 import { selectContractTargets } from './target-selection';
@@ -77,7 +78,7 @@ describe('beyond the corpus', () => {
 });
 
 describe.each(corpus)('$file ($rule)', (c) => {
-  const value = parseDocumentText(c.text, c.file);
+  const value = dataOrThrow(safeParseDocumentText(c.text, c.file));
 
   it(`zod says ${c.valid ? 'valid' : 'invalid, with the expected errors'}`, () => {
     const result = zodValidators[c.kind]!(value);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadCorpus } from './__fixtures__/corpus';
 import { lintDescriptor } from './descriptor-lint';
-import { parseDocumentText } from './document-text';
+import { dataOrThrow } from './document-parse';
+import { safeParseDocumentText } from './document-text';
 import { validateDescriptor } from './validation';
 
 const lint = (value: unknown) => {
@@ -60,7 +61,9 @@ describe('lintDescriptor', () => {
     for (const entry of loadCorpus()) {
       if (entry.kind !== 'descriptor' || !entry.valid || entry.file.includes('no-contracts'))
         continue;
-      expect(lint(parseDocumentText(entry.text, entry.file)), entry.file).toEqual([]);
+      expect(lint(dataOrThrow(safeParseDocumentText(entry.text, entry.file))), entry.file).toEqual(
+        [],
+      );
     }
   });
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ContractSchemaError } from './contract-schema-error';
 import { ComponentProvisioningDescriptorSchema } from './descriptor';
-import { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
+import {
+  parseDescriptorYaml,
+  safeParseDescriptorYaml,
+  stringifyDescriptorYaml,
+} from './descriptor-yaml';
 import { ProvisioningRequestSchema } from './provisioning-request';
 
 const payload = {
@@ -78,5 +82,53 @@ describe('descriptor YAML', () => {
 
   it('parses an empty text as null', () => {
     expect(parseDescriptorYaml('')).toBeNull();
+  });
+});
+
+describe('safeParseDescriptorYaml', () => {
+  it('returns the parsed value', () => {
+    expect(safeParseDescriptorYaml('id: urn:x\n')).toEqual({
+      success: true,
+      data: { id: 'urn:x' },
+    });
+  });
+
+  it('returns a syntax error as an issue with code, root path and location', () => {
+    expect(safeParseDescriptorYaml('id: urn:x\nid: y\n')).toEqual({
+      success: false,
+      issues: [
+        {
+          code: 'invalid_yaml',
+          segments: [],
+          path: '$',
+          message: expect.stringMatching(/^the descriptor is not valid YAML at line 2, column 1: /),
+          location: { line: 2, column: 1 },
+        },
+      ],
+    });
+  });
+
+  it('refuses a text that is not a string instead of throwing', () => {
+    const parsed = safeParseDescriptorYaml(42 as unknown as string);
+    expect(parsed.success).toBe(false);
+    if (!parsed.success) expect(parsed.issues[0]?.code).toBe('invalid_yaml');
+  });
+
+  it('is what parseDescriptorYaml throws, as a ContractSchemaError', () => {
+    const text = 'a: [';
+    const parsed = safeParseDescriptorYaml(text);
+    if (parsed.success) throw new Error('expected a refusal');
+    const [issue] = parsed.issues;
+    try {
+      parseDescriptorYaml(text);
+      expect.unreachable('must throw');
+    } catch (error) {
+      expect(ContractSchemaError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: issue?.code,
+        message: issue?.message,
+        location: issue?.location,
+      });
+    }
   });
 });

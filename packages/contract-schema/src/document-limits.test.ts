@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ContractSchemaError } from './contract-schema-error';
-import { parseDescriptorYaml } from './descriptor-yaml';
+import { safeParseDescriptorYaml } from './descriptor-yaml';
 import { findTooDeep, flowNestingDepth } from './document-limits';
+import type { DocumentIssue } from './document-parse';
 import { validateDescriptor, validateSubmission } from './validation';
 
 function nestedComponents(levels: number): Record<string, unknown> {
@@ -18,14 +18,11 @@ function nestedDetails(levels: number): Record<string, unknown> {
   return { results: { root: [record] } };
 }
 
-function catchError(fn: () => unknown): ContractSchemaError {
-  try {
-    fn();
-  } catch (error) {
-    if (ContractSchemaError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ContractSchemaError');
+function refusal(...args: Parameters<typeof safeParseDescriptorYaml>): DocumentIssue {
+  const parsed = safeParseDescriptorYaml(...args);
+  if (parsed.success) throw new Error('expected the descriptor to be refused');
+  expect(parsed.issues).toHaveLength(1);
+  return parsed.issues[0]!;
 }
 
 describe('findTooDeep', () => {
@@ -83,21 +80,20 @@ describe('validation of deeply nested documents', () => {
   });
 });
 
-describe('parseDescriptorYaml limits', () => {
+describe('safeParseDescriptorYaml limits', () => {
   it('refuses 10,000 nested flow collections before the parser sees them', () => {
-    const error = catchError(() =>
-      parseDescriptorYaml(`a: ${'['.repeat(10_000)}${']'.repeat(10_000)}`),
-    );
-    expect(error.code).toBe('too_deep');
+    const issue = refusal(`a: ${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    expect(issue.code).toBe('too_deep');
+    expect(issue.segments).toEqual([]);
   });
 
   it('refuses deep block nesting with too_deep', () => {
     let text = '';
     for (let i = 0; i < 1000; i++) text += `${' '.repeat(i)}- \n`;
-    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('too_deep');
+    expect(refusal(text).code).toBe('too_deep');
     let shallower = '';
     for (let i = 0; i < 200; i++) shallower += `${' '.repeat(i)}- \n`;
-    expect(catchError(() => parseDescriptorYaml(shallower)).code).toBe('too_deep');
+    expect(refusal(shallower).code).toBe('too_deep');
   });
 
   it('bounds the size of a document once its aliases are expanded', () => {
@@ -105,25 +101,30 @@ describe('parseDescriptorYaml limits', () => {
     const aliases = Array.from({ length: 99 }, (_, i) => `a${i}: *big\n`).join('');
     const text = anchor + aliases;
     // The text is 100 KB; expanded, 10 MB: over the default 8 MiB.
-    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('too_large');
-    expect(catchError(() => parseDescriptorYaml(text, { maxExpandedBytes: 1_000_000 })).code).toBe(
-      'too_large',
-    );
-    const parsed = parseDescriptorYaml(text, { maxExpandedBytes: 20_000_000 }) as Record<
-      string,
-      string
-    >;
-    expect(parsed.a98).toHaveLength(100_000);
+    expect(refusal(text).code).toBe('too_large');
+    expect(refusal(text, { maxExpandedBytes: 1_000_000 }).code).toBe('too_large');
+    const parsed = safeParseDescriptorYaml(text, { maxExpandedBytes: 20_000_000 });
+    expect(parsed.success && (parsed.data as Record<string, string>).a98).toHaveLength(100_000);
   });
 
   it('counts aliases of nested anchors at their expanded size', () => {
     // Each level doubles: 2^20 leaves from a text of a few hundred bytes.
     let text = 'l0: &l0 ["xxxxxxxxxxxxxxxx"]\n';
     for (let i = 1; i <= 20; i++) text += `l${i}: &l${i} [*l${i - 1}, *l${i - 1}]\n`;
-    expect(catchError(() => parseDescriptorYaml(text)).code).toBe('too_large');
+    expect(refusal(text).code).toBe('too_large');
+  });
+
+  it('locates a value nested too deep once parsed', () => {
+    const issue = refusal('a:\n  b:\n    - c: 1\n', { maxDepth: 3 });
+    expect(issue).toMatchObject({
+      code: 'too_deep',
+      segments: ['a', 'b', 0],
+      path: '$.a.b[0]',
+      message: 'the descriptor is nested deeper than 3 levels at $.a.b[0]',
+    });
   });
 
   it('refuses an alias inside its own anchor', () => {
-    expect(catchError(() => parseDescriptorYaml('a: &x [1, *x]\n')).code).toBe('invalid_yaml');
+    expect(refusal('a: &x [1, *x]\n').code).toBe('invalid_yaml');
   });
 });

@@ -1,18 +1,19 @@
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from 'jsonc-parser';
-import { ContractSchemaError } from './contract-schema-error';
-import { parseYamlText } from './yaml-text';
+import { type DocumentParse, documentIssue } from './document-parse';
+import { safeParseYamlText } from './yaml-text';
 
 /**
  * Parses a document given as JSON or YAML text. `.json` files are read as strict JSON (clearer
- * errors); anything else, stdin included, as YAML 1.2, which also reads JSON.
+ * errors); anything else, stdin included, as YAML 1.2, which also reads JSON. A text that does
+ * not parse gives an issue (`invalid_json`, `invalid_yaml`, `too_deep`, `too_large`).
  *
  * @example
- * parseDocumentText('results:\n  root: []\n', 'details.yaml'); // { results: { root: [] } }
+ * safeParseDocumentText('results:\n  root: []\n', 'details.yaml'); // { success: true, data: { results: { root: [] } } }
  */
-export function parseDocumentText(text: string, name: string): unknown {
-  if (!name.toLowerCase().endsWith('.json')) return parseYamlText(text, 'the document');
+export function safeParseDocumentText(text: string, name: string): DocumentParse {
+  if (!name.toLowerCase().endsWith('.json')) return safeParseYamlText(text, 'the document');
   try {
-    return JSON.parse(text);
+    return { success: true, data: JSON.parse(text) };
   } catch (cause) {
     // JSON.parse says where only on some Node versions; a second, tolerant parse finds the spot.
     const errors: ParseError[] = [];
@@ -25,13 +26,11 @@ export function parseDocumentText(text: string, name: string): unknown {
       : cause instanceof Error
         ? cause.message
         : String(cause);
-    throw new ContractSchemaError(
+    return documentIssue(
       'invalid_json',
+      [],
       `the document is not valid JSON${at}: ${reason}`,
-      {
-        cause,
-        location,
-      },
+      location,
     );
   }
 }

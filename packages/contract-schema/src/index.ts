@@ -34,7 +34,16 @@ export {
   type DescriptorFindingCode,
   lintDescriptor,
 } from './descriptor-lint';
-export { parseDescriptorYaml, stringifyDescriptorYaml } from './descriptor-yaml';
+export {
+  parseDescriptorYaml,
+  safeParseDescriptorYaml,
+  stringifyDescriptorYaml,
+} from './descriptor-yaml';
+export {
+  type DetailsIssueLike,
+  type DetailsIssueSentence,
+  describeDetailsIssue,
+} from './details-issue-sentence';
 export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_EXPANDED_BYTES,
@@ -43,6 +52,7 @@ export {
   flowNestingDepth,
   type PathSegment,
 } from './document-limits';
+export type { DocumentIssue, DocumentIssueCode, DocumentParse } from './document-parse';
 export {
   type EvaluationOutcome,
   EvaluationOutcomeSchema,
@@ -157,3 +167,4 @@ export {
   type ValidationStatus,
   ValidationStatusSchema,
 } from './validation-result';
+export { type VerdictOverride, VerdictOverrideSchema, verdictOverride } from './verdict-override';

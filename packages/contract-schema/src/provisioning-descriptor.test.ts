@@ -97,4 +97,15 @@ describe('parseProvisioningDescriptor', () => {
       expect(broken.issues[0]?.message).toMatch(/^the descriptor is not valid YAML at line 1/);
     }
   });
+
+  it('keeps the code of a limit the descriptor text passes', () => {
+    const deep = parseProvisioningDescriptor({
+      descriptorKind: 'DATAPRODUCT_DESCRIPTOR',
+      descriptor: `id: ${'['.repeat(200)}${']'.repeat(200)}`,
+    });
+    expect(deep).toMatchObject({
+      success: false,
+      issues: [{ code: 'too_deep', segments: ['descriptor'], path: '$.descriptor' }],
+    });
+  });
 });

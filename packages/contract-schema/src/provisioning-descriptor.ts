@@ -1,11 +1,10 @@
-import { ContractSchemaError } from './contract-schema-error';
 import {
   type ComponentDescriptor,
   ComponentProvisioningDescriptorSchema,
   type SystemDescriptor,
   SystemDescriptorSchema,
 } from './descriptor';
-import { parseDescriptorYaml } from './descriptor-yaml';
+import { safeParseDescriptorYaml } from './descriptor-yaml';
 import { findComponent } from './find-component';
 import type { ProvisioningRequest } from './provisioning-request';
 import { prefixIssues, type Validation, validateWith, validationIssue } from './validation';
@@ -43,16 +42,11 @@ function withPrefix<T>(result: Validation<T>): Validation<T> {
 export function parseProvisioningDescriptor(
   request: Pick<ProvisioningRequest, 'descriptorKind' | 'descriptor'>,
 ): Validation<ProvisioningDescriptor> {
-  let document: unknown;
-  try {
-    document = parseDescriptorYaml(request.descriptor);
-  } catch (error) {
-    if (!ContractSchemaError.isInstance(error)) throw error;
-    return {
-      success: false,
-      issues: [validationIssue('invalid_yaml', ['descriptor'], error.message)],
-    };
+  const parsed = safeParseDescriptorYaml(request.descriptor);
+  if (!parsed.success) {
+    return { success: false, issues: prefixIssues(['descriptor'], parsed.issues) };
   }
+  const document = parsed.data;
   if (request.descriptorKind !== 'COMPONENT_DESCRIPTOR') {
     const system = withPrefix(validateWith(SystemDescriptorSchema, document));
     if (!system.success) return system;

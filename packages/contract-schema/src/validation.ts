@@ -20,19 +20,22 @@ import { type ResultDetails, ResultDetailsSchema } from './result-details';
 
 /**
  * Stable reasons of a {@link ValidationIssue}: zod's issue codes (`invalid_type`, `too_big`, …)
- * and the rules of this package. `too_deep`: nested beyond the depth limit;
- * `duplicate_resource_type`: A1, two policies for one resource type; `compliant_xor_children`
- * and `issues_without_compliant`: rules 1 and 2 of A4; `invalid_yaml`: a descriptor
- * that is not YAML; `invalid_document`, `unreadable`: a file of the CLI that does not parse or
+ * and the rules of this package. `too_deep`: nested beyond the depth limit; `too_large`: a YAML
+ * text that expands beyond the size limit through its aliases; `duplicate_resource_type`: A1,
+ * two policies for one resource type; `compliant_xor_children` and `issues_without_compliant`:
+ * rules 1 and 2 of A4; `invalid_yaml` / `invalid_json`: a descriptor or document text that is
+ * not YAML / JSON; `invalid_document`, `unreadable`: a file of the CLI that does not parse or
  * cannot be read; `component_not_found`: `componentIdToProvision` names no component.
  */
 export type ValidationIssueCode =
   | z.core.$ZodIssue['code']
   | 'too_deep'
+  | 'too_large'
   | 'duplicate_resource_type'
   | 'compliant_xor_children'
   | 'issues_without_compliant'
   | 'invalid_yaml'
+  | 'invalid_json'
   | 'invalid_document'
   | 'component_not_found'
   | 'unreadable';

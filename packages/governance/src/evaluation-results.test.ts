@@ -170,14 +170,22 @@ describe('EvaluationResults and the compliance view', () => {
     ]);
     const staging = await governance.marketplace.getInstance('shop-without-convention', 'staging');
     expect(staging?.components[0]?.compliance?.status).toBe('violated');
+    // Instances of two environments in one call: each gets the states stored in its environment.
     expect(
       (await governance.marketplace.findContractInstances(CONTRACT)).map((i) => [
         i.environment,
         i.systemId,
+        i.components.map((c) => c.compliance?.status),
       ]),
     ).toEqual([
-      ['production', systemId],
-      ['staging', 'shop-without-convention'],
+      ['production', systemId, ['unprocessable', 'unknown']],
+      ['staging', 'shop-without-convention', ['violated', 'unknown']],
+    ]);
+    expect(
+      (await governance.marketplace.listInstances({})).map((i) => i.components[0]?.compliance),
+    ).toEqual([
+      { status: 'violated', evaluatedAt: expect.any(String) },
+      { status: 'unprocessable', evaluatedAt: expect.any(String) },
     ]);
     expect(
       (await governance.marketplace.findContractInstances(CONTRACT, 'staging')).map(

@@ -2,6 +2,11 @@
 export type { ComplianceTreeNode } from '@dcg/contract-schema';
 export { type BoundedPage, collectBoundedPage } from './bounded-page';
 export {
+  type DataContractLookup,
+  findDataContract,
+  lookUpDataContract,
+} from './data-contract-lookup';
+export {
   GovernanceError,
   type GovernanceErrorCode,
   type GovernanceIssue,
@@ -41,6 +46,8 @@ export {
   ComplianceViewStatusSchema,
   type ContractComplianceView,
   ContractComplianceViewSchema,
+  type DeployedDescriptorView,
+  DeployedDescriptorViewSchema,
   type MarketplaceInstanceView,
   MarketplaceInstanceViewSchema,
   type MarketplaceReadModel,
@@ -94,6 +101,13 @@ export {
   TechAdapterClient,
   type TechAdapterClientOptions,
 } from './tech-adapter-client';
+export {
+  type TechnicalEntry,
+  type TechnicalInformation,
+  type TechnicalInformationLimits,
+  type TechnicalValue,
+  technicalInformation,
+} from './technical-information';
 export {
   type GuardianPolicyBinding,
   type RegisteredTemplate,

@@ -5,12 +5,21 @@ import {
   selectContractTargets,
   UNPROCESSABLE_MESSAGE,
 } from '@dcg/contract-schema';
+import { publicDeployedDescriptor } from './deployed-descriptor';
 import type {
   ContractComplianceView,
+  DeployedDescriptorView,
   MarketplaceInstanceView,
   MarketplaceReadModel,
 } from './marketplace-views';
-import type { GovernanceStore, InstanceRecord, StoredEvaluationResult } from './repositories';
+import type { Page } from './page';
+import type { Policy } from './policy';
+import type {
+  CurrentResultStatus,
+  GovernanceStore,
+  InstanceRecord,
+  StoredEvaluationResult,
+} from './repositories';
 
 /**
  * The compliance view of a data contract from its current stored result (or `unknown` without one).
@@ -48,6 +57,10 @@ export function complianceView(
     summary: unprocessable ? null : (status.summary ?? null),
     counts: unprocessable ? { compliant: 0, failing: 0 } : status.counts,
     tree: unprocessable ? [] : status.tree.flatMap((target) => target.records),
+    // The stored state decides; the override is told only where it is the state derived here.
+    ...(status.override !== undefined && status.status === current.status
+      ? { override: status.override }
+      : {}),
     ...(unprocessable
       ? {
           message: UNPROCESSABLE_MESSAGE,
@@ -56,6 +69,16 @@ export function complianceView(
         }
       : {}),
   };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The adapter's `publicInfo` stored on the component, when it returned a non-empty one. */
+function publicInfoOf(component: ComponentDescriptor): Record<string, unknown> | undefined {
+  const info = (component as { info?: unknown }).info;
+  if (!isPlainObject(info) || !isPlainObject(info.publicInfo)) return undefined;
+  return Object.keys(info.publicInfo).length === 0 ? undefined : info.publicInfo;
 }
 
 function flatten(
@@ -86,7 +109,7 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     const records = await this.store.listInstances(
       filter.environment === undefined ? {} : { environment: filter.environment },
     );
-    return Promise.all(records.map((r) => this.toView(r)));
+    return this.toViews(records);
   }
 
   async findContractInstances(
@@ -94,20 +117,37 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     environment?: string,
   ): Promise<MarketplaceInstanceView[]> {
     const records = await this.store.findInstancesWithComponent(contractId, environment);
-    return Promise.all(records.map((r) => this.toView(r)));
+    return this.toViews(records);
   }
 
   async getInstance(
     systemId: string,
     environment?: string,
   ): Promise<MarketplaceInstanceView | null> {
-    if (environment !== undefined) {
-      const record = await this.store.getInstance(systemId, environment);
-      return record ? this.toView(record) : null;
-    }
+    const record = await this.findInstance(systemId, environment);
+    return record ? ((await this.toViews([record]))[0] ?? null) : null;
+  }
+
+  /**
+   * The deployed descriptor of a system (latest deployment when no environment is given), without
+   * any component's `info.privateInfo`; null when it is not deployed (there).
+   */
+  async getDeployedDescriptor(
+    systemId: string,
+    environment?: string,
+  ): Promise<DeployedDescriptorView | null> {
+    const record = await this.findInstance(systemId, environment);
+    return record ? publicDeployedDescriptor(record) : null;
+  }
+
+  /** The instance in the environment, or the latest deployment of the system when none is given. */
+  private async findInstance(
+    systemId: string,
+    environment: string | undefined,
+  ): Promise<InstanceRecord | null> {
+    if (environment !== undefined) return this.store.getInstance(systemId, environment);
     const records = await this.store.listInstances({ systemId });
-    const latest = records.sort((a, b) => b.deployedAt.localeCompare(a.deployedAt))[0];
-    return latest ? this.toView(latest) : null;
+    return records.sort((a, b) => b.deployedAt.localeCompare(a.deployedAt))[0] ?? null;
   }
 
   async getContractCompliance(
@@ -121,47 +161,85 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     );
   }
 
-  private async toView(record: InstanceRecord): Promise<MarketplaceInstanceView> {
-    const system = record.descriptor as { components?: ComponentDescriptor[] } & Record<
-      string,
-      unknown
-    >;
-    const contracts = new Set(selectContractTargets(system).map((t) => t.resourceId));
-    const all: ComponentDescriptor[] = [];
-    flatten(system.components ?? [], all);
-    // One read of the stored states of every contract of the instance; no document is parsed.
-    const statuses = new Map(
-      (await this.store.getCurrentStatuses([...contracts], record.environment)).map((s) => [
-        s.contractId,
-        s,
-      ]),
-    );
-    const components = all.map((c) => {
-      const dataContract = contracts.has(c.id);
-      const base = {
-        id: c.id,
-        ...(c.name === undefined ? {} : { name: c.name }),
-        ...(c.kind === undefined ? {} : { kind: c.kind }),
-        dataContract,
-      };
-      if (!dataContract) return base;
-      const current = statuses.get(c.id);
-      return {
-        ...base,
-        compliance: current
-          ? { status: current.status, evaluatedAt: current.receivedAt }
-          : { status: 'unknown' as const, evaluatedAt: null },
-      };
-    });
-    const version = text(system.version);
-    return {
-      systemId: record.systemId,
-      name: text(system.name) ?? record.systemId,
-      kind: text(system.kind) ?? 'unknown',
-      environment: record.environment,
-      ...(version === undefined ? {} : { version }),
-      deployedAt: record.deployedAt,
-      components,
-    };
+  listContractStates(
+    contractId: string,
+    environment: string,
+    paging: { limit: number; offset: number },
+  ): Promise<Page<CurrentResultStatus>> {
+    return this.store.listResultStates(contractId, { environment, ...paging });
   }
+
+  getPolicies(ids: readonly string[]): Promise<Policy[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.store.getPolicies(ids);
+  }
+
+  /**
+   * The views of instances: one read of the stored states of their contracts per environment (not
+   * one per instance), then each instance assembled from its descriptor and those states.
+   */
+  private async toViews(records: InstanceRecord[]): Promise<MarketplaceInstanceView[]> {
+    const contractsOf = records.map(
+      (record) => new Set(selectContractTargets(systemOf(record)).map((t) => t.resourceId)),
+    );
+    const wanted = new Map<string, Set<string>>();
+    records.forEach((record, i) => {
+      const ids = wanted.get(record.environment) ?? new Set<string>();
+      for (const id of contractsOf[i] as Set<string>) ids.add(id);
+      wanted.set(record.environment, ids);
+    });
+    const statuses = new Map<string, Map<string, CurrentResultStatus>>();
+    await Promise.all(
+      [...wanted].map(async ([environment, ids]) => {
+        const found = await this.store.getCurrentStatuses([...ids], environment);
+        statuses.set(environment, new Map(found.map((s) => [s.contractId, s])));
+      }),
+    );
+    return records.map((record, i) =>
+      toView(record, contractsOf[i] as Set<string>, statuses.get(record.environment) ?? new Map()),
+    );
+  }
+}
+
+type SystemShape = { components?: ComponentDescriptor[] } & Record<string, unknown>;
+
+const systemOf = (record: InstanceRecord): SystemShape => record.descriptor as SystemShape;
+
+/** One instance: its components, and for each data contract the state stored for it. */
+function toView(
+  record: InstanceRecord,
+  contracts: ReadonlySet<string>,
+  statuses: ReadonlyMap<string, CurrentResultStatus>,
+): MarketplaceInstanceView {
+  const system = systemOf(record);
+  const all: ComponentDescriptor[] = [];
+  flatten(system.components ?? [], all);
+  const components = all.map((c) => {
+    const dataContract = contracts.has(c.id);
+    const publicInfo = publicInfoOf(c);
+    const base = {
+      id: c.id,
+      ...(c.name === undefined ? {} : { name: c.name }),
+      ...(c.kind === undefined ? {} : { kind: c.kind }),
+      dataContract,
+      ...(publicInfo === undefined ? {} : { publicInfo }),
+    };
+    if (!dataContract) return base;
+    const current = statuses.get(c.id);
+    return {
+      ...base,
+      compliance: current
+        ? { status: current.status, evaluatedAt: current.receivedAt }
+        : { status: 'unknown' as const, evaluatedAt: null },
+    };
+  });
+  const version = text(system.version);
+  return {
+    systemId: record.systemId,
+    name: text(system.name) ?? record.systemId,
+    kind: text(system.kind) ?? 'unknown',
+    environment: record.environment,
+    ...(version === undefined ? {} : { version }),
+    deployedAt: record.deployedAt,
+    components,
+  };
 }

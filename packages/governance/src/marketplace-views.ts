@@ -7,8 +7,12 @@ import {
   ComplianceStateSchema,
   ComplianceTreeNodeSchema,
   ValidationIssueSchema,
+  VerdictOverrideSchema,
 } from '@dcg/contract-schema';
 import { z } from 'zod';
+import type { Page } from './page';
+import type { Policy } from './policy';
+import type { CurrentResultStatus } from './repositories';
 
 /**
  * Compliance state of one data contract as the marketplace shows it: the stored state of its
@@ -57,6 +61,9 @@ export const ContractComplianceViewSchema = z
       .array(ValidationIssueSchema)
       .optional()
       .describe('Set when `status` is `unprocessable`: why the details do not conform'),
+    override: VerdictOverrideSchema.optional().describe(
+      'Set when `satisfiesPolicy` disagrees with the records (compliant with failing requirements, violated with none failing); the verdict decides `status`',
+    ),
   })
   .meta({ id: 'ContractCompliance' });
 /** Compliance of one data contract in one environment. */
@@ -88,12 +95,43 @@ export const MarketplaceInstanceViewSchema = z
         compliance: z
           .object({ status: ComplianceViewStatusSchema, evaluatedAt: z.string().nullable() })
           .optional(),
+        publicInfo: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe(
+            'The `publicInfo` its tech adapter returned when it was provisioned, shown to users (never `privateInfo`)',
+          ),
       }),
     ),
   })
   .meta({ id: 'MarketplaceInstance' });
 /** One deployed system instance in one environment, with its components. */
 export type MarketplaceInstanceView = z.infer<typeof MarketplaceInstanceViewSchema>;
+
+/**
+ * A deployed system descriptor (without private info) and the plan that deployed it. Also the
+ * JSON body of `GET /v1/marketplace/instances/{id}/descriptor`.
+ *
+ * @example
+ * const view: DeployedDescriptorView = { systemId: 'urn:dmb:dp:finance:orders:0',
+ *   environment: 'production', planId: 'p1', deployedAt: new Date().toISOString(),
+ *   descriptor: { id: 'urn:dmb:dp:finance:orders:0', kind: 'dataproduct', components: [] } };
+ */
+export const DeployedDescriptorViewSchema = z
+  .object({
+    systemId: z.string(),
+    environment: z.string(),
+    planId: z.string().describe('The provisioning plan that deployed it'),
+    deployedAt: z.string(),
+    descriptor: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "The system descriptor as deployed, with each component's info.publicInfo; info.privateInfo is left out",
+      ),
+  })
+  .meta({ id: 'DeployedDescriptor' });
+/** A deployed system descriptor (without private info) and the plan that deployed it. */
+export type DeployedDescriptorView = z.infer<typeof DeployedDescriptorViewSchema>;
 
 /**
  * What the marketplace pages and API read. Implemented over the governance repositories.
@@ -113,4 +151,12 @@ export interface MarketplaceReadModel {
     environment?: string,
   ): Promise<MarketplaceInstanceView[]>;
   getContractCompliance(contractId: string, environment: string): Promise<ContractComplianceView>;
+  /** The states of a contract's results in one environment, newest first (no documents read). */
+  listContractStates(
+    contractId: string,
+    environment: string,
+    paging: { limit: number; offset: number },
+  ): Promise<Page<CurrentResultStatus>>;
+  /** The policies of these ids that exist (to show them by name). */
+  getPolicies(ids: readonly string[]): Promise<Policy[]>;
 }

@@ -136,6 +136,48 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     });
   });
 
+  it('reads the deployed descriptor for the marketplace: public info kept, private info left out', async () => {
+    behaviours[ORDERS_PORT] = { kind: 'info-merge', publicInfo: { endpoint: 'jdbc:orders' } };
+    const plan = await run('deploy', { environment: 'descriptor-env', descriptor: ordersSystem() });
+    expect(plan.status).toBe('completed');
+    const read = await governance.marketplace.getDeployedDescriptor(
+      'urn:dmb:dp:finance:orders:0',
+      'descriptor-env',
+    );
+    expect(read).toMatchObject({
+      systemId: 'urn:dmb:dp:finance:orders:0',
+      environment: 'descriptor-env',
+      planId: plan.id,
+    });
+    const components = read!.descriptor.components as Array<{ id: string; info?: object }>;
+    const port = components.find((c) => c.id === ORDERS_PORT)!;
+    expect(port).toMatchObject({
+      dataContract: ordersSystem().components![1]!.dataContract,
+      info: { publicInfo: { endpoint: 'jdbc:orders' } },
+    });
+    // The adapters stored private info (the guardian's policy id, the adapter's own): none shows.
+    const stored = await governance.store.getInstance(
+      'urn:dmb:dp:finance:orders:0',
+      'descriptor-env',
+    );
+    expect(JSON.stringify(stored!.descriptor)).toContain('privateInfo');
+    expect(JSON.stringify(read!.descriptor)).not.toContain('privateInfo');
+    // Without an environment: the latest deployment of the system.
+    const latest = await governance.marketplace.getDeployedDescriptor(
+      'urn:dmb:dp:finance:orders:0',
+    );
+    expect(latest?.deployedAt).toBe(
+      (await governance.store.listInstances({ systemId: 'urn:dmb:dp:finance:orders:0' }))
+        .map((i) => i.deployedAt)
+        .sort()
+        .at(-1),
+    );
+    expect(
+      await governance.marketplace.getDeployedDescriptor('urn:dmb:dp:finance:orders:0', 'nowhere'),
+    ).toBeNull();
+    expect(await governance.marketplace.getDeployedDescriptor('urn:dmb:dp:none:x:0')).toBeNull();
+  });
+
   it('accepts info: null from a guardian and keeps the input info', async () => {
     guardianBehaviours[GUARDIAN] = { kind: 'info-null' };
     const plan = await run('deploy', { environment: 'qa', descriptor: ordersSystem() });

@@ -1,14 +1,14 @@
 import {
   type ComponentDescriptor,
-  ContractSchemaError,
+  type DocumentIssue,
   type DocumentLimits,
   explainProvisioningInfoViolation,
   findComponent,
   mergeProvisioningInfo,
   type PathSegment,
-  parseDescriptorYaml,
   prefixIssues,
   type SystemDescriptor,
+  safeParseDescriptorYaml,
   stringifyDescriptorYaml,
   validateDescriptor,
   withCompleteInfo,
@@ -100,6 +100,29 @@ function invalid(
   return new GovernanceError('invalid_input', message, {
     issues: [governanceIssue(code, segments, detail)],
   });
+}
+
+/**
+ * The error of a descriptor text that does not parse: a limit (`too_large`, `too_deep`) keeps
+ * its own code, anything else is invalid input, all located at `descriptor`.
+ */
+function descriptorTextError(issue: DocumentIssue): GovernanceError {
+  switch (issue.code) {
+    case 'too_large':
+    case 'too_deep': {
+      const issueCode = issue.code === 'too_large' ? 'too_big' : 'too_deep';
+      return new GovernanceError(issue.code, issue.message, {
+        issues: [governanceIssue(issueCode, ['descriptor'], issue.message)],
+      });
+    }
+    default:
+      return invalid(
+        'The descriptor is not valid YAML or JSON',
+        'invalid_yaml',
+        ['descriptor'],
+        issue.message,
+      );
+  }
 }
 
 /**
@@ -255,30 +278,9 @@ export class ProvisioningCoordinator {
     }
     let raw = input.descriptor;
     if (typeof raw === 'string') {
-      try {
-        raw = parseDescriptorYaml(raw, this.deps.descriptorLimits);
-      } catch (error) {
-        if (ContractSchemaError.isInstance(error) && error.code !== 'invalid_yaml') {
-          const issues = [
-            governanceIssue(
-              error.code === 'too_large' ? 'too_big' : 'too_deep',
-              ['descriptor'],
-              error.message,
-            ),
-          ];
-          throw new GovernanceError(
-            error.code === 'too_large' ? 'too_large' : 'too_deep',
-            error.message,
-            { issues },
-          );
-        }
-        throw invalid(
-          'The descriptor is not valid YAML or JSON',
-          'invalid_yaml',
-          ['descriptor'],
-          (error as Error).message,
-        );
-      }
+      const parsed = safeParseDescriptorYaml(raw, this.deps.descriptorLimits);
+      if (!parsed.success) throw descriptorTextError(parsed.issues[0]!);
+      raw = parsed.data;
     }
     if (raw === undefined || raw === null) {
       throw invalid(

@@ -247,6 +247,14 @@ export interface EvaluationResultRepository {
     contractIds: readonly string[],
     environment: string,
   ): Promise<CurrentResultStatus[]>;
+  /**
+   * The states of a contract's results in one environment, newest first, without their documents
+   * (the timeline of the marketplace pages).
+   */
+  listResultStates(
+    contractId: string,
+    filter: { environment: string; limit: number; offset: number },
+  ): Promise<Page<CurrentResultStatus>>;
   /** History of a contract, newest first. */
   listResultHistory(
     contractId: string,

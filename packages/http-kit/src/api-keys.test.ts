@@ -42,6 +42,27 @@ describe('resolveApiKeys', () => {
     expect(one.keys).toEqual([{ name: 'development', role: 'admin', key: one.developmentKey }]);
     expect(resolveApiKeys(none, { env: {} })).toEqual({ keys: [] });
   });
+
+  it('uses a development key it is given (a launcher shares it), never a short one, never over configured keys', () => {
+    const none: { name: string; role: string }[] = [];
+    const given = 'dcg-dev-shared-by-the-launcher-0123';
+    const shared = resolveApiKeys(none, {
+      env: {},
+      developmentRole: 'admin',
+      developmentKey: given,
+    });
+    expect(shared).toEqual({
+      keys: [{ name: 'development', role: 'admin', key: given }],
+      developmentKey: given,
+    });
+    expect(() =>
+      resolveApiKeys(none, { env: {}, developmentRole: 'admin', developmentKey: 'short' }),
+    ).toThrow(/auth\.developmentKey: the development key given is shorter than 16/);
+    const configured = [{ name: 'ops', key: 'a-configured-key-0123456789', role: 'admin' }];
+    expect(
+      resolveApiKeys(configured, { env: {}, developmentRole: 'admin', developmentKey: given }),
+    ).toEqual({ keys: configured });
+  });
 });
 
 describe('resolveApiKeys in production', () => {

@@ -32,6 +32,11 @@ export function resolveApiKeys<E extends ApiKeyEntry>(
   options: {
     env: Record<string, string | undefined>;
     developmentRole?: E['role'] | undefined;
+    /**
+     * The development key to use instead of a random one (at least {@link MIN_API_KEY_LENGTH}
+     * characters), so that a launcher can hand the same key to another process (`pnpm start`).
+     */
+    developmentKey?: string | undefined;
     /** No development key; no key at all is an error. Default: `env.NODE_ENV === 'production'`. */
     production?: boolean | undefined;
     /** The role shown in the error's example configuration. */
@@ -61,7 +66,14 @@ export function resolveApiKeys<E extends ApiKeyEntry>(
     );
   }
   if (keys.length > 0 || options.developmentRole === undefined) return { keys };
-  const developmentKey = `dcg-dev-${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
+  if (options.developmentKey !== undefined && options.developmentKey.length < MIN_API_KEY_LENGTH) {
+    const message = `the development key given is shorter than ${MIN_API_KEY_LENGTH} characters`;
+    throw new ConfigError(`Invalid configuration:\n  - auth.developmentKey: ${message}`, [
+      { key: 'auth.developmentKey', message },
+    ]);
+  }
+  const developmentKey =
+    options.developmentKey ?? `dcg-dev-${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
   const development = { name: 'development', role: options.developmentRole, key: developmentKey };
   return { keys: [development as unknown as ResolvedApiKey<E>], developmentKey };
 }

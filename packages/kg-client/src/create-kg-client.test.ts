@@ -1,3 +1,4 @@
+import { isSelectResults } from '@dcg/kg-schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caught } from './__fixtures__/caught';
 import { startFaultServer } from './__fixtures__/fault-server';
@@ -10,7 +11,6 @@ import {
   KgResponseError,
   KgTimeoutError,
 } from './kg-client-error';
-import { isSelectResults } from './sparql-results';
 
 let server: Awaited<ReturnType<typeof startFaultServer>>;
 let client: KgClient;
@@ -168,7 +168,12 @@ describe('search', () => {
     const shape = await caught(client.search('bad-shape'));
     expect(shape).toBeInstanceOf(KgResponseError);
     expect((shape as KgResponseError).issues).toEqual([
-      { path: '$.results[1]', message: 'must be an absolute IRI' },
+      {
+        code: 'invalid_format',
+        segments: ['results', 1],
+        path: '$.results[1]',
+        message: 'must be an absolute IRI',
+      },
     ]);
 
     const small = createKgClient({ baseUrl: server.url, maxResponseBytes: 100_000 });

@@ -1,4 +1,15 @@
 import type { CallOptions, HttpClientOptions } from '@dcg/client-transport';
+import {
+  isSelectResults,
+  MAX_SEARCH_LIMIT,
+  parseSparqlResults,
+  type SearchPage,
+  SearchRequestSchema,
+  SearchResponseSchema,
+  type SparqlResults,
+  type SparqlSelectResults,
+  schemaIssues,
+} from '@dcg/kg-schema';
 import * as z from 'zod/mini';
 import {
   buildDescribeQuery,
@@ -8,20 +19,8 @@ import {
   type DescribeVariable,
 } from './describe-concepts';
 import { createTransport, type Transport } from './http-transport';
-import { issuesFromZod, KgClientError, KgResponseError } from './kg-client-error';
+import { KgClientError, KgResponseError } from './kg-client-error';
 import { pageSearch, type SearchAllOptions, type SearchPages } from './search-pages';
-import {
-  MAX_SEARCH_LIMIT,
-  type SearchPage,
-  SearchRequestSchema,
-  SearchResponseSchema,
-} from './search-response';
-import {
-  isSelectResults,
-  parseSparqlResults,
-  type SparqlResults,
-  type SparqlSelectResults,
-} from './sparql-results';
 
 /** Options of {@link createKgClient}: where the knowledge graph API is, and the transport's limits. */
 export interface KgClientOptions extends HttpClientOptions {
@@ -122,7 +121,7 @@ const describeChunk = 100;
 export function createKgClient(options: KgClientOptions): KgClient {
   const parsed = OptionsSchema.safeParse(options);
   if (!parsed.success) {
-    const issues = issuesFromZod(parsed.error.issues);
+    const issues = schemaIssues(parsed.error.issues);
     throw new KgClientError(
       'INVALID_ARGUMENT',
       `invalid client options: ${issues.map((issue) => `${issue.path.replace(/^\$\.?/, '')}: ${issue.message}`).join('; ')}`,
@@ -180,7 +179,7 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
         const page = SearchResponseSchema.safeParse(value);
         return page.success
           ? { success: true, data: page.data }
-          : { success: false, issues: issuesFromZod(page.error.issues) };
+          : { success: false, issues: schemaIssues(page.error.issues) };
       },
     });
   };
@@ -282,7 +281,7 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
 }
 
 function invalidArgument(call: string, error: z.core.$ZodError): KgClientError {
-  const issues = issuesFromZod(error.issues);
+  const issues = schemaIssues(error.issues);
   return new KgClientError(
     'INVALID_ARGUMENT',
     `${call}: ${issues.map((issue) => `${issue.path.replace(/^\$\.?/, '')}: ${issue.message}`).join('; ')}`,

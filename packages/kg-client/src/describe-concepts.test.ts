@@ -1,6 +1,6 @@
+import type { SparqlBinding } from '@dcg/kg-schema';
 import { describe, expect, it } from 'vitest';
 import { buildDescribeQuery, collectDescriptions } from './describe-concepts';
-import type { SparqlBinding } from './sparql-results';
 
 const skos = 'http://www.w3.org/2004/02/skos/core#';
 const rdfs = 'http://www.w3.org/2000/01/rdf-schema#';

@@ -1,6 +1,6 @@
-import { isAbsoluteIri } from './iri';
+import type { RdfTerm, SparqlSelectResults } from '@dcg/kg-schema';
+import { isAbsoluteIri } from '@dcg/kg-schema';
 import { KgClientError } from './kg-client-error';
-import type { RdfTerm, SparqlSelectResults } from './sparql-results';
 
 const rdfs = 'http://www.w3.org/2000/01/rdf-schema#';
 const skos = 'http://www.w3.org/2004/02/skos/core#';

@@ -6,6 +6,7 @@ import {
   type TransportErrors,
   type TransportSettings,
 } from '@dcg/client-transport';
+import { type ProblemDetails, ProblemDetailsSchema } from '@dcg/kg-schema';
 import {
   KgAbortError,
   KgClientError,
@@ -14,7 +15,6 @@ import {
   KgResponseError,
   KgTimeoutError,
 } from './kg-client-error';
-import { type ProblemDetails, ProblemDetailsSchema } from './problem-details';
 
 export type { RetryKind, TransportSettings };
 

@@ -1,4 +1,32 @@
 export type {
+  BlankNodeTerm,
+  IriTerm,
+  LiteralTerm,
+  ProblemDetails,
+  RdfTerm,
+  SearchPage,
+  SparqlAskResults,
+  SparqlBinding,
+  SparqlResults,
+  SparqlSelectResults,
+  TripleTerm,
+} from '@dcg/kg-schema';
+export {
+  IriSchema,
+  isAbsoluteIri,
+  isLanguageRange,
+  isSelectResults,
+  MAX_SEARCH_FILTER_VALUES,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_TERM_LENGTH,
+  ProblemDetailsSchema,
+  parseSparqlResults,
+  RdfTermSchema,
+  SearchRequestSchema,
+  SearchResponseSchema,
+  SparqlResultsSchema,
+} from '@dcg/kg-schema';
+export type {
   CallOptions,
   DescribeCallOptions,
   KgClient,
@@ -14,7 +42,6 @@ export type {
   DescribeVariable,
 } from './describe-concepts';
 export { buildDescribeQuery, collectDescriptions } from './describe-concepts';
-export { IriSchema, isAbsoluteIri } from './iri';
 export type { KgClientErrorCode } from './kg-client-error';
 export {
   KgAbortError,
@@ -26,33 +53,5 @@ export {
 } from './kg-client-error';
 export type { LangString, PlainTriple, PlainValue, PlainValueOptions } from './plain-values';
 export { toPlainRows, toPlainValue } from './plain-values';
-export type { ProblemDetails } from './problem-details';
-export { ProblemDetailsSchema } from './problem-details';
 export type { SearchAllOptions, SearchPages } from './search-pages';
 export { pageSearch } from './search-pages';
-export type { SearchPage } from './search-response';
-export {
-  isLanguageRange,
-  MAX_SEARCH_FILTER_VALUES,
-  MAX_SEARCH_LIMIT,
-  MAX_SEARCH_TERM_LENGTH,
-  SearchRequestSchema,
-  SearchResponseSchema,
-} from './search-response';
-export type {
-  BlankNodeTerm,
-  IriTerm,
-  LiteralTerm,
-  RdfTerm,
-  SparqlAskResults,
-  SparqlBinding,
-  SparqlResults,
-  SparqlSelectResults,
-  TripleTerm,
-} from './sparql-results';
-export {
-  isSelectResults,
-  parseSparqlResults,
-  RdfTermSchema,
-  SparqlResultsSchema,
-} from './sparql-results';

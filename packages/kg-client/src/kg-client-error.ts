@@ -1,6 +1,6 @@
 import { describeCause, problemMessage } from '@dcg/client-transport';
+import type { ProblemDetails } from '@dcg/kg-schema';
 import type * as z from 'zod/mini';
-import type { ProblemDetails } from './problem-details';
 
 const marker = Symbol.for('dcg.kg-client.error');
 

@@ -1,6 +1,6 @@
+import type { RdfTerm } from '@dcg/kg-schema';
 import { describe, expect, it } from 'vitest';
 import { toPlainRows, toPlainValue } from './plain-values';
-import type { RdfTerm } from './sparql-results';
 
 const xsd = 'http://www.w3.org/2001/XMLSchema#';
 const typed = (value: string, type: string): RdfTerm => ({

@@ -1,4 +1,4 @@
-import type { RdfTerm, SparqlSelectResults } from './sparql-results';
+import type { RdfTerm, SparqlSelectResults } from '@dcg/kg-schema';
 
 const xsd = 'http://www.w3.org/2001/XMLSchema#';
 const integerTypes = new Set(

@@ -154,7 +154,7 @@ await kg.search('water');
     expect(error).toBeInstanceOf(KgProblemError);
     expect(error).toMatchObject({
       status: 503,
-      problem: { type: 'urn:dcg:kg:problem:sparql-timeout' },
+      problem: { type: 'urn:dcg:kg:query_timeout' },
     });
     expect(requests).toBe(1);
   });

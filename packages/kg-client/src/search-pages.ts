@@ -1,4 +1,4 @@
-import type { SearchPage } from './search-response';
+import type { SearchPage } from '@dcg/kg-schema';
 
 /** Options of `searchAll`. */
 export interface SearchAllOptions {

@@ -1,41 +1,78 @@
+import type { Problem } from '@dcg/sparql-subset';
+
 const marker = Symbol.for('dcg.knowledge-graph.error');
 
-/** Machine-readable reasons a knowledge graph operation fails. */
+/**
+ * Machine-readable reasons a knowledge graph operation fails (snake_case, like every code of
+ * dcg). The `query_*` codes and `row_limit_exceeded` come from {@link query}: `query_rejected`
+ * carries the `problems` of the query text.
+ */
 export type KnowledgeGraphErrorCode =
-  | 'RDF_SYNTAX'
-  | 'EMPTY_GRAPH'
-  | 'UNSUPPORTED_FORMAT'
-  | 'UNKNOWN_SOURCE'
-  | 'PERSISTENCE'
-  | 'PASSTHROUGH_DISABLED'
-  | 'UPSTREAM_TIMEOUT'
-  | 'UPSTREAM_ERROR'
-  | 'UPSTREAM_MALFORMED'
-  | 'UPSTREAM_REJECTED'
-  | 'INGESTION_DISABLED'
-  | 'NO_BASE_URL';
+  | 'rdf_syntax'
+  | 'empty_graph'
+  | 'unsupported_format'
+  | 'unknown_source'
+  | 'persistence'
+  | 'passthrough_disabled'
+  | 'upstream_timeout'
+  | 'upstream_error'
+  | 'upstream_malformed'
+  | 'upstream_rejected'
+  | 'ingestion_disabled'
+  | 'no_base_url'
+  | 'query_rejected'
+  | 'query_timeout'
+  | 'query_too_expensive'
+  | 'query_aborted'
+  | 'row_limit_exceeded';
+
+/** Codes of failures of an upstream source (passthrough, pulls). */
+const UPSTREAM_CODES: ReadonlySet<KnowledgeGraphErrorCode> = new Set([
+  'upstream_timeout',
+  'upstream_error',
+  'upstream_malformed',
+  'upstream_rejected',
+]);
 
 /**
- * The one error base class of `@dcg/knowledge-graph`: a string `code`, an optional `cause`, and
- * recognisable across copies of the package through {@link KnowledgeGraphError.is}.
+ * The one error base class of `@dcg/knowledge-graph`: a string `code`, an optional `cause`, the
+ * `problems` of a rejected query, and recognisable across copies of the package through
+ * {@link KnowledgeGraphError.isInstance}.
  *
  * @example
  * try { await kb.replaceGraph('nope', []); } catch (e) {
- *   if (KnowledgeGraphError.is(e) && e.code === 'UNKNOWN_SOURCE') console.log(e.message);
+ *   if (KnowledgeGraphError.isInstance(e) && e.code === 'unknown_source') console.log(e.message);
  * }
  */
 export class KnowledgeGraphError extends Error {
   readonly code: KnowledgeGraphErrorCode;
+  /** Why a query was rejected (`query_rejected`): stable codes of `@dcg/sparql-subset`. */
+  readonly problems: readonly Problem[];
   readonly [marker] = true;
 
-  constructor(code: KnowledgeGraphErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(
+    code: KnowledgeGraphErrorCode,
+    message: string,
+    options: { cause?: unknown; problems?: readonly Problem[] } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'KnowledgeGraphError';
     this.code = code;
+    this.problems = options.problems ?? [];
+  }
+
+  /** True when an upstream source failed (timeout, error, malformed answer, rejection). */
+  get upstream(): boolean {
+    return UPSTREAM_CODES.has(this.code);
   }
 
   /** True for any `KnowledgeGraphError`, even from another copy of this package. */
-  static is(value: unknown): value is KnowledgeGraphError {
+  static isInstance(value: unknown): value is KnowledgeGraphError {
     return typeof value === 'object' && value !== null && marker in value;
+  }
+
+  /** @deprecated Use {@link KnowledgeGraphError.isInstance}, the recogniser name of every dcg package. */
+  static is(value: unknown): value is KnowledgeGraphError {
+    return KnowledgeGraphError.isInstance(value);
   }
 }

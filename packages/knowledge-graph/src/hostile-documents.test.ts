@@ -121,7 +121,7 @@ describe('documents that used to hang, crash or wipe', () => {
       const parsed = await parseRdf(text, 'json-ld', { jsonLd });
       if (!parsed.success) throw new Error(`expected ${text} to parse`);
       const error = await kb.replaceGraph('a', parsed.data).catch((e: unknown) => e);
-      expect(KnowledgeGraphError.is(error) && error.code).toBe('EMPTY_GRAPH');
+      expect(KnowledgeGraphError.isInstance(error) && error.code).toBe('empty_graph');
       expect(kb.graphInfo('a').triples).toBe(1);
     }
     await kb.replaceGraph('a', [], { allowEmpty: true });

@@ -1,8 +1,14 @@
 export { KnowledgeGraphError, type KnowledgeGraphErrorCode } from './errors';
+export {
+  GraphQueries,
+  type GraphQueriesSettings,
+  type QueryOptions,
+  queryRejected,
+  type SourceQueryOptions,
+} from './graph-queries';
 export { type GraphInfo, KnowledgeBase } from './knowledge-base';
 export { DEFAULT_MAX_JSON_DEPTH, type ParseRdfOptions, parseRdf } from './parse-rdf';
-export { passthroughEndpoints, passthroughSearch, passthroughSparql } from './passthrough';
-export { type PullOptions, pullSourceGraph } from './pull-graph';
+export type { PullOptions } from './pull-graph';
 export {
   mediaTypeOfRdfFormat,
   RDF_MEDIA_TYPES,
@@ -19,4 +25,5 @@ export {
 } from './search-query';
 export { serializeGraph, WRITABLE_RDF_FORMATS } from './serialize-graph';
 export { SearchConfigSchema, type SourceConfig, SourcesConfigSchema } from './source-config';
+export { type IngestionLog, SourceIngestion, scheduledSources } from './source-ingestion';
 export { decodeUtf8 } from './strict-utf8';

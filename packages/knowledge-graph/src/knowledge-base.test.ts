@@ -128,7 +128,29 @@ describe('KnowledgeBase with FileGraphPersistence', () => {
     expect(reopened.search('last', { offset: 0, limit: 10 }).results).toEqual(['urn:y']);
   });
 
-  it('rejects unknown sources with UNKNOWN_SOURCE', async () => {
+  it('answers a search page with its paging and whether more follow', async () => {
+    const kb = await KnowledgeBase.open({
+      sources: [source('a')],
+      search,
+      persistence: new FileGraphPersistence(dir),
+    });
+    await kb.replaceGraph(
+      'a',
+      await quads(
+        '<urn:1> skos:prefLabel "lake" . <urn:2> skos:prefLabel "lake" . <urn:3> skos:prefLabel "lake" .',
+      ),
+    );
+    const first = kb.search('lake', { offset: 0, limit: 2 });
+    expect(first).toMatchObject({ totalResults: 3, offset: 0, limit: 2, hasNextPage: true });
+    expect(first.results).toHaveLength(2);
+    expect(kb.search('lake', { offset: 2, limit: 2 })).toMatchObject({
+      results: [expect.any(String)],
+      offset: 2,
+      hasNextPage: false,
+    });
+  });
+
+  it('rejects unknown sources with unknown_source', async () => {
     const kb = await KnowledgeBase.open({
       sources: [source('a')],
       search,

@@ -1,8 +1,10 @@
+import type { SearchPage } from '@dcg/kg-schema';
 import { type Quad, Store } from 'n3';
 import { KnowledgeGraphError } from './errors';
 import type { GraphPersistence } from './graph-persistence';
-import { type IndexSearchOptions, SearchIndex, type SearchPage } from './search/search-index';
+import { type IndexSearchOptions, SearchIndex } from './search/search-index';
 import type { SearchConfig, SourceConfig } from './source-config';
+import { requireIngestion } from './source-modes';
 
 /** What is known about one source's ingested graph. */
 export interface GraphInfo {
@@ -42,7 +44,7 @@ interface Snapshot {
  * @example
  * const kb = await KnowledgeBase.open({ sources, search: { predicates }, persistence });
  * await kb.replaceGraph('demo', quads);
- * kb.search('water', { offset: 0, limit: 10 });
+ * kb.search('water', { offset: 0, limit: 10 }); // { results, totalResults, offset, limit, hasNextPage }
  * kb.stores(); // pass to @dcg/sparql-subset's evaluate
  */
 export class KnowledgeBase {
@@ -82,11 +84,18 @@ export class KnowledgeBase {
     return [...this.#sources.values()];
   }
 
-  /** A configured source, or a `UNKNOWN_SOURCE` error. */
+  /** A configured source, or a `unknown_source` error. */
   source(sourceId: string): SourceConfig {
     const source = this.#sources.get(sourceId);
     if (!source)
-      throw new KnowledgeGraphError('UNKNOWN_SOURCE', `no source "${sourceId}" is configured`);
+      throw new KnowledgeGraphError('unknown_source', `no source "${sourceId}" is configured`);
+    return source;
+  }
+
+  /** A configured source that takes uploaded graphs: `unknown_source` or `ingestion_disabled` otherwise. */
+  sourceAcceptingUploads(sourceId: string): SourceConfig {
+    const source = this.source(sourceId);
+    requireIngestion(source);
     return source;
   }
 
@@ -123,7 +132,7 @@ export class KnowledgeBase {
 
   /**
    * Replaces a source's whole graph with `quads`, durably and atomically. No quads is refused
-   * (`EMPTY_GRAPH`, nothing changes) unless `allowEmpty` says the graph is meant to be emptied.
+   * (`empty_graph`, nothing changes) unless `allowEmpty` says the graph is meant to be emptied.
    */
   replaceGraph(
     sourceId: string,
@@ -136,7 +145,7 @@ export class KnowledgeBase {
     if (quads.length === 0 && options.allowEmpty !== true)
       return Promise.reject(
         new KnowledgeGraphError(
-          'EMPTY_GRAPH',
+          'empty_graph',
           `the document yields no triples, so it would empty the graph of source "${sourceId}"; nothing was changed (to empty the graph on purpose, say so: allowEmpty)`,
         ),
       );
@@ -161,10 +170,18 @@ export class KnowledgeBase {
 
   /**
    * Ranked search over the configured literal predicates of every ingested graph, optionally
-   * filtered by language, `rdf:type` and `skos:inScheme` (see {@link IndexSearchOptions}).
+   * filtered by language, `rdf:type` and `skos:inScheme` (see {@link IndexSearchOptions}): one
+   * page as the API answers it, with the paging it was served with and whether more follow.
    */
   search(term: string, page: IndexSearchOptions): SearchPage {
-    return this.#index.search(term, page);
+    const { results, totalResults } = this.#index.search(term, page);
+    return {
+      results,
+      totalResults,
+      offset: page.offset,
+      limit: page.limit,
+      hasNextPage: page.offset + results.length < totalResults,
+    };
   }
 
   async #install(

@@ -3,7 +3,7 @@ import {
   type SearchPage as SearchResponse,
   SearchResponseSchema,
   type SparqlResults,
-} from '@dcg/kg-client';
+} from '@dcg/kg-schema';
 import { KnowledgeGraphError } from './errors';
 import { readCapped } from './read-capped';
 import type { SearchQuery } from './search-query';
@@ -22,7 +22,7 @@ export interface PassthroughOptions {
 /**
  * The endpoints passthrough uses for a source, all from configuration (never from a request):
  * `searchEndpoint` / `sparqlEndpoint` when set, else `{baseUrl}/v1/search/query` and
- * `{baseUrl}/v1/graph/sparql`. Throws `PASSTHROUGH_DISABLED` or `NO_BASE_URL`.
+ * `{baseUrl}/v1/graph/sparql`. Throws `passthrough_disabled` or `no_base_url`.
  *
  * @example
  * passthroughEndpoints(source).sparql; // 'https://upstream.example/v1/graph/sparql'
@@ -30,7 +30,7 @@ export interface PassthroughOptions {
 export function passthroughEndpoints(source: SourceConfig): { search: string; sparql: string } {
   if (!source.modes.passthrough.enabled) {
     throw new KnowledgeGraphError(
-      'PASSTHROUGH_DISABLED',
+      'passthrough_disabled',
       `passthrough is not enabled for source "${source.id}"`,
     );
   }
@@ -39,7 +39,7 @@ export function passthroughEndpoints(source: SourceConfig): { search: string; sp
   const sparql = source.sparqlEndpoint ?? (base ? `${base}/v1/graph/sparql` : undefined);
   if (!search || !sparql) {
     throw new KnowledgeGraphError(
-      'NO_BASE_URL',
+      'no_base_url',
       `source "${source.id}" has no baseUrl (nor searchEndpoint and sparqlEndpoint) to pass through to`,
     );
   }
@@ -70,7 +70,7 @@ export async function passthroughSearch(
   const parsed = SearchResponseSchema.safeParse(body);
   if (!parsed.success) {
     throw new KnowledgeGraphError(
-      'UPSTREAM_MALFORMED',
+      'upstream_malformed',
       `source "${source.id}" answered a search response of the wrong shape: ${parsed.error.issues[0]?.message ?? ''} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`,
     );
   }
@@ -109,7 +109,7 @@ export async function passthroughSparql(
   if (!parsed.success) {
     const first = parsed.issues[0];
     throw new KnowledgeGraphError(
-      'UPSTREAM_MALFORMED',
+      'upstream_malformed',
       `source "${source.id}" answered something that is not SPARQL JSON results${first ? ` (${first.path}: ${first.message})` : ''}`,
     );
   }
@@ -126,15 +126,15 @@ async function exchange(
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   const doFetch = options.fetch ?? fetch;
   const fail = (error: unknown): never => {
-    if (KnowledgeGraphError.is(error)) throw error;
+    if (KnowledgeGraphError.isInstance(error)) throw error;
     if (timeout.aborted) {
       throw new KnowledgeGraphError(
-        'UPSTREAM_TIMEOUT',
+        'upstream_timeout',
         `source "${source.id}" did not answer within ${options.timeoutMs} ms`,
         { cause: error },
       );
     }
-    throw new KnowledgeGraphError('UPSTREAM_ERROR', `source "${source.id}" could not be reached`, {
+    throw new KnowledgeGraphError('upstream_error', `source "${source.id}" could not be reached`, {
       cause: error,
     });
   };
@@ -144,13 +144,13 @@ async function exchange(
     const text = await readCapped(response, options.maxResponseBytes, source.id);
     if (response.status === 400) {
       throw new KnowledgeGraphError(
-        'UPSTREAM_REJECTED',
+        'upstream_rejected',
         `source "${source.id}" rejected the request: ${summarise(text)}`,
       );
     }
     if (!response.ok) {
       throw new KnowledgeGraphError(
-        'UPSTREAM_ERROR',
+        'upstream_error',
         `source "${source.id}" answered HTTP ${response.status}`,
       );
     }
@@ -158,7 +158,7 @@ async function exchange(
       return JSON.parse(text) as unknown;
     } catch {
       throw new KnowledgeGraphError(
-        'UPSTREAM_MALFORMED',
+        'upstream_malformed',
         `source "${source.id}" answered something that is not JSON`,
       );
     }

@@ -3,6 +3,7 @@ import { KnowledgeGraphError } from './errors';
 import { type ParseRdfOptions, parseRdf } from './parse-rdf';
 import { readCapped } from './read-capped';
 import type { SourceConfig } from './source-config';
+import { requireIngestion } from './source-modes';
 
 /** Options of {@link pullSourceGraph}. */
 export interface PullOptions {
@@ -16,23 +17,18 @@ export interface PullOptions {
 
 /**
  * Pulls a source's graph from its adapter: `GET {baseUrl}/v1/graph/jsonld`, parsed as JSON-LD.
- * Throws `INGESTION_DISABLED`, `NO_BASE_URL`, `UPSTREAM_TIMEOUT`, `UPSTREAM_ERROR` or
- * `UPSTREAM_MALFORMED` (with the line and column of a syntax error).
+ * Throws `ingestion_disabled`, `no_base_url`, `upstream_timeout`, `upstream_error` or
+ * `upstream_malformed` (with the line and column of a syntax error).
  *
  * @example
  * const quads = await pullSourceGraph(source, { timeoutMs: 60_000, maxBytes: 512 * 2 ** 20 });
  * await kb.replaceGraph(source.id, quads);
  */
 export async function pullSourceGraph(source: SourceConfig, options: PullOptions): Promise<Quad[]> {
-  if (!source.modes.ingestion.enabled) {
-    throw new KnowledgeGraphError(
-      'INGESTION_DISABLED',
-      `ingestion is not enabled for source "${source.id}"`,
-    );
-  }
+  requireIngestion(source);
   if (!source.baseUrl) {
     throw new KnowledgeGraphError(
-      'NO_BASE_URL',
+      'no_base_url',
       `source "${source.id}" has no baseUrl to pull its graph from; upload it instead`,
     );
   }
@@ -48,21 +44,21 @@ export async function pullSourceGraph(source: SourceConfig, options: PullOptions
     });
     if (!response.ok) {
       throw new KnowledgeGraphError(
-        'UPSTREAM_ERROR',
+        'upstream_error',
         `source "${source.id}" answered HTTP ${response.status} for ${url}`,
       );
     }
     text = await readCapped(response, options.maxBytes, source.id);
   } catch (error) {
-    if (KnowledgeGraphError.is(error)) throw error;
+    if (KnowledgeGraphError.isInstance(error)) throw error;
     if (timeout.aborted) {
       throw new KnowledgeGraphError(
-        'UPSTREAM_TIMEOUT',
+        'upstream_timeout',
         `source "${source.id}" did not send its graph within ${options.timeoutMs} ms`,
         { cause: error },
       );
     }
-    throw new KnowledgeGraphError('UPSTREAM_ERROR', `source "${source.id}" could not be reached`, {
+    throw new KnowledgeGraphError('upstream_error', `source "${source.id}" could not be reached`, {
       cause: error,
     });
   }
@@ -70,7 +66,7 @@ export async function pullSourceGraph(source: SourceConfig, options: PullOptions
   if (!parsed.success) {
     const issue = parsed.issues[0];
     throw new KnowledgeGraphError(
-      'UPSTREAM_MALFORMED',
+      'upstream_malformed',
       `the JSON-LD of source "${source.id}" is invalid at line ${issue?.line}, column ${issue?.column}: ${issue?.message}`,
     );
   }

@@ -2,7 +2,7 @@ import { KnowledgeGraphError } from './errors';
 import { decodeUtf8 } from './strict-utf8';
 
 /**
- * Reads a response body as text, refusing (`UPSTREAM_MALFORMED`) once it passes `max` bytes, so
+ * Reads a response body as text, refusing (`upstream_malformed`) once it passes `max` bytes, so
  * that an upstream cannot make us buffer without bound.
  *
  * @example
@@ -17,7 +17,7 @@ export async function readCapped(
   if (declared > max) {
     await response.body?.cancel();
     throw new KnowledgeGraphError(
-      'UPSTREAM_MALFORMED',
+      'upstream_malformed',
       `source "${sourceId}" answered ${declared} bytes, more than ${max}`,
     );
   }
@@ -32,7 +32,7 @@ export async function readCapped(
     if (size > max) {
       await reader.cancel();
       throw new KnowledgeGraphError(
-        'UPSTREAM_MALFORMED',
+        'upstream_malformed',
         `source "${sourceId}" answered more than ${max} bytes`,
       );
     }
@@ -47,7 +47,7 @@ export async function readCapped(
   const decoded = decodeUtf8(bytes);
   if (!decoded.success)
     throw new KnowledgeGraphError(
-      'UPSTREAM_MALFORMED',
+      'upstream_malformed',
       `source "${sourceId}" answered text that is not UTF-8 (byte ${decoded.byteOffset})`,
     );
   return decoded.text;

@@ -1,10 +1,12 @@
 import {
   isAbsoluteIri,
   isLanguageRange,
+  MAX_SEARCH_FILTER_IRI_LENGTH,
   MAX_SEARCH_FILTER_VALUES,
   MAX_SEARCH_LIMIT,
+  MAX_SEARCH_OFFSET,
   MAX_SEARCH_TERM_LENGTH,
-} from '@dcg/kg-client';
+} from '@dcg/kg-schema';
 import { z } from 'zod';
 
 /**
@@ -20,10 +22,10 @@ export const SearchQuerySchema = z.object({
     .min(1, 'term must not be empty')
     .max(MAX_SEARCH_TERM_LENGTH, `term must be at most ${MAX_SEARCH_TERM_LENGTH} characters`),
   offset: z.coerce
-    .number({ error: 'offset must be an integer between 0 and 1000000' })
+    .number({ error: `offset must be an integer between 0 and ${MAX_SEARCH_OFFSET}` })
     .int('offset must be an integer')
-    .min(0, 'offset must be between 0 and 1000000')
-    .max(1_000_000, 'offset must be between 0 and 1000000')
+    .min(0, `offset must be between 0 and ${MAX_SEARCH_OFFSET}`)
+    .max(MAX_SEARCH_OFFSET, `offset must be between 0 and ${MAX_SEARCH_OFFSET}`)
     .default(0),
   limit: z.coerce
     .number({ error: `limit must be an integer between 1 and ${MAX_SEARCH_LIMIT}` })
@@ -35,8 +37,6 @@ export const SearchQuerySchema = z.object({
 
 /** Parsed search query. */
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
-
-const MAX_FILTER_IRI_LENGTH = 2048;
 
 /** One or more values: a query parameter given once (a string) or repeated (an array). */
 const repeatable = z
@@ -73,7 +73,10 @@ export const InternalSearchQuerySchema = SearchQuerySchema.extend({
         .array(
           z
             .string()
-            .max(MAX_FILTER_IRI_LENGTH, `type must be at most ${MAX_FILTER_IRI_LENGTH} characters`)
+            .max(
+              MAX_SEARCH_FILTER_IRI_LENGTH,
+              `type must be at most ${MAX_SEARCH_FILTER_IRI_LENGTH} characters`,
+            )
             .refine(isAbsoluteIri, 'type must be an absolute IRI'),
         )
         .max(MAX_SEARCH_FILTER_VALUES, `type takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
@@ -86,8 +89,8 @@ export const InternalSearchQuerySchema = SearchQuerySchema.extend({
           z
             .string()
             .max(
-              MAX_FILTER_IRI_LENGTH,
-              `scheme must be at most ${MAX_FILTER_IRI_LENGTH} characters`,
+              MAX_SEARCH_FILTER_IRI_LENGTH,
+              `scheme must be at most ${MAX_SEARCH_FILTER_IRI_LENGTH} characters`,
             )
             .refine(isAbsoluteIri, 'scheme must be an absolute IRI'),
         )

@@ -17,7 +17,7 @@ export const WRITABLE_RDF_FORMATS: readonly RdfFormat[] = Object.keys(writerForm
 /**
  * Writes quads as Turtle, N-Triples, N-Quads or TriG into a stream of UTF-8 chunks, a few
  * thousand quads at a time, so that a graph of any size is sent without one huge string.
- * `UNSUPPORTED_FORMAT` for JSON-LD. Turtle and TriG get the given prefixes.
+ * `unsupported_format` for JSON-LD. Turtle and TriG get the given prefixes.
  *
  * @example
  * return new Response(serializeGraph(kb.quads('demo'), 'turtle', { skos: 'http://www.w3.org/2004/02/skos/core#' }));
@@ -29,7 +29,7 @@ export function serializeGraph(
 ): ReadableStream<Uint8Array> {
   if (format === 'json-ld') {
     throw new KnowledgeGraphError(
-      'UNSUPPORTED_FORMAT',
+      'unsupported_format',
       'graphs are written as Turtle, N-Triples, N-Quads or TriG',
     );
   }

@@ -69,10 +69,19 @@ describe('createMarketplaceClient against governance-api with its demo data', ()
     expect((error as MarketplaceProblemError).status).toBe(401);
   });
 
-  it('finds the deployed descriptor with its data contracts', async () => {
-    const client = createMarketplaceClient({ baseUrl: api.url, apiKey: KEY });
+  it('reads the deployed descriptor with its data contracts, without a key, null when not deployed', async () => {
+    const client = createMarketplaceClient({ baseUrl: api.url });
     const deployed = await client.getDeployedDescriptor(SYSTEM, 'production');
+    expect(deployed).toMatchObject({
+      systemId: SYSTEM,
+      environment: 'production',
+      planId: expect.any(String),
+      deployedAt: expect.any(String),
+    });
     expect(deployed?.descriptor.id).toBe(SYSTEM);
+    expect(JSON.stringify(deployed)).not.toContain('privateInfo');
+    expect((await client.getDeployedDescriptor(SYSTEM))?.environment).toBe('production');
+    expect(await client.getDeployedDescriptor('urn:dmb:dp:none:none:0')).toBeNull();
     const components = deployed?.descriptor.components as { id: string; dataContract?: unknown }[];
     expect(components.find((c) => c.id === CONTRACTS.violated)?.dataContract).toMatchObject({
       schema: expect.any(Array),

@@ -6,19 +6,20 @@ import { MarketplaceClientError, MarketplaceProblemError } from './marketplace-c
 import {
   type ContractCompliance,
   ContractComplianceSchema,
+  type DeployedDescriptor,
+  DeployedDescriptorSchema,
   InstanceListSchema,
   type MarketplaceInstance,
   MarketplaceInstanceSchema,
-  PlanPageSchema,
   type PolicyPage,
   PolicyPageSchema,
   SearchAnswerSchema,
 } from './schemas';
 
 /**
- * Options of {@link createMarketplaceClient}: where governance-api is (policies and descriptors
- * need an `apiKey`), the transport's limits (a failed GET is retried on network errors, 408, 429
- * and 5xx) and how search and descriptor lookups behave.
+ * Options of {@link createMarketplaceClient}: where governance-api is (policies need an
+ * `apiKey`), the transport's limits (a failed GET is retried on network errors, 408, 429 and 5xx)
+ * and how search behaves.
  */
 export interface MarketplaceClientOptions extends HttpClientOptions {
   /** Largest answer accepted, in bytes. Default 16 MiB. */
@@ -28,8 +29,6 @@ export interface MarketplaceClientOptions extends HttpClientOptions {
    * use lexical search before asking it again. Default 60 000 ms.
    */
   readonly searchProbeIntervalMs?: number | undefined;
-  /** Deploy plans read (newest first) to find a deployed descriptor. Default 1 000. */
-  readonly maxPlansScanned?: number | undefined;
 }
 
 /** Options every call takes; an aborted call rejects with code `ABORTED`. */
@@ -73,12 +72,6 @@ export interface MarketplaceSearchResult {
   readonly hits: readonly MarketplaceSearchHit[];
 }
 
-/** A deployed system descriptor and the plan that deployed it. */
-export interface DeployedDescriptor {
-  readonly planId: string;
-  readonly descriptor: Record<string, unknown>;
-}
-
 /** The typed client of governance-api's marketplace read API. */
 export interface MarketplaceClient {
   readonly baseUrl: string;
@@ -100,12 +93,12 @@ export interface MarketplaceClient {
   /** One page of policies (needs an API key). */
   listPolicies(query?: PolicyQuery): Promise<PolicyPage>;
   /**
-   * The descriptor of the latest completed deploy plan of a system in an environment (needs an
-   * API key); null when no such plan is among the newest `maxPlansScanned`.
+   * The descriptor of a deployed system as deployed, with its components' public info (latest
+   * deployment when no environment is given); null when it is not deployed (there).
    */
   getDeployedDescriptor(
     systemId: string,
-    environment: string,
+    environment?: string | undefined,
     options?: CallOptions,
   ): Promise<DeployedDescriptor | null>;
   /**
@@ -135,7 +128,6 @@ const OptionsSchema = z.object({
     .min(1)
     .default(16 * 1024 * 1024),
   searchProbeIntervalMs: z.number().int().min(0).default(60_000),
-  maxPlansScanned: z.number().int().min(1).max(100_000).default(1_000),
   fetch: z.custom<typeof globalThis.fetch>((value) => typeof value === 'function').optional(),
 });
 
@@ -143,11 +135,10 @@ const Id = z.string().min(1).max(500);
 const Environment = z.string().min(1).max(200);
 const SearchQuery = z.string().trim().min(1).max(500);
 const Limit = z.number().int().min(1).max(100);
-const planPage = 100;
 
 /**
- * Creates a typed client of governance-api's marketplace (instances, contract compliance,
- * policies, search). Answers are validated; failures reject with a `MarketplaceClientError`.
+ * Creates a typed client of governance-api's marketplace (instances, deployed descriptors,
+ * contract compliance, policies, search). Answers are validated; failures reject with a `MarketplaceClientError`.
  *
  * @example
  * const marketplace = createMarketplaceClient({ baseUrl: 'http://127.0.0.1:8080' });
@@ -270,17 +261,29 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
         systemId,
         environment: callOptions.environment,
       });
-      try {
-        return await get({
+      return nullWhenNotFound(
+        get({
           path: `v1/marketplace/instances/${encodeURIComponent(systemId)}`,
           searchParams: { environment: callOptions.environment },
           schema: MarketplaceInstanceSchema,
           signal: callOptions.signal,
-        });
-      } catch (error) {
-        if (error instanceof MarketplaceProblemError && error.status === 404) return null;
-        throw error;
-      }
+        }),
+      );
+    },
+    async getDeployedDescriptor(systemId, environment, callOptions = {}) {
+      check(
+        'getDeployedDescriptor',
+        z.object({ systemId: Id, environment: Environment.optional() }),
+        { systemId, environment },
+      );
+      return nullWhenNotFound(
+        get({
+          path: `v1/marketplace/instances/${encodeURIComponent(systemId)}/descriptor`,
+          searchParams: { environment },
+          schema: DeployedDescriptorSchema,
+          signal: callOptions.signal,
+        }),
+      );
     },
     async getContractCompliance(contractId, environment, callOptions = {}) {
       check('getContractCompliance', z.object({ contractId: Id, environment: Environment }), {
@@ -315,34 +318,17 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
         signal: query.signal,
       });
     },
-    async getDeployedDescriptor(systemId, environment, callOptions = {}) {
-      check('getDeployedDescriptor', z.object({ systemId: Id, environment: Environment }), {
-        systemId,
-        environment,
-      });
-      for (let offset = 0; offset < settings.maxPlansScanned; offset += planPage) {
-        const page = await get({
-          path: 'v1/provisioning/plans',
-          searchParams: {
-            environment,
-            status: 'completed',
-            limit: Math.min(planPage, settings.maxPlansScanned - offset),
-            offset,
-          },
-          schema: PlanPageSchema,
-          signal: callOptions.signal,
-        });
-        const plan = page.data.find((p) => p.systemId === systemId);
-        if (plan)
-          return plan.operation === 'deploy'
-            ? { planId: plan.id, descriptor: plan.descriptor }
-            : null;
-        if (page.data.length === 0 || offset + page.data.length >= page.meta.pagination.total)
-          break;
-      }
-      return null;
-    },
   };
+}
+
+/** A 404 problem (not deployed) answers null; every other failure rejects. */
+async function nullWhenNotFound<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof MarketplaceProblemError && error.status === 404) return null;
+    throw error;
+  }
 }
 
 function check<S extends z.ZodType>(call: string, schema: S, value: unknown): z.output<S> {

@@ -1,6 +1,5 @@
 export type {
   CallOptions,
-  DeployedDescriptor,
   MarketplaceClient,
   MarketplaceClientOptions,
   MarketplaceSearchHit,
@@ -20,6 +19,7 @@ export type {
   ComplianceStatus,
   ComplianceTreeNode,
   ContractCompliance,
+  DeployedDescriptor,
   InstanceComponent,
   MarketplaceInstance,
   Policy,
@@ -28,6 +28,7 @@ export type {
 export {
   ComplianceStatusSchema,
   ContractComplianceSchema,
+  DeployedDescriptorSchema,
   MarketplaceInstanceSchema,
   PolicyPageSchema,
   PolicySchema,

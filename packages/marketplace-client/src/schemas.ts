@@ -102,25 +102,18 @@ export const PolicyPageSchema = z.looseObject({
 });
 export type PolicyPage = z.infer<typeof PolicyPageSchema>;
 
-/** A provisioning plan, of which this client reads only what finds a deployed descriptor. */
-export const PlanSchema = z.looseObject({
-  id: z.string(),
-  operation: z.enum(['deploy', 'undeploy']),
-  environment: z.string(),
+/**
+ * `GET /v1/marketplace/instances/{id}/descriptor`: a system descriptor as deployed (components
+ * with their public info; private info is never served) and the plan that deployed it.
+ */
+export const DeployedDescriptorSchema = z.looseObject({
   systemId: z.string(),
-  status: z.string(),
+  environment: z.string(),
+  planId: z.string(),
+  deployedAt: z.string(),
   descriptor: z.record(z.string(), z.unknown()),
 });
-export const PlanPageSchema = z.looseObject({
-  data: z.array(PlanSchema),
-  meta: z.object({
-    pagination: z.object({
-      limit: z.number().int(),
-      offset: z.number().int(),
-      total: z.number().int(),
-    }),
-  }),
-});
+export type DeployedDescriptor = z.infer<typeof DeployedDescriptorSchema>;
 
 /**
  * One hit of governance-api's search (`GET /v1/marketplace/search`), tolerant of what that

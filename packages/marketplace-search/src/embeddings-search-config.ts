@@ -113,6 +113,17 @@ export const EmbeddingsSearchConfigSchema = z.strictObject({
     timeoutMs: 30_000,
     maxRetries: 5,
   }),
+  /**
+   * Vector hits below this cosine similarity are left out of the ranking (a query about nothing
+   * in the marketplace gets no hits by meaning). Default: the model's own (0.3 for the local
+   * embedder; 0.2 for the text-embedding-3 models).
+   */
+  minSimilarity: z.number().min(-1).max(1).optional(),
+  /**
+   * How long a `createEmbeddings` job holds its environment without renewing (processes sharing
+   * PostgreSQL run one job per environment; a dead process's job is taken over after this).
+   */
+  jobLeaseMs: z.number().int().min(100).max(3_600_000).default(60_000),
   /** Wait before embedding pending instances again after a provider failure. */
   retryDelayMs: z.number().int().min(100).max(3_600_000).default(30_000),
   /** Longest wait for a query's embedding before the search answers lexically. */

@@ -8,6 +8,13 @@ export const OPENAI_EMBEDDING_MODELS = {
   'text-embedding-3-small': 1536,
 } as const;
 
+/**
+ * The similarity floor of the text-embedding-3 models: a starting point (their unrelated texts
+ * score about 0.0–0.15, related ones 0.3 and more), not measured here; set
+ * `embeddingsSearch.minSimilarity` after measuring with the deployed model.
+ */
+export const OPENAI_MIN_SIMILARITY = 0.2;
+
 /** A supported cloud embedding model. */
 export type OpenAIEmbeddingModel = keyof typeof OPENAI_EMBEDDING_MODELS;
 
@@ -192,6 +199,7 @@ function httpProvider(
   return {
     model,
     dimensions,
+    minSimilarity: OPENAI_MIN_SIMILARITY,
     async embed(texts, options) {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += batchSize) {

@@ -19,6 +19,7 @@ export {
   createOpenAICompatibleProvider,
   type HttpProviderLimits,
   OPENAI_EMBEDDING_MODELS,
+  OPENAI_MIN_SIMILARITY,
   type OpenAICompatibleProviderOptions,
   type OpenAIEmbeddingModel,
   retryAfterMs,

@@ -1,5 +1,7 @@
+import { EnvironmentIds } from './environment-ids';
 import type { InstanceDocument } from './instance-text';
 import { tokenize } from './text-tokens';
+import { TopK } from './top-k';
 
 /**
  * A lexical hit: BM25F score, the query terms it matched, and whether the whole query is one of
@@ -16,9 +18,8 @@ export interface LexicalHit {
 }
 
 interface DocEntry {
-  environment: string;
+  slot: number;
   terms: Map<string, number>;
-  length: number;
   identifiers: string[];
 }
 
@@ -39,6 +40,9 @@ export function instanceKey(environment: string, systemId: string): string {
 /**
  * An in-memory BM25F index over instance documents (names weigh 3, domain/kinds/tags 2, the rest
  * 1), with exact matching of URNs and names. Updating one document touches only its own terms.
+ * Documents live in numbered slots (reused after removal): postings map a term to slot → weight,
+ * and a search adds scores into one reused Float64Array and keeps the best in a bounded heap, so
+ * it allocates per hit returned, not per document scored.
  *
  * @example
  * const index = new LexicalIndex();
@@ -47,8 +51,16 @@ export function instanceKey(environment: string, systemId: string): string {
  */
 export class LexicalIndex {
   private readonly docs = new Map<string, DocEntry>();
-  private readonly postings = new Map<string, Map<string, number>>();
+  private readonly postings = new Map<string, Map<number, number>>();
   private readonly exact = new Map<string, Set<string>>();
+  private slotKeys: Array<string | undefined> = [];
+  private slotEnvironment = new Int32Array(64);
+  private slotLength = new Float64Array(64);
+  private readonly freeSlots: number[] = [];
+  private readonly environmentIds = new EnvironmentIds();
+  private scores = new Float64Array(64);
+  private touched = new Int32Array(64);
+  private readonly top = new TopK(64);
   private totalLength = 0;
 
   get size(): number {
@@ -66,13 +78,17 @@ export class LexicalIndex {
         length += weight;
       }
     }
+    const slot = this.takeSlot();
+    this.slotKeys[slot] = key;
+    this.slotEnvironment[slot] = this.environmentIds.idOf(doc.environment);
+    this.slotLength[slot] = length;
     for (const [term, tf] of terms) {
       let posting = this.postings.get(term);
       if (!posting) {
         posting = new Map();
         this.postings.set(term, posting);
       }
-      posting.set(key, tf);
+      posting.set(slot, tf);
     }
     const identifiers = doc.identifiers.map((i) => i.trim().toLowerCase());
     for (const id of identifiers) {
@@ -83,7 +99,7 @@ export class LexicalIndex {
       }
       set.add(key);
     }
-    this.docs.set(key, { environment: doc.environment, terms, length, identifiers });
+    this.docs.set(key, { slot, terms, identifiers });
     this.totalLength += length;
   }
 
@@ -92,7 +108,7 @@ export class LexicalIndex {
     if (!entry) return false;
     for (const term of entry.terms.keys()) {
       const posting = this.postings.get(term);
-      posting?.delete(key);
+      posting?.delete(entry.slot);
       if (posting?.size === 0) this.postings.delete(term);
     }
     for (const id of entry.identifiers) {
@@ -100,7 +116,10 @@ export class LexicalIndex {
       set?.delete(key);
       if (set?.size === 0) this.exact.delete(id);
     }
-    this.totalLength -= entry.length;
+    this.totalLength -= this.slotLength[entry.slot] as number;
+    this.slotKeys[entry.slot] = undefined;
+    this.slotEnvironment[entry.slot] = -1;
+    this.freeSlots.push(entry.slot);
     this.docs.delete(key);
     return true;
   }
@@ -117,50 +136,80 @@ export class LexicalIndex {
   search(query: string, options: { environment: string; limit: number }): LexicalHit[] {
     const n = this.docs.size;
     const avg = n === 0 ? 1 : this.totalLength / n;
+    const env = this.environmentIds.find(options.environment) ?? -2;
     const present = [...new Set(tokenize(query, 64))].filter((t) => this.postings.has(t));
     const rare = present.filter((t) => (this.postings.get(t)?.size ?? 0) <= n / 2);
     const terms = rare.length > 0 ? rare : present;
-    const scores = new Map<string, number>();
+    const scores = this.scores;
+    const touched = this.touched;
+    const environments = this.slotEnvironment;
+    const lengths = this.slotLength;
+    let touchedCount = 0;
     for (const term of terms) {
-      const posting = this.postings.get(term) as Map<string, number>;
+      const posting = this.postings.get(term) as Map<number, number>;
       const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
-      for (const [key, tf] of posting) {
-        const doc = this.docs.get(key) as DocEntry;
-        if (doc.environment !== options.environment) continue;
-        const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / avg));
-        scores.set(key, (scores.get(key) ?? 0) + s);
+      for (const [slot, tf] of posting) {
+        if (environments[slot] !== env) continue;
+        const s =
+          (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * (lengths[slot] as number)) / avg));
+        if (scores[slot] === 0) touched[touchedCount++] = slot;
+        scores[slot] = (scores[slot] as number) + s;
       }
     }
     const q = query.trim().toLowerCase();
     const exactKind = q.startsWith('urn:') ? 'urn' : 'name';
     const exact: string[] = [];
     for (const key of this.exact.get(q) ?? []) {
-      if (this.docs.get(key)?.environment === options.environment) exact.push(key);
+      const entry = this.docs.get(key);
+      if (entry && environments[entry.slot] === env) exact.push(key);
     }
     const limit = Math.max(1, options.limit);
-    // The best `limit` of the scored documents, by insertion into a small sorted buffer.
-    const best: Array<{ key: string; score: number }> = [];
-    let floor = Number.NEGATIVE_INFINITY;
-    for (const [key, score] of scores) {
-      if (best.length === limit && score <= floor) continue;
-      let at = best.length;
-      while (at > 0 && (best[at - 1] as { score: number }).score < score) at--;
-      best.splice(at, 0, { key, score });
-      if (best.length > limit) best.pop();
-      if (best.length === limit) floor = (best[limit - 1] as { score: number }).score;
+    const top = this.top;
+    top.reset(limit);
+    const exactScores = exact.map((key) => scores[(this.docs.get(key) as DocEntry).slot] ?? 0);
+    for (let i = 0; i < touchedCount; i++) {
+      const slot = touched[i] as number;
+      top.offer(slot, scores[slot] as number);
+      scores[slot] = 0; // ready for the next search
     }
+    const best = top.drain();
     const exactSet = new Set(exact);
-    const hits: LexicalHit[] = exact.map((key) => ({
+    const hits: LexicalHit[] = exact.map((key, i) => ({
       key,
-      score: scores.get(key) ?? 0,
+      score: exactScores[i] as number,
       matchedTerms: this.matched(key, terms),
       exact: exactKind,
     }));
-    for (const { key, score } of best) {
+    for (let i = 0; i < best.ids.length && hits.length < limit; i++) {
+      const key = this.slotKeys[best.ids[i] as number] as string;
       if (!exactSet.has(key))
-        hits.push({ key, score, matchedTerms: this.matched(key, terms), exact: undefined });
+        hits.push({
+          key,
+          score: best.scores[i] as number,
+          matchedTerms: this.matched(key, terms),
+          exact: undefined,
+        });
     }
     return hits.slice(0, limit);
+  }
+
+  private takeSlot(): number {
+    const free = this.freeSlots.pop();
+    if (free !== undefined) return free;
+    const slot = this.slotKeys.length;
+    this.slotKeys.push(undefined);
+    if (slot >= this.slotEnvironment.length) {
+      const capacity = this.slotEnvironment.length * 2;
+      const environments = new Int32Array(capacity);
+      environments.set(this.slotEnvironment);
+      this.slotEnvironment = environments;
+      const lengths = new Float64Array(capacity);
+      lengths.set(this.slotLength);
+      this.slotLength = lengths;
+      this.scores = new Float64Array(capacity);
+      this.touched = new Int32Array(capacity);
+    }
+    return slot;
   }
 
   private matched(key: string, terms: readonly string[]): string[] {

@@ -60,6 +60,7 @@ async function setup(
     provider?: ReturnType<typeof provider> | null;
     retryDelayMs?: number;
     maxConcurrentQueryEmbeddings?: number;
+    minVectorSimilarity?: number;
   } = {},
 ) {
   const store = await openSqliteEmbeddingStore({
@@ -76,6 +77,9 @@ async function setup(
     batchSize: 8,
     retryDelayMs: options.retryDelayMs ?? 50,
     maxConcurrentQueryEmbeddings: options.maxConcurrentQueryEmbeddings ?? 8,
+    ...(options.minVectorSimilarity === undefined
+      ? {}
+      : { minVectorSimilarity: options.minVectorSimilarity }),
     complianceOf: async (ids) =>
       new Map(ids.map((id) => [id, id.includes('online') ? 'violated' : 'compliant'] as const)),
   });
@@ -105,6 +109,26 @@ describe('MarketplaceSearch', () => {
     expect(result.hits[0]?.systemId).toMatch(/ar-aging/);
     expect(result.hits[0]?.matchedBy).toEqual(expect.arrayContaining(['words', 'meaning']));
     expect(result.hits[0]?.why).toMatch(/words: .*debtor.*close in meaning/);
+  });
+
+  it('leaves vector hits below the similarity floor out: a query about nothing finds nothing', async () => {
+    const instances = generateMarketplace({ environment: 'production', count: 12 });
+    const floored = await setup({ instances }); // the provider's floor (0.2 for text-embedding-3)
+    const unfloored = await setup({ instances, minVectorSimilarity: -1 });
+    await Promise.all([floored.search.idle(), unfloored.search.idle()]);
+    const nonsense = q({ q: 'zqxv wplmh' });
+
+    expect(await floored.search.search(nonsense)).toMatchObject({ mode: 'hybrid', hits: [] });
+    // Without a floor, the nearest instances pad the answer although nothing matches.
+    const padded = await unfloored.search.search(nonsense);
+    expect(padded.hits.length).toBeGreaterThan(0);
+    expect(padded.hits.every((h) => h.matchedBy.join() === 'meaning')).toBe(true);
+
+    const real = await floored.search.search(q({ q: 'receivables debtor bucket' }));
+    expect(real.mode).toBe('hybrid');
+    expect(real.hits.some((h) => h.matchedBy.includes('meaning'))).toBe(true);
+    for (const hit of real.hits)
+      if (hit.vector) expect(hit.vector.similarity).toBeGreaterThanOrEqual(0.2);
   });
 
   it('puts an exact URN or name first', async () => {
@@ -205,11 +229,25 @@ describe('MarketplaceSearch', () => {
       instances: generateMarketplace({ environment: 'production', count: 4 }),
       retryDelayMs: 60_000,
     });
-    api.fail({ status: 400 });
+    await failing.search.idle();
+    // No vector in the environment: the query is not even embedded.
     const r = await failing.search.search(q({ q: 'invoices' }));
-    expect(r.mode).toBe('lexical');
-    expect(r.fallback).toMatch(/the embedding provider failed|no embeddings yet/);
+    expect(r).toMatchObject({
+      mode: 'lexical',
+      fallback: 'no embeddings yet in production (4 pending)',
+    });
     expect(r.hits.length).toBeGreaterThan(0);
+
+    // Vectors exist but the query's embedding fails.
+    const embedded = await setup({
+      instances: generateMarketplace({ environment: 'production', count: 4 }),
+    });
+    await embedded.search.idle();
+    api.fail({ status: 400 });
+    const failed = await embedded.search.search(q({ q: 'invoices' }));
+    expect(failed.mode).toBe('lexical');
+    expect(failed.fallback).toMatch(/the embedding provider failed/);
+    expect(failed.hits.length).toBeGreaterThan(0);
   });
 
   it('answers lexically, and says so, when too many new queries are being embedded at once', async () => {
@@ -220,6 +258,7 @@ describe('MarketplaceSearch', () => {
       search.search(q({ q: 'invoice amounts' })),
       search.search(q({ q: 'general ledger accounts' })),
     ]);
+    expect(slow.fallback).toBeUndefined();
     expect(slow.mode).toBe('hybrid');
     expect(crowded).toMatchObject({
       mode: 'lexical',

@@ -4,6 +4,7 @@ import { MarketplaceSearchError } from './errors';
 import { type FusedHit, fuseRankings } from './hybrid-ranking';
 import { type InstanceDocument, instanceDocument, type SearchableInstance } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
+import { PendingInstances } from './pending-instances';
 import type { InstanceCompliance, MarketplaceSearchQuery } from './search-query';
 import type { EmbeddingJob, EmbeddingsStatus, SearchHit, SearchResult } from './search-wire';
 import { VectorIndex } from './vector-index';
@@ -41,12 +42,25 @@ export interface MarketplaceSearchOptions {
     systemIds: string[],
     environment: string,
   ) => Promise<Map<string, InstanceCompliance>>;
+  /**
+   * How long a `createEmbeddings` job holds its environment's lease in the store without renewing
+   * it (default 60 s; renewed every third of it while the job runs). Processes sharing one
+   * database run one job per environment: a second request anywhere answers the running job; a
+   * job whose process died is taken over once its lease expires.
+   */
+  jobLeaseMs?: number;
   /** Instances per provider call while rebuilding (default 32). */
   batchSize?: number;
   /** Wait before embedding pending instances again after a provider failure (default 30 s). */
   retryDelayMs?: number;
   /** Longest wait for a query's embedding before answering lexically (default 5 s). */
   queryTimeoutMs?: number;
+  /**
+   * Vector hits below this cosine similarity do not enter the ranking, so a query about nothing in
+   * the marketplace gets no hits "by meaning" and the fusion is not padded with noise. Default: the
+   * provider's `minSimilarity` (0.3 for the local embedder), else none.
+   */
+  minVectorSimilarity?: number;
   /** Query vectors kept (default 1,000). */
   queryCacheSize?: number;
   /**
@@ -85,7 +99,7 @@ export class MarketplaceSearch {
   private readonly vectors: VectorIndex | null;
   private readonly vectorHash = new Map<string, string>();
   private readonly embeddedAt = new Map<string, string>();
-  private readonly pending = new Set<string>();
+  private readonly pending = new PendingInstances();
   private readonly jobs = new Map<string, { job: EmbeddingJob; done: Promise<void> }>();
   private readonly queryCache = new Map<string, Float32Array>();
   private chain: Promise<unknown> = Promise.resolve();
@@ -95,14 +109,19 @@ export class MarketplaceSearch {
   private queryEmbeddings = 0;
   private readonly deployedAt = new Map<string, string>();
   private refreshTimer: ReturnType<typeof setInterval> | null = null;
+  private orphanTimer: ReturnType<typeof setInterval> | null = null;
   private closed = false;
   private readonly batchSize: number;
   private readonly retryDelayMs: number;
+  private readonly jobLeaseMs: number;
+  /** This process's name on job leases. */
+  private readonly owner = globalThis.crypto.randomUUID();
 
   constructor(private readonly options: MarketplaceSearchOptions) {
     this.vectors = options.provider ? new VectorIndex(options.provider.dimensions) : null;
     this.batchSize = options.batchSize ?? 32;
     this.retryDelayMs = options.retryDelayMs ?? 30_000;
+    this.jobLeaseMs = options.jobLeaseMs ?? 60_000;
   }
 
   /** The model of the vectors, or null when disabled. */
@@ -141,9 +160,13 @@ export class MarketplaceSearch {
     }
     for (const [key, doc] of this.docs)
       if (this.vectorHash.get(key) !== doc.textHash) this.pending.add(key);
-    for (const job of await this.options.store.listJobs({ status: 'running', limit: 1000 })) {
-      await this.resumeJob(job);
-    }
+    await this.adoptOrphanedJobs();
+    // A job whose process died while another one holds the store is taken over once its lease
+    // expires (at start, a live lease means another process still runs it).
+    this.orphanTimer = setInterval(() => {
+      this.adoptOrphanedJobs().catch((error: unknown) => this.recordError(error));
+    }, this.jobLeaseMs);
+    this.orphanTimer.unref?.();
     this.log('info', 'marketplace search started', {
       instances: this.docs.size,
       embedded: this.vectorHash.size,
@@ -176,7 +199,8 @@ export class MarketplaceSearch {
 
   /**
    * Starts embedding every instance of the environment with the current model (needed after a
-   * model change); answers the job at once. While one runs for the environment, answers that one.
+   * model change); answers the job at once. While one runs for the environment, in this process
+   * or another one on the same store, answers that one.
    */
   async createEmbeddings(environment: string): Promise<EmbeddingJob> {
     const provider = this.options.provider;
@@ -204,7 +228,15 @@ export class MarketplaceSearch {
       finishedAt: null,
       resumed: 0,
     };
-    await this.options.store.createJob(job);
+    const claim = await this.options.store.claimJob(job, {
+      owner: this.owner,
+      leaseMs: this.jobLeaseMs,
+    });
+    // Another process runs one: its progress is in the store.
+    if (!claim.claimed) return claim.job;
+    // Claimed while another call of this process awaited the store: that one runs.
+    const raced = this.jobs.get(environment);
+    if (raced) return { ...raced.job };
     this.runJob(job, keys);
     return { ...job };
   }
@@ -237,8 +269,7 @@ export class MarketplaceSearch {
       instances++;
       if (this.vectorHash.has(key)) embedded++;
     }
-    let pending = 0;
-    for (const key of this.pending) if (inEnv(key)) pending++;
+    const pending = this.pending.countIn(environment);
     const counts = await this.options.store.countByModel();
     const otherModels = Object.fromEntries(
       Object.entries(counts).filter(([m]) => m !== this.model),
@@ -252,9 +283,7 @@ export class MarketplaceSearch {
       pending,
       otherModels,
       lastError: this.lastError,
-      runningJobs: [...this.jobs.values()]
-        .map((r) => ({ ...r.job }))
-        .filter((j) => environment === undefined || j.environment === environment),
+      runningJobs: await this.runningJobs(environment),
     };
   }
 
@@ -268,8 +297,7 @@ export class MarketplaceSearch {
     const filtering = (query.kind?.length ?? 0) > 0 || (query.compliance?.length ?? 0) > 0;
     const candidates = Math.max(50, limit * (filtering ? 10 : 3));
     const lexicalHits = this.lexical.search(q, { environment, limit: candidates });
-    let pending = 0;
-    for (const key of this.pending) if (envOf(key) === environment) pending++;
+    const pending = this.pending.countIn(environment);
 
     let fallback: string | undefined;
     let vectorHits: ReturnType<VectorIndex['search']> = [];
@@ -277,10 +305,16 @@ export class MarketplaceSearch {
       fallback = 'embeddings search is disabled';
     } else {
       try {
-        const vector = await this.queryVector(q);
-        vectorHits = this.vectors.search(vector, { environment, limit: candidates });
-        if (vectorHits.length === 0)
+        if (this.vectors.count(environment) === 0) {
           fallback = `no embeddings yet in ${environment} (${pending} pending)`;
+        } else {
+          const vector = await this.queryVector(q);
+          vectorHits = this.vectors.search(vector, {
+            environment,
+            limit: candidates,
+            minSimilarity: this.options.minVectorSimilarity ?? this.options.provider.minSimilarity,
+          });
+        }
       } catch (error) {
         if (MarketplaceSearchError.isInstance(error) && error.code === 'search_unavailable') {
           fallback = error.message;
@@ -339,6 +373,7 @@ export class MarketplaceSearch {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.refreshTimer) clearInterval(this.refreshTimer);
+    if (this.orphanTimer) clearInterval(this.orphanTimer);
     await this.idle();
     await this.options.provider?.close?.();
   }
@@ -449,6 +484,7 @@ export class MarketplaceSearch {
     try {
       [vector] = await provider.embed([q], {
         signal: AbortSignal.timeout(this.options.queryTimeoutMs ?? 5000),
+        priority: 'query',
       });
     } finally {
       this.queryEmbeddings--;
@@ -549,7 +585,14 @@ export class MarketplaceSearch {
   }
 
   private async resumeJob(job: EmbeddingJob): Promise<void> {
+    if (this.jobs.has(job.environment)) return;
     if (job.model !== this.model) {
+      // Only a job nobody runs any more (its lease is free or expired) is this process's to end.
+      const claim = await this.options.store.claimJob(job, {
+        owner: this.owner,
+        leaseMs: this.jobLeaseMs,
+      });
+      if (!claim.claimed) return;
       await this.options.store.updateJob({
         ...job,
         status: 'failed',
@@ -560,6 +603,7 @@ export class MarketplaceSearch {
         updatedAt: new Date().toISOString(),
         finishedAt: new Date().toISOString(),
       });
+      await this.options.store.releaseJobLease(job.environment, this.owner);
       return;
     }
     const keys = [...this.docs.keys()].filter((k) => envOf(k) === job.environment);
@@ -572,7 +616,12 @@ export class MarketplaceSearch {
       resumed: job.resumed + 1,
       updatedAt: new Date().toISOString(),
     };
-    await this.options.store.updateJob(resumed);
+    // A job another live process runs is theirs; one whose process died is taken over.
+    const claim = await this.options.store.claimJob(resumed, {
+      owner: this.owner,
+      leaseMs: this.jobLeaseMs,
+    });
+    if (!claim.claimed) return;
     this.log('info', 'embedding job resumed after a stop', {
       jobId: job.id,
       environment: job.environment,
@@ -581,9 +630,46 @@ export class MarketplaceSearch {
     this.runJob(resumed, remaining);
   }
 
+  /** Running jobs: this process's with live progress, and those other processes run. */
+  private async runningJobs(environment: string | undefined): Promise<EmbeddingJob[]> {
+    const local = [...this.jobs.values()]
+      .map((r) => ({ ...r.job }))
+      .filter((j) => environment === undefined || j.environment === environment);
+    const stored = await this.options.store.listJobs({
+      ...(environment === undefined ? {} : { environment }),
+      status: 'running',
+      limit: 100,
+    });
+    const ids = new Set(local.map((j) => j.id));
+    return [...local, ...stored.filter((j) => !ids.has(j.id))];
+  }
+
+  /** Resumes the running jobs of the store that no live process holds (see `resumeJob`). */
+  private async adoptOrphanedJobs(): Promise<void> {
+    if (this.closed) return;
+    for (const job of await this.options.store.listJobs({ status: 'running', limit: 1000 })) {
+      if (this.closed) return;
+      await this.resumeJob(job);
+    }
+  }
+
   private runJob(job: EmbeddingJob, keys: string[]): void {
+    const store = this.options.store;
+    let leaseLost = false;
+    const renewal = setInterval(
+      () => {
+        store
+          .renewJobLease(job.environment, this.owner, this.jobLeaseMs)
+          .then((held) => {
+            if (!held) leaseLost = true;
+          })
+          .catch((error: unknown) => this.recordError(error));
+      },
+      Math.max(1, Math.floor(this.jobLeaseMs / 3)),
+    );
+    renewal.unref?.();
     const done = (async () => {
-      for (let i = 0; i < keys.length && !this.closed; i += this.batchSize) {
+      for (let i = 0; i < keys.length && !this.closed && !leaseLost; i += this.batchSize) {
         const batch = keys.slice(i, i + this.batchSize);
         try {
           await this.exclusive(() => this.embedKeys(batch));
@@ -600,6 +686,11 @@ export class MarketplaceSearch {
         job.updatedAt = new Date().toISOString();
         await this.options.store.updateJob(job).catch((e: unknown) => this.recordError(e));
       }
+      if (leaseLost) {
+        // Another process took the environment over (this one stalled past the lease).
+        this.log('warn', 'embedding job lost its lease to another process', { jobId: job.id });
+        return;
+      }
       if (this.closed && job.done + job.failed < job.total) return; // resumed at the next start
       job.status = job.failed > 0 && job.done === 0 && job.total > 0 ? 'failed' : 'completed';
       job.finishedAt = new Date().toISOString();
@@ -611,7 +702,13 @@ export class MarketplaceSearch {
         done: job.done,
         failed: job.failed,
       });
-    })().finally(() => {
+    })().finally(async () => {
+      clearInterval(renewal);
+      // A stop leaves the lease to expire, so that a restart (or another process) resumes it.
+      if (!this.closed && !leaseLost)
+        await store
+          .releaseJobLease(job.environment, this.owner)
+          .catch((error: unknown) => this.recordError(error));
       this.jobs.delete(job.environment);
       if (this.pending.size > 0) this.schedule();
     });

@@ -3,10 +3,12 @@ import { generateMarketplace, QUALITY_QUERIES } from './__fixtures__/marketplace
 import { fuseRankings } from './hybrid-ranking';
 import { instanceDocument } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
-import { createLocalEmbedder } from './node/local-embedder';
+import { createLocalEmbedder, LOCAL_EMBEDDER_MIN_SIMILARITY } from './node/local-embedder';
 import { VectorIndex } from './vector-index';
 
 const ENV = 'production';
+// As the search runs: vector hits below the local embedder's floor never enter the ranking.
+const FLOOR = LOCAL_EMBEDDER_MIN_SIMILARITY;
 type Ranker = (q: string, vector: Float32Array) => string[];
 
 function evaluate(rank: Ranker, queryVectors: Float32Array[]) {
@@ -54,14 +56,15 @@ describe('search quality with the local embedder', () => {
       queryVectors,
     );
     const vectorOnly = evaluate(
-      (_q, v) => vectors.search(v, { environment: ENV, limit: 50 }).map((h) => h.key),
+      (_q, v) =>
+        vectors.search(v, { environment: ENV, limit: 50, minSimilarity: FLOOR }).map((h) => h.key),
       queryVectors,
     );
     const hybrid = evaluate(
       (q, v) =>
         fuseRankings(
           lexical.search(q, { environment: ENV, limit: 50 }),
-          vectors.search(v, { environment: ENV, limit: 50 }),
+          vectors.search(v, { environment: ENV, limit: 50, minSimilarity: FLOOR }),
           { limit: 10 },
         ).map((h) => h.key),
       queryVectors,

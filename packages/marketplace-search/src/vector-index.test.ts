@@ -79,4 +79,28 @@ describe('VectorIndex', () => {
     }
     expect(overlap / queries).toBeGreaterThanOrEqual(0.95);
   });
+
+  it('keeps each projected row with its vector when removals move the last row', () => {
+    const random = seeded(11);
+    const projected = new VectorIndex(256);
+    const vectors = Array.from({ length: 400 }, () => Array.from({ length: 256 }, random));
+    for (const [i, v] of vectors.entries()) projected.upsert(`k${i}`, 'p', v);
+    for (let i = 0; i < 400; i += 3) projected.remove(`k${i}`);
+    for (let i = 1; i < 400; i += 3) {
+      const [best] = projected.search(vectors[i] as number[], { environment: 'p', limit: 1 });
+      expect(best?.key).toBe(`k${i}`);
+      expect(best?.similarity).toBeCloseTo(1, 5);
+    }
+  });
+
+  it('leaves out hits below minSimilarity', () => {
+    const index = new VectorIndex(2);
+    index.upsert('same', 'p', [1, 0]);
+    index.upsert('near', 'p', [1, 1]);
+    index.upsert('far', 'p', [0, 1]);
+    const hits = index.search([1, 0], { environment: 'p', limit: 3, minSimilarity: 0.5 });
+    expect(hits.map((h) => h.key)).toEqual(['same', 'near']);
+    expect(index.search([-1, 0], { environment: 'p', limit: 3, minSimilarity: 0.5 })).toEqual([]);
+    expect(index.search([1, 0], { environment: 'other', limit: 3 })).toEqual([]);
+  });
 });

@@ -1,4 +1,6 @@
+import { EnvironmentIds } from './environment-ids';
 import { MarketplaceSearchError } from './errors';
+import { TopK } from './top-k';
 
 /**
  * A vector hit: cosine similarity to the query.
@@ -18,21 +20,30 @@ export interface VectorHit {
  * normalize(new Float32Array([3, 4])); // Float32Array [0.6, 0.8]
  */
 export function normalize(vector: ArrayLike<number>): Float32Array {
-  const out = Float32Array.from(vector);
-  let norm = 0;
-  for (let i = 0; i < out.length; i++) norm += (out[i] as number) ** 2;
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
-  return out;
+  return normalizeInto(vector, new Float32Array(vector.length));
 }
 
 /**
- * A brute-force cosine index of one model's vectors, kept in contiguous Float32Arrays. Vectors of
- * more than 192 dimensions also get a 96-dimension random projection (Johnson–Lindenstrauss): a
- * search scans the projections, then scores the best `max(200, 8 × limit)` candidates exactly,
- * about 5× less arithmetic than an exact scan for 512 dimensions (20× for 3072) with the same top
- * hits in practice (see `vector-index.test.ts`). Vectors of one model only: a vector of another
- * dimension is refused.
+ * Options of {@link VectorIndex.search}.
+ *
+ * @example
+ * const options: VectorSearchOptions = { environment: 'production', limit: 10, minSimilarity: 0.2 };
+ */
+export interface VectorSearchOptions {
+  environment: string;
+  limit: number;
+  /** Hits below this cosine similarity are left out (default: none are). */
+  minSimilarity?: number | undefined;
+}
+
+/**
+ * A brute-force cosine index of one model's vectors, kept in one contiguous Float32Array (rows of
+ * unit vectors). Vectors of more than 192 dimensions also get a 96-dimension random projection
+ * (Johnson–Lindenstrauss): a search scans the projections, then scores the best
+ * `max(200, 8 × limit)` candidates exactly, about 5× less arithmetic than an exact scan for 512
+ * dimensions (20× for 3072) with the same top hits in practice (see `vector-index.test.ts`). The
+ * best rows are kept in a bounded heap over typed arrays: a search allocates per hit returned,
+ * not per row scanned. Vectors of one model only: a vector of another dimension is refused.
  *
  * @example
  * const index = new VectorIndex(512);
@@ -43,19 +54,34 @@ export class VectorIndex {
   private data: Float32Array;
   private coarse: Float32Array;
   private keys: string[] = [];
-  private environments: string[] = [];
+  /** Environment of each row, as a small integer (see `environmentIds`). */
+  private rowEnvironment: Int32Array;
+  private readonly environmentIds = new EnvironmentIds();
+  private readonly environmentCounts: number[] = [];
   private readonly rows = new Map<string, number>();
   private readonly projection: Float32Array | null;
   private readonly projected: number;
+  /** Candidates of the projected scan scored exactly, at least (8 × limit when more). */
+  private readonly rescored: number;
+  private readonly top = new TopK(256);
+  private readonly scratchQuery: Float32Array;
+  private readonly scratchCoarse: Float32Array;
 
   constructor(
     readonly dimensions: number,
-    options: { exact?: boolean } = {},
+    options: { exact?: boolean; projectedDimensions?: number; rescored?: number } = {},
   ) {
     this.data = new Float32Array(dimensions * 64);
-    this.projected = options.exact || dimensions <= 192 ? 0 : PROJECTED_DIMENSIONS;
+    this.rowEnvironment = new Int32Array(64);
+    this.projected =
+      options.exact || dimensions <= 192
+        ? 0
+        : (options.projectedDimensions ?? PROJECTED_DIMENSIONS);
+    this.rescored = options.rescored ?? RESCORED;
     this.projection = this.projected > 0 ? gaussianMatrix(this.projected, dimensions) : null;
     this.coarse = new Float32Array(this.projected * 64);
+    this.scratchQuery = new Float32Array(dimensions);
+    this.scratchCoarse = new Float32Array(this.projected);
   }
 
   get size(): number {
@@ -66,9 +92,15 @@ export class VectorIndex {
     return this.rows.has(key);
   }
 
+  /** Vectors of the environment. */
+  count(environment: string): number {
+    const env = this.environmentIds.find(environment);
+    return env === undefined ? 0 : (this.environmentCounts[env] ?? 0);
+  }
+
   /** Bytes held by the vectors. */
   get byteLength(): number {
-    return this.data.byteLength + this.coarse.byteLength;
+    return this.data.byteLength + this.coarse.byteLength + this.rowEnvironment.byteLength;
   }
 
   upsert(key: string, environment: string, vector: ArrayLike<number>): void {
@@ -78,107 +110,148 @@ export class VectorIndex {
         `a vector of ${vector.length} dimensions cannot join an index of ${this.dimensions}`,
       );
     }
-    const unit = normalize(vector);
     let row = this.rows.get(key);
     if (row === undefined) {
       row = this.keys.length;
-      if ((row + 1) * this.dimensions > this.data.length) {
-        const grown = new Float32Array(this.data.length * 2);
-        grown.set(this.data);
-        this.data = grown;
-        const grownCoarse = new Float32Array(this.coarse.length * 2);
-        grownCoarse.set(this.coarse);
-        this.coarse = grownCoarse;
-      }
+      if (row >= this.rowEnvironment.length) this.grow();
       this.keys.push(key);
-      this.environments.push(environment);
       this.rows.set(key, row);
+    } else {
+      this.countRow(row, -1);
     }
-    this.data.set(unit, row * this.dimensions);
-    if (this.projection) this.coarse.set(this.project(unit), row * this.projected);
+    this.rowEnvironment[row] = this.environmentIds.idOf(environment);
+    this.countRow(row, 1);
+    const unit = this.data.subarray(row * this.dimensions, (row + 1) * this.dimensions);
+    normalizeInto(vector, unit);
+    if (this.projection)
+      this.project(unit, this.coarse.subarray(row * this.projected, (row + 1) * this.projected));
   }
 
   remove(key: string): boolean {
     const row = this.rows.get(key);
     if (row === undefined) return false;
+    this.countRow(row, -1);
     const last = this.keys.length - 1;
     if (row !== last) {
+      // The last row fills the hole: its vector, projection and environment move together.
       const lastKey = this.keys[last] as string;
-      this.data.copyWithin(
-        row * this.dimensions,
-        last * this.dimensions,
-        (last + 1) * this.dimensions,
-      );
+      const d = this.dimensions;
+      this.data.copyWithin(row * d, last * d, (last + 1) * d);
+      const p = this.projected;
+      if (p > 0) this.coarse.copyWithin(row * p, last * p, (last + 1) * p);
+      this.rowEnvironment[row] = this.rowEnvironment[last] as number;
       this.keys[row] = lastKey;
-      this.environments[row] = this.environments[last] as string;
       this.rows.set(lastKey, row);
     }
     this.keys.pop();
-    this.environments.pop();
     this.rows.delete(key);
     return true;
   }
 
   /** The `limit` most similar vectors of the environment, most similar first. */
-  search(query: ArrayLike<number>, options: { environment: string; limit: number }): VectorHit[] {
+  search(query: ArrayLike<number>, options: VectorSearchOptions): VectorHit[] {
     if (query.length !== this.dimensions) {
       throw new MarketplaceSearchError(
         'model_mismatch',
         `a query of ${query.length} dimensions cannot search an index of ${this.dimensions}`,
       );
     }
-    const q = normalize(query);
+    const env = this.environmentIds.find(options.environment);
+    if (env === undefined) return [];
+    const q = normalizeInto(query, this.scratchQuery);
     const limit = Math.max(1, options.limit);
-    if (!this.projection)
-      return this.scan(this.data, this.dimensions, q, options.environment, limit);
-    const candidates = this.scan(
-      this.coarse,
-      this.projected,
-      this.project(q),
-      options.environment,
-      Math.max(200, limit * 8),
-    );
-    const exact = candidates.map((c) => {
-      const row = this.rows.get(c.key) as number;
-      return { key: c.key, similarity: dot(q, this.data, row * this.dimensions, this.dimensions) };
-    });
-    return exact.sort((a, b) => b.similarity - a.similarity).slice(0, limit);
+    const floor = options.minSimilarity ?? Number.NEGATIVE_INFINITY;
+    const d = this.dimensions;
+    const top = this.top;
+    if (!this.projection) {
+      this.scan(this.data, d, q, env, limit);
+    } else {
+      const p = this.projected;
+      this.scan(
+        this.coarse,
+        p,
+        this.project(q, this.scratchCoarse),
+        env,
+        Math.max(this.rescored, limit * 8),
+      );
+      const candidates = top.drain();
+      top.reset(limit);
+      for (const row of candidates.ids) top.offer(row, dot(q, this.data, row * d, d));
+    }
+    const best = top.drain();
+    const hits: VectorHit[] = [];
+    for (let i = 0; i < best.ids.length; i++) {
+      const similarity = best.scores[i] as number;
+      if (similarity < floor) break;
+      hits.push({ key: this.keys[best.ids[i] as number] as string, similarity });
+    }
+    return hits;
   }
 
-  private project(unit: Float32Array): Float32Array {
+  private countRow(row: number, by: number): void {
+    const env = this.rowEnvironment[row] as number;
+    this.environmentCounts[env] = (this.environmentCounts[env] ?? 0) + by;
+  }
+
+  private grow(): void {
+    const capacity = this.rowEnvironment.length * 2;
+    const data = new Float32Array(capacity * this.dimensions);
+    data.set(this.data);
+    this.data = data;
+    const coarse = new Float32Array(capacity * this.projected);
+    coarse.set(this.coarse);
+    this.coarse = coarse;
+    const environments = new Int32Array(capacity);
+    environments.set(this.rowEnvironment);
+    this.rowEnvironment = environments;
+  }
+
+  private project(unit: Float32Array, out: Float32Array): Float32Array {
     const m = this.projection as Float32Array;
-    const out = new Float32Array(this.projected);
     for (let j = 0; j < this.projected; j++)
       out[j] = dot(unit, m, j * this.dimensions, this.dimensions);
     return out;
   }
 
-  /** The `limit` best rows of the environment by dot product with `q` over `data` of width `dims`. */
+  /** Leaves in `this.top` the `limit` best rows of the environment by dot product with `q`. */
   private scan(
     data: Float32Array,
     dims: number,
     q: Float32Array,
-    environment: string,
+    env: number,
     limit: number,
-  ): VectorHit[] {
-    // A small sorted buffer of the best hits: limit is small (hundreds), so insertion beats a heap.
-    const best: VectorHit[] = [];
+  ): void {
+    const top = this.top;
+    top.reset(limit);
+    const environments = this.rowEnvironment;
+    const rows = this.keys.length;
+    // Most rows score below the worst kept one: compared here, they never reach the heap.
     let floor = Number.NEGATIVE_INFINITY;
-    for (let row = 0; row < this.keys.length; row++) {
-      if (this.environments[row] !== environment) continue;
+    for (let row = 0; row < rows; row++) {
+      if (environments[row] !== env) continue;
       const score = dot(q, data, row * dims, dims);
-      if (best.length === limit && score <= floor) continue;
-      let at = best.length;
-      while (at > 0 && (best[at - 1] as VectorHit).similarity < score) at--;
-      best.splice(at, 0, { key: this.keys[row] as string, similarity: score });
-      if (best.length > limit) best.pop();
-      if (best.length === limit) floor = (best[limit - 1] as VectorHit).similarity;
+      if (score <= floor) continue;
+      top.offer(row, score);
+      floor = top.floor;
     }
-    return best;
   }
 }
 
+/** Writes the unit vector of `vector` into `out` (a zero vector stays zero). */
+function normalizeInto(vector: ArrayLike<number>, out: Float32Array): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < out.length; i++) {
+    const v = vector[i] as number;
+    out[i] = v;
+    norm += v * v;
+  }
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / norm;
+  return out;
+}
+
 const PROJECTED_DIMENSIONS = 96;
+const RESCORED = 200;
 
 /** Dot product of `q` with `dims` values of `data` from `base`, unrolled by four. */
 function dot(q: Float32Array, data: Float32Array, base: number, dims: number): number {

@@ -159,7 +159,7 @@ describe('the dcg MCP tools against governance-api and kg-api with demo data', (
     expect(view.otherComponents).toEqual([expect.objectContaining({ kind: 'workload' })]);
   });
 
-  it('get_system without a governance key still answers the marketplace view, and says why', async () => {
+  it('get_system needs no governance key: the deployed descriptor is a public marketplace read', async () => {
     const anonymous = createMcpHandler(() =>
       createDcgMcpServer({
         ...deps,
@@ -173,9 +173,15 @@ describe('the dcg MCP tools against governance-api and kg-api with demo data', (
         arguments: { systemId: DEMO.systemId, environment: 'production' },
       })) as ToolAnswer;
       expect(answer.structuredContent).toMatchObject({
-        descriptorRead: false,
-        note: expect.stringMatching(/could not be read.*401/),
+        descriptorRead: true,
+        outputPorts: expect.arrayContaining([
+          expect.objectContaining({
+            id: DEMO.contracts.violated,
+            dataContract: expect.objectContaining({ schema: expect.any(Array) }),
+          }),
+        ]),
       });
+      expect(answer.structuredContent).not.toHaveProperty('note');
     } finally {
       await other.close();
       await anonymous.close();
@@ -371,7 +377,14 @@ describe('the dcg MCP tools against governance-api and kg-api with demo data', (
     const system = resources.find((r) => r.name === DEMO.systemId)!;
     const read = await client.readResource({ uri: system.uri });
     const body = JSON.parse((read.contents[0] as { text: string }).text);
-    expect(body).toMatchObject({ systemId: DEMO.systemId, descriptorRead: true });
+    // The system resource is its descriptor as deployed, beside the view of it.
+    expect(body).toMatchObject({
+      systemId: DEMO.systemId,
+      descriptorRead: true,
+      planId: expect.any(String),
+      descriptor: { id: DEMO.systemId, components: expect.any(Array) },
+    });
+    expect(JSON.stringify(body)).not.toContain('privateInfo');
     const contract = resources.find((r) => r.name === DEMO.contracts.violated)!;
     const contractBody = JSON.parse(
       ((await client.readResource({ uri: contract.uri })).contents[0] as { text: string }).text,
@@ -388,6 +401,51 @@ describe('the dcg MCP tools against governance-api and kg-api with demo data', (
     expect(missing).toBeInstanceOf(ResourceNotFoundError);
     expect(missing).toMatchObject({ code: -32602 });
     expect(String(missing)).toMatch(/not deployed in production/);
+  });
+
+  it('resources/list pages with a cursor at the configured page size; the SDK client follows nextCursor', async () => {
+    const { resources: everything } = await client.listResources();
+    expect(everything.length).toBe(4);
+    const paged = createMcpHandler(() =>
+      createDcgMcpServer({ ...deps, limits: { ...DEFAULT_LIMITS, resourcesPageSize: 3 } }),
+    );
+    // Counts the resources/list requests the client sends.
+    const listRequests: unknown[] = [];
+    const other = await connect({
+      fetch: (request) => {
+        if (request.headers.get('mcp-method') === 'resources/list') listRequests.push(request);
+        return paged.fetch(request);
+      },
+    } as McpHttpHandler);
+    try {
+      // Without a cursor the SDK client walks every page: two requests for four resources.
+      const walked = await other.listResources();
+      expect(listRequests).toHaveLength(2);
+      expect(walked.resources.map((r) => r.uri)).toEqual(everything.map((r) => r.uri));
+      // Page by page, following nextCursor by hand from the first page.
+      const first = (await other.request({ method: 'resources/list', params: {} })) as {
+        resources: { uri: string }[];
+        nextCursor?: string;
+      };
+      expect(first.resources).toHaveLength(3);
+      expect(first.nextCursor).toEqual(expect.any(String));
+      const second = await other.listResources({ cursor: first.nextCursor! });
+      expect(second.resources).toHaveLength(1);
+      expect(second.nextCursor).toBeUndefined();
+      const uris = [...first.resources, ...second.resources].map((r) => r.uri);
+      // Every resource once, in URI order.
+      expect(uris).toEqual(everything.map((r) => r.uri));
+      expect([...uris].sort()).toEqual(uris);
+      // A cursor this server did not issue is invalid params, not an internal error.
+      const forged = await other
+        .listResources({ cursor: 'not-a-cursor' })
+        .catch((error: unknown) => error);
+      expect(forged).toMatchObject({ code: -32602 });
+      expect(String(forged)).toMatch(/cursor/);
+    } finally {
+      await other.close();
+      await paged.close();
+    }
   });
 
   it('offers prompts a user would pick, filled with the live compliance', async () => {

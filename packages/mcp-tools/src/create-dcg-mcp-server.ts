@@ -4,6 +4,7 @@ import { registerKnowledgeGraphTools } from './knowledge-graph-tools';
 import { registerMarketplaceTools } from './marketplace-tools';
 import { registerPrompts } from './prompts';
 import { recordRegistrations } from './recorded-registrations';
+import { pageResourceList } from './resource-list';
 import { registerResources } from './resources';
 
 const instructions =
@@ -48,6 +49,7 @@ export function createDcgMcpServer(deps: DcgMcpDeps): McpServer {
     registrations.set(deps, replay);
   }
   replay(server);
+  pageResourceList(server, deps);
   return server;
 }
 

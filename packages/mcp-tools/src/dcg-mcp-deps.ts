@@ -10,8 +10,8 @@ export interface DcgMcpLimits {
   readonly defaultPageSize: number;
   /** Largest `limit` a caller may ask for. */
   readonly maxPageSize: number;
-  /** Most resources `resources/list` enumerates (systems and data contracts). */
-  readonly maxListedResources: number;
+  /** Resources (systems and data contracts) per page of `resources/list`; `nextCursor` pages on. */
+  readonly resourcesPageSize: number;
 }
 
 /** Cache hints of the 2026-07-28 cacheable results (lists and reads). */
@@ -42,7 +42,7 @@ export const DEFAULT_LIMITS: DcgMcpLimits = {
   maxResultBytes: 256 * 1024,
   defaultPageSize: 10,
   maxPageSize: 100,
-  maxListedResources: 500,
+  resourcesPageSize: 100,
 };
 
 /**

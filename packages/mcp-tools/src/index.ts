@@ -7,10 +7,20 @@ export { registerKnowledgeGraphTools } from './knowledge-graph-tools';
 export { registerMarketplaceTools } from './marketplace-tools';
 export { decodeCursor, encodeCursor, fitItems } from './paging';
 export { registerPrompts } from './prompts';
-export { dataContractResourceUri, registerResources, systemResourceUri } from './resources';
+export {
+  dataContractResourceUri,
+  pageResourceList,
+  systemResourceUri,
+} from './resource-list';
+export { registerResources } from './resources';
 export type { DcgScope } from './scopes';
 export { SCOPE_DESCRIPTIONS, SCOPES } from './scopes';
 export type { ComponentView, SystemView } from './system-view';
-export { ComponentViewSchema, readSystem, SystemViewSchema } from './system-view';
+export {
+  ComponentViewSchema,
+  readDeployedSystem,
+  readSystem,
+  SystemViewSchema,
+} from './system-view';
 export { describeFailure, ToolInputError, toToolError } from './tool-errors';
 export { systemOfComponent } from './urns';

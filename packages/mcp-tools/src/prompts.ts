@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describeCompliance } from './compliance-summary';
 import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { complianceOutput } from './marketplace-tools';
-import { dataContractResourceUri } from './resources';
+import { dataContractResourceUri } from './resource-list';
 import { SCOPES } from './scopes';
 import { describeFailure, ToolInputError } from './tool-errors';
 import { systemOfComponent } from './urns';

@@ -7,47 +7,27 @@ import {
 import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { complianceOutput } from './marketplace-tools';
 import { SCOPES } from './scopes';
-import { readSystem } from './system-view';
+import { readDeployedSystem } from './system-view';
 import { describeFailure, ToolInputError } from './tool-errors';
-
-/** URI of the resource of a deployed system. */
-export function systemResourceUri(environment: string, systemId: string): string {
-  return `dcg://systems/${encodeURIComponent(environment)}/${encodeURIComponent(systemId)}`;
-}
-
-/** URI of the resource of a data contract. */
-export function dataContractResourceUri(environment: string, contractId: string): string {
-  return `dcg://data-contracts/${encodeURIComponent(environment)}/${encodeURIComponent(contractId)}`;
-}
 
 /**
  * Registers the resources: every deployed system (`dcg://systems/{environment}/{systemId}`: its
  * descriptor view with output ports and data contracts) and every data contract
  * (`dcg://data-contracts/{environment}/{contractId}`: the contract and its compliance), both as
- * templates with a list. Need the `marketplace:read` scope.
+ * templates. Need the `marketplace:read` scope. `resources/list` enumerates them a page at a time
+ * (see `resource-list.ts`), so the templates carry no list callback of their own.
  *
  * @example
  * registerResources(server, deps);
  */
 export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
-  const { marketplace, limits, cacheHints } = deps;
+  const { marketplace, cacheHints } = deps;
   const scopeChallenge = requireScopes(SCOPES.marketplaceRead);
 
   server.registerResource(
     'system',
     new ResourceTemplate('dcg://systems/{environment}/{systemId}', {
-      list: async (ctx) => {
-        const instances = await marketplace.listInstances({ signal: ctx.mcpReq.signal });
-        return {
-          resources: instances.slice(0, limits.maxListedResources).map((instance) => ({
-            uri: systemResourceUri(instance.environment, instance.systemId),
-            name: instance.systemId,
-            title: `${instance.name} (${instance.environment})`,
-            description: `System ${instance.systemId} (${instance.kind}) deployed in ${instance.environment}`,
-            mimeType: 'application/json',
-          })),
-        };
-      },
+      list: undefined,
     }),
     {
       title: 'Deployed system',
@@ -60,14 +40,23 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
     async (uri, variables, ctx) => {
       const environment = variable(variables.environment);
       const systemId = variable(variables.systemId);
-      const view = await backend(() =>
-        readSystem(marketplace, systemId, environment, ctx.mcpReq.signal),
+      const signal = ctx.mcpReq.signal;
+      const instance = await backend(() =>
+        marketplace.getInstance(systemId, { environment, signal }),
       );
-      if (!view)
+      if (!instance)
         throw new ResourceNotFoundError(uri.href, `${systemId} is not deployed in ${environment}`);
+      const { view, deployed } = await backend(() =>
+        readDeployedSystem(marketplace, instance, signal),
+      );
+      // The view for reading, and the descriptor itself as deployed (public info only).
+      const body = {
+        ...view,
+        ...(deployed ? { planId: deployed.planId, descriptor: deployed.descriptor } : {}),
+      };
       return {
         contents: [
-          { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(view, null, 2) },
+          { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) },
         ],
       };
     },
@@ -76,21 +65,7 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
   server.registerResource(
     'data-contract',
     new ResourceTemplate('dcg://data-contracts/{environment}/{contractId}', {
-      list: async (ctx) => {
-        const instances = await marketplace.listInstances({ signal: ctx.mcpReq.signal });
-        const resources = instances.flatMap((instance) =>
-          instance.components
-            .filter((component) => component.dataContract)
-            .map((component) => ({
-              uri: dataContractResourceUri(instance.environment, component.id),
-              name: component.id,
-              title: `${component.name ?? component.id} of ${instance.name} (${instance.environment})`,
-              description: `Data contract ${component.id}: ${component.compliance?.status ?? 'unknown'}`,
-              mimeType: 'application/json',
-            })),
-        );
-        return { resources: resources.slice(0, limits.maxListedResources) };
-      },
+      list: undefined,
     }),
     {
       title: 'Data contract',
@@ -104,10 +79,12 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
       const environment = variable(variables.environment);
       const contractId = variable(variables.contractId);
       const signal = ctx.mcpReq.signal;
-      const compliance = await backend(() =>
-        marketplace.getContractCompliance(contractId, environment, { signal }),
+      const [compliance, instances] = await backend(() =>
+        Promise.all([
+          marketplace.getContractCompliance(contractId, environment, { signal }),
+          marketplace.listInstances({ environment, signal }),
+        ]),
       );
-      const instances = await backend(() => marketplace.listInstances({ environment, signal }));
       const instance = instances.find((i) =>
         i.components.some((c) => c.id === contractId && c.dataContract),
       );
@@ -116,10 +93,8 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
           uri.href,
           `${contractId} is not a deployed data contract in ${environment}`,
         );
-      const view = await backend(() =>
-        readSystem(marketplace, instance.systemId, environment, signal),
-      );
-      const component = view?.outputPorts.find((c) => c.id === contractId);
+      const { view } = await backend(() => readDeployedSystem(marketplace, instance, signal));
+      const component = view.outputPorts.find((c) => c.id === contractId);
       const body = {
         contractId,
         environment,
@@ -128,7 +103,7 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
         ...(component?.name === undefined ? {} : { name: component.name }),
         ...(component?.dataContract === undefined ? {} : { dataContract: component.dataContract }),
         compliance: complianceOutput(compliance),
-        ...(view?.note ? { note: view.note } : {}),
+        ...(view.note ? { note: view.note } : {}),
       };
       return {
         contents: [

@@ -1,4 +1,8 @@
-import type { MarketplaceClient, MarketplaceInstance } from '@dcg/marketplace-client';
+import type {
+  DeployedDescriptor,
+  MarketplaceClient,
+  MarketplaceInstance,
+} from '@dcg/marketplace-client';
 import { z } from 'zod';
 import { describeFailure } from './tool-errors';
 
@@ -41,8 +45,8 @@ export type SystemView = z.infer<typeof SystemViewSchema>;
 
 /**
  * Reads a deployed system: the marketplace view (components, compliance), joined with the deployed
- * descriptor when governance-api lets us read it (output ports' data contracts). Null when the
- * system is not deployed (in that environment).
+ * descriptor (output ports' data contracts). Null when the system is not deployed (in that
+ * environment).
  *
  * @example
  * const view = await readSystem(marketplace, 'urn:dmb:dp:finance:orders:0', 'production');
@@ -54,21 +58,36 @@ export async function readSystem(
   signal?: AbortSignal,
 ): Promise<SystemView | null> {
   const instance = await marketplace.getInstance(systemId, { environment, signal });
-  if (!instance) return null;
-  let descriptor: Record<string, unknown> | undefined;
+  return instance ? (await readDeployedSystem(marketplace, instance, signal)).view : null;
+}
+
+/**
+ * The view of an instance joined with its deployed descriptor (`GET
+ * /v1/marketplace/instances/{id}/descriptor`), and that descriptor. When the descriptor cannot be
+ * read, the view is the marketplace's alone and its `note` says why.
+ *
+ * @example
+ * const { view, deployed } = await readDeployedSystem(marketplace, instance);
+ */
+export async function readDeployedSystem(
+  marketplace: MarketplaceClient,
+  instance: MarketplaceInstance,
+  signal?: AbortSignal,
+): Promise<{ view: SystemView; deployed: DeployedDescriptor | null }> {
+  let deployed: DeployedDescriptor | null = null;
   let note: string | undefined;
   try {
-    const deployed = await marketplace.getDeployedDescriptor(systemId, instance.environment, {
+    deployed = await marketplace.getDeployedDescriptor(instance.systemId, instance.environment, {
       signal,
     });
-    if (deployed) descriptor = deployed.descriptor;
-    else note = 'The deployed descriptor was not found among the recent deployments.';
+    // Undeployed between the two reads.
+    if (!deployed) note = 'The system was undeployed while it was read.';
   } catch (error) {
     const failure = describeFailure(error);
     if (failure === undefined) throw error;
     note = `The data contracts could not be read: ${failure}. Only the marketplace view is shown.`;
   }
-  return buildView(instance, descriptor, note);
+  return { view: buildView(instance, deployed?.descriptor, note), deployed };
 }
 
 function buildView(

@@ -162,7 +162,7 @@ describe('evaluate', () => {
     if (!parsed.success) throw new Error('parse failed');
     const started = Date.now();
     const error = await evaluate(parsed.query, big, { timeoutMs: 100 }).catch((e: unknown) => e);
-    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('TIMEOUT');
+    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -181,7 +181,7 @@ describe('evaluate', () => {
       (e: unknown) => e,
     );
     clearInterval(interval);
-    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('ABORTED');
+    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('aborted');
     expect(Date.now() - started).toBeLessThan(5000);
     expect(timerTicks).toBeGreaterThan(1);
   });
@@ -201,7 +201,7 @@ describe('evaluate', () => {
     const error = await query('SELECT * { ?s ?p ?o }', thesaurus, { maxRows: 3 }).catch(
       (e: unknown) => e,
     );
-    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('ROW_LIMIT_EXCEEDED');
+    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('row_limit_exceeded');
   });
 
   it('ends with ABORTED when the signal fires', async () => {
@@ -210,14 +210,14 @@ describe('evaluate', () => {
     const error = await query('SELECT * { ?s ?p ?o }', thesaurus, {
       signal: controller.signal,
     }).catch((e: unknown) => e);
-    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('ABORTED');
+    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('aborted');
   });
 
   it('throws QUERY_REJECTED with the problems from query()', async () => {
     const error = await query('SELECT * { ?s ?p ?o FILTER REGEX(?o, "a") }', thesaurus).catch(
       (e: unknown) => e,
     );
-    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('QUERY_REJECTED');
+    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('query_rejected');
     expect(SparqlSubsetError.isInstance(error) && error.problems[0]?.code).toBe(
       'FUNCTION_NOT_SUPPORTED',
     );
@@ -225,6 +225,6 @@ describe('evaluate', () => {
 
   it('rejects a source that is not a dataset', async () => {
     const error = await query('SELECT * { ?s ?p ?o }', {} as never).catch((e: unknown) => e);
-    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('INVALID_SOURCE');
+    expect(SparqlSubsetError.isInstance(error) && error.code).toBe('invalid_source');
   });
 });

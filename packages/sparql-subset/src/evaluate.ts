@@ -23,15 +23,17 @@ import { type QuerySource, toTripleSource } from './triple-source';
  * ```
  */
 export interface EvaluateOptions {
-  /** Aborts evaluation with `ABORTED`. */
+  /** Aborts evaluation with `aborted`. */
   signal?: AbortSignal;
-  /** Ends evaluation with `TIMEOUT` after this many milliseconds. */
+  /** Ends evaluation with `timeout` after this many milliseconds. */
   timeoutMs?: number;
-  /** Ends evaluation with `ROW_LIMIT_EXCEEDED` when the answer would have more rows. */
+  /** Ends evaluation with `row_limit_exceeded` when the answer would have more rows. */
   maxRows?: number;
   /**
    * Longest synchronous stretch (ms) of a part that cannot hand control back (an EXISTS inside an
-   * expression, evaluated per row); beyond it evaluation ends with `TOO_EXPENSIVE`. Default 200.
+   * ORDER BY key, evaluated per row); beyond it evaluation ends with `too_expensive`. Default 200.
+   * An EXISTS in a FILTER, an OPTIONAL condition or a BIND pauses like any pattern and is bounded
+   * by `timeoutMs` only.
    */
   maxBlockMs?: number;
 }
@@ -62,13 +64,13 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 function checkOptions(options: EvaluateOptions): void {
   const { timeoutMs, maxRows, signal, maxBlockMs } = options;
   if (maxBlockMs !== undefined && !(typeof maxBlockMs === 'number' && maxBlockMs > 0))
-    throw new SparqlSubsetError('INVALID_OPTIONS', 'maxBlockMs must be a positive number');
+    throw new SparqlSubsetError('invalid_options', 'maxBlockMs must be a positive number');
   if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0))
-    throw new SparqlSubsetError('INVALID_OPTIONS', 'timeoutMs must be a positive number');
+    throw new SparqlSubsetError('invalid_options', 'timeoutMs must be a positive number');
   if (maxRows !== undefined && !(Number.isInteger(maxRows) && maxRows >= 0))
-    throw new SparqlSubsetError('INVALID_OPTIONS', 'maxRows must be a non-negative integer');
+    throw new SparqlSubsetError('invalid_options', 'maxRows must be a non-negative integer');
   if (signal !== undefined && typeof signal?.aborted !== 'boolean')
-    throw new SparqlSubsetError('INVALID_OPTIONS', 'signal must be an AbortSignal');
+    throw new SparqlSubsetError('invalid_options', 'signal must be an AbortSignal');
 }
 
 /**
@@ -169,7 +171,7 @@ export async function evaluate(
     bindings.push(binding);
     if (options.maxRows !== undefined && bindings.length > options.maxRows)
       throw new SparqlSubsetError(
-        'ROW_LIMIT_EXCEEDED',
+        'row_limit_exceeded',
         `The answer has more than ${options.maxRows} rows`,
       );
     if (bindings.length >= limit) break;

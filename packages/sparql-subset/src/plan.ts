@@ -6,6 +6,7 @@ import {
   compileExpression,
   type ExpressionContext,
 } from './compile-expression';
+import { EXISTS_NEEDED, withExistsAnswers } from './exists-answers';
 import { allVars, certainVars, expressionVars, patternVars, possibleVars } from './plan-vars';
 import { conjuncts, hasExists, pushFilters } from './push-filters';
 import { hasRow, PAUSE, type Row, type Runtime } from './runtime';
@@ -66,6 +67,7 @@ interface CompiledPattern {
 class Planner implements ExpressionContext {
   private readonly slots = new Map<string, number>();
   private nextMemo = 0;
+  private nextExists = 0;
 
   slot(name: string): number {
     let index = this.slots.get(name);
@@ -88,7 +90,17 @@ class Planner implements ExpressionContext {
     const probe = this.probe(expression.pattern);
     if (probe) return probe;
     const op = this.compile(expression.pattern, this.existsScope, true);
+    const id = this.nextExists++;
     return (row, rt) => {
+      // Inside an operator (withExistsAnswers): answered there, where the pattern can pause.
+      const answers = rt.existsAnswers;
+      if (answers !== undefined) {
+        const answer = answers.get(id);
+        if (answer !== undefined) return answer;
+        rt.existsNeeded = { id, pattern: op };
+        throw EXISTS_NEEDED;
+      }
+      // Elsewhere (an ORDER BY key) in one go, within maxBlockMs.
       rt.unpausable++;
       try {
         return hasRow(op(row, rt));
@@ -152,6 +164,7 @@ class Planner implements ExpressionContext {
         const right = this.compile(node.right, leftScope, substitute);
         const scope = new Set([...leftScope, ...possibleVars(node.right)]);
         const condition = node.expression ? this.condition(node.expression, scope) : undefined;
+        const conditionExists = node.expression !== undefined && hasExists(node.expression);
         return function* leftJoin(row, rt) {
           for (const r of left(row, rt)) {
             if (r === PAUSE) {
@@ -165,7 +178,12 @@ class Planner implements ExpressionContext {
                 continue;
               }
               rt.tick();
-              if (condition === undefined || condition(extended, rt) === true) {
+              if (
+                condition === undefined ||
+                (conditionExists
+                  ? yield* withExistsAnswers(condition, extended, rt)
+                  : condition(extended, rt)) === true
+              ) {
                 matched = true;
                 yield extended;
               }
@@ -182,6 +200,7 @@ class Planner implements ExpressionContext {
         if (anti) return anti;
         const input = this.compile(node.input, incoming, substitute);
         const condition = this.condition(node.expression, scope);
+        const conditionExists = hasExists(node.expression);
         return function* filter(row, rt) {
           for (const r of input(row, rt)) {
             if (r === PAUSE) {
@@ -189,7 +208,10 @@ class Planner implements ExpressionContext {
               continue;
             }
             rt.tick();
-            if (condition(r, rt) === true) yield r;
+            const pass = conditionExists
+              ? yield* withExistsAnswers(condition, r, rt)
+              : condition(r, rt);
+            if (pass === true) yield r;
           }
         };
       }
@@ -197,6 +219,7 @@ class Planner implements ExpressionContext {
         const input = this.compile(node.input, incoming, substitute);
         const scope = new Set([...incoming, ...possibleVars(node.input)]);
         const value = this.expression(node.expression, scope);
+        const valueExists = hasExists(node.expression);
         const slot = this.slot(node.variable);
         return function* extend(row, rt) {
           for (const r of input(row, rt)) {
@@ -204,7 +227,7 @@ class Planner implements ExpressionContext {
               yield r;
               continue;
             }
-            const computed = value(r, rt);
+            const computed = valueExists ? yield* withExistsAnswers(value, r, rt) : value(r, rt);
             if (computed === undefined) {
               yield r;
               continue;
@@ -378,6 +401,7 @@ class Planner implements ExpressionContext {
     const rest = parts.filter((_, i) => i !== index);
     const scope = new Set([...incoming, ...possibleVars(input)]);
     const condition = rest.length > 0 ? this.condition(andAll(rest), scope) : undefined;
+    const conditionExists = rest.some(hasExists);
     return function* antiJoin(row, rt) {
       for (const r of left(row, rt)) {
         if (r === PAUSE) {
@@ -396,7 +420,11 @@ class Planner implements ExpressionContext {
             break;
           }
         if (found) continue;
-        if (condition === undefined || condition(r, rt) === true) yield r;
+        if (condition === undefined) yield r;
+        else if (
+          (conditionExists ? yield* withExistsAnswers(condition, r, rt) : condition(r, rt)) === true
+        )
+          yield r;
       }
     };
   }
@@ -442,6 +470,8 @@ class Planner implements ExpressionContext {
     const bgpVars = new Set(ordered.flatMap(patternVars));
     const levelConditions: CompiledCondition[][] = ordered.map(() => []);
     if (ordered.length === 0) levelConditions.push([]);
+    // Levels with an EXISTS among their conditions test rows through withExistsAnswers.
+    const levelExists: boolean[] = levelConditions.map(() => false);
     // Conjuncts on one variable that its level's pattern binds for the first time become tests on
     // single terms, which the cursor applies inside the index (a rejected term drops every triple
     // under it). Terms are then tested once per distinct term instead of once per triple.
@@ -481,6 +511,7 @@ class Planner implements ExpressionContext {
         }
       }
       (levelConditions[level] as CompiledCondition[]).push(condition);
+      if (hasExists(filter)) levelExists[level] = true;
     }
     /** The key tests of each level, made once per evaluation of this pattern. */
     const makeTests = (rt: Runtime): (KeyTests | undefined)[] =>
@@ -520,9 +551,12 @@ class Planner implements ExpressionContext {
         if (condition(row, rt) !== true) return false;
       return true;
     };
+    /** `passes` through withExistsAnswers, for a level with an EXISTS among its conditions. */
+    const passesWithExists = (level: number, row: Row, rt: Runtime) =>
+      withExistsAnswers((r, runtime) => passes(level, r, runtime), row, rt);
     if (n === 0)
       return function* empty(row, rt) {
-        if (passes(0, row, rt)) yield row;
+        if (levelExists[0] ? yield* passesWithExists(0, row, rt) : passes(0, row, rt)) yield row;
       };
     const open = (
       i: number,
@@ -634,7 +668,10 @@ class Planner implements ExpressionContext {
         if ((levelConditions[level] as CompiledCondition[]).length > 0) {
           const target = scratch as Row;
           if (!bindInto(level, rows[level] as Row, cursor.s, cursor.p, cursor.o, target)) continue;
-          if (!passes(level, target, rt)) continue;
+          const pass = levelExists[level]
+            ? yield* passesWithExists(level, target, rt)
+            : passes(level, target, rt);
+          if (!pass) continue;
           bound = target.slice();
         } else {
           bound = bind(level, rows[level] as Row, cursor.s, cursor.p, cursor.o);

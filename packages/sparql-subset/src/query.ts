@@ -5,7 +5,7 @@ import type { QuerySource } from './triple-source';
 
 /**
  * Parses, checks and evaluates in one call. A query outside the subset throws a
- * `SparqlSubsetError` with code `QUERY_REJECTED` and the problems.
+ * `SparqlSubsetError` with code `query_rejected` and the problems.
  *
  * @example
  * ```ts
@@ -27,7 +27,7 @@ export async function query(
     const summary = parsed.problems
       .map((problem) => `${problem.code}: ${problem.message}`)
       .join('; ');
-    throw new SparqlSubsetError('QUERY_REJECTED', `Query rejected: ${summary}`, {
+    throw new SparqlSubsetError('query_rejected', `Query rejected: ${summary}`, {
       problems: parsed.problems,
     });
   }

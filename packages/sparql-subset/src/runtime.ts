@@ -20,8 +20,18 @@ export interface Runtime {
   wantsPause: boolean;
   /** Records that control went back to the event loop. */
   breathed(): void;
-  /** Depth of sub-evaluations that cannot pause (an EXISTS inside an expression). */
+  /**
+   * Depth of sub-evaluations that cannot pause: an EXISTS inside an expression no operator
+   * evaluates (an ORDER BY key), run in one go for each row.
+   */
   unpausable: number;
+  /**
+   * The answers of EXISTS patterns for the row whose expression an operator is evaluating through
+   * `withExistsAnswers`, by EXISTS id; undefined elsewhere.
+   */
+  existsAnswers: Map<number, boolean> | undefined;
+  /** The EXISTS whose answer the expression being evaluated asked for (before `EXISTS_NEEDED`). */
+  existsNeeded: { id: number; pattern: (row: Row, rt: Runtime) => Iterable<Row> } | undefined;
   /** Results of sub-plans that do not depend on the incoming row, by plan node id. */
   readonly memo: Map<number, Row[]>;
   readonly width: number;
@@ -38,7 +48,7 @@ const CHECK_EVERY = 1024;
 export const PAUSE_AFTER_MS = 2;
 /**
  * Default longest stretch of synchronous work allowed when evaluation cannot pause (an EXISTS
- * inside an expression is evaluated in one go for each row).
+ * inside an ORDER BY key is evaluated in one go for each row).
  */
 export const DEFAULT_MAX_BLOCK_MS = 200;
 
@@ -62,6 +72,8 @@ export function createRuntime(
     offset: 0,
     wantsPause: false,
     unpausable: 0,
+    existsAnswers: undefined,
+    existsNeeded: undefined,
     tick() {
       if ((++work & (CHECK_EVERY - 1)) !== 0) return;
       checkLimits(deadline, signal, timeoutMs);
@@ -71,8 +83,8 @@ export function createRuntime(
       // process descheduled, a garbage collection), and the deadline covers it.
       if (rt.unpausable > 0 && busy > maxBlockMs)
         throw new SparqlSubsetError(
-          'TOO_EXPENSIVE',
-          `Part of the query (an EXISTS inside an expression) ran ${busy} ms without handing control back, more than ${maxBlockMs} ms`,
+          'too_expensive',
+          `Part of the query (an EXISTS inside an ORDER BY key) ran ${busy} ms without handing control back, more than ${maxBlockMs} ms`,
         );
     },
     breathed() {
@@ -102,9 +114,9 @@ export function checkLimits(
   timeoutMs: number | undefined,
 ): void {
   if (signal?.aborted)
-    throw new SparqlSubsetError('ABORTED', 'Query evaluation was aborted', {
+    throw new SparqlSubsetError('aborted', 'Query evaluation was aborted', {
       cause: signal.reason,
     });
   if (deadline !== undefined && Date.now() > deadline)
-    throw new SparqlSubsetError('TIMEOUT', `Query evaluation took longer than ${timeoutMs} ms`);
+    throw new SparqlSubsetError('timeout', `Query evaluation took longer than ${timeoutMs} ms`);
 }

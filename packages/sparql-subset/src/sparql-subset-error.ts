@@ -7,28 +7,28 @@ const MARKER = Symbol.for('dcg.sparql-subset.error');
  *
  * @example
  * ```ts
- * const status = (code: SparqlSubsetErrorCode) => (code === 'TIMEOUT' ? 504 : code === 'QUERY_REJECTED' ? 400 : 500);
+ * const status = (code: SparqlSubsetErrorCode) => (code === 'timeout' ? 504 : code === 'query_rejected' ? 400 : 500);
  * ```
  */
 export type SparqlSubsetErrorCode =
-  | 'TIMEOUT'
-  | 'ROW_LIMIT_EXCEEDED'
-  | 'TOO_EXPENSIVE'
-  | 'ABORTED'
-  | 'QUERY_REJECTED'
-  | 'INVALID_SOURCE'
-  | 'INVALID_OPTIONS';
+  | 'timeout'
+  | 'row_limit_exceeded'
+  | 'too_expensive'
+  | 'aborted'
+  | 'query_rejected'
+  | 'invalid_source'
+  | 'invalid_options';
 
 /**
  * The one error class of this library. `code` says what happened; `problems` is set for
- * `QUERY_REJECTED`. Recognise it across copies of the package with {@link SparqlSubsetError.isInstance}.
+ * `query_rejected`. Recognise it across copies of the package with {@link SparqlSubsetError.isInstance}.
  *
  * @example
  * ```ts
  * try {
  *   await query('SELECT * { ?s ?p ?o }', store, { maxRows: 10 });
  * } catch (error) {
- *   if (SparqlSubsetError.isInstance(error) && error.code === 'ROW_LIMIT_EXCEEDED') console.log('too many rows');
+ *   if (SparqlSubsetError.isInstance(error) && error.code === 'row_limit_exceeded') console.log('too many rows');
  * }
  * ```
  */

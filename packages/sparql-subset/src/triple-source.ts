@@ -657,7 +657,7 @@ function single(dataset: unknown): TripleSource {
   )
     return new DatasetTripleSource(dataset as RDF.DatasetCore);
   throw new SparqlSubsetError(
-    'INVALID_SOURCE',
+    'invalid_source',
     'The source must be an n3 Store, an RDF/JS DatasetCore or an array of them',
   );
 }

@@ -1,5 +1,5 @@
 import type { Governance } from '@dcg/governance';
-import { MAX_ID_LENGTH } from '@dcg/governance';
+import { findDataContract, MAX_ID_LENGTH } from '@dcg/governance';
 import { ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
@@ -7,14 +7,21 @@ import type { GovernanceEnv } from '../app-env';
 import { streamJsonList } from '../page-response';
 import {
   ContractComplianceViewSchema,
+  DeployedDescriptorViewSchema,
   EnvironmentSchema,
   MarketplaceInstanceViewSchema,
   problem,
 } from './openapi-schemas';
 
+const SystemIdParam = z
+  .string()
+  .min(1)
+  .max(MAX_ID_LENGTH)
+  .meta({ param: { name: 'systemId', in: 'path' } });
+
 /**
- * The marketplace read API: instances per environment and the compliance of a data contract.
- * Public like the marketplace pages.
+ * The marketplace read API: instances per environment, their deployed descriptors (without
+ * private info) and the compliance of a data contract. Public like the marketplace pages.
  *
  * @example
  * mountMarketplaceRoutes(app, { governance });
@@ -63,13 +70,7 @@ export function mountMarketplaceRoutes(
       tags: ['marketplace'],
       summary: 'One deployed system (latest deployment when no environment is given)',
       request: {
-        params: z.object({
-          systemId: z
-            .string()
-            .min(1)
-            .max(MAX_ID_LENGTH)
-            .meta({ param: { name: 'systemId', in: 'path' } }),
-        }),
+        params: z.object({ systemId: SystemIdParam }),
         query: z.object({ environment: EnvironmentSchema.optional() }),
       },
       responses: {
@@ -84,13 +85,39 @@ export function mountMarketplaceRoutes(
       const { systemId } = c.req.valid('param');
       const { environment } = c.req.valid('query');
       const view = await governance.marketplace.getInstance(systemId, environment);
-      if (!view) {
-        throw new ProblemError({
-          status: 404,
-          title: 'Not Found',
-          detail: `System "${systemId}" is not deployed${environment === undefined ? '' : ` in environment "${environment}"`}`,
-        });
-      }
+      if (!view) throw notDeployed(systemId, environment);
+      return c.json(view, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/v1/marketplace/instances/{systemId}/descriptor',
+      operationId: 'getMarketplaceInstanceDescriptor',
+      tags: ['marketplace'],
+      summary:
+        'The descriptor of a deployed system as deployed, with public info (latest deployment when no environment is given)',
+      description:
+        "Each component's `info.publicInfo` from its tech adapter is kept; `info.privateInfo` is left out (the provisioning API, behind a key, has it).",
+      request: {
+        params: z.object({ systemId: SystemIdParam }),
+        query: z.object({ environment: EnvironmentSchema.optional() }),
+      },
+      responses: {
+        200: {
+          description: 'The deployed descriptor and the plan that deployed it',
+          content: { 'application/json': { schema: DeployedDescriptorViewSchema } },
+        },
+        400: problem('Invalid system id or environment'),
+        404: problem('Not deployed'),
+      },
+    }),
+    async (c) => {
+      const { systemId } = c.req.valid('param');
+      const { environment } = c.req.valid('query');
+      const view = await governance.marketplace.getDeployedDescriptor(systemId, environment);
+      if (!view) throw notDeployed(systemId, environment);
       return c.json(view, 200);
     },
   );
@@ -118,15 +145,37 @@ export function mountMarketplaceRoutes(
           content: { 'application/json': { schema: ContractComplianceViewSchema } },
         },
         400: problem('No environment'),
+        404: problem('Not a data contract known in the environment'),
       },
     }),
     async (c) => {
       const { contractId } = c.req.valid('param');
       const { environment } = c.req.valid('query');
-      return c.json(
-        await governance.marketplace.getContractCompliance(contractId, environment),
-        200,
-      );
+      // The same rule as the contract page: unknown ids and non-contract components are 404.
+      const found = await findDataContract(governance.marketplace, contractId, environment);
+      if (found.kind === 'unknown') {
+        throw new ProblemError({
+          status: 404,
+          title: 'Not Found',
+          detail: `No data contract "${contractId}" is deployed or reported on in environment "${environment}"`,
+        });
+      }
+      if (found.kind === 'not-a-data-contract') {
+        throw new ProblemError({
+          status: 404,
+          title: 'Not Found',
+          detail: `"${contractId}" is a component of system "${found.instance.systemId}" in environment "${environment}" but not a data contract`,
+        });
+      }
+      return c.json(found.compliance, 200);
     },
   );
+}
+
+function notDeployed(systemId: string, environment: string | undefined): ProblemError {
+  return new ProblemError({
+    status: 404,
+    title: 'Not Found',
+    detail: `System "${systemId}" is not deployed${environment === undefined ? '' : ` in environment "${environment}"`}`,
+  });
 }

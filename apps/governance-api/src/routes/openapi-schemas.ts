@@ -2,6 +2,7 @@ import {
   AcceptedEvaluationResultSchema,
   ContractComplianceViewSchema,
   DEFAULT_PAGE_SIZE,
+  DeployedDescriptorViewSchema,
   RegisteredTemplateSchema as DomainRegisteredTemplateSchema,
   MAX_ENVIRONMENT_LENGTH,
   MAX_PAGE_OFFSET,
@@ -64,6 +65,7 @@ export const RegisteredTemplateSchema = DomainRegisteredTemplateSchema.extend({
 export {
   AcceptedEvaluationResultSchema,
   ContractComplianceViewSchema,
+  DeployedDescriptorViewSchema,
   MarketplaceInstanceViewSchema,
   StoredEvaluationResultSchema,
 };

@@ -37,13 +37,25 @@ function sectionState(tally: RequirementTally): string {
   return total === 1 ? 'the requirement is met' : `all ${total} requirements met`;
 }
 
-function nodeLabel(node: ComplianceTreeNode): Markup {
+/**
+ * Levels of the tree that indent; deeper levels line up with the last indented one and show their
+ * level instead, so a deep tree never pushes its records off a narrow screen.
+ */
+export const MAX_INDENTED_DEPTH = 6;
+
+function depthLabel(depth: number): Markup | string {
+  return depth > MAX_INDENTED_DEPTH
+    ? markup`<span class="depth" title="Nested ${String(depth)} levels deep">level ${String(depth)}</span> `
+    : '';
+}
+
+function nodeLabel(node: ComplianceTreeNode, depth: number): Markup {
   const name = node.name ?? node.key;
   const key =
     node.name !== undefined && node.name !== node.key
       ? markup` <code class="node-key">${node.key}</code>`
       : '';
-  return markup`<span class="node-name">${name}</span>${key}`;
+  return markup`${depthLabel(depth)}<span class="node-name">${name}</span>${key}`;
 }
 
 function description(node: ComplianceTreeNode): Markup | string {
@@ -61,22 +73,25 @@ function sectionItem(
   label: Markup,
   body: Markup | string,
   rendered: Rendered[],
+  depth: number,
 ): Rendered {
   const tally = sumTallies(rendered.map((child) => child.tally));
   // Sections stay collapsed while all is well and open where something fails or is missing.
   const open = tally.failing > 0 || tally.unreported > 0;
   const state = tally.failing > 0 ? 'failing' : 'compliant';
-  const list = rendered.length > 0 ? markup`<ul>${rendered.map((child) => child.html)}</ul>` : '';
+  const flat = depth >= MAX_INDENTED_DEPTH ? trusted(' class="flat"') : '';
+  const list =
+    rendered.length > 0 ? markup`<ul${flat}>${rendered.map((child) => child.html)}</ul>` : '';
   return {
     tally,
     html: markup`<li class="section section-${state}" ${attributes}><details${open ? trusted(' open') : ''}><summary>${label} <span class="section-state">${sectionState(tally)}</span></summary>${body}${list}</details></li>`,
   };
 }
 
-function renderRequirement(node: ComplianceTreeNode): Markup {
+function renderRequirement(node: ComplianceTreeNode, depth: number): Markup {
   const name = node.name ?? node.key;
   if (node.compliant === true) {
-    return markup`<li class="requirement requirement-compliant" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">✓</span> Met</span><div>${nodeLabel(node)}${description(node)}</div></li>`;
+    return markup`<li class="requirement requirement-compliant" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">✓</span> Met</span><div>${nodeLabel(node, depth)}${description(node)}</div></li>`;
   }
   if (node.compliant === false) {
     const issues = node.issues ?? [];
@@ -84,18 +99,19 @@ function renderRequirement(node: ComplianceTreeNode): Markup {
       issues.length > 0
         ? markup`<ul class="issues" aria-label="Issues of ${name}">${issues.map((issue) => markup`<li>${issue}</li>`)}</ul>`
         : markup`<p class="issues">No issue was reported for this requirement.</p>`;
-    return markup`<li class="requirement requirement-failing" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">✗</span> Failing</span><div>${nodeLabel(node)}${description(node)}</div>${list}</li>`;
+    return markup`<li class="requirement requirement-failing" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">✗</span> Failing</span><div>${nodeLabel(node, depth)}${description(node)}</div>${list}</li>`;
   }
-  return markup`<li class="requirement requirement-unreported" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">?</span> Not reported</span><div>${nodeLabel(node)}${description(node)}</div></li>`;
+  return markup`<li class="requirement requirement-unreported" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">?</span> Not reported</span><div>${nodeLabel(node, depth)}${description(node)}</div></li>`;
 }
 
-function renderNode(node: ComplianceTreeNode): Rendered {
-  if (!node.section) return { html: renderRequirement(node), tally: leafTally(node) };
+function renderNode(node: ComplianceTreeNode, depth: number): Rendered {
+  if (!node.section) return { html: renderRequirement(node, depth), tally: leafTally(node) };
   return sectionItem(
     markup`data-key="${node.key}"`,
-    nodeLabel(node),
+    nodeLabel(node, depth),
     description(node),
-    (node.children ?? []).map(renderNode),
+    (node.children ?? []).map((child) => renderNode(child, depth + 1)),
+    depth,
   );
 }
 
@@ -122,7 +138,13 @@ function renderTargetGroup(
     group.target === 'root'
       ? markup`<span class="node-name">Data contract</span> <code class="node-key">root</code>`
       : markup`<span class="node-name">${name === undefined ? 'Subcomponent' : `Subcomponent ${name}`}</span> <code class="node-key">${group.target}</code>`;
-  return sectionItem(markup`data-target="${group.target}"`, label, '', group.nodes.map(renderNode));
+  return sectionItem(
+    markup`data-target="${group.target}"`,
+    label,
+    '',
+    group.nodes.map((node) => renderNode(node, 2)),
+    1,
+  );
 }
 
 /** Options of {@link complianceTree}. */
@@ -151,6 +173,6 @@ export function complianceTree(
   const items =
     groups.length > 1
       ? groups.map((group) => renderTargetGroup(group, names))
-      : nodes.map(renderNode);
+      : nodes.map((node) => renderNode(node, 1));
   return markup`<ul class="tree" aria-label="${options.label ?? 'Validation records'}">${items.map((item) => item.html)}</ul>`;
 }

@@ -1,5 +1,5 @@
 import type { ContractLocation } from './contract-locations';
-import { contractHref, marketplaceHref } from './marketplace-links';
+import { contractHref, marketplaceHref, systemHref } from './marketplace-links';
 import { type Markup, markup } from './markup';
 import { pageLayout } from './page-layout';
 
@@ -8,7 +8,14 @@ export type ContractHelpReason =
   /** No `?environment=` was given. */
   | { kind: 'environment-required' }
   /** Nothing is known of this contract in the asked environment. */
-  | { kind: 'not-found'; environment: string };
+  | { kind: 'not-found'; environment: string }
+  /** A deployed component that is not a data contract: its page is the system's. */
+  | {
+      kind: 'not-a-data-contract';
+      environment: string;
+      instance: { systemId: string; name: string };
+      component: { id: string; name?: string | undefined; kind?: string | undefined };
+    };
 
 /**
  * The page answered instead of a contract page when the environment is missing (400) or the
@@ -23,6 +30,20 @@ export function contractHelpPage(
   reason: ContractHelpReason,
   locations: ContractLocation[],
 ): Markup {
+  if (reason.kind === 'not-a-data-contract') {
+    const name = reason.component.name ?? reason.component.id;
+    const main = markup`<h1>${name} is not a data contract</h1>
+<section class="card" aria-label="What happened">
+<p>The component <code>${contractId}</code>${reason.component.kind ? ` (${reason.component.kind})` : ''} of <strong>${reason.instance.name}</strong> in the environment <strong>${reason.environment}</strong> is not a data contract, so it has no compliance status.</p>
+<p><a href="${systemHref(reason.instance.systemId, reason.environment, contractId)}">See ${name} on the page of ${reason.instance.name}</a></p>
+<p><a href="${marketplaceHref()}">Back to the marketplace</a></p>
+</section>`;
+    return pageLayout({
+      title: `${name} is not a data contract`,
+      breadcrumbs: [{ label: 'Marketplace', href: marketplaceHref() }, { label: contractId }],
+      main,
+    });
+  }
   const heading =
     reason.kind === 'environment-required'
       ? 'Choose an environment'

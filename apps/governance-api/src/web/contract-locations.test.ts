@@ -12,5 +12,9 @@ describe('findContractLocations', () => {
     });
     expect(found[0]!.componentNames.get('urn:dmb:cmp:finance:orders:0:guardian')).toBe('Guardian');
     expect(findContractLocations([ordersInstance], 'urn:dmb:cmp:x:y:0:z')).toEqual([]);
+    // A component that is not a data contract is no place of one.
+    expect(
+      findContractLocations([ordersInstance], 'urn:dmb:cmp:finance:orders:0:guardian'),
+    ).toEqual([]);
   });
 });

@@ -4,13 +4,13 @@ import type { MarketplaceInstanceView } from '@dcg/governance';
 export interface ContractLocation {
   environment: string;
   instance: Pick<MarketplaceInstanceView, 'systemId' | 'name' | 'kind'>;
-  component: { id: string; name?: string; kind?: string };
+  component: { id: string; name?: string; kind?: string; publicInfo?: Record<string, unknown> };
   /** Display names of every component of the instance, by id (to title subcomponent targets). */
   componentNames: ReadonlyMap<string, string>;
 }
 
 /**
- * Every instance component with this id, across the given instances (one per environment it is
+ * Every data-contract component with this id, across the given instances (one per environment it is
  * deployed in), sorted by environment.
  *
  * @example
@@ -24,7 +24,8 @@ export function findContractLocations(
   for (const instance of instances) {
     let names: Map<string, string> | undefined;
     for (const component of instance.components) {
-      if (component.id !== contractId) continue;
+      // A component of that id that is not a data contract is no place of the contract.
+      if (component.id !== contractId || !component.dataContract) continue;
       names ??= new Map(
         instance.components.flatMap((c) => (c.name === undefined ? [] : [[c.id, c.name] as const])),
       );
@@ -35,6 +36,7 @@ export function findContractLocations(
           id: component.id,
           ...(component.name === undefined ? {} : { name: component.name }),
           ...(component.kind === undefined ? {} : { kind: component.kind }),
+          ...(component.publicInfo === undefined ? {} : { publicInfo: component.publicInfo }),
         },
         componentNames: names,
       });

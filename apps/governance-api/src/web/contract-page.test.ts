@@ -58,12 +58,15 @@ describe('contractPage', () => {
     expect(out).toContain(
       '<section class="alert" role="alert" aria-labelledby="unprocessable-heading">\n<h2 id="unprocessable-heading">The monitoring results cannot be processed</h2>',
     );
+    // Sentences for people, located relative to the details: no JSONPath, no backticks.
     expect(out).toContain(
-      '<li><code>$[0].result.details.results.root[0]</code> must have exactly one of compliant and children</li>',
+      '<li><span class="where">root › record 1</span>: This record has both a verdict (“compliant”) and sub-records (“children”): a record is either a requirement or a section, never both.</li>',
     );
     expect(out).toContain(
-      '<code>$[0].result.details.results.root[1].issues</code> issues is allowed only together with compliant',
+      '<li><span class="where">root › record 2</span>: This record lists issues but has no verdict: only a requirement (a record with “compliant”) may list issues.</li>',
     );
+    const errors = out.slice(out.indexOf('class="schema-errors"'), out.indexOf('</section>'));
+    expect(errors).not.toMatch(/\$|`|\.result\./);
     expect(out).not.toContain('class="tree"');
     expect(out).not.toContain('Requirements</dt>');
   });
@@ -111,6 +114,6 @@ describe('contractPage', () => {
     expect(out).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
     // In links the value is percent-encoded as well as escaped.
     const encoded = '%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E';
-    expect(out).toContain(`<a href="/marketplace?environment=${encoded}#${encoded}%40${encoded}">`);
+    expect(out).toContain(`<a href="/marketplace/systems/${encoded}?environment=${encoded}">`);
   });
 });

@@ -9,7 +9,9 @@ describe('instancesPage', () => {
     );
     expect(out).toContain('<h1>Marketplace</h1>');
     expect(out).toContain('<p role="status">1 instance in all environments</p>');
-    expect(out).toContain('<h2 id="instance-0">Orders</h2>');
+    expect(out).toContain(
+      '<h2 id="instance-0"><a href="/marketplace/systems/urn%3Admb%3Adp%3Afinance%3Aorders%3A0?environment=production">Orders</a></h2>',
+    );
     expect(out).toContain('id="urn:dmb:dp:finance:orders:0@production"');
     expect(out).toContain(
       '3 data contracts: 1 violated, 1 with results that cannot be processed, 1 compliant',

@@ -1,6 +1,6 @@
 import type { ComplianceViewStatus, MarketplaceInstanceView } from '@dcg/governance';
 import { formatTimestamp } from './format-timestamp';
-import { contractHref, instanceAnchor, marketplaceHref } from './marketplace-links';
+import { contractHref, instanceAnchor, marketplaceHref, systemHref } from './marketplace-links';
 import { type Markup, markup, trusted } from './markup';
 import { pageLayout } from './page-layout';
 import { STATUS_LABELS, statusBadge } from './status-badge';
@@ -66,7 +66,7 @@ function componentRow(
   return markup`<tr data-component="${component.id}"><th scope="row">${
     component.dataContract
       ? markup`<a href="${contractHref(component.id, instance.environment)}">${name}</a>`
-      : name
+      : markup`<a href="${systemHref(instance.systemId, instance.environment, component.id)}">${name}</a>`
   }<div><code>${component.id}</code></div></th><td data-label="Kind">${component.kind ?? ''}</td><td data-label="Status">${status}</td></tr>`;
 }
 
@@ -78,7 +78,7 @@ function instanceCard(
   const headingId = `instance-${index}`;
   const why = reasons?.get(instanceAnchor(instance.systemId, instance.environment));
   return markup`<li><article class="card" id="${instanceAnchor(instance.systemId, instance.environment)}" aria-labelledby="${headingId}">
-<h2 id="${headingId}">${instance.name}</h2>
+<h2 id="${headingId}"><a href="${systemHref(instance.systemId, instance.environment)}">${instance.name}</a></h2>
 <p class="instance-meta"><code>${instance.systemId}</code> · ${instance.kind}${instance.version ? ` · version ${instance.version}` : ''} · environment <strong>${instance.environment}</strong> · deployed ${formatTimestamp(instance.deployedAt)}</p>
 ${why ? markup`<p class="match">Why it matched: ${why}</p>` : ''}
 <p>${statusTally(instance)}</p>

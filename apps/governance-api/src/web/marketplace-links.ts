@@ -43,3 +43,37 @@ export function complianceApiHref(contractId: string, environment: string): stri
 export function instanceAnchor(systemId: string, environment: string): string {
   return `${systemId}@${environment}`;
 }
+
+/**
+ * URL of the page of one deployed system (latest deployment without an environment), optionally
+ * at one of its components.
+ *
+ * @example
+ * systemHref('urn:dmb:dp:finance:orders:0', 'production', 'urn:dmb:cmp:finance:orders:0:loader');
+ */
+export function systemHref(systemId: string, environment?: string, componentId?: string): string {
+  const base = `/marketplace/systems/${encodeURIComponent(systemId)}`;
+  const query = environment === undefined ? '' : `?environment=${encodeURIComponent(environment)}`;
+  return `${base}${query}${componentId === undefined ? '' : `#${encodeURIComponent(componentId)}`}`;
+}
+
+/**
+ * URL of the page of one policy.
+ *
+ * @example
+ * policyHref('policy-dataproduct-guardian'); // '/marketplace/policies/policy-dataproduct-guardian'
+ */
+export function policyHref(policyId: string): string {
+  return `/marketplace/policies/${encodeURIComponent(policyId)}`;
+}
+
+/**
+ * URL of the result history of a data contract in one environment (1-based page).
+ *
+ * @example
+ * historyHref('urn:dmb:cmp:finance:orders:0:port', 'production', 2);
+ */
+export function historyHref(contractId: string, environment: string, page = 1): string {
+  const base = `${contractHref(contractId)}/history?environment=${encodeURIComponent(environment)}`;
+  return page > 1 ? `${base}&page=${page}` : base;
+}

@@ -74,7 +74,7 @@ describe('marketplacePages', () => {
     expect(violatedBody).toContain('<h1>Data contract Orders port</h1>');
     expect(violatedBody).toContain('One or more data contract violations detected');
     expect(violatedBody).toContain(
-      '<a href="/marketplace?environment=production#urn%3Admb%3Adp%3Afinance%3Aorders%3A0%40production">Orders</a>',
+      '<a href="/marketplace/systems/urn%3Admb%3Adp%3Afinance%3Aorders%3A0?environment=production">Orders</a>',
     );
 
     const compliant = await (await pages.request(contractUrl(INVOICES_PORT, 'production'))).text();
@@ -84,7 +84,10 @@ describe('marketplacePages', () => {
       await pages.request(contractUrl(BROKEN_PORT, 'production'))
     ).text();
     expect(unprocessable).toContain('The monitoring results cannot be processed');
-    expect(unprocessable).toContain('$[0].result.details.results.root[0]');
+    expect(unprocessable).toContain(
+      '<span class="where">root › record 1</span>: This record has both',
+    );
+    expect(unprocessable).not.toContain('$[0]');
   });
 
   it('shows a deployed contract without results as unknown', async () => {

@@ -1,15 +1,25 @@
 import { createHash } from 'node:crypto';
-import type { MarketplaceInstanceView, MarketplaceReadModel } from '@dcg/governance';
+import {
+  findDataContract,
+  MAX_ID_LENGTH,
+  type MarketplaceInstanceView,
+  type MarketplaceReadModel,
+  type Policy,
+} from '@dcg/governance';
 import type { MarketplaceSearchQuery, SearchResult } from '@dcg/marketplace-search';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { contractHelpPage } from './contract-help-page';
 import { findContractLocations } from './contract-locations';
-import { contractPage } from './contract-page';
+import { CONTRACT_PAGE_HISTORY, contractPage } from './contract-page';
+import { historyPage } from './history-page';
 import { instancesPage } from './instances-page';
 import { instanceAnchor } from './marketplace-links';
-import type { Markup } from './markup';
+import { type Markup, markup } from './markup';
+import { notFoundPage } from './not-found-page';
+import { policyPage } from './policy-page';
 import { MARKETPLACE_STYLES } from './styles';
+import { systemPage } from './system-page';
 
 // The pages load nothing and run no script: the policy allows exactly the one inline stylesheet.
 const CONTENT_SECURITY_POLICY = [
@@ -51,6 +61,14 @@ export interface MarketplacePagesOptions {
   search?: { search(query: MarketplaceSearchQuery): Promise<SearchResult> };
   /** Instances per list page (default 20). */
   pageSize?: number;
+  /** Results per page of a contract's result history (default 50). */
+  historyPageSize?: number;
+}
+
+/** A 1-based page number from the query: anything else is page 1. */
+function pageNumber(value: string | undefined): number {
+  const page = Number.parseInt(value ?? '1', 10);
+  return Number.isFinite(page) && page > 0 ? page : 1;
 }
 
 const MAX_SEARCH_HITS = 50;
@@ -72,6 +90,14 @@ export function marketplacePages(
 ): Hono {
   const pages = new Hono();
   const pageSize = options.pageSize ?? 20;
+
+  const historyPageSize = options.historyPageSize ?? 50;
+  const policiesById = async (ids: Iterable<string | null>) => {
+    const wanted = [...new Set([...ids].filter((id): id is string => id !== null))];
+    return new Map<string, Policy>(
+      (await readModel.getPolicies(wanted)).map((policy) => [policy.id, policy]),
+    );
+  };
 
   // The read model finds the instances deploying a contract from an index, not by reading all.
   const locations = async (contractId: string, environment?: string) =>
@@ -140,6 +166,8 @@ export function marketplacePages(
     '/marketplace/',
     '/marketplace/data-contracts',
     '/marketplace/data-contracts/',
+    '/marketplace/systems',
+    '/marketplace/systems/',
   ]) {
     pages.get(alias, (c) => {
       const query = new URL(c.req.url).search;
@@ -147,32 +175,166 @@ export function marketplacePages(
     });
   }
 
-  pages.get('/marketplace/data-contracts/:contractId', async (c) => {
-    const contractId = c.req.param('contractId');
+  /** The contract with where it is deployed, or the 404 page that says why there is none. */
+  const lookUpContract = async (contractId: string, environment: string) => {
+    const found =
+      contractId.length > MAX_ID_LENGTH
+        ? ({ kind: 'unknown' } as const)
+        : await findDataContract(readModel, contractId, environment);
+    switch (found.kind) {
+      case 'unknown':
+        return {
+          kind: found.kind,
+          page: contractHelpPage(
+            contractId,
+            { kind: 'not-found', environment },
+            await locations(contractId),
+          ),
+        };
+      case 'not-a-data-contract':
+        return {
+          kind: found.kind,
+          page: contractHelpPage(
+            contractId,
+            {
+              kind: 'not-a-data-contract',
+              environment,
+              instance: found.instance,
+              component: found.component,
+            },
+            [],
+          ),
+        };
+      default:
+        return {
+          kind: found.kind,
+          view: found.compliance,
+          placement: findContractLocations(found.instances, contractId)[0],
+        };
+    }
+  };
+
+  /**
+   * The contract a contract route asks for, or the page that answers instead: 400 without an
+   * environment, 404 for an unknown id or a component that is not a data contract.
+   */
+  const contractRequest = async (c: Context) => {
+    const contractId = c.req.param('contractId') ?? '';
     const environment = queryValue(c.req.query('environment'));
     if (environment === undefined) {
+      const deployedIn =
+        contractId.length > MAX_ID_LENGTH ? [] : await readModel.findContractInstances(contractId);
+      const places = findContractLocations(deployedIn, contractId);
+      // Deployed only as a component that is not a data contract: no environment makes it one.
+      const instance = places.length === 0 ? deployedIn[0] : undefined;
+      const component = instance?.components.find((candidate) => candidate.id === contractId);
+      if (instance && component) {
+        return htmlPage(
+          c,
+          contractHelpPage(
+            contractId,
+            { kind: 'not-a-data-contract', environment: instance.environment, instance, component },
+            [],
+          ),
+          404,
+        );
+      }
       return htmlPage(
         c,
-        contractHelpPage(contractId, { kind: 'environment-required' }, await locations(contractId)),
+        contractHelpPage(contractId, { kind: 'environment-required' }, places),
         400,
       );
     }
-    const [view, placement] = await Promise.all([
-      readModel.getContractCompliance(contractId, environment),
-      locations(contractId, environment).then((found) => found[0]),
+    const found = await lookUpContract(contractId, environment);
+    if (found.kind !== 'data-contract') return htmlPage(c, found.page, 404);
+    return { contractId, environment, view: found.view, placement: found.placement };
+  };
+
+  pages.get('/marketplace/data-contracts/:contractId', async (c) => {
+    const request = await contractRequest(c);
+    if (request instanceof Response) return request;
+    const { contractId, environment, view, placement } = request;
+    const history = await readModel.listContractStates(contractId, environment, {
+      limit: CONTRACT_PAGE_HISTORY,
+      offset: 0,
+    });
+    const policies = await policiesById([
+      view.policyId,
+      ...history.data.map((state) => state.policyId),
     ]);
-    if (placement === undefined && view.status === 'unknown') {
+    return htmlPage(
+      c,
+      contractPage(view, placement, {
+        policies,
+        history: { states: history.data, total: history.meta.pagination.total },
+      }),
+    );
+  });
+
+  pages.get('/marketplace/data-contracts/:contractId/history', async (c) => {
+    const request = await contractRequest(c);
+    if (request instanceof Response) return request;
+    const { contractId, environment, placement } = request;
+    const requested = pageNumber(c.req.query('page'));
+    const read = (page: number) =>
+      readModel.listContractStates(contractId, environment, {
+        limit: historyPageSize,
+        offset: (page - 1) * historyPageSize,
+      });
+    let result = await read(requested);
+    const total = result.meta.pagination.total;
+    const pageCount = Math.max(1, Math.ceil(total / historyPageSize));
+    // A page beyond the last shows the last one.
+    const page = Math.min(requested, pageCount);
+    if (page !== requested) result = await read(page);
+    return htmlPage(
+      c,
+      historyPage({
+        contractId,
+        ...(placement?.component.name === undefined ? {} : { title: placement.component.name }),
+        environment,
+        states: result.data,
+        total,
+        page,
+        pageCount,
+        pageSize: historyPageSize,
+        policies: await policiesById(result.data.map((state) => state.policyId)),
+      }),
+    );
+  });
+
+  pages.get('/marketplace/systems/:systemId', async (c) => {
+    const systemId = c.req.param('systemId');
+    const environment = queryValue(c.req.query('environment'));
+    const instance =
+      systemId.length > MAX_ID_LENGTH ? null : await readModel.getInstance(systemId, environment);
+    if (instance === null) {
       return htmlPage(
         c,
-        contractHelpPage(
-          contractId,
-          { kind: 'not-found', environment },
-          await locations(contractId),
+        notFoundPage(
+          'System not found',
+          markup`<p>No system <code>${systemId}</code> is deployed${environment === undefined ? '' : markup` in the environment <strong>${environment}</strong>`}.</p>`,
         ),
         404,
       );
     }
-    return htmlPage(c, contractPage(view, placement));
+    return htmlPage(c, systemPage(instance));
+  });
+
+  pages.get('/marketplace/policies/:policyId', async (c) => {
+    const policyId = c.req.param('policyId');
+    const [policy] = policyId.length > MAX_ID_LENGTH ? [] : await readModel.getPolicies([policyId]);
+    if (policy === undefined) {
+      return htmlPage(
+        c,
+        notFoundPage(
+          'Policy not found',
+          markup`<p>There is no policy <code>${policyId}</code>.</p>`,
+        ),
+        404,
+      );
+    }
+    return htmlPage(c, policyPage(policy));
   });
 
   return pages;

@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterAll(() => close());
 
 const cards = (body: string) =>
-  [...body.matchAll(/<h2 id="instance-\d+">([^<]+)<\/h2>/g)].map((m) => m[1]);
+  [...body.matchAll(/<h2 id="instance-\d+"><a [^>]*>([^<]+)<\/a><\/h2>/g)].map((m) => m[1]);
 
 describe('the marketplace list page: paging and search', () => {
   it('shows one page of 20 instances with links to the next and previous pages', async () => {

@@ -198,6 +198,7 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
   let page: Page;
   const consoleErrors: string[] = [];
   const submissions: Record<string, Record<string, unknown>> = {};
+  let policyId: string;
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'dcg-web-'));
@@ -241,7 +242,7 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
       },
     });
     expect(guardian.status).toBe(201);
-    const policyId = (guardian.json.policies as Array<{ policyId: string }>)[0]!.policyId;
+    policyId = (guardian.json.policies as Array<{ policyId: string }>)[0]!.policyId;
 
     const deploy = await call(api, KEYS.coordinator, 'POST', '/v1/provisioning/deploy', {
       environment: ENVIRONMENT,
@@ -250,6 +251,17 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     expect(deploy.status).toBe(202);
     await waitForPlan(api, String(deploy.json.plan));
 
+    // A history for the violated contract: compliant for 12 results before its latest result.
+    for (let i = 0; i < 12; i++) {
+      const earlier = await call(
+        api,
+        KEYS.guardian,
+        'POST',
+        `/v1/computational-governance/policies/${encodeURIComponent(policyId)}/evaluation-results?environment=${ENVIRONMENT}`,
+        [{ resource: { id: CONTRACTS.violated, descriptor: '' }, result: results.compliant }],
+      );
+      expect(earlier.status).toBe(201);
+    }
     for (const state of ['compliant', 'violated', 'unprocessable', 'distributed'] as const) {
       const submitted = await call(
         api,
@@ -446,19 +458,15 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     );
     const errors = await alert.getByRole('list').getByRole('listitem').allInnerTexts();
     expect(errors.length).toBeGreaterThan(0);
-    // The page lists the same schema errors the submitter was answered with.
-    const answered = submissions.unprocessable!.schemaErrors as Array<{
-      path: string;
-      message: string;
-    }>;
+    // The page lists the schema errors the submitter was answered with, one sentence each,
+    // located relative to the details: no JSONPath, no backticks.
+    const answered = submissions.unprocessable!.schemaErrors as Array<{ path: string }>;
     expect(answered.length).toBe(errors.length);
-    // Same paths (within the submitted body) and messages, in the same order.
-    const paths = await alert.locator('li code').allInnerTexts();
-    expect(paths).toEqual(answered.map((error) => error.path));
-    for (const [index, error] of answered.entries()) {
-      expect(errors[index]).toBe(`${error.path} ${error.message}`);
-    }
-    expect(paths[0]).toMatch(/^\$\[0\]\.result\.details\.results\.root\[0\]/);
+    expect(answered[0]!.path).toBe('$[0].result.details.results.root[0]');
+    expect(errors[0]).toBe(
+      'root › record 1: This record has both a verdict (“compliant”) and sub-records (“children”): a record is either a requirement or a section, never both.',
+    );
+    for (const error of errors) expect(error).not.toMatch(/\$|`|result\.details/);
     await expect(page.locator('.tree').count()).resolves.toBe(0);
     await screenshot('unprocessable');
   });
@@ -471,7 +479,12 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     await expect(page.getByRole('link', { name: 'production' }).getAttribute('href')).resolves.toBe(
       `/marketplace/data-contracts/${encodeURIComponent(CONTRACTS.violated)}?environment=production`,
     );
-    await page.close();
+    await screenshot('unknown-contract');
+    // The JSON API answers the same id with 404 as well.
+    const json = await fetch(
+      `${api.url}/v1/marketplace/data-contracts/${encodeURIComponent(CONTRACTS.violated)}/compliance?environment=staging`,
+    );
+    expect(json.status).toBe(404);
 
     expect(
       await open(`${api.url}/marketplace/data-contracts/${encodeURIComponent(CONTRACTS.violated)}`),
@@ -481,8 +494,12 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     );
     await page.getByRole('link', { name: 'production' }).click();
     await expect(page.locator('.badge-large').textContent()).resolves.toContain('Violated');
-    // The system link lands on the instance's card, highlighted as the target.
-    await page.getByRole('link', { name: 'Shop' }).click();
+    // The system link leads to the system's page.
+    await page.getByRole('link', { name: 'Shop', exact: true }).click();
+    await page.waitForURL(/\/marketplace\/systems\//);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Shop');
+    // Its link back lands on the instance's card in the list, highlighted as the target.
+    await page.getByRole('link', { name: 'Back to the list of instances' }).click();
     await page.waitForURL(/\/marketplace\?environment=production#/);
     await expect(page.locator('.card:target h2').textContent()).resolves.toBe('Shop');
     await page.close();
@@ -512,11 +529,211 @@ describe.skipIf(!chromiumAvailable)('marketplace pages in headless Chromium', ()
     await page.close();
   });
 
+  it('shows the Technical information each tech adapter published on the system page', async () => {
+    expect(
+      await open(
+        `${api.url}/marketplace/systems/${encodeURIComponent(SYSTEM_ID)}?environment=${ENVIRONMENT}`,
+      ),
+    ).toBe(200);
+    await expect(page.title()).resolves.toBe('Shop (production) · dcg marketplace');
+    const orders = page.getByRole('region', { name: 'Orders' });
+    const info = orders.getByRole('region', { name: 'Technical information' });
+    await expect(info.locator('dt[data-key="monitoring"]').textContent()).resolves.toBe(
+      'Monitoring',
+    );
+    await expect(
+      info.getByRole('link', { name: 'Open the dashboard' }).getAttribute('href'),
+    ).resolves.toBe(`https://dashboards.example/d/${encodeURIComponent(CONTRACTS.violated)}`);
+    // Nested values stay readable: a list of labelled values inside the entry.
+    const connection = info.locator('dt[data-key="connection"] + dd');
+    await expect(connection.locator('dt').allTextContents()).resolves.toEqual([
+      'Host',
+      'Port',
+      'Schemas',
+    ]);
+    await expect(connection.locator('dd li').allTextContents()).resolves.toEqual([
+      'sales',
+      'archive',
+    ]);
+    // The guardian's private info (its policy id) is never shown.
+    await expect(page.content()).resolves.not.toContain('__dataContractGuardian');
+    await expect(
+      orders.getByRole('link', { name: 'Orders: Violated, view compliance details' }).count(),
+    ).resolves.toBe(1);
+    await screenshot('system');
+  });
+
+  it('names the policy with a link to its page', async () => {
+    expect(await open(contractUrl(api, CONTRACTS.violated))).toBe(200);
+    const link = page.locator('.facts').getByRole('link', { name: 'Shop contracts' });
+    await expect(link.getAttribute('href')).resolves.toBe(
+      `/marketplace/policies/${encodeURIComponent(policyId)}`,
+    );
+    await link.click();
+    await page.waitForURL(/\/marketplace\/policies\//);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Policy Shop contracts',
+    );
+    await expect(page.locator('.facts').textContent()).resolves.toContain('dataproduct');
+    await screenshot('policy');
+  });
+
+  it('shows the result history as a timeline of states, the latest 10 with a link to the rest', async () => {
+    expect(await open(contractUrl(api, CONTRACTS.violated))).toBe(200);
+    const timeline = page.getByRole('list', { name: 'Latest results' });
+    const items = timeline.getByRole('listitem');
+    await expect(items.count()).resolves.toBe(10);
+    await expect(items.first().textContent()).resolves.toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC Compliance status: ✗ Violated changed \(latest\)policy Shop contracts$/,
+    );
+    await expect(items.nth(1).locator('.badge').getAttribute('data-status')).resolves.toBe(
+      'compliant',
+    );
+    await expect(
+      page.getByText('The latest 10 of 13 results, newest first.').count(),
+    ).resolves.toBe(1);
+    await screenshot('history');
+
+    expect(await open(contractUrl(api, CONTRACTS.violated))).toBe(200);
+    await page.getByRole('link', { name: 'All 13 results' }).click();
+    await page.waitForURL(/\/history\?/);
+    await expect(
+      page.getByRole('list', { name: 'Results' }).getByRole('listitem').count(),
+    ).resolves.toBe(13);
+    await expect(page.getByRole('status').textContent()).resolves.toBe(
+      'Results 1 to 13 of 13 in environment production, newest first.',
+    );
+    await screenshot('history-page');
+  });
+
+  it('never gives a component that is not a data contract a "Data contract" page', async () => {
+    const guardianId = 'urn:dmb:cmp:sales:shop:0:guardian';
+    expect(await open(contractUrl(api, guardianId))).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Shop guardian is not a data contract',
+    );
+    await screenshot('not-a-data-contract');
+    expect(await open(contractUrl(api, guardianId))).toBe(404);
+    await page.getByRole('link', { name: 'See Shop guardian on the page of Shop' }).click();
+    await page.waitForURL(/\/marketplace\/systems\//);
+    await expect(page.locator('.component:target h2').textContent()).resolves.toBe('Shop guardian');
+    await page.close();
+    const json = await fetch(
+      `${api.url}/v1/marketplace/data-contracts/${encodeURIComponent(guardianId)}/compliance?environment=${ENVIRONMENT}`,
+    );
+    expect(json.status).toBe(404);
+  });
+
+  it('says when the verdict overrides the records instead of contradicting the counts', async () => {
+    const submit = async (contract: string, result: unknown) =>
+      call(
+        api,
+        KEYS.guardian,
+        'POST',
+        `/v1/computational-governance/policies/${encodeURIComponent(policyId)}/evaluation-results?environment=${ENVIRONMENT}`,
+        [{ resource: { id: contract, descriptor: '' }, result }],
+      );
+    // Compliant by its verdict, with a failing requirement: the compliant result, one check failing.
+    const schemaSection = results.compliant.details.results.root[0];
+    expect(
+      (
+        await submit(CONTRACTS.compliant, {
+          ...results.compliant,
+          details: {
+            results: {
+              root: [
+                {
+                  ...schemaSection,
+                  children: [
+                    schemaSection.children[0],
+                    { ...schemaSection.children[1], compliant: false, issues: ['2 bad emails'] },
+                  ],
+                },
+              ],
+            },
+          },
+        })
+      ).status,
+    ).toBe(201);
+    expect(await open(contractUrl(api, CONTRACTS.compliant))).toBe(200);
+    await expect(page.locator('.badge-large').textContent()).resolves.toContain('Compliant');
+    await expect(page.getByRole('note').textContent()).resolves.toBe(
+      'The verdict overrides the records. The guardian declared the data contract compliant although 1 requirement fails: its verdict decides the status, so the failing requirements below do not make it violated.',
+    );
+    await expect(page.locator('.facts').textContent()).resolves.toContain(
+      "1 met, 1 failing (the guardian's verdict decides the status)",
+    );
+    await screenshot('override-compliant');
+
+    // Violated by its verdict, with no failing requirement.
+    expect(
+      (
+        await submit(CONTRACTS.distributed, {
+          satisfiesPolicy: false,
+          details: {
+            results: {
+              root: [{ key: 'schema', name: 'Schema', children: [{ key: 'id', compliant: true }] }],
+            },
+          },
+        })
+      ).status,
+    ).toBe(201);
+    expect(await open(contractUrl(api, CONTRACTS.distributed))).toBe(200);
+    await expect(page.getByRole('note').textContent()).resolves.toContain(
+      'declared the data contract violated although none of its 1 requirement fails',
+    );
+    await expect(page.locator('.summary').textContent()).resolves.toBe(
+      'The guardian reported a violation without a summary.',
+    );
+    await screenshot('override-violated');
+  });
+
+  it('keeps the indentation of a deep tree bounded, showing the level instead', async () => {
+    let node: Record<string, unknown> = {
+      key: 'deepest',
+      name: 'deepest requirement',
+      compliant: false,
+      issues: ['found at the bottom'],
+    };
+    for (let level = 14; level >= 1; level--) {
+      node = { key: `level-${level}`, name: `Level ${level}`, children: [node] };
+    }
+    const submitted = await call(
+      api,
+      KEYS.guardian,
+      'POST',
+      `/v1/computational-governance/policies/${encodeURIComponent(policyId)}/evaluation-results?environment=${ENVIRONMENT}`,
+      [
+        {
+          resource: { id: CONTRACTS.unknown, descriptor: '' },
+          result: { satisfiesPolicy: false, details: { results: { root: [node] } } },
+        },
+      ],
+    );
+    expect(submitted.status).toBe(201);
+    expect(await open(contractUrl(api, CONTRACTS.unknown))).toBe(200);
+    const left = async (key: string) =>
+      (await page.locator(`li[data-key="${key}"]`).first().boundingBox())!.x;
+    // Indentation grows up to the cap, then stays.
+    expect(await left('level-6')).toBeGreaterThan(await left('level-2'));
+    expect(await left('level-10')).toBe(await left('level-7'));
+    expect(await left('deepest')).toBe(await left('level-7'));
+    await expect(page.locator('li[data-key="deepest"] .depth').textContent()).resolves.toBe(
+      'level 15',
+    );
+    await screenshot('deep-tree');
+    // A phone shows it without scrolling sideways.
+    expect(await open(contractUrl(api, CONTRACTS.unknown), 375)).toBe(200);
+    await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBe(375);
+    await page.close();
+  });
+
   it('fits a phone screen without scrolling sideways', async () => {
     for (const url of [
       `${api.url}/marketplace`,
       contractUrl(api, CONTRACTS.violated),
       contractUrl(api, CONTRACTS.unprocessable),
+      `${api.url}/marketplace/systems/${encodeURIComponent(SYSTEM_ID)}?environment=${ENVIRONMENT}`,
     ]) {
       expect(await open(url, 375)).toBe(200);
       await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBe(375);

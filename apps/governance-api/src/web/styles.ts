@@ -41,8 +41,25 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .alert{border:1px solid var(--warn-fg);background:var(--warn-bg);color:#3d2600;border-radius:8px;padding:1rem 1.25rem}
 .alert h2{margin-top:0}
 .schema-errors li{margin:.25rem 0}
+.schema-errors .where{font-weight:600}
+.override{border-left:4px solid var(--warn-fg);background:var(--warn-bg);padding:.75rem 1rem;border-radius:4px}
+.timeline{list-style:none;margin:0;padding:0 0 0 .25rem;border-left:2px solid var(--line)}
+.timeline li{position:relative;padding:.3rem 0 .3rem 1rem}
+.timeline li::before{content:"";position:absolute;left:-7px;top:.85rem;width:12px;height:12px;border-radius:50%;background:var(--line)}
+.timeline .change{font-weight:600}
+.tech-info h3{margin-top:.75rem}
+.tech-values,.tech-values dl{display:grid;grid-template-columns:minmax(6rem,max-content) 1fr;gap:.2rem 1rem;margin:0}
+.tech-values dt{color:var(--muted)}
+.tech-values dd{margin:0;word-break:break-word;min-width:0}
+.tech-values dl{padding-left:.75rem;border-left:2px solid var(--line)}
+.tech-values ul{margin:0;padding-left:1.25rem}
+.component{border-top:1px solid var(--line);padding-top:.75rem;margin-top:.75rem}
+.component:target{outline:3px solid var(--link);outline-offset:2px}
+.policy-description{white-space:pre-line}
 .tree,.tree ul{list-style:none;margin:0;padding:0}
 .tree ul{padding-left:1.25rem;border-left:2px solid var(--line);margin-left:.5rem}
+.tree ul.flat{padding-left:0;margin-left:0;border-left:0}
+.tree .depth{font-size:.8em;font-weight:400;color:var(--muted);border:1px solid var(--line);border-radius:3px;padding:0 .3rem}
 .tree li{margin:.35rem 0}
 .tree summary{cursor:pointer;font-weight:600}
 .tree .section-state{font-weight:400;color:var(--muted);margin-left:.5rem}
@@ -88,5 +105,6 @@ tbody tr{border-bottom:1px solid var(--line);padding:.5rem 0}
 th,td{border:0;padding:.15rem 0}
 td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.9rem}
 .badge{white-space:normal}
+.tech-values,.tech-values dl{grid-template-columns:1fr}
 }
 `;

@@ -2,15 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, parseConfig, resolveApiKeys } from '@dcg/http-kit';
-import { KnowledgeBase } from '@dcg/knowledge-graph';
+import { KnowledgeBase, SourceIngestion } from '@dcg/knowledge-graph';
 import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { Parser } from 'n3';
 import { buildKgApp } from '../app';
 import type { KgEnv } from '../app-env';
 import { KgApiConfigSchema } from '../config';
-import { IngestionService } from '../ingestion-service';
-import { sparqlSubsetEngine } from '../sparql-subset-engine';
 
 /** A kg-api app (for `app.request()`) over a real knowledge base in a temporary folder. */
 export interface InProcessKgApp {
@@ -52,13 +50,12 @@ export async function inProcessKgApp(turtle: string): Promise<InProcessKgApp> {
     config,
     kb,
     apiKeys: resolveApiKeys(config.auth.apiKeys, { env: {} }).keys,
-    ingestion: new IngestionService(
+    ingestion: new SourceIngestion(
       kb,
       { timeoutMs: 1_000, maxBytes: config.ingestion.maxUploadBytes, parse: rdfParse },
       logger,
     ),
     rdfParse,
-    sparql: sparqlSubsetEngine,
     logger,
     storageWritable: () => persistence.writable(),
   });

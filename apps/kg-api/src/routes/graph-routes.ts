@@ -1,13 +1,13 @@
 import { ProblemError } from '@dcg/http-kit';
 import {
   type KnowledgeBase,
-  KnowledgeGraphError,
   mediaTypeOfRdfFormat,
   type ParseRdfOptions,
   parseRdf,
   RDF_MEDIA_TYPES,
   rdfFormatFromAccept,
   rdfFormatFromMediaType,
+  type SourceIngestion,
   serializeGraph,
   WRITABLE_RDF_FORMATS,
 } from '@dcg/knowledge-graph';
@@ -16,8 +16,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
-import type { IngestionService } from '../ingestion-service';
-import { toProblem, withProblems } from '../kg-problems';
+import { kgProblemType } from '../kg-problems';
 import { strictUtf8 } from '../sparql-request';
 import { bearerSecurity, GraphInfoSchema, problem, SourceParamsSchema } from './openapi-shared';
 
@@ -45,7 +44,7 @@ export function mountGraphRoutes(
   deps: {
     kb: KnowledgeBase;
     guards: Guards;
-    ingestion: IngestionService;
+    ingestion: SourceIngestion;
     maxUploadBytes: number;
     /** How uploads are parsed: the JSON-LD converter and depth limit. */
     parse: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
@@ -101,9 +100,9 @@ export function mountGraphRoutes(
         404: problem('unknown source'),
       },
     }),
-    async (c) => {
+    (c) => {
       const { sourceId } = c.req.valid('param');
-      return c.json(await withProblems(() => kb.graphInfo(sourceId)), 200);
+      return c.json(kb.graphInfo(sourceId), 200);
     },
   );
 
@@ -129,7 +128,7 @@ export function mountGraphRoutes(
     }),
     async (c) => {
       const { sourceId } = c.req.valid('param');
-      return c.json(await withProblems(() => kb.removeGraph(sourceId)), 200);
+      return c.json(await kb.removeGraph(sourceId), 200);
     },
   );
 
@@ -158,7 +157,7 @@ export function mountGraphRoutes(
     }),
     async (c) => {
       const { sourceId } = c.req.valid('param');
-      return c.json(await withProblems(() => deps.ingestion.pull(sourceId)), 200);
+      return c.json(await deps.ingestion.pull(sourceId), 200);
     },
   );
 
@@ -184,7 +183,7 @@ export function mountGraphRoutes(
   });
   app.get('/v1/sources/:sourceId/graph/content', guards.read, async (c) => {
     const sourceId = c.req.param('sourceId');
-    const quads = await withProblems(() => kb.quads(sourceId));
+    const quads = kb.quads(sourceId);
     const format = rdfFormatFromAccept(c.req.header('accept'));
     if (!format) {
       throw new ProblemError({
@@ -252,15 +251,7 @@ export function mountGraphRoutes(
     }),
     async (c) => {
       const sourceId = c.req.param('sourceId');
-      const source = await withProblems(() => kb.source(sourceId));
-      if (!source.modes.ingestion.enabled) {
-        throw toProblem(
-          new KnowledgeGraphError(
-            'INGESTION_DISABLED',
-            `ingestion is not enabled for source "${sourceId}"`,
-          ),
-        );
-      }
+      kb.sourceAcceptingUploads(sourceId);
       const contentType = c.req.header('content-type');
       const format = rdfFormatFromMediaType(contentType);
       if (!format) {
@@ -276,7 +267,7 @@ export function mountGraphRoutes(
       if (!parsed.success) {
         const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
         throw new ProblemError({
-          type: 'urn:dcg:kg:problem:rdf-syntax',
+          type: kgProblemType('rdf_syntax'),
           status: 400,
           title: 'RDF syntax error',
           detail: `${format} syntax error at line ${issue.line}, column ${issue.column}: ${issue.message}. Nothing was changed.`,
@@ -284,7 +275,7 @@ export function mountGraphRoutes(
           column: issue.column,
         });
       }
-      const info = await withProblems(() => kb.replaceGraph(sourceId, parsed.data, { allowEmpty }));
+      const info = await kb.replaceGraph(sourceId, parsed.data, { allowEmpty });
       c.get('logger').info('graph replaced', { sourceId, triples: info.triples, format });
       return c.json(info, 200);
     },

@@ -1,5 +1,5 @@
 import { ProblemSchema } from '@dcg/http-kit';
-import { SearchResponseSchema } from '@dcg/kg-client';
+import { SearchResponseSchema } from '@dcg/kg-schema';
 import { z } from 'zod';
 
 /**
@@ -42,7 +42,7 @@ export const GraphInfoSchema = z
 
 /**
  * A JSON object of SPARQL 1.1 Query Results JSON (for the OpenAPI document only: the schema that
- * validates results is `SparqlResultsSchema` of `@dcg/kg-client`, whose lazy RDF-star terms and
+ * validates results is `SparqlResultsSchema` of `@dcg/kg-schema`, whose lazy RDF-star terms and
  * `typed-literal` transform the OpenAPI generator cannot express).
  *
  * @example
@@ -65,8 +65,8 @@ export const SparqlJsonSchema = z
 export const bearerSecurity = [{ bearerAuth: [] }];
 
 /**
- * One page of search results, for OpenAPI: kg-client's `SearchResponseSchema` (the one schema of
- * the wire). It is written with `zod/mini` (that keeps the client's browser bundle small), which
+ * One page of search results, for OpenAPI: kg-schema's `SearchResponseSchema` (the one schema of
+ * the wire). It is written with `zod/mini` (that keeps kg-client's browser bundle small), which
  * @hono/zod-openapi cannot walk, so the route gets a classic zod schema that checks with it and is
  * documented by its JSON Schema.
  *

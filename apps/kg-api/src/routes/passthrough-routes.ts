@@ -1,18 +1,9 @@
-import {
-  type KnowledgeBase,
-  KnowledgeGraphError,
-  passthroughEndpoints,
-  passthroughSearch,
-  passthroughSparql,
-  SearchQuerySchema,
-} from '@dcg/knowledge-graph';
-import { findUpdateOperations } from '@dcg/sparql-subset';
+import { type GraphQueries, SearchQuerySchema } from '@dcg/knowledge-graph';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { withProblems } from '../kg-problems';
-import { queryRejected, readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
+import { readSparqlQuery, sparqlBodyLimit } from '../sparql-request';
 import { problem, SearchResponseOpenApiSchema, SourceParamsSchema } from './openapi-shared';
 import { registerSparqlPaths } from './sparql-routes';
 
@@ -26,17 +17,16 @@ const upstreamProblems = {
 
 /**
  * Passthrough: the same search and SPARQL interfaces, forwarded to a configured source. Only
- * configured endpoints are ever called; the upstream answer is checked before it is passed on.
+ * configured endpoints are ever called; the upstream answer is checked before it is passed on
+ * (the rules are `@dcg/knowledge-graph`'s {@link GraphQueries}).
  *
  * @example
- * mountPassthroughRoutes(app, { kb, guards, timeoutMs: 10_000, maxResponseBytes: 5e7 });
+ * mountPassthroughRoutes(app, { queries, guards });
  */
 export function mountPassthroughRoutes(
   app: OpenAPIHono<KgEnv>,
-  deps: { kb: KnowledgeBase; guards: Guards; timeoutMs: number; maxResponseBytes: number },
+  deps: { queries: GraphQueries; guards: Guards },
 ): void {
-  const options = { timeoutMs: deps.timeoutMs, maxResponseBytes: deps.maxResponseBytes };
-
   app.openapi(
     createRoute({
       method: 'get',
@@ -58,14 +48,7 @@ export function mountPassthroughRoutes(
     async (c) => {
       const { sourceId } = c.req.valid('param');
       const query = c.req.valid('query');
-      const page = await withProblems(() =>
-        logUpstreamFailure(c, sourceId, () =>
-          passthroughSearch(deps.kb.source(sourceId), query, {
-            ...options,
-            signal: c.req.raw.signal,
-          }),
-        ),
-      );
+      const page = await deps.queries.searchAtSource(sourceId, query, c.req.raw.signal);
       return c.json(page, 200);
     },
   );
@@ -80,46 +63,16 @@ export function mountPassthroughRoutes(
   const handler = async (c: Context<KgEnv>) => {
     const sourceId = c.req.param('sourceId') ?? '';
     // The source is checked before the body is read: unknown → 404, disabled → 403.
-    const source = await withProblems(() => {
-      const configured = deps.kb.source(sourceId);
-      passthroughEndpoints(configured);
-      return configured;
-    });
+    deps.queries.passthroughSource(sourceId);
     const query = await readSparqlQuery(c);
-    // Passthrough is read-only: an update never leaves the service (an upstream that permits
-    // updates would run it, and LOAD would make it fetch any URL).
-    const updates = findUpdateOperations(query);
-    if (updates.length > 0) throw queryRejected(updates);
-    const results = await withProblems(() =>
-      logUpstreamFailure(c, sourceId, () =>
-        passthroughSparql(source, query, { ...options, signal: c.req.raw.signal }),
-      ),
-    );
+    const results = await deps.queries.query(query, {
+      source: sourceId,
+      signal: c.req.raw.signal,
+    });
     return c.body(JSON.stringify(results), 200, {
       'content-type': 'application/sparql-results+json',
     });
   };
   app.get('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, handler);
   app.post('/passthrough/:sourceId/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, handler);
-}
-
-// Upstream failures reach the client as short problems; operators get the cause in the log.
-async function logUpstreamFailure<T>(
-  c: Context<KgEnv>,
-  sourceId: string,
-  task: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await task();
-  } catch (error) {
-    if (KnowledgeGraphError.is(error) && error.code.startsWith('UPSTREAM_')) {
-      c.get('logger').warn('passthrough failed', {
-        sourceId,
-        code: error.code,
-        detail: error.message,
-        cause: error.cause instanceof Error ? error.cause.message : undefined,
-      });
-    }
-    throw error;
-  }
 }

@@ -38,16 +38,6 @@ export function mountSearchRoutes(
   });
   app.openapi(route, (c) => {
     const { term, offset, limit, lang, type, scheme } = c.req.valid('query');
-    const page = deps.kb.search(term, { offset, limit, lang, types: type, schemes: scheme });
-    return c.json(
-      {
-        results: page.results,
-        totalResults: page.totalResults,
-        offset,
-        limit,
-        hasNextPage: offset + page.results.length < page.totalResults,
-      },
-      200,
-    );
+    return c.json(deps.kb.search(term, { offset, limit, lang, types: type, schemes: scheme }), 200);
   });
 }

@@ -1,12 +1,12 @@
 import { ProblemError, problemResponse, type ServiceMetrics } from '@dcg/http-kit';
-import type { KnowledgeBase } from '@dcg/knowledge-graph';
+import { type GraphQueries, KnowledgeGraphError } from '@dcg/knowledge-graph';
 import {
   ALL_RESULTS_FORMATS,
   BOOLEAN_RESULTS_FORMATS,
   chooseResultsFormat,
+  type SparqlResults as IngestedSparqlResults,
   RESULTS_MEDIA_TYPES,
   type ResultsFormat,
-  type SparqlResults,
   serializeResults,
   serviceDescription,
   serviceDescriptionJsonLd,
@@ -17,13 +17,10 @@ import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import type { KgApiConfig } from '../config';
+import { kgProblemType, serverTiming } from '../kg-problems';
 import { QueryAdmission } from '../query-admission';
-import type { SparqlEngine } from '../sparql-engine';
-import { queryRejected, readSparqlRequest, requireQuery, sparqlBodyLimit } from '../sparql-request';
+import { readSparqlRequest, requireQuery, sparqlBodyLimit } from '../sparql-request';
 import { problem, SparqlJsonSchema } from './openapi-shared';
-
-const PASSTHROUGH_HINT =
-  'Passthrough (POST /passthrough/{sourceId}/v1/graph/sparql) sends the query to the upstream source, which may serve richer SPARQL.';
 
 /**
  * The OpenAPI description of a SPARQL protocol endpoint (GET and POST), internal or passthrough.
@@ -158,7 +155,7 @@ function negotiate(
   }
   const types = offered.map((f) => RESULTS_MEDIA_TYPES[f]);
   throw new ProblemError({
-    type: 'urn:dcg:kg:problem:not-acceptable',
+    type: kgProblemType('not_acceptable'),
     status: 406,
     title: 'Not Acceptable',
     detail: `${format !== undefined ? `format=${format}` : `Accept: ${(accept ?? '').slice(0, 200)}`} allows none of the results formats offered for this query: ${types.join(', ')}${offered === BOOLEAN_RESULTS_FORMATS ? ' (an ASK answer has no CSV or TSV form)' : ''}`,
@@ -186,7 +183,7 @@ function prefersJsonLd(accept: string | undefined): boolean {
 function refuseDatasetParameters(present: string[]): void {
   if (present.length === 0) return;
   throw new ProblemError({
-    type: 'urn:dcg:kg:problem:sparql-dataset-unsupported',
+    type: kgProblemType('dataset_unsupported'),
     status: 400,
     title: 'RDF dataset parameters are not supported',
     detail: `${present.join(' and ')} cannot be honoured: every query runs over the union of the ingested graphs (its default graph). Leave the parameter out, or use passthrough to a source that supports it.`,
@@ -197,20 +194,22 @@ function refuseDatasetParameters(present: string[]): void {
 /**
  * `GET`/`POST /v1/graph/sparql` over the union of the ingested graphs (spec C2), with the
  * configured limits: query admission (`maxConcurrent` at once, `maxQueued` waiting, then 503 with
- * Retry-After), one deadline over waiting, parsing and evaluation, limits on the text checked
- * before parsing, the row limit.
+ * Retry-After), one deadline over waiting, parsing and evaluation; the query itself runs through
+ * `@dcg/knowledge-graph`'s {@link GraphQueries}, whose errors the API's error handler maps.
  *
  * @example
- * mountSparqlRoutes(app, { kb, guards, engine, config: config.sparql, metrics });
+ * mountSparqlRoutes(app, { queries, guards, config: config.sparql, metrics });
  */
 export function mountSparqlRoutes(
   app: OpenAPIHono<KgEnv>,
   deps: {
-    kb: KnowledgeBase;
+    queries: GraphQueries;
     guards: Guards;
-    engine: SparqlEngine;
     config: KgApiConfig['sparql'];
-    /** Gets `kg_sparql_queue_depth`, the queries waiting for an evaluation slot, read at each scrape. */
+    /**
+     * Gets `kg_sparql_queue_depth`, the queries waiting for an evaluation slot, read at each
+     * scrape, and `kg_sparql_evaluation_duration_seconds` by outcome.
+     */
     metrics: ServiceMetrics;
   },
 ): void {
@@ -244,23 +243,20 @@ export function mountSparqlRoutes(
     [],
     () => admission.load.queued,
   );
-  const { timeoutMs, maxRows, maxBlockMs } = deps.config;
-  const limits = {
-    maxLength: deps.config.maxQueryLength,
-    maxNesting: deps.config.maxNesting,
-    maxUnions: deps.config.maxUnions,
-    maxOptionals: deps.config.maxOptionals,
-  };
+  // The time a query waits for a slot is not in it (that is in http_request_duration_seconds).
+  const evaluationTime = deps.metrics.histogram(
+    'kg_sparql_evaluation_duration_seconds',
+    'Evaluation time of SPARQL queries over the ingested graphs, by outcome',
+    ['outcome'],
+  );
+  const { timeoutMs } = deps.config;
   const timedOut = () =>
-    new ProblemError({
-      type: 'urn:dcg:kg:problem:sparql-timeout',
-      status: 503,
-      title: 'Query timed out',
-      detail: `The query ran longer than ${timeoutMs} ms (sparql.timeoutMs), waiting for its turn included. ${PASSTHROUGH_HINT}`,
-    });
-  const handler = async (c: Context<KgEnv>, timing: () => Record<string, string>) => {
+    new KnowledgeGraphError('query_timeout', `the query ran longer than ${timeoutMs} ms`);
+  const handler = async (c: Context<KgEnv>) => {
     // One deadline for every stage from the request's arrival: reading the text, the wait for a
-    // turn, parsing, planning and evaluation.
+    // turn, parsing, planning and evaluation. Server-Timing says how long the service spent on
+    // the request, whatever the answer (the error handler adds it to problems).
+    c.set('timingStartedAt', performance.now());
     const deadline = Date.now() + timeoutMs;
     const request = await readSparqlRequest(c);
     if (request.query === undefined && c.req.method !== 'POST') {
@@ -271,13 +267,13 @@ export function mountSparqlRoutes(
         return c.body(JSON.stringify(serviceDescriptionJsonLd({ endpoint })), 200, {
           'content-type': 'application/ld+json',
           vary: 'accept',
-          ...timing(),
+          ...serverTiming(c),
         });
       }
       return c.body(serviceDescription({ endpoint }), 200, {
         'content-type': 'text/turtle; charset=utf-8',
         vary: 'accept',
-        ...timing(),
+        ...serverTiming(c),
       });
     }
     const text = requireQuery(request.query);
@@ -290,88 +286,46 @@ export function mountSparqlRoutes(
         const load = admission.load;
         return problemResponse(
           {
-            type: 'urn:dcg:kg:problem:sparql-busy',
+            type: kgProblemType('sparql_busy'),
             status: 503,
             title: 'Too many queries',
             detail: `${load.running} queries are running and ${load.queued} waiting (sparql.maxConcurrent, sparql.maxQueued); retry after ${entered.retryAfterSeconds} s`,
           },
-          { 'retry-after': String(entered.retryAfterSeconds), ...timing() },
+          { 'retry-after': String(entered.retryAfterSeconds), ...serverTiming(c) },
         );
       }
       if (entered.reason === 'deadline') throw timedOut();
-      throw new ProblemError({ status: 499, title: 'Client Closed Request' });
+      throw new KnowledgeGraphError('query_aborted', 'the client closed the request');
     }
+    let results: IngestedSparqlResults;
+    const end = evaluationTime.startTimer();
     try {
-      const engine = deps.engine;
-      const parsed = engine.parse(text, limits);
-      if (!parsed.success) throw queryRejected(parsed.problems, PASSTHROUGH_HINT);
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) throw timedOut();
-      let results: SparqlResults;
-      try {
-        results = (await engine.evaluate(parsed.query, deps.kb.stores(), {
-          signal: c.req.raw.signal,
-          timeoutMs: remaining,
-          maxRows,
-          maxBlockMs,
-        })) as SparqlResults;
-      } catch (error) {
-        const code = engine.errorCode(error);
-        if (code === 'TIMEOUT') throw timedOut();
-        if (code === 'ROW_LIMIT_EXCEEDED') {
-          throw new ProblemError({
-            type: 'urn:dcg:kg:problem:sparql-row-limit',
-            status: 422,
-            title: 'Too many rows',
-            detail: `The query produces more than ${maxRows} rows (sparql.maxRows); add a LIMIT.`,
-          });
-        }
-        if (code === 'TOO_EXPENSIVE') {
-          throw new ProblemError({
-            type: 'urn:dcg:kg:problem:sparql-too-expensive',
-            status: 422,
-            title: 'Query too expensive',
-            detail: `${(error as Error).message} (sparql.maxBlockMs). Rewrite the EXISTS as a pattern, or use passthrough. ${PASSTHROUGH_HINT}`,
-          });
-        }
-        if (code === 'ABORTED') {
-          throw new ProblemError({ status: 499, title: 'Client Closed Request' });
-        }
-        throw error;
-      }
-      // CSV and TSV have no form for an ASK answer: the client's next choice among JSON and XML.
-      const answerFormat =
-        'boolean' in results && !BOOLEAN_RESULTS_FORMATS.includes(format)
-          ? negotiate(accept, request.format, BOOLEAN_RESULTS_FORMATS)
-          : format;
-      return c.body(serializeResults(results, answerFormat), 200, {
-        'content-type': contentType(answerFormat),
-        vary: 'accept',
-        ...timing(),
+      results = await deps.queries.query(text, {
+        signal: c.req.raw.signal,
+        timeoutMs: deadline - Date.now(),
       });
+      end({ outcome: 'ok' });
+    } catch (error) {
+      const code = KnowledgeGraphError.isInstance(error) ? error.code : 'error';
+      // A query refused by its text was never evaluated.
+      if (code !== 'query_rejected') end({ outcome: code });
+      throw error;
     } finally {
       entered.release();
     }
-  };
-  // How long the service spent on the request, whatever the answer (Server-Timing): what the
-  // deadline bounds, apart from the time the request waited before the service saw it. Problems
-  // (400, 422, 503…) become their response here, as the app's error handler makes them, so that
-  // they carry the header too; anything else goes on to the error handler.
-  const timed = async (c: Context<KgEnv>) => {
-    const started = performance.now();
-    // Set when each response is made: @hono/node-server's responses do not see headers changed later.
-    const timing = () => ({
-      'server-timing': `app;dur=${(performance.now() - started).toFixed(1)}`,
+    // CSV and TSV have no form for an ASK answer: the client's next choice among JSON and XML.
+    const answerFormat =
+      'boolean' in results && !BOOLEAN_RESULTS_FORMATS.includes(format)
+        ? negotiate(accept, request.format, BOOLEAN_RESULTS_FORMATS)
+        : format;
+    return c.body(serializeResults(results, answerFormat), 200, {
+      'content-type': contentType(answerFormat),
+      vary: 'accept',
+      ...serverTiming(c),
     });
-    try {
-      return await handler(c, timing);
-    } catch (error) {
-      if (!ProblemError.is(error)) throw error;
-      return problemResponse({ instance: c.req.path, ...error.problem }, timing());
-    }
   };
-  app.get('/v1/graph/sparql', deps.guards.read, timed);
-  app.post('/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, timed);
+  app.get('/v1/graph/sparql', deps.guards.read, handler);
+  app.post('/v1/graph/sparql', deps.guards.read, sparqlBodyLimit, handler);
   // GET also answers HEAD (Hono runs the GET handler without the body).
   app.all('/v1/graph/sparql', (c) =>
     problemResponse(

@@ -36,6 +36,8 @@ export function createAuthorizationServer(options: {
   oauth: McpServerConfig['oauth'];
   store: OAuthStore;
   keys: SigningKeys;
+  /** The fetch of metadata documents (see `metadata-document-fetch.ts`). */
+  fetch: (url: string | URL, init: RequestInit) => Promise<Response>;
 }): Provider {
   const { oauth, resource } = options;
   const scopeList = SUPPORTED_SCOPES.join(' ');
@@ -61,6 +63,10 @@ export function createAuthorizationServer(options: {
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },
+    fetch: options.fetch as Configuration['fetch'],
+    fetchResponseBodyLimits: {
+      'client_id metadata document': oauth.clientIdMetadataDocumentFetch.maxBytes,
+    } as Configuration['fetchResponseBodyLimits'],
     routes: {
       authorization: '/authorize',
       token: '/token',

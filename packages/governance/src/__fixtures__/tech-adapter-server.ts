@@ -3,7 +3,7 @@ import {
   type ComponentProvisioningDescriptor,
   ComponentProvisioningDescriptorSchema,
   ProvisioningRequestSchema,
-  parseDescriptorYaml,
+  safeParseDescriptorYaml,
 } from '@dcg/contract-schema';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -105,9 +105,9 @@ export async function startTechAdapter(
   const readRequest = async (body: unknown) => {
     const parsed = ProvisioningRequestSchema.safeParse(body);
     if (!parsed.success || parsed.data.descriptorKind !== 'COMPONENT_DESCRIPTOR') return undefined;
-    const descriptor = ComponentProvisioningDescriptorSchema.safeParse(
-      parseDescriptorYaml(parsed.data.descriptor),
-    );
+    const document = safeParseDescriptorYaml(parsed.data.descriptor);
+    if (!document.success) return undefined;
+    const descriptor = ComponentProvisioningDescriptorSchema.safeParse(document.data);
     return descriptor.success
       ? { descriptor: descriptor.data, removeData: parsed.data.removeData }
       : undefined;

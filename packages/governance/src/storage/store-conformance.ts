@@ -360,6 +360,43 @@ export function describeStoreConformance(
       ).toBe(3);
     });
 
+    it('lists the states of a contract in one environment, newest first, paged', async () => {
+      const contract = 'urn:dmb:cmp:states:0:port';
+      const first = await store.appendResult(result(contract, 1, { status: 'violated' }));
+      const second = await store.appendResult(result(contract, 2, { policyId: 'p-other' }));
+      await store.appendResult(result(contract, 3, { environment: 'development' }));
+      const page = await store.listResultStates(contract, {
+        environment: 'production',
+        limit: 1,
+        offset: 0,
+      });
+      expect(page.meta.pagination).toEqual({ limit: 1, offset: 0, total: 2 });
+      expect(page.data).toEqual([
+        {
+          contractId: contract,
+          policyId: 'p-other',
+          seq: second.seq,
+          status: second.status,
+          receivedAt: second.receivedAt,
+        },
+      ]);
+      const next = await store.listResultStates(contract, {
+        environment: 'production',
+        limit: 5,
+        offset: 1,
+      });
+      expect(next.data.map((s) => [s.seq, s.status])).toEqual([[first.seq, 'violated']]);
+      expect(
+        (
+          await store.listResultStates('urn:dmb:cmp:none:0:port', {
+            environment: 'production',
+            limit: 5,
+            offset: 0,
+          })
+        ).data,
+      ).toEqual([]);
+    });
+
     it('the current result per policy is separate; without a policy the latest wins', async () => {
       const contract = 'urn:dmb:cmp:multi:0:port';
       await store.appendResult(result(contract, 1, { policyId: 'pa' }));

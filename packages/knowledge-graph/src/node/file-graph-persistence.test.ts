@@ -42,6 +42,6 @@ describe('FileGraphPersistence', () => {
     await persistence.save('x', []);
     await writeFile(join(dir, 'graphs', 'x.nt'), '<urn:a> <urn:b> "unterminated .\n');
     const error = await persistence.load('x').catch((e: unknown) => e);
-    expect(KnowledgeGraphError.is(error) && error.code).toBe('PERSISTENCE');
+    expect(KnowledgeGraphError.isInstance(error) && error.code).toBe('persistence');
   });
 });

@@ -51,7 +51,7 @@ export class FileGraphPersistence implements GraphPersistence {
       await this.#syncFolder();
     } catch (error) {
       await rm(temp, { force: true });
-      throw new KnowledgeGraphError('PERSISTENCE', `could not store the graph of "${sourceId}"`, {
+      throw new KnowledgeGraphError('persistence', `could not store the graph of "${sourceId}"`, {
         cause: error,
       });
     }
@@ -74,7 +74,7 @@ export class FileGraphPersistence implements GraphPersistence {
       await rm(this.#file(sourceId), { force: true });
       await this.#syncFolder();
     } catch (error) {
-      throw new KnowledgeGraphError('PERSISTENCE', `could not remove the graph of "${sourceId}"`, {
+      throw new KnowledgeGraphError('persistence', `could not remove the graph of "${sourceId}"`, {
         cause: error,
       });
     }
@@ -96,14 +96,14 @@ export class FileGraphPersistence implements GraphPersistence {
     await new Promise<void>((resolve, reject) => {
       const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
       stream.on('error', (error) =>
-        reject(new KnowledgeGraphError('PERSISTENCE', `cannot read ${file}`, { cause: error })),
+        reject(new KnowledgeGraphError('persistence', `cannot read ${file}`, { cause: error })),
       );
       new Parser({ format: 'N-Triples' }).parse(stream as never, (error, quad) => {
         if (error) {
           stream.destroy();
           reject(
             new KnowledgeGraphError(
-              'PERSISTENCE',
+              'persistence',
               `stored graph ${file} is unreadable: ${error.message}`,
               {
                 cause: error,

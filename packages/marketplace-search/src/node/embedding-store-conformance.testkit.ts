@@ -130,6 +130,80 @@ export function describeEmbeddingStoreConformance(
       expect((await store.listJobs({ limit: 1 })).map((j) => j.id)).toEqual(['j3']);
     });
 
+    it('claims one job per environment across processes: the second claimer gets the running job', async () => {
+      const other = await open(); // a second process on the same database
+      try {
+        const first = job('lease-1', 'lease-env', '2026-02-01T00:00:00.000Z');
+        const second = job('lease-2', 'lease-env', '2026-02-01T00:00:01.000Z');
+        const [a, b] = await Promise.all([
+          store.claimJob(first, { owner: 'process-a', leaseMs: 60_000 }),
+          other.claimJob(second, { owner: 'process-b', leaseMs: 60_000 }),
+        ]);
+        // Exactly one wins, and both answer the winner's job.
+        expect([a.claimed, b.claimed].sort()).toEqual([false, true]);
+        const winner = a.claimed ? a.job : b.job;
+        expect(a.job.id).toBe(winner.id);
+        expect(b.job.id).toBe(winner.id);
+        const [loserStore, loserId] = a.claimed ? [other, 'lease-2'] : [store, 'lease-1'];
+        expect(await loserStore.getJob(loserId)).toBeNull();
+        expect(await loserStore.getJob(winner.id)).toMatchObject({ status: 'running' });
+
+        // Only the owner renews or releases; another environment is free.
+        const [owner, stranger] = a.claimed
+          ? ['process-a', 'process-b']
+          : ['process-b', 'process-a'];
+        expect(await store.renewJobLease('lease-env', stranger, 60_000)).toBe(false);
+        expect(await other.renewJobLease('lease-env', owner, 60_000)).toBe(true);
+        await store.releaseJobLease('lease-env', stranger);
+        expect(
+          (
+            await other.claimJob(job('lease-3', 'lease-env', '2026-02-01T00:00:02.000Z'), {
+              owner: stranger,
+              leaseMs: 60_000,
+            })
+          ).claimed,
+        ).toBe(false);
+        expect(
+          (
+            await other.claimJob(job('lease-4', 'other-env', '2026-02-01T00:00:02.000Z'), {
+              owner: stranger,
+              leaseMs: 60_000,
+            })
+          ).claimed,
+        ).toBe(true);
+
+        // A released lease is free again.
+        await store.releaseJobLease('lease-env', owner);
+        const after = job('lease-5', 'lease-env', '2026-02-01T00:00:03.000Z');
+        expect(await other.claimJob(after, { owner: stranger, leaseMs: 60_000 })).toMatchObject({
+          claimed: true,
+          job: { id: 'lease-5' },
+        });
+        await other.releaseJobLease('lease-env', stranger);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('takes over a job whose lease expired, storing the stale one as failed', async () => {
+      const stale = job('expiring', 'expiry-env', '2026-03-01T00:00:00.000Z');
+      expect((await store.claimJob(stale, { owner: 'dead', leaseMs: 1 })).claimed).toBe(true);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await store.renewJobLease('expiry-env', 'alive', 60_000)).toBe(false);
+      const fresh = job('fresh', 'expiry-env', '2026-03-01T00:01:00.000Z');
+      expect(await store.claimJob(fresh, { owner: 'alive', leaseMs: 60_000 })).toMatchObject({
+        claimed: true,
+        job: { id: 'fresh' },
+      });
+      const failed = await store.getJob('expiring');
+      expect(failed).toMatchObject({ status: 'failed' });
+      expect(failed?.errors.at(-1)?.message).toMatch(/job fresh replaced it/);
+      // A resumed job (same id, same owner) is stored again with its progress.
+      await store.claimJob({ ...fresh, done: 3, resumed: 1 }, { owner: 'alive', leaseMs: 60_000 });
+      expect(await store.getJob('fresh')).toMatchObject({ done: 3, resumed: 1 });
+      await store.releaseJobLease('expiry-env', 'alive');
+    });
+
     it('keeps everything across a reopen', async () => {
       await store.close();
       store = await open();

@@ -1,6 +1,7 @@
 export { createEmbeddingProvider } from './create-embedding-provider';
 export {
   createLocalEmbedder,
+  LOCAL_EMBEDDER_MIN_SIMILARITY,
   LOCAL_EMBEDDER_MODEL,
   type LocalEmbedderOptions,
 } from './local-embedder';

@@ -42,4 +42,46 @@ describe('the local embedder', () => {
     const [again] = await embedder.embed(['bills we sent to clients']);
     expect(cosine(again as Float32Array, bills as Float32Array)).toBeCloseTo(1, 4);
   });
+
+  it('embeds on a worker thread: the event loop keeps running and a query goes before bulk work', async () => {
+    const embedder = createLocalEmbedder({ batchSize: 4 });
+    try {
+      await embedder.embed(['load the model']);
+      const texts = Array.from(
+        { length: 48 },
+        (_, i) =>
+          `Shipment ${i} of parcels from the warehouse to retail stores, with carrier events.`,
+      );
+      let bulkDone = false;
+      const bulk = embedder.embed(texts).then((vectors) => {
+        bulkDone = true;
+        return vectors;
+      });
+      // Timers fire while the model works: on the main thread they would wait for whole batches.
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 1);
+      const [query] = await embedder.embed(['where is my package'], { priority: 'query' });
+      expect(query).toHaveLength(512);
+      expect(bulkDone).toBe(false);
+      const vectors = await bulk;
+      clearInterval(timer);
+      expect(vectors).toHaveLength(48);
+      expect(ticks).toBeGreaterThan(20);
+    } finally {
+      await embedder.close?.();
+    }
+  });
+
+  it('bounds its queue and fails at once beyond it, and after close', async () => {
+    const embedder = createLocalEmbedder({ maxQueuedTexts: 4 });
+    await expect(embedder.embed(['a', 'b', 'c', 'd', 'e'])).rejects.toMatchObject({
+      code: 'provider_unavailable',
+      message: expect.stringMatching(/at most 4/),
+    });
+    const aborted = new AbortController();
+    aborted.abort(new Error('gave up'));
+    await expect(embedder.embed(['a'], { signal: aborted.signal })).rejects.toThrow('gave up');
+    await embedder.close?.();
+    await expect(embedder.embed(['a'])).rejects.toMatchObject({ code: 'provider_unavailable' });
+  });
 });

@@ -3,6 +3,7 @@ import {
   type EmbeddingJob,
   type EmbeddingStore,
   type StoredEmbedding,
+  supersededJob,
   vectorFromBytes,
   vectorToBytes,
 } from '../embedding-store';
@@ -22,6 +23,9 @@ export interface PostgresEmbeddingStoreOptions {
 }
 
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Database time in milliseconds: every process compares leases on one clock. */
+const NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
 
 /**
  * Opens (and migrates) the PostgreSQL embedding store: vectors as `bytea` (float32), jobs as
@@ -79,6 +83,12 @@ export async function openPostgresEmbeddingStore(
         );
         CREATE INDEX IF NOT EXISTS marketplace_embedding_jobs_env
           ON ${quoteIdent(schema)}.marketplace_embedding_jobs (environment, status, started_at);
+        CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.marketplace_embedding_leases (
+          environment text PRIMARY KEY,
+          job_id text NOT NULL,
+          owner text NOT NULL,
+          expires_at bigint NOT NULL
+        );
       `);
     } finally {
       await client
@@ -174,6 +184,82 @@ export async function openPostgresEmbeddingStore(
           [job.id, job.environment, job.status, job.startedAt, JSON.stringify(job)],
         )
         .catch(fail('create job'));
+    },
+    async claimJob(job, lease) {
+      const client = await pool.connect().catch(fail('connect'));
+      try {
+        await client.query('BEGIN');
+        // Takes the lease when free, expired or already ours; a concurrent claim waits on the
+        // row and then sees the winner's live lease, so only one process runs the environment.
+        const taken = await client.query(
+          `WITH previous AS (SELECT job_id FROM marketplace_embedding_leases WHERE environment = $1)
+           INSERT INTO marketplace_embedding_leases AS l (environment, job_id, owner, expires_at)
+           VALUES ($1, $2, $3, ${NOW_MS} + $4)
+           ON CONFLICT (environment) DO UPDATE SET
+             job_id = EXCLUDED.job_id, owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+           WHERE l.expires_at <= ${NOW_MS} OR l.owner = EXCLUDED.owner
+           RETURNING (SELECT job_id FROM previous) AS previous, ${NOW_MS} AS now`,
+          [job.environment, job.id, lease.owner, Math.round(lease.leaseMs)],
+        );
+        const won = taken.rows[0] as { previous: string | null; now: string } | undefined;
+        if (!won) {
+          const held = await client.query(
+            `SELECT j.document FROM marketplace_embedding_leases l
+             JOIN marketplace_embedding_jobs j ON j.id = l.job_id WHERE l.environment = $1`,
+            [job.environment],
+          );
+          await client.query('COMMIT');
+          const running = held.rows[0]?.document as EmbeddingJob | undefined;
+          if (running) return { claimed: false, job: running };
+          // A lease without its job cannot happen (both are written in one transaction).
+          throw new Error(`the lease of ${job.environment} names no stored job`);
+        }
+        if (won.previous !== null && won.previous !== job.id) {
+          const stale = await client.query(
+            `SELECT document FROM marketplace_embedding_jobs WHERE id = $1 AND status = 'running'`,
+            [won.previous],
+          );
+          const staleJob = stale.rows[0]?.document as EmbeddingJob | undefined;
+          if (staleJob) {
+            const failed = supersededJob(staleJob, job.id, new Date(Number(won.now)).toISOString());
+            await client.query(
+              'UPDATE marketplace_embedding_jobs SET status = $1, document = $2 WHERE id = $3',
+              [failed.status, JSON.stringify(failed), failed.id],
+            );
+          }
+        }
+        await client.query(
+          `INSERT INTO marketplace_embedding_jobs (id, environment, status, started_at, document)
+           VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, document = EXCLUDED.document`,
+          [job.id, job.environment, job.status, job.startedAt, JSON.stringify(job)],
+        );
+        await client.query('COMMIT');
+        return { claimed: true, job };
+      } catch (cause) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        return fail('claim job')(cause);
+      } finally {
+        client.release();
+      }
+    },
+    async renewJobLease(environment, owner, leaseMs) {
+      const result = await pool
+        .query(
+          `UPDATE marketplace_embedding_leases SET expires_at = ${NOW_MS} + $3
+           WHERE environment = $1 AND owner = $2`,
+          [environment, owner, Math.round(leaseMs)],
+        )
+        .catch(fail('renew job lease'));
+      return (result.rowCount ?? 0) > 0;
+    },
+    async releaseJobLease(environment, owner) {
+      await pool
+        .query('DELETE FROM marketplace_embedding_leases WHERE environment = $1 AND owner = $2', [
+          environment,
+          owner,
+        ])
+        .catch(fail('release job lease'));
     },
     async updateJob(job) {
       await pool

@@ -5,6 +5,7 @@ import {
   type EmbeddingJob,
   type EmbeddingStore,
   type StoredEmbedding,
+  supersededJob,
   vectorFromBytes,
   vectorToBytes,
 } from '../embedding-store';
@@ -67,6 +68,12 @@ export async function openSqliteEmbeddingStore(options: { file: string }): Promi
       );
       CREATE INDEX IF NOT EXISTS marketplace_embedding_jobs_env
         ON marketplace_embedding_jobs (environment, status, started_at);
+      CREATE TABLE IF NOT EXISTS marketplace_embedding_leases (
+        environment TEXT PRIMARY KEY,
+        job_id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
     `);
   } catch (cause) {
     throw new MarketplaceSearchError(
@@ -75,6 +82,9 @@ export async function openSqliteEmbeddingStore(options: { file: string }): Promi
       { cause },
     );
   }
+  // A data folder belongs to one process at a time: the leases of an earlier one are void, so
+  // its interrupted job resumes at once.
+  db.exec('DELETE FROM marketplace_embedding_leases');
   const put = db.prepare(
     `INSERT INTO marketplace_embeddings (environment, system_id, model, dimensions, text_hash, vector, embedded_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -112,6 +122,53 @@ export async function openSqliteEmbeddingStore(options: { file: string }): Promi
     'UPDATE marketplace_embedding_jobs SET status = ?, document = ? WHERE id = ?',
   );
   const getJob = db.prepare('SELECT document FROM marketplace_embedding_jobs WHERE id = ?');
+  const getLease = db.prepare(
+    'SELECT job_id, owner, expires_at FROM marketplace_embedding_leases WHERE environment = ?',
+  );
+  const putLease = db.prepare(
+    `INSERT INTO marketplace_embedding_leases (environment, job_id, owner, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (environment) DO UPDATE SET
+       job_id = excluded.job_id, owner = excluded.owner, expires_at = excluded.expires_at`,
+  );
+  const renewLease = db.prepare(
+    'UPDATE marketplace_embedding_leases SET expires_at = ? WHERE environment = ? AND owner = ?',
+  );
+  const releaseLease = db.prepare(
+    'DELETE FROM marketplace_embedding_leases WHERE environment = ? AND owner = ?',
+  );
+  const readJob = (id: string): EmbeddingJob | null => {
+    const row = getJob.get(id) as { document: string } | undefined;
+    return row ? (JSON.parse(row.document) as EmbeddingJob) : null;
+  };
+  const saveJob = (job: EmbeddingJob) => {
+    if (updateJob.run(job.status, JSON.stringify(job), job.id).changes === 0)
+      insertJob.run(job.id, job.environment, job.status, job.startedAt, JSON.stringify(job));
+  };
+  // One transaction (IMMEDIATE: the write lock first), so two connections never both claim.
+  const claim = db.transaction(
+    (
+      job: EmbeddingJob,
+      owner: string,
+      leaseMs: number,
+    ): { claimed: boolean; job: EmbeddingJob } => {
+      const now = Date.now();
+      const held = getLease.get(job.environment) as
+        | { job_id: string; owner: string; expires_at: number }
+        | undefined;
+      if (held && held.expires_at > now && held.owner !== owner) {
+        const running = readJob(held.job_id);
+        if (running) return { claimed: false, job: running };
+      }
+      if (held && held.job_id !== job.id) {
+        const stale = readJob(held.job_id);
+        if (stale?.status === 'running')
+          saveJob(supersededJob(stale, job.id, new Date(now).toISOString()));
+      }
+      putLease.run(job.environment, job.id, owner, now + leaseMs);
+      saveJob(job);
+      return { claimed: true, job };
+    },
+  );
 
   const wrap = <T>(what: string, fn: () => T): Promise<T> => {
     try {
@@ -152,13 +209,18 @@ export async function openSqliteEmbeddingStore(options: { file: string }): Promi
             JSON.stringify(job),
           ),
       ),
+    claimJob: (job, lease) =>
+      wrap('claim job', () => claim.immediate(job, lease.owner, lease.leaseMs)),
+    renewJobLease: (environment, owner, leaseMs) =>
+      wrap(
+        'renew job lease',
+        () => renewLease.run(Date.now() + leaseMs, environment, owner).changes > 0,
+      ),
+    releaseJobLease: (environment, owner) =>
+      wrap('release job lease', () => void releaseLease.run(environment, owner)),
     updateJob: (job) =>
       wrap('update job', () => void updateJob.run(job.status, JSON.stringify(job), job.id)),
-    getJob: (id) =>
-      wrap('get job', () => {
-        const row = getJob.get(id) as { document: string } | undefined;
-        return row ? (JSON.parse(row.document) as EmbeddingJob) : null;
-      }),
+    getJob: (id) => wrap('get job', () => readJob(id)),
     listJobs: (filter) =>
       wrap('list jobs', () => {
         const where: string[] = [];

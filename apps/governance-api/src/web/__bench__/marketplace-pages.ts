@@ -121,10 +121,20 @@ try {
     );
   }
 
+  // A history for the contract whose page is measured: its timeline shows the latest 10 of 60.
+  for (let round = 0; round < 60; round++) {
+    await post(
+      `${api.url}/v1/computational-governance/policies/${policyId}/evaluation-results?environment=${ENVIRONMENT}`,
+      [{ resource: { id: ids[0]!, descriptor: '' }, result: result(round) }],
+    );
+  }
+
   const targets = {
     'GET /health (trivial)': '/health',
     'GET /marketplace (list page)': `/marketplace?environment=${ENVIRONMENT}`,
     'GET contract page': `/marketplace/data-contracts/${encodeURIComponent(ids[0]!)}?environment=${ENVIRONMENT}`,
+    'GET history page (50 of 61)': `/marketplace/data-contracts/${encodeURIComponent(ids[0]!)}/history?environment=${ENVIRONMENT}`,
+    'GET system page': `/marketplace/systems/urn%3Admb%3Adp%3Abench%3Apages%3A0?environment=${ENVIRONMENT}`,
     'GET compliance JSON': `/v1/marketplace/data-contracts/${encodeURIComponent(ids[0]!)}/compliance?environment=${ENVIRONMENT}`,
   };
   const rows: Array<Record<string, string | number>> = [];

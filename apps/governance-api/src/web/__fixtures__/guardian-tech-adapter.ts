@@ -13,8 +13,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * A small but real tech adapter (API v2.2.0) for the browser tests: it answers provision and
- * unprovision synchronously and gives back the input `info` merged with a public note, as a
- * well-behaved guardian adapter must (the policy id stays in `privateInfo`).
+ * unprovision synchronously and gives back the input `info` merged with public information (a
+ * note, a dashboard link, nested connection details), as a well-behaved guardian adapter must
+ * (the policy id stays in `privateInfo`).
  */
 export async function startGuardianTechAdapter(): Promise<{
   url: string;
@@ -51,6 +52,13 @@ export async function startGuardianTechAdapter(): Promise<{
           publicInfo: {
             ...publicInfo,
             monitoring: { type: 'string', label: 'Monitoring', value: 'every hour' },
+            dashboard: {
+              type: 'link',
+              label: 'Dashboard',
+              value: 'Open the dashboard',
+              href: `https://dashboards.example/d/${encodeURIComponent(String(componentId))}`,
+            },
+            connection: { host: 'warehouse.internal', port: 5432, schemas: ['sales', 'archive'] },
           },
           privateInfo: isRecord(inputInfo.privateInfo) ? inputInfo.privateInfo : {},
         },

@@ -1,8 +1,15 @@
-import { type ComplianceTreeNode, validationIssue } from '@dcg/contract-schema';
+import {
+  type ComplianceTreeNode,
+  EXACTLY_ONE_MESSAGE_BOTH,
+  ISSUES_WITHOUT_COMPLIANT_MESSAGE,
+  validationIssue,
+} from '@dcg/contract-schema';
 import type {
   ContractComplianceView,
+  CurrentResultStatus,
   MarketplaceInstanceView,
   MarketplaceReadModel,
+  Policy,
 } from '@dcg/governance';
 
 /** A test tree written as A4 records: a section has `children`, a requirement `compliant`. */
@@ -102,12 +109,12 @@ export const unprocessableView: ContractComplianceView = {
     validationIssue(
       'compliant_xor_children',
       [0, 'result', 'details', 'results', 'root', 0],
-      'must have exactly one of compliant and children',
+      EXACTLY_ONE_MESSAGE_BOTH,
     ),
     validationIssue(
       'issues_without_compliant',
       [0, 'result', 'details', 'results', 'root', 1, 'issues'],
-      'issues is allowed only together with compliant',
+      ISSUES_WITHOUT_COMPLIANT_MESSAGE,
     ),
   ],
 };
@@ -163,8 +170,23 @@ export const stagingInstance: MarketplaceInstanceView = {
 export function arrayReadModel(
   instances: MarketplaceInstanceView[],
   views: ContractComplianceView[],
+  extras: { states?: CurrentResultStatus[]; policies?: Policy[] } = {},
 ): MarketplaceReadModel {
+  const states = [...(extras.states ?? [])].sort((a, b) => b.seq - a.seq);
+  const policies = extras.policies ?? [];
   return {
+    async listContractStates(contractId, environment, paging) {
+      const all = states.filter((state) => state.contractId === contractId);
+      // The fixture's states carry no environment: every one counts in the asked environment.
+      void environment;
+      return {
+        data: all.slice(paging.offset, paging.offset + paging.limit),
+        meta: { pagination: { ...paging, total: all.length } },
+      };
+    },
+    async getPolicies(ids) {
+      return policies.filter((policy) => ids.includes(policy.id));
+    },
     async listInstances(filter) {
       return instances.filter(
         (instance) =>

@@ -140,6 +140,34 @@ export function postgresResultRepository(
       });
     },
 
+    async listResultStates(contractId, filter) {
+      return ctx.run('list result states', async () => {
+        const { limit, offset } = clampPaging(filter.limit, filter.offset);
+        const params = [contractId, filter.environment];
+        const where = 'WHERE contract_id = $1 AND environment = $2';
+        const count = await pool.query(
+          `SELECT count(*)::int AS n FROM evaluation_results ${where}`,
+          params,
+        );
+        // The documents are not read: only the columns of the timeline.
+        const { rows } = await pool.query(
+          `SELECT contract_id, policy_id, seq, status, received_at FROM evaluation_results ${where}
+           ORDER BY seq DESC LIMIT ${limit} OFFSET ${offset}`,
+          params,
+        );
+        return {
+          data: (rows as ResultRow[]).map((row) => ({
+            contractId: row.contract_id,
+            policyId: row.policy_id,
+            seq: Number(row.seq),
+            status: row.status,
+            receivedAt: row.received_at,
+          })),
+          meta: { pagination: { limit, offset, total: (count.rows[0] as { n: number }).n } },
+        };
+      });
+    },
+
     async listResultHistory(contractId, filter) {
       return ctx.run('list results', async () => {
         const params: unknown[] = [contractId];

@@ -69,6 +69,14 @@ export function sqliteResultRepository(
     `SELECT contract_id, policy_id, seq, status, received_at FROM current_results
      WHERE environment = ? AND contract_id IN (SELECT value FROM json_each(?)) ORDER BY seq`,
   );
+  // Served by the (contract_id, environment, seq) index; the documents are never parsed.
+  const countStates = db.prepare(
+    'SELECT count(*) AS n FROM evaluation_results WHERE contract_id = ? AND environment = ?',
+  );
+  const listStates = db.prepare(
+    `SELECT contract_id, policy_id, seq, status, received_at FROM evaluation_results
+     WHERE contract_id = ? AND environment = ? ORDER BY seq DESC LIMIT ? OFFSET ?`,
+  );
   const guarded = db.prepare(
     'SELECT 1 FROM instance_guards WHERE contract_id = ? AND environment = ? AND policy_id = ? LIMIT 1',
   );
@@ -143,6 +151,26 @@ export function sqliteResultRepository(
           });
         }
         return [...latest.values()];
+      });
+    },
+
+    async listResultStates(contractId, filter) {
+      return ctx.run('list result states', () => {
+        const { limit, offset } = clampPaging(filter.limit, filter.offset);
+        const { n: total } = countStates.get(contractId, filter.environment) as { n: number };
+        const rows = listStates.all(contractId, filter.environment, limit, offset) as Array<
+          Pick<ResultRow, 'contract_id' | 'policy_id' | 'seq' | 'status' | 'received_at'>
+        >;
+        return {
+          data: rows.map((row) => ({
+            contractId: row.contract_id,
+            policyId: row.policy_id,
+            seq: row.seq,
+            status: row.status,
+            receivedAt: row.received_at,
+          })),
+          meta: { pagination: { limit, offset, total } },
+        };
       });
     },
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { issuesFromZod } from './kg-client-error';
+import { type SchemaIssue, schemaIssues } from './schema-issues';
 
 /** An IRI in a SPARQL result. */
 export interface IriTerm {
@@ -147,11 +147,9 @@ export const SparqlResultsSchema = z
  */
 export function parseSparqlResults<V extends string = string>(
   value: unknown,
-):
-  | { success: true; data: SparqlResults<V> }
-  | { success: false; issues: { path: string; message: string }[] } {
+): { success: true; data: SparqlResults<V> } | { success: false; issues: SchemaIssue[] } {
   const parsed = SparqlResultsSchema.safeParse(value);
-  if (!parsed.success) return { success: false, issues: issuesFromZod(parsed.error.issues) };
+  if (!parsed.success) return { success: false, issues: schemaIssues(parsed.error.issues) };
   const { head: parsedHead, results, boolean } = parsed.data;
   const link = parsedHead.link ? { link: parsedHead.link } : {};
   if (results !== undefined) {

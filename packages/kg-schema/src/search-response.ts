@@ -5,6 +5,10 @@ import { IriSchema } from './iri';
 export const MAX_SEARCH_TERM_LENGTH = 256;
 /** Largest search page the API serves. */
 export const MAX_SEARCH_LIMIT = 100;
+/** Largest search offset the API serves. */
+export const MAX_SEARCH_OFFSET = 1_000_000;
+/** Longest IRI a `type` or `scheme` search filter takes. */
+export const MAX_SEARCH_FILTER_IRI_LENGTH = 2048;
 
 /**
  * One page of search results (spec C1): full IRIs, best first, with the paging it was served

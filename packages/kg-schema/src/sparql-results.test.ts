@@ -73,7 +73,28 @@ describe('parseSparqlResults', () => {
     for (const [value, path] of cases) {
       const checked = parseSparqlResults(value);
       expect(checked.success).toBe(false);
-      if (!checked.success) expect(checked.issues[0]?.path.startsWith(path)).toBe(true);
+      if (!checked.success) {
+        expect(checked.issues[0]?.path.startsWith(path)).toBe(true);
+        expect(checked.issues[0]?.code).toMatch(/^[a-z_]+$/);
+      }
     }
+  });
+
+  it('locates each issue as an array and as a JSON path, with a stable code', () => {
+    const checked = parseSparqlResults({
+      head: { vars: ['s'] },
+      results: { bindings: [{ t: { type: 'uri', value: 'urn:x' } }] },
+    });
+    expect(checked).toEqual({
+      success: false,
+      issues: [
+        {
+          code: 'custom',
+          segments: ['results', 'bindings', 0, 't'],
+          path: '$.results.bindings[0].t',
+          message: 'variable "t" is not in head.vars',
+        },
+      ],
+    });
   });
 });

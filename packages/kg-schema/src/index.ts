@@ -1,0 +1,33 @@
+export { IriSchema, isAbsoluteIri } from './iri';
+export type { ProblemDetails } from './problem-details';
+export { ProblemDetailsSchema } from './problem-details';
+export type { SchemaIssue } from './schema-issues';
+export { schemaIssues } from './schema-issues';
+export type { SearchPage } from './search-response';
+export {
+  isLanguageRange,
+  MAX_SEARCH_FILTER_IRI_LENGTH,
+  MAX_SEARCH_FILTER_VALUES,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_OFFSET,
+  MAX_SEARCH_TERM_LENGTH,
+  SearchRequestSchema,
+  SearchResponseSchema,
+} from './search-response';
+export type {
+  BlankNodeTerm,
+  IriTerm,
+  LiteralTerm,
+  RdfTerm,
+  SparqlAskResults,
+  SparqlBinding,
+  SparqlResults,
+  SparqlSelectResults,
+  TripleTerm,
+} from './sparql-results';
+export {
+  isSelectResults,
+  parseSparqlResults,
+  RdfTermSchema,
+  SparqlResultsSchema,
+} from './sparql-results';

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { instanceDocument, type SearchableInstance } from './instance-text';
+import { instanceKey, LexicalIndex } from './lexical-index';
+
+const instance = (
+  systemId: string,
+  name: string,
+  description: string,
+  environment = 'production',
+): SearchableInstance => ({
+  systemId,
+  environment,
+  deployedAt: '2026-01-01T00:00:00Z',
+  descriptor: { name, kind: 'dataproduct', description },
+});
+
+describe('LexicalIndex', () => {
+  it('ranks by BM25F in one environment, exact identifiers first, and forgets removals', () => {
+    const index = new LexicalIndex();
+    index.upsert(
+      instanceDocument(instance('urn:a', 'Invoices', 'Issued invoices and credit notes')),
+    );
+    index.upsert(
+      instanceDocument(instance('urn:b', 'Payments', 'Payments received against invoices')),
+    );
+    index.upsert(instanceDocument(instance('urn:c', 'Shipments', 'Parcels and carriers')));
+    index.upsert(instanceDocument(instance('urn:q', 'Invoices', 'Invoices in staging', 'staging')));
+
+    const hits = index.search('invoices', { environment: 'production', limit: 10 });
+    expect(hits.map((h) => h.key)).toEqual([
+      instanceKey('production', 'urn:a'),
+      instanceKey('production', 'urn:b'),
+    ]);
+    expect(hits[0]).toMatchObject({ exact: 'name', matchedTerms: ['invoice'] });
+    expect(hits[1]?.exact).toBeUndefined();
+    expect(index.search('urn:c', { environment: 'production', limit: 1 })[0]).toMatchObject({
+      key: instanceKey('production', 'urn:c'),
+      exact: 'urn',
+    });
+    expect(index.search('invoices', { environment: 'nowhere', limit: 10 })).toEqual([]);
+
+    // A removed document leaves no trace; its slot serves the next one.
+    expect(index.remove(instanceKey('production', 'urn:a'))).toBe(true);
+    index.upsert(
+      instanceDocument(instance('urn:d', 'Carrier Rates', 'Tariffs of parcel carriers')),
+    );
+    expect(
+      index.search('invoices', { environment: 'production', limit: 10 }).map((h) => h.key),
+    ).toEqual([instanceKey('production', 'urn:b')]);
+    expect(
+      index
+        .search('carriers', { environment: 'production', limit: 10 })
+        .map((h) => h.key)
+        .sort(),
+    ).toEqual([instanceKey('production', 'urn:c'), instanceKey('production', 'urn:d')]);
+    // Scores of one search do not leak into the next.
+    const again = index.search('carriers', { environment: 'production', limit: 10 });
+    expect(again.map((h) => h.score)).toEqual(
+      index.search('carriers', { environment: 'production', limit: 10 }).map((h) => h.score),
+    );
+    expect(index.size).toBe(4);
+  });
+
+  it('grows past its first capacity', () => {
+    const index = new LexicalIndex();
+    for (let i = 0; i < 300; i++)
+      index.upsert(
+        instanceDocument(instance(`urn:${i}`, `System ${i}`, i % 2 ? 'glacier ice' : 'sea level')),
+      );
+    expect(index.search('glacier', { environment: 'production', limit: 500 })).toHaveLength(150);
+  });
+});
