@@ -14,6 +14,13 @@ import { authorize } from './__fixtures__/oauth-client.testkit';
 import type { RunningMcpServer } from './server';
 
 const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+/** A JSON-RPC `tools/call` request. */
+const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry, revocation, scopes', () => {
   let demo: DemoMcpServer;
@@ -125,15 +132,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
     });
     const call = await mcp(
       accessToken,
-      {
-        jsonrpc: '2.0',
-        id: 2,
-        method: 'tools/call',
-        params: {
-          name: 'get_contract_compliance',
-          arguments: { contractId: DEMO.contracts.violated },
-        },
-      },
+      toolCall(2, 'get_contract_compliance', { contractId: DEMO.contracts.violated }),
       headers,
     );
     expect((await read(call)).result.structuredContent).toMatchObject({ status: 'violated' });
@@ -232,22 +231,15 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
       exp: undefined,
       iat: undefined,
     });
-    const allowed = await mcp(narrow, {
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: {
-        name: 'get_contract_compliance',
-        arguments: { contractId: DEMO.contracts.violated },
-      },
-    });
+    const allowed = await mcp(
+      narrow,
+      toolCall(2, 'get_contract_compliance', { contractId: DEMO.contracts.violated }),
+    );
     expect(allowed.status).toBe(200);
-    const refused = await mcp(narrow, {
-      jsonrpc: '2.0',
-      id: 3,
-      method: 'tools/call',
-      params: { name: 'sparql_passthrough', arguments: { source: 'upstream', query: 'ASK {}' } },
-    });
+    const refused = await mcp(
+      narrow,
+      toolCall(3, 'sparql_passthrough', { source: 'upstream', query: 'ASK {}' }),
+    );
     expect(refused.status).toBe(403);
     expect(refused.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
     expect(refused.headers.get('www-authenticate')).toMatch(/scope="kg:passthrough"/);
