@@ -5,7 +5,6 @@ export default defineConfig({
     index: 'src/index.ts',
     sqlite: 'src/storage/sqlite/index.ts',
     postgres: 'src/storage/postgres/index.ts',
-    testing: 'src/storage/postgres/test-database.ts',
   },
   format: ['esm'],
   dts: true,

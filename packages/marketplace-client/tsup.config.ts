@@ -1,10 +1,2 @@
-import { defineConfig } from 'tsup';
-
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-});
+// Bundles the private @dcg/client-transport (code and types) into dist.
+export { bundlingClientBuild as default } from '../client-transport/src/bundling-client.tsup';

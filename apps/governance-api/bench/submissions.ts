@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_DATABASE_URL as DATABASE_URL } from '@dcg/testing-postgres';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -27,7 +28,6 @@ const ENVIRONMENT = 'production';
 const DEMO_GUARDIAN_TEMPLATE = 'urn:dmb:itm:dcg-demo-guardian:1';
 // Comma-separated subset of full, normal, postgres (default: all three).
 const STORAGE = new Set((process.env.BENCH_STORAGE ?? 'full,normal,postgres').split(','));
-const DATABASE_URL = process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const submission = JSON.stringify([
   {

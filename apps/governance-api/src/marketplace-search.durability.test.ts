@@ -8,11 +8,9 @@ import { openSqliteStore } from '@dcg/governance/sqlite';
 import {
   type FakeEmbeddingsApi,
   generateMarketplace,
-  postgresAvailable,
-  randomSchema,
   startFakeEmbeddingsApi,
-  TEST_DATABASE_URL,
 } from '@dcg/marketplace-search/testing';
+import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnApp } from './__fixtures__/spawn-app.testkit';
 import { KEYS, request, testConfig } from './__fixtures__/test-keys';

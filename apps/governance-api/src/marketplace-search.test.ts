@@ -2,13 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, createLogger } from '@dcg/http-kit';
-import {
-  type FakeEmbeddingsApi,
-  postgresAvailable,
-  randomSchema,
-  startFakeEmbeddingsApi,
-  TEST_DATABASE_URL,
-} from '@dcg/marketplace-search/testing';
+import { type FakeEmbeddingsApi, startFakeEmbeddingsApi } from '@dcg/marketplace-search/testing';
+import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, request, testConfig } from './__fixtures__/test-keys';
 import { DEMO_ADAPTER_PATH } from './demo-tech-adapter';

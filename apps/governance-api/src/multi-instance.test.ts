@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/governance/testing';
+import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
-import { parsePrometheusText, redoclyLint, unexpectedProblems } from '@dcg/http-kit/testkit';
+import {
+  parsePrometheusText,
+  redoclyLint,
+  requestsTotal,
+  unexpectedProblems,
+} from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, request, testConfig } from './__fixtures__/test-keys';
 import { type RunningGovernanceApi, startGovernanceApi } from './server';
@@ -76,13 +81,7 @@ describe('governance-api operations: OpenAPI document and /metrics', () => {
     expect(types.get('http_requests_total')).toBe('counter');
     expect(types.get('http_request_duration_seconds')).toBe('histogram');
     const requests = (route: string, status: string) =>
-      samples.find(
-        (s) =>
-          s.name === 'http_requests_total' &&
-          s.labels.route === route &&
-          s.labels.status === status &&
-          s.labels.method === 'GET',
-      )?.value;
+      requestsTotal(samples, { route, status, method: 'GET' });
     expect(requests('/v1/marketplace/instances', '200')).toBe(1);
     expect(requests('/v1/marketplace/instances/:systemId', '404')).toBe(1);
     // Unknown paths share one series: clients cannot mint new ones.

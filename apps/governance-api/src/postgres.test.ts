@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/governance/testing';
 import { createLogger } from '@dcg/http-kit';
+import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KEYS, request, testConfig } from './__fixtures__/test-keys';
 import { startGovernanceApi } from './server';

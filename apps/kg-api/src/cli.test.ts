@@ -1,16 +1,17 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createLogger } from '@dcg/http-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SKOS, TURTLE } from './__fixtures__/test-servers';
+import {
+  startVocabKgApi,
+  type VocabKgApi,
+  WRITER_KEY as WRITER,
+} from './__fixtures__/vocab-kg-api';
 import { runCli } from './cli';
-import { type RunningKgApi, startKgApi } from './server';
-
-const WRITER = 'writer-key-0123456789abcdef';
+import type { RunningKgApi } from './server';
 
 function capture() {
   let text = '';
@@ -24,35 +25,24 @@ function capture() {
 }
 
 describe('dcg-kg ingest', () => {
+  let kg: VocabKgApi;
   let dir: string;
   let api: RunningKgApi;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kg-cli-'));
-    api = await startKgApi({
-      dataDir: join(dir, 'data'),
-      logger: createLogger('test', { level: 'silent' }),
-      config: {
-        sources: [
-          {
-            id: 'vocab',
-            name: 'vocab',
-            modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
-          },
-          {
-            id: 'upstream-only',
-            name: 'upstream-only',
-            baseUrl: 'http://127.0.0.1:9',
-            modes: { ingestion: { enabled: false }, passthrough: { enabled: true } },
-          },
-        ],
-        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
-      },
+    kg = await startVocabKgApi({
+      prefix: 'kg-cli-',
+      sources: [
+        {
+          id: 'upstream-only',
+          name: 'upstream-only',
+          baseUrl: 'http://127.0.0.1:9',
+          modes: { ingestion: { enabled: false }, passthrough: { enabled: true } },
+        },
+      ],
     });
+    ({ dir, api } = kg);
   });
-  afterAll(async () => {
-    await api?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => kg?.close());
 
   it('uploads a file with progress and reports the result', async () => {
     const file = join(dir, 'vocab.nt');

@@ -1,14 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger } from '@dcg/http-kit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SKOS, startTestServer, TURTLE } from './__fixtures__/test-servers';
-import { type RunningKgApi, startKgApi } from './server';
+import {
+  startVocabKgApi,
+  type VocabKgApi,
+  WRITER_KEY as WRITER,
+} from './__fixtures__/vocab-kg-api';
+import type { RunningKgApi } from './server';
 
-const WRITER = 'writer-key-0123456789abcdef';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 /** A request without an answer after this long is counted as a hang. */
 const HANG_MS = 15_000;
@@ -213,12 +213,11 @@ function send(
 }
 
 describe('kg-api fuzz', () => {
-  let dir: string;
+  let kg: VocabKgApi;
   let api: RunningKgApi;
   let recorder: Awaited<ReturnType<typeof startTestServer>>;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kg-fuzz-'));
     // A real upstream that answers valid SPARQL results and search pages to anything.
     recorder = await startTestServer((req, res) => {
       req.resume();
@@ -237,32 +236,23 @@ describe('kg-api fuzz', () => {
         );
       });
     });
-    api = await startKgApi({
-      dataDir: dir,
-      logger: createLogger('test', { level: 'silent' }),
-      config: {
-        sources: [
-          {
-            id: 'vocab',
-            name: 'vocab',
-            modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
-          },
-          {
-            id: 'recorder',
-            name: 'recorder',
-            baseUrl: recorder.url,
-            modes: { ingestion: { enabled: false }, passthrough: { enabled: true } },
-          },
-        ],
-        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
-        ingestion: { maxUploadBytes: 4 * 1024 * 1024 },
-      },
+    kg = await startVocabKgApi({
+      prefix: 'kg-fuzz-',
+      sources: [
+        {
+          id: 'recorder',
+          name: 'recorder',
+          baseUrl: recorder.url,
+          modes: { ingestion: { enabled: false }, passthrough: { enabled: true } },
+        },
+      ],
+      config: { ingestion: { maxUploadBytes: 4 * 1024 * 1024 } },
     });
+    api = kg.api;
   });
   afterAll(async () => {
-    await api?.close();
+    await kg?.close();
     await recorder?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('answers every request with a status below 500, in bounded time', async () => {

@@ -1,13 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger } from '@dcg/http-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SKOS, TURTLE } from './__fixtures__/test-servers';
-import { type RunningKgApi, startKgApi } from './server';
-
-const WRITER = 'writer-key-0123456789abcdef';
-const auth = { authorization: `Bearer ${WRITER}` };
+import { startVocabKgApi, type VocabKgApi } from './__fixtures__/vocab-kg-api';
+import type { RunningKgApi } from './server';
 
 interface Problem {
   type?: string;
@@ -20,40 +14,22 @@ interface Problem {
 }
 
 describe('kg-api under hostile input', () => {
-  let dir: string;
+  let kg: VocabKgApi;
   let api: RunningKgApi;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kg-hostile-'));
-    api = await startKgApi({
-      dataDir: dir,
-      logger: createLogger('test', { level: 'silent' }),
-      config: {
-        sources: [
-          {
-            id: 'vocab',
-            name: 'vocab',
-            modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
-          },
-        ],
-        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
-        sparql: { timeoutMs: 5_000, maxBlockMs: 50 },
-      },
+    kg = await startVocabKgApi({
+      prefix: 'kg-hostile-',
+      config: { sparql: { timeoutMs: 5_000, maxBlockMs: 50 } },
     });
+    api = kg.api;
     const put = await upload(TURTLE, 'text/turtle');
     expect(put.status).toBe(200);
   });
-  afterAll(async () => {
-    await api?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => kg?.close());
 
   function upload(body: BodyInit, contentType: string, query = '') {
-    return fetch(`${api.url}/v1/sources/vocab/graph${query}`, {
-      method: 'PUT',
-      headers: { 'content-type': contentType, ...auth },
-      body,
-    });
+    return kg.upload(body, contentType, query);
   }
   function sparql(body: BodyInit, contentType = 'application/sparql-query') {
     return fetch(`${api.url}/v1/graph/sparql`, {

@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConfigError, createLogger } from '@dcg/http-kit';
+import { msUntilIdleSocketClosed, startFailure, temporaryDirs } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningKgApi, startKgApi } from './server';
 
@@ -11,15 +8,9 @@ import { type RunningKgApi, startKgApi } from './server';
 const logger = createLogger('kg-limits-test', { level: 'silent' });
 const WRITER = 'writer-key-for-limits-0123456789';
 const READER = 'reader-key-for-limits-0123456789';
-const dirs: string[] = [];
-const tempDir = async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'kg-limits-'));
-  dirs.push(dir);
-  return dir;
-};
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const dirs = temporaryDirs('kg-limits-');
+const tempDir = dirs.make;
+afterAll(() => dirs.removeAll());
 
 const sources = [
   {
@@ -47,7 +38,7 @@ describe('kg-api limits and headers', () => {
   let api: RunningKgApi;
   beforeAll(async () => {
     api = await startKgApi({
-      dataDir: await tempDir(),
+      dataDir: tempDir(),
       logger,
       config: {
         sources,
@@ -101,18 +92,14 @@ describe('kg-api limits and headers', () => {
   });
 
   it('disconnects a client that sends nothing (server.headersTimeoutMs)', async () => {
-    const socket = connect(Number(new URL(api.url).port), '127.0.0.1');
-    socket.on('error', () => {});
-    const started = performance.now();
-    await new Promise((resolve) => socket.once('close', resolve));
-    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(await msUntilIdleSocketClosed(api.url)).toBeLessThan(3_000);
   });
 });
 
 describe('kg-api failed authentications', () => {
   it('locks out a client guessing writer keys, not the key that works from there', async () => {
     const api = await startKgApi({
-      dataDir: await tempDir(),
+      dataDir: tempDir(),
       logger,
       config: {
         sources,
@@ -139,17 +126,13 @@ describe('kg-api failed authentications', () => {
 
 describe('kg-api in production', () => {
   it('has no development key: without configured keys it refuses to start, saying how to configure them', async () => {
-    const failure = await startKgApi({
-      dataDir: await tempDir(),
-      logger,
-      config: { sources },
-      env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' },
-    }).then(
-      async (api) => {
-        await api.close();
-        return undefined;
-      },
-      (error: unknown) => error,
+    const failure = await startFailure(
+      startKgApi({
+        dataDir: tempDir(),
+        logger,
+        config: { sources },
+        env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' },
+      }),
     );
     expect(ConfigError.is(failure)).toBe(true);
     expect((failure as ConfigError).message).toMatch(/auth\.apiKeys: no API key is configured/);
@@ -158,7 +141,7 @@ describe('kg-api in production', () => {
 
   it('starts with configured keys and makes no development key', async () => {
     const api = await startKgApi({
-      dataDir: await tempDir(),
+      dataDir: tempDir(),
       logger,
       config: { sources, auth: { apiKeys } },
       env: { NODE_ENV: 'production' },

@@ -6,9 +6,13 @@ import { parsePrometheusText, redoclyLint, unexpectedProblems } from '@dcg/http-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expensiveQuery, labelledConcepts } from './__fixtures__/query-load';
 import { SKOS, startTestServer } from './__fixtures__/test-servers';
+import {
+  startVocabKgApi,
+  type VocabKgApi,
+  WRITER_KEY as WRITER,
+} from './__fixtures__/vocab-kg-api';
 import { type RunningKgApi, startKgApi } from './server';
 
-const WRITER = 'writer-key-0123456789abcdef';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 type Operation = {
   operationId?: string;
@@ -34,25 +38,14 @@ async function operations(url: string) {
 }
 
 describe('kg-api operations: OpenAPI document and /metrics', () => {
-  let dir: string;
+  let kg: VocabKgApi;
   let api: RunningKgApi;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kg-ops-'));
-    api = await startKgApi({
-      dataDir: dir,
-      logger,
-      config: {
-        sources: [source],
-        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
-        metrics: { requireKey: false },
-      },
-    });
+    kg = await startVocabKgApi({ prefix: 'kg-ops-', config: { metrics: { requireKey: false } } });
+    api = kg.api;
   });
-  afterAll(async () => {
-    await api?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => kg?.close());
 
   it('serves an OpenAPI document that passes redocly lint (no error; no warning but the probes having no 4xx)', async () => {
     const document = await (await fetch(`${api.url}/openapi.json`)).json();
@@ -94,11 +87,9 @@ describe('kg-api operations: OpenAPI document and /metrics', () => {
   });
 
   it('serves /metrics to a scraper: requests per route and status, latency histograms, SPARQL timings, storage health', async () => {
-    const put = await fetch(`${api.url}/v1/sources/vocab/graph`, {
-      method: 'PUT',
-      headers: { 'content-type': 'text/turtle', authorization: `Bearer ${WRITER}` },
-      body: '<https://ex.org/a> <http://www.w3.org/2004/02/skos/core#prefLabel> "Water" .',
-    });
+    const put = await kg.upload(
+      '<https://ex.org/a> <http://www.w3.org/2004/02/skos/core#prefLabel> "Water" .',
+    );
     expect(put.status).toBe(200);
     await fetch(`${api.url}/v1/search/query?term=water`);
     const query = 'SELECT ?s WHERE { ?s ?p ?o }';
@@ -184,17 +175,14 @@ describe('kg-api queue depths in /metrics', () => {
 
 describe('kg-api SPARQL queue depth in /metrics', () => {
   it('shows in kg_sparql_queue_depth the queries waiting for a slot, and 0 once they left', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'kg-ops-'));
-    const api = await startKgApi({
-      dataDir: dir,
-      logger,
+    const kg = await startVocabKgApi({
+      prefix: 'kg-ops-',
       config: {
-        sources: [source],
-        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
         metrics: { requireKey: false },
         sparql: { maxConcurrent: 1, maxQueued: 4, timeoutMs: 20_000 },
       },
     });
+    const { api } = kg;
     const depth = async () => {
       const { samples, types } = parsePrometheusText(
         await (await fetch(`${api.url}/metrics`)).text(),
@@ -204,11 +192,7 @@ describe('kg-api SPARQL queue depth in /metrics', () => {
     };
     const clients = new AbortController();
     try {
-      const put = await fetch(`${api.url}/v1/sources/vocab/graph`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/n-triples', authorization: `Bearer ${WRITER}` },
-        body: labelledConcepts(2_000),
-      });
+      const put = await kg.upload(labelledConcepts(2_000), 'application/n-triples');
       expect(put.status).toBe(200);
       expect(await depth()).toBe(0);
       // One query takes the only slot; the next three wait for it.
@@ -233,23 +217,15 @@ describe('kg-api SPARQL queue depth in /metrics', () => {
       expect(await depth()).toBe(0);
     } finally {
       clients.abort();
-      await api.close();
-      await rm(dir, { recursive: true, force: true });
+      await kg.close();
     }
   }, 60_000);
 });
 
 describe('kg-api with readsRequireKey and the default metrics config', () => {
   it('documents reads and /metrics as needing a key, and refuses /metrics without one', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'kg-ops-'));
-    const api = await startKgApi({
-      dataDir: dir,
-      logger,
-      config: {
-        sources: [source],
-        auth: { apiKeys: [{ name: 'ci', key: WRITER }], readsRequireKey: true },
-      },
-    });
+    const kg = await startVocabKgApi({ prefix: 'kg-ops-', auth: { readsRequireKey: true } });
+    const { api } = kg;
     try {
       const { security } = await operations(api.url);
       expect(security('get /v1/search/query')).toEqual([{ bearerAuth: [] }]);
@@ -261,8 +237,7 @@ describe('kg-api with readsRequireKey and the default metrics config', () => {
       });
       expect(scraped.status).toBe(200);
     } finally {
-      await api.close();
-      await rm(dir, { recursive: true, force: true });
+      await kg.close();
     }
   });
 });

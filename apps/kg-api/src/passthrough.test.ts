@@ -5,9 +5,9 @@ import { createLogger } from '@dcg/http-kit';
 import { isVirtuosoAvailable, startVirtuoso } from '@dcg/testing-virtuoso';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SKOS, startTestServer, TURTLE } from './__fixtures__/test-servers';
+import { startVocabKgApi, type VocabKgApi } from './__fixtures__/vocab-kg-api';
 import { type RunningKgApi, startKgApi } from './server';
 
-const WRITER = 'writer-key-0123456789abcdef';
 const logger = createLogger('kg-api-test', { level: 'silent' });
 const GRAPH = 'https://ex.org/graph';
 const modes = (passthrough: boolean) => ({
@@ -22,35 +22,19 @@ if (!availability.available) {
 
 describe('passthrough', () => {
   const dirs: string[] = [];
+  let upstreamKg: VocabKgApi;
   let upstream: RunningKgApi;
   let api: RunningKgApi;
   let virtuoso: Awaited<ReturnType<typeof startVirtuoso>> | undefined;
   const misbehaving: Array<Awaited<ReturnType<typeof startTestServer>>> = [];
 
   beforeAll(async () => {
-    const upDir = await mkdtemp(join(tmpdir(), 'kg-up-'));
     const dir = await mkdtemp(join(tmpdir(), 'kg-api-'));
-    dirs.push(upDir, dir);
+    dirs.push(dir);
     // A second kg-api acts as the upstream source.
-    upstream = await startKgApi({
-      dataDir: upDir,
-      logger,
-      config: {
-        sources: [
-          {
-            id: 'vocab',
-            name: 'vocab',
-            modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
-          },
-        ],
-        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
-      },
-    });
-    const put = await fetch(`${upstream.url}/v1/sources/vocab/graph`, {
-      method: 'PUT',
-      headers: { 'content-type': 'text/turtle', authorization: `Bearer ${WRITER}` },
-      body: TURTLE,
-    });
+    upstreamKg = await startVocabKgApi({ prefix: 'kg-up-' });
+    upstream = upstreamKg.api;
+    const put = await upstreamKg.upload(TURTLE);
     expect(put.status).toBe(200);
 
     const slow = await startTestServer((_req, res) => {
@@ -114,7 +98,7 @@ describe('passthrough', () => {
 
   afterAll(async () => {
     await api?.close();
-    await upstream?.close();
+    await upstreamKg?.close();
     for (const server of misbehaving) await server.close();
     await virtuoso?.stop();
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });

@@ -1,16 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger } from '@dcg/http-kit';
 import { isVirtuosoAvailable, startVirtuoso } from '@dcg/testing-virtuoso';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningKgApi, startKgApi } from './server';
+import { startVocabKgApi, type VocabKgApi } from './__fixtures__/vocab-kg-api';
+import type { RunningKgApi } from './server';
 
 const availability = await isVirtuosoAvailable();
 if (!availability.available) {
   console.warn(`SKIPPED: Virtuoso SERVICE into kg-api (${availability.reason})`);
 }
-const WRITER = 'writer-key-0123456789abcdef';
 const TURTLE = `@prefix ex: <https://ex.org/> .
 ex:water ex:label "Water"@en ; ex:rank 1 .
 ex:river ex:label "River & \\"stream\\""@en ; ex:rank 2 .
@@ -20,31 +16,14 @@ ex:river ex:label "River & \\"stream\\""@en ; ex:rank 2 .
 describe.skipIf(!availability.available)(
   'a Virtuoso federated query through SERVICE into kg-api',
   () => {
-    let dir: string;
+    let kg: VocabKgApi;
     let api: RunningKgApi;
     let virtuoso: Awaited<ReturnType<typeof startVirtuoso>>;
 
     beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'kg-service-'));
-      api = await startKgApi({
-        dataDir: dir,
-        logger: createLogger('test', { level: 'silent' }),
-        config: {
-          sources: [
-            {
-              id: 'vocab',
-              name: 'vocab',
-              modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
-            },
-          ],
-          auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
-        },
-      });
-      const put = await fetch(`${api.url}/v1/sources/vocab/graph`, {
-        method: 'PUT',
-        headers: { 'content-type': 'text/turtle', authorization: `Bearer ${WRITER}` },
-        body: TURTLE,
-      });
+      kg = await startVocabKgApi({ prefix: 'kg-service-' });
+      api = kg.api;
+      const put = await kg.upload(TURTLE);
       expect(put.status).toBe(200);
       virtuoso = await startVirtuoso();
       await virtuoso.sql(
@@ -52,9 +31,8 @@ describe.skipIf(!availability.available)(
       );
     }, 120_000);
     afterAll(async () => {
-      await api?.close();
+      await kg?.close();
       await virtuoso?.stop();
-      if (dir) await rm(dir, { recursive: true, force: true });
     });
 
     it('returns the rows kg-api holds', async () => {

@@ -1,45 +1,27 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger } from '@dcg/http-kit';
 import {
   Client,
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from './__fixtures__/backends.testkit';
 import {
-  type Backends,
-  DEMO,
-  GOVERNANCE_KEY,
-  startBackends,
-} from './__fixtures__/backends.testkit';
+  type DemoMcpServer,
+  demoToolArguments,
+  startDemoMcpServer,
+} from './__fixtures__/demo-server.testkit';
 import { loginAndApprove, MemoryOAuthClient } from './__fixtures__/oauth-client.testkit';
-import { type RunningMcpServer, startMcpServer } from './server';
+import type { RunningMcpServer } from './server';
 
 describe('mcp-server: the SDK client drives the whole OAuth flow, then calls every tool', () => {
-  let backends: Backends;
+  let demo: DemoMcpServer;
   let server: RunningMcpServer;
-  let dir: string;
 
   beforeAll(async () => {
-    backends = await startBackends();
-    dir = mkdtempSync(join(tmpdir(), 'mcp-server-'));
-    server = await startMcpServer({
-      dataDir: dir,
-      demo: true,
-      config: {
-        governance: { baseUrl: backends.governance.url, apiKey: { key: GOVERNANCE_KEY } },
-        knowledgeGraph: { baseUrl: backends.kg.url },
-      },
-      logger: createLogger('test', { level: 'silent' }),
-    });
+    demo = await startDemoMcpServer('mcp-server-');
+    server = demo.server;
   });
-  afterAll(async () => {
-    await server?.close();
-    await backends?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => demo?.close());
 
   const connect = async (oauth: MemoryOAuthClient) => {
     const client = new Client(
@@ -76,17 +58,7 @@ describe('mcp-server: the SDK client drives the whole OAuth flow, then calls eve
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const { tools } = await client.listTools();
     expect(tools).toHaveLength(9);
-    const args: Record<string, Record<string, unknown>> = {
-      search_marketplace: { query: 'invoices' },
-      get_system: { systemId: DEMO.systemId },
-      get_component: { componentId: DEMO.contracts.violated },
-      get_contract_compliance: { contractId: DEMO.contracts.violated },
-      list_policies: { resourceType: 'dataproduct' },
-      search_knowledge_graph: { term: 'data' },
-      describe_concepts: { iris: [DEMO.concept] },
-      sparql_query: { query: `ASK { <${DEMO.concept}> ?p ?o }` },
-      sparql_passthrough: { source: 'upstream', query: `ASK { <${DEMO.concept}> ?p ?o }` },
-    };
+    const args = demoToolArguments('invoices');
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(args).sort());
     for (const tool of tools) {
       const result = (await client.callTool({ name: tool.name, arguments: args[tool.name] })) as {

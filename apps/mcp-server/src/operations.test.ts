@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@dcg/http-kit';
-import { parsePrometheusText } from '@dcg/http-kit/testkit';
+import { parsePrometheusText, requestsTotal } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMcpServer, startMcpServer } from './server';
 
@@ -54,13 +54,7 @@ describe('mcp-server operations: /metrics, security headers, LOG_LEVEL', () => {
     expect(types.get('http_requests_total')).toBe('counter');
     expect(types.get('http_request_duration_seconds')).toBe('histogram');
     const requests = (method: string, route: string, status: string) =>
-      samples.find(
-        (s) =>
-          s.name === 'http_requests_total' &&
-          s.labels.method === method &&
-          s.labels.route === route &&
-          s.labels.status === status,
-      )?.value;
+      requestsTotal(samples, { method, route, status });
     expect(requests('POST', '/mcp', '403')).toBe(1);
     expect(requests('GET', '(unmatched)', '404')).toBe(1);
     expect(samples.some((s) => s.labels.route?.includes('12345'))).toBe(false);

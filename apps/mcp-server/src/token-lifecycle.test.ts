@@ -1,47 +1,39 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createLogger } from '@dcg/http-kit';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { decodeJwt, importJWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO } from './__fixtures__/backends.testkit';
 import {
-  type Backends,
-  DEMO,
-  GOVERNANCE_KEY,
-  startBackends,
-} from './__fixtures__/backends.testkit';
+  type DemoMcpServer,
+  demoToolArguments,
+  startDemoMcpServer,
+} from './__fixtures__/demo-server.testkit';
 import { authorize } from './__fixtures__/oauth-client.testkit';
-import { type RunningMcpServer, startMcpServer } from './server';
+import type { RunningMcpServer } from './server';
 
 const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+/** A JSON-RPC `tools/call` request. */
+const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry, revocation, scopes', () => {
-  let backends: Backends;
+  let demo: DemoMcpServer;
   let server: RunningMcpServer;
   let dir: string;
   let user: { username: string; password: string };
 
   beforeAll(async () => {
-    backends = await startBackends();
-    dir = mkdtempSync(join(tmpdir(), 'mcp-server-tokens-'));
-    server = await startMcpServer({
-      dataDir: dir,
-      demo: true,
-      config: {
-        governance: { baseUrl: backends.governance.url, apiKey: { key: GOVERNANCE_KEY } },
-        knowledgeGraph: { baseUrl: backends.kg.url },
-      },
-      logger: createLogger('test', { level: 'silent' }),
-    });
+    demo = await startDemoMcpServer('mcp-server-tokens-');
+    ({ server, dir } = demo);
     user = server.demoUser!;
   });
-  afterAll(async () => {
-    await server?.close();
-    await backends?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => demo?.close());
 
   /** A 2025-11-25 request (no _meta envelope): the legacy lane, one JSON-RPC call. */
   const mcp = (
@@ -70,6 +62,8 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
         client_id: clientId,
       }),
     });
+  /** The OAuth flow as the demo user (registration, login, consent, code for tokens). */
+  const signIn = () => authorize(server.mcpUrl, server.url, user.username, user.password);
   /** Signs a token with the server's own current key, to test what the verifier refuses. */
   const forge = async (claims: Record<string, unknown>, expiresIn = '5m') => {
     const keys = JSON.parse(readFileSync(join(dir, 'oauth-keys.json'), 'utf8'));
@@ -91,12 +85,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('a 2025-11-25 client (SDK 1.x) lists and calls every tool with a token', async () => {
-    const { accessToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { accessToken } = await signIn();
     const client = new LegacyClient({ name: 'legacy', version: '1.0.0' });
     await client.connect(
       new LegacyTransport(new URL(server.mcpUrl), {
@@ -105,17 +94,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
     );
     expect(client.getServerVersion()?.name).toBe('dcg-mcp-server');
     const { tools } = await client.listTools();
-    const args: Record<string, Record<string, unknown>> = {
-      search_marketplace: { query: 'orders' },
-      get_system: { systemId: DEMO.systemId },
-      get_component: { componentId: DEMO.contracts.violated },
-      get_contract_compliance: { contractId: DEMO.contracts.violated },
-      list_policies: { resourceType: 'dataproduct' },
-      search_knowledge_graph: { term: 'data' },
-      describe_concepts: { iris: [DEMO.concept] },
-      sparql_query: { query: `ASK { <${DEMO.concept}> ?p ?o }` },
-      sparql_passthrough: { source: 'upstream', query: `ASK { <${DEMO.concept}> ?p ?o }` },
-    };
+    const args = demoToolArguments('orders');
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(args).sort());
     for (const tool of tools) {
       const result = await client.callTool({ name: tool.name, arguments: args[tool.name] });
@@ -126,12 +105,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('a 2025-06-18 client gets its revision from initialize and calls a tool', async () => {
-    const { accessToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { accessToken } = await signIn();
     const read = async (response: Response) => {
       const text = await response.text();
       return JSON.parse(text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? text));
@@ -158,27 +132,14 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
     });
     const call = await mcp(
       accessToken,
-      {
-        jsonrpc: '2.0',
-        id: 2,
-        method: 'tools/call',
-        params: {
-          name: 'get_contract_compliance',
-          arguments: { contractId: DEMO.contracts.violated },
-        },
-      },
+      toolCall(2, 'get_contract_compliance', { contractId: DEMO.contracts.violated }),
       headers,
     );
     expect((await read(call)).result.structuredContent).toMatchObject({ status: 'violated' });
   });
 
   it('refresh tokens rotate, and reusing a used one revokes the whole family', async () => {
-    const { oauth, accessToken, refreshToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { oauth, accessToken, refreshToken } = await signIn();
     const clientId = oauth.information!.client_id;
     const first = await refresh(refreshToken!, clientId);
     expect(first.status).toBe(200);
@@ -196,12 +157,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('revoking a refresh token ends its grant: its access tokens are refused', async () => {
-    const { oauth, accessToken, refreshToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { oauth, accessToken, refreshToken } = await signIn();
     expect((await mcp(accessToken)).status).toBe(200);
     const revoked = await fetch(`${server.url}/revoke`, {
       method: 'POST',
@@ -216,12 +172,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('a token for another audience, an expired one and a forged one are refused', async () => {
-    const { accessToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { accessToken } = await signIn();
     const claims = decodeJwt(accessToken);
     expect(claims.aud).toBe(server.mcpUrl);
     const otherAudience = await forge({
@@ -272,12 +223,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('403 insufficient_scope names the scope a tool needs', async () => {
-    const { accessToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-    );
+    const { accessToken } = await signIn();
     const claims = decodeJwt(accessToken);
     const narrow = await forge({
       ...claims,
@@ -285,22 +231,15 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
       exp: undefined,
       iat: undefined,
     });
-    const allowed = await mcp(narrow, {
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: {
-        name: 'get_contract_compliance',
-        arguments: { contractId: DEMO.contracts.violated },
-      },
-    });
+    const allowed = await mcp(
+      narrow,
+      toolCall(2, 'get_contract_compliance', { contractId: DEMO.contracts.violated }),
+    );
     expect(allowed.status).toBe(200);
-    const refused = await mcp(narrow, {
-      jsonrpc: '2.0',
-      id: 3,
-      method: 'tools/call',
-      params: { name: 'sparql_passthrough', arguments: { source: 'upstream', query: 'ASK {}' } },
-    });
+    const refused = await mcp(
+      narrow,
+      toolCall(3, 'sparql_passthrough', { source: 'upstream', query: 'ASK {}' }),
+    );
     expect(refused.status).toBe(403);
     expect(refused.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
     expect(refused.headers.get('www-authenticate')).toMatch(/scope="kg:passthrough"/);

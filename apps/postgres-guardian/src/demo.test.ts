@@ -5,17 +5,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
+import { TEST_DATABASE_URL as DATABASE_URL, randomSchema } from '@dcg/testing-postgres';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // The demo as `pnpm start` runs it: governance-api's demo points its guardian template at this
 // guardian, which creates the demo tables and checks them (here in a schema of the test's own).
 
-const DATABASE_URL = process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsx = join(appDir, '..', '..', 'node_modules', '.bin', 'tsx');
 const root = mkdtempSync(join(tmpdir(), 'dcg-demo-'));
-const schema = `dcg_demo_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+const { schema } = randomSchema('dcg_demo');
 let api: RunningGovernanceApi | undefined;
 let guardian: ChildProcess | undefined;
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
+import { TEST_DATABASE_URL as DATABASE_URL, randomSchema } from '@dcg/testing-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -13,13 +14,12 @@ type Json = any;
 
 // governance-api (in process) + the reference guardian (a real process) + the real PostgreSQL.
 
-const DATABASE_URL = process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ADMIN = 'e2e-admin-key-0123456789';
 const GUARDIAN_KEY = 'e2e-guardian-key-0123456789';
 const ENV = 'production';
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsx = join(appDir, '..', '..', 'node_modules', '.bin', 'tsx');
-const schema = `dcg_pgg_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
+const { schema } = randomSchema('dcg_pgg');
 const dataDir = mkdtempSync(join(tmpdir(), 'dcg-pgg-'));
 const GUARDIAN_TEMPLATE = 'urn:dmb:itm:postgres-guardian:1';
 const WITBOOST_PORT = 'urn:dmb:cmp:finance:orders:0:orders-port';

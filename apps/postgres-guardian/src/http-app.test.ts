@@ -1,6 +1,6 @@
 import { createGuardianAdapter } from '@dcg/guardian-sdk';
 import { ServiceMetrics } from '@dcg/http-kit';
-import { parsePrometheusText } from '@dcg/http-kit/testkit';
+import { parsePrometheusText, requestsTotal } from '@dcg/http-kit/testkit';
 import { describe, expect, it } from 'vitest';
 import { buildGuardianHttpApp } from './http-app';
 
@@ -38,13 +38,7 @@ describe('postgres-guardian HTTP app', () => {
     const { samples, types } = parsePrometheusText(await response.text());
     expect(types.get('http_requests_total')).toBe('counter');
     const requests = (method: string, route: string, status: string) =>
-      samples.find(
-        (s) =>
-          s.name === 'http_requests_total' &&
-          s.labels.method === method &&
-          s.labels.route === route &&
-          s.labels.status === status,
-      )?.value;
+      requestsTotal(samples, { method, route, status });
     expect(requests('POST', '/v1/provision', '413')).toBe(1);
     expect(
       samples.filter(

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { validateSubmission } from '@dcg/contract-schema';
 import { guardedContracts } from '@dcg/guardian-sdk';
 import { openFileContractRegistry } from '@dcg/guardian-sdk/node';
+import { TEST_DATABASE_URL as DATABASE_URL, randomSchema } from '@dcg/testing-postgres';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import pg from 'pg';
@@ -13,11 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // `main.ts --once`, the CI mode: checks what the registry holds once and exits 0 / 1 / 2.
 
-const DATABASE_URL = process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsx = join(appDir, '..', '..', 'node_modules', '.bin', 'tsx');
 const dir = mkdtempSync(join(tmpdir(), 'dcg-once-'));
-const schema = `dcg_once_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+const { schema } = randomSchema('dcg_once');
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
 let server: ReturnType<typeof serve>;
 let governanceUrl = '';

@@ -1,5 +1,6 @@
 import { getGuardianPolicyId, stringifyDescriptorYaml } from '@dcg/contract-schema';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { closeGovernance, inMemoryGovernance } from './__fixtures__/in-memory-governance';
 import {
   GUARDIAN,
   GUARDIAN_TEMPLATE,
@@ -9,13 +10,15 @@ import {
   STORAGE,
   STORAGE_TEMPLATE,
 } from './__fixtures__/orders-system';
-import { type AdapterBehaviour, startTechAdapter } from './__fixtures__/tech-adapter-server';
+import {
+  type TechAdapter as Adapter,
+  type AdapterBehaviour,
+  startTechAdapter,
+} from './__fixtures__/tech-adapter-server';
 import { GovernanceError } from './errors';
-import { createGovernance, type Governance } from './governance';
+import type { Governance } from './governance';
 import type { GovernanceEventMap } from './governance-events';
-import { openSqliteStore } from './storage/sqlite';
-
-type Adapter = Awaited<ReturnType<typeof startTechAdapter>>;
+import type { ProvisioningPlan } from './provisioning-plan';
 
 describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
   let governance: Governance;
@@ -30,9 +33,7 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
   beforeAll(async () => {
     adapter = await startTechAdapter(behaviours);
     guardianAdapter = await startTechAdapter(guardianBehaviours, '/guardian');
-    governance = createGovernance(await openSqliteStore({ file: ':memory:' }), {
-      adapters: { pollIntervalMs: 10, pollTimeoutMs: 400, requestTimeoutMs: 2000 },
-    });
+    governance = await inMemoryGovernance(400);
     governance.events.on('system.deployed', (e) => {
       deployed.push(e);
     });
@@ -68,8 +69,7 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     guardianAdapter.validated.length = 0;
   });
   afterAll(async () => {
-    await governance.coordinator.idle();
-    await governance.store.close();
+    await closeGovernance(governance);
     await adapter.close();
     await guardianAdapter.close();
   });
@@ -462,10 +462,11 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     ).rejects.toSatisfy((e) => GovernanceError.isInstance(e) && e.code === 'not_found');
   });
 
-  it('marks plans interrupted by a restart as failed', async () => {
+  /** A deploy plan stored as running, as a process that stopped mid-plan left it. */
+  const runningPlan = (id: string, tasks: ProvisioningPlan['tasks']): ProvisioningPlan => {
     const now = new Date().toISOString();
-    await governance.store.createPlan({
-      id: 'interrupted',
+    return {
+      id,
       operation: 'deploy',
       environment: 'dev',
       systemId: 's',
@@ -475,11 +476,17 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
       updatedAt: now,
       errors: [],
       descriptor: {},
-      tasks: [
+      tasks,
+    };
+  };
+
+  it('marks plans interrupted by a restart as failed', async () => {
+    await governance.store.createPlan(
+      runningPlan('interrupted', [
         { componentId: 'a', templateId: 't', status: 'running', logs: [], errors: [] },
         { componentId: 'b', templateId: 't', status: 'pending', logs: [], errors: [] },
-      ],
-    });
+      ]),
+    );
     expect(await governance.coordinator.recoverInterrupted()).toBeGreaterThanOrEqual(1);
     const plan = await governance.coordinator.getPlan('interrupted');
     expect(plan.status).toBe('failed');
@@ -488,7 +495,6 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
   });
 
   it('after a restart, lists the components an interrupted deploy left provisioned', async () => {
-    const now = new Date().toISOString();
     const task = (
       componentId: string,
       status: 'completed' | 'running' | 'pending' | 'rolled_back',
@@ -499,24 +505,14 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
       logs: [],
       errors: [],
     });
-    await governance.store.createPlan({
-      id: 'interrupted-later',
-      operation: 'deploy',
-      environment: 'dev',
-      systemId: 's',
-      systemKind: 'dataproduct',
-      status: 'running',
-      createdAt: now,
-      updatedAt: now,
-      errors: [],
-      descriptor: {},
-      tasks: [
+    await governance.store.createPlan(
+      runningPlan('interrupted-later', [
         task('a', 'completed'),
         task('b', 'completed'),
         task('c', 'running'),
         task('d', 'pending'),
-      ],
-    });
+      ]),
+    );
     await governance.coordinator.recoverInterrupted();
     const plan = await governance.coordinator.getPlan('interrupted-later');
     expect(plan.rollback).toEqual({ rolledBack: [], remaining: ['a', 'b'], uncertain: ['c'] });

@@ -1,5 +1,6 @@
 import { stringifyDescriptorYaml } from '@dcg/contract-schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeGovernance, inMemoryGovernance } from './__fixtures__/in-memory-governance';
 import {
   GUARDIAN_TEMPLATE,
   ORDERS_PORT,
@@ -8,12 +9,9 @@ import {
   STORAGE,
   STORAGE_TEMPLATE,
 } from './__fixtures__/orders-system';
-import { startTechAdapter } from './__fixtures__/tech-adapter-server';
+import { type TechAdapter as Adapter, startTechAdapter } from './__fixtures__/tech-adapter-server';
 import { GovernanceError } from './errors';
-import { createGovernance, type Governance } from './governance';
-import { openSqliteStore } from './storage/sqlite';
-
-type Adapter = Awaited<ReturnType<typeof startTechAdapter>>;
+import type { Governance } from './governance';
 
 describe('template registrations per environment, through the coordinator', () => {
   let governance: Governance;
@@ -28,9 +26,7 @@ describe('template registrations per environment, through the coordinator', () =
       startTechAdapter({}, '/development'),
       startTechAdapter({}, '/shared'),
     ]);
-    governance = createGovernance(await openSqliteStore({ file: ':memory:' }), {
-      adapters: { pollIntervalMs: 10, pollTimeoutMs: 2000, requestTimeoutMs: 2000 },
-    });
+    governance = await inMemoryGovernance(2000);
     // One id, two environments: the second registration must not overwrite the first.
     await governance.templates.register({
       id: STORAGE_TEMPLATE,
@@ -58,8 +54,7 @@ describe('template registrations per environment, through the coordinator', () =
     policyId = guardian.policies[0]!.policyId;
   });
   afterAll(async () => {
-    await governance.coordinator.idle();
-    await governance.store.close();
+    await closeGovernance(governance);
     await Promise.all([production.close(), development.close(), shared.close()]);
   });
 

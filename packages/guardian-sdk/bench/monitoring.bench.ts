@@ -7,6 +7,7 @@
 //
 // Each contract has its own table in a throw-away schema (dropped at the end). The results go to
 // an in-process sink, so the figures are the guardian's alone (no network, no governance-api).
+import { TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import pg from 'pg';
 import {
   type GuardedContract,
@@ -21,7 +22,7 @@ const contracts = Number(process.env.BENCH_CONTRACTS ?? 1000);
 const rows = Number(process.env.BENCH_ROWS ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const url = process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const url = TEST_DATABASE_URL;
 const schema = `dcg_bench_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
 
 let peakRss = 0;

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { ServiceMetrics } from './metrics';
-import { parsePrometheusText } from './operations.testkit';
+import { parsePrometheusText, requestsTotal } from './operations.testkit';
 import { rateLimit } from './rate-limit';
 
 const KEY = 'metrics-key-0123456789abcdef';
@@ -50,13 +50,7 @@ describe('ServiceMetrics', () => {
       await app.request(`/random-${i}`, { headers: { authorization: `Bearer ${KEY}` } });
     }
     const { samples } = await scrape(app);
-    const count = (route: string, status: string) =>
-      samples.find(
-        (s) =>
-          s.name === 'http_requests_total' &&
-          s.labels.route === route &&
-          s.labels.status === status,
-      )?.value;
+    const count = (route: string, status: string) => requestsTotal(samples, { route, status });
     expect(count('/items/:id', '200')).toBe(2);
     expect(count('/boom', '500')).toBe(1);
     expect(count('/items/:id', '429')).toBe(1);

@@ -120,3 +120,20 @@ export function parsePrometheusText(text: string): {
   }
   return { samples, types };
 }
+
+/**
+ * The value of the first `http_requests_total` sample whose labels include all of `labels`.
+ *
+ * @example
+ * expect(requestsTotal(samples, { method: 'GET', route: '/health', status: '200' })).toBe(1);
+ */
+export function requestsTotal(
+  samples: readonly PrometheusSample[],
+  labels: Record<string, string>,
+): number | undefined {
+  return samples.find(
+    (s) =>
+      s.name === 'http_requests_total' &&
+      Object.entries(labels).every(([name, value]) => s.labels[name] === value),
+  )?.value;
+}

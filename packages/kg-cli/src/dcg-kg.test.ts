@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger } from '@dcg/http-kit';
-import { type RunningKgApi, startKgApi } from '@dcg/kg-api';
+import type { RunningKgApi } from '@dcg/kg-api';
+import { startVocabKgApi, type VocabKgApi, WRITER_KEY as writer } from '@dcg/kg-api/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The bundled dist/dcg-kg.js, as npm installs it, against a real kg-api. `pnpm test` builds the
@@ -13,8 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const bin = fileURLToPath(new URL('../dist/dcg-kg.js', import.meta.url));
 const built = existsSync(bin);
 if (!built) console.warn(`SKIPPED: @dcg/kg-cli (${bin} not built: run pnpm build)`);
-
-const writer = 'writer-key-0123456789abcdef';
 
 function runBin(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -25,29 +22,14 @@ function runBin(args: string[]): Promise<{ code: number; stdout: string; stderr:
 }
 
 describe.skipIf(!built)('dcg-kg from the @dcg/kg-cli bundle', () => {
+  let kg: VocabKgApi;
   let dir: string;
   let api: RunningKgApi;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'kg-cli-'));
-    api = await startKgApi({
-      dataDir: join(dir, 'data'),
-      logger: createLogger('test', { level: 'silent' }),
-      config: {
-        sources: [
-          {
-            id: 'vocab',
-            name: 'vocab',
-            modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
-          },
-        ],
-        auth: { apiKeys: [{ name: 'ci', key: writer }] },
-      },
-    });
+    kg = await startVocabKgApi({ prefix: 'kg-cli-' });
+    ({ dir, api } = kg);
   });
-  afterAll(async () => {
-    await api?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => kg?.close());
 
   it('uploads a Turtle file and prints what kg-api stored', async () => {
     const file = join(dir, 'vocab.ttl');

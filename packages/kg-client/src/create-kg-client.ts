@@ -1,3 +1,4 @@
+import type { CallOptions, HttpClientOptions } from '@dcg/client-transport';
 import {
   isSelectResults,
   MAX_SEARCH_LIMIT,
@@ -21,27 +22,14 @@ import { createTransport, type Transport } from './http-transport';
 import { KgClientError, KgResponseError } from './kg-client-error';
 import { pageSearch, type SearchAllOptions, type SearchPages } from './search-pages';
 
-/** Options of {@link createKgClient}. */
-export interface KgClientOptions {
-  /** Base URL of the knowledge graph API, e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
-  readonly baseUrl: string | URL;
-  /** Sent as `Authorization: Bearer <apiKey>`. */
-  readonly apiKey?: string | undefined;
-  /** Deadline of each call, retries and reading the answer included. Default 10 000 ms. */
-  readonly timeoutMs?: number | undefined;
-  /** Retries of a call that may be repeated (see the README). Default 2. */
-  readonly retries?: number | undefined;
+/** Options of {@link createKgClient}: where the knowledge graph API is, and the transport's limits. */
+export interface KgClientOptions extends HttpClientOptions {
   /** Largest answer accepted, in bytes. Default 32 MiB. */
   readonly maxResponseBytes?: number | undefined;
-  /** A `fetch` to use instead of the global one. */
-  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
-/** Options every call takes. */
-export interface CallOptions {
-  /** Aborts the call; it then rejects with a `KgAbortError`. */
-  readonly signal?: AbortSignal | undefined;
-}
+/** Options every call takes; an aborted call rejects with a `KgAbortError`. */
+export type { CallOptions };
 
 /** Options of `search`. */
 export interface SearchOptions extends CallOptions {

@@ -1,5 +1,5 @@
+import { describeCause, problemMessage } from '@dcg/client-transport';
 import type { ProblemDetails } from '@dcg/kg-schema';
-import type * as z from 'zod/mini';
 
 const marker = Symbol.for('dcg.kg-client.error');
 
@@ -52,12 +52,7 @@ export class KgProblemError extends KgClientError {
   readonly problem: ProblemDetails;
 
   constructor(status: number, problem: ProblemDetails, options?: { cause?: unknown }) {
-    const title = problem.title ? ` ${problem.title}` : '';
-    super(
-      'PROBLEM',
-      `HTTP ${status}${title}${problem.detail ? `: ${problem.detail}` : ''}`,
-      options,
-    );
+    super('PROBLEM', problemMessage(status, problem), options);
     this.name = 'KgProblemError';
     this.status = status;
     this.problem = problem;
@@ -130,50 +125,4 @@ export class KgResponseError extends KgClientError {
     this.name = 'KgResponseError';
     this.issues = issues;
   }
-}
-
-/** Turns zod issues into `{ path, message }` with JSON paths such as `$.results[2]`. */
-export function issuesFromZod(
-  issues: readonly z.core.$ZodIssue[],
-): { path: string; message: string }[] {
-  return issues.map((issue) => ({ path: jsonPath(issue.path), message: describeIssue(issue) }));
-}
-
-// zod/mini ships no locale (that keeps the browser bundle small), so an issue without a message
-// of ours says only "Invalid input": say what was expected instead.
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.message !== 'Invalid input') return issue.message;
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${issue.expected}`;
-    case 'too_small':
-      return `must be ≥ ${issue.minimum}`;
-    case 'too_big':
-      return `must be ≤ ${issue.maximum}`;
-    case 'invalid_value':
-      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
-    case 'invalid_union':
-      return 'matches none of the allowed shapes';
-    default:
-      return issue.message;
-  }
-}
-
-function jsonPath(path: readonly PropertyKey[]): string {
-  let out = '$';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment))
-      out += `.${segment}`;
-    else out += `[${JSON.stringify(String(segment))}]`;
-  }
-  return out;
-}
-
-function describeCause(cause: unknown): string | undefined {
-  if (!(cause instanceof Error)) return undefined;
-  // undici puts the useful part (ECONNREFUSED, ECONNRESET…) on the cause of its TypeError.
-  const inner = (cause as { cause?: unknown }).cause;
-  if (inner instanceof Error) return `${cause.message} (${inner.message})`;
-  return cause.message;
 }

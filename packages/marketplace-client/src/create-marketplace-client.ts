@@ -1,3 +1,4 @@
+import type { CallOptions, HttpClientOptions } from '@dcg/client-transport';
 import { z } from 'zod';
 import { createTransport, type Transport } from './http-transport';
 import { rankLexically } from './lexical-search';
@@ -15,16 +16,12 @@ import {
   SearchAnswerSchema,
 } from './schemas';
 
-/** Options of {@link createMarketplaceClient}. */
-export interface MarketplaceClientOptions {
-  /** Base URL of governance-api, e.g. `http://127.0.0.1:8080` (a path prefix is kept). */
-  readonly baseUrl: string | URL;
-  /** Sent as `Authorization: Bearer <apiKey>`; policies need one. */
-  readonly apiKey?: string | undefined;
-  /** Deadline of each call, retries and reading the answer included. Default 10 000 ms. */
-  readonly timeoutMs?: number | undefined;
-  /** Retries of a failed GET (network, 408, 429, 5xx). Default 2. */
-  readonly retries?: number | undefined;
+/**
+ * Options of {@link createMarketplaceClient}: where governance-api is (policies need an
+ * `apiKey`), the transport's limits (a failed GET is retried on network errors, 408, 429 and 5xx)
+ * and how search behaves.
+ */
+export interface MarketplaceClientOptions extends HttpClientOptions {
   /** Largest answer accepted, in bytes. Default 16 MiB. */
   readonly maxResponseBytes?: number | undefined;
   /**
@@ -32,14 +29,10 @@ export interface MarketplaceClientOptions {
    * use lexical search before asking it again. Default 60 000 ms.
    */
   readonly searchProbeIntervalMs?: number | undefined;
-  /** A `fetch` to use instead of the global one. */
-  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
-/** Options every call takes. */
-export interface CallOptions {
-  readonly signal?: AbortSignal | undefined;
-}
+/** Options every call takes; an aborted call rejects with code `ABORTED`. */
+export type { CallOptions };
 
 /** Filter and paging of {@link MarketplaceClient.listPolicies}. */
 export interface PolicyQuery extends CallOptions {

@@ -1,3 +1,5 @@
+import { problemMessage } from '@dcg/client-transport';
+
 const marker = Symbol.for('dcg.marketplace-client.error');
 
 /** What went wrong, as a stable string a caller can switch on. */
@@ -68,12 +70,7 @@ export class MarketplaceProblemError extends MarketplaceClientError {
   readonly problem: ProblemDetails;
 
   constructor(status: number, problem: ProblemDetails, options?: { cause?: unknown }) {
-    const title = problem.title ? ` ${problem.title}` : '';
-    super(
-      'PROBLEM',
-      `HTTP ${status}${title}${problem.detail ? `: ${problem.detail}` : ''}`,
-      options,
-    );
+    super('PROBLEM', problemMessage(status, problem), options);
     this.name = 'MarketplaceProblemError';
     this.status = status;
     this.problem = problem;

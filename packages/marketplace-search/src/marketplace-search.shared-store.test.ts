@@ -1,20 +1,16 @@
+import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateMarketplace } from './__fixtures__/marketplace-corpus';
 import type { EmbeddingStore } from './embedding-store';
 import { createAzureOpenAIProvider } from './http-embedding-provider';
 import { MarketplaceSearch } from './marketplace-search';
-import {
-  postgresAvailable,
-  randomSchema,
-  TEST_DATABASE_URL,
-} from './node/embedding-store-conformance.testkit';
 import { type FakeEmbeddingsApi, startFakeEmbeddingsApi } from './node/embeddings-api.testkit';
 import { openPostgresEmbeddingStore } from './node/postgres-embedding-store';
 
 // Two governance-api processes on one PostgreSQL: two stores (two pools), two searches.
 const KEY = 'shared-store-key-0123456789abcdef01234';
 const available = await postgresAvailable();
-const { schema, drop } = randomSchema();
+const { schema, drop } = randomSchema('dcg_emb');
 const instances = generateMarketplace({ environment: 'production', count: 48 });
 let api: FakeEmbeddingsApi;
 const opened: Array<MarketplaceSearch | EmbeddingStore> = [];

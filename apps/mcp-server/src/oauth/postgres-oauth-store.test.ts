@@ -1,4 +1,4 @@
-import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/governance/testing';
+import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import { afterAll, describe, it } from 'vitest';
 import { describeOAuthStoreConformance } from './oauth-store.conformance';
 import { openPostgresOAuthStore } from './postgres-oauth-store';

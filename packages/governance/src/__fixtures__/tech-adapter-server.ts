@@ -42,6 +42,15 @@ export interface ReceivedRequest {
   removeData: boolean;
 }
 
+/** A running test tech adapter: its URL and what it was sent. */
+export interface TechAdapter {
+  url: string;
+  received: ReceivedRequest[];
+  /** Component ids sent to `POST /v1/validate`, in order. */
+  validated: string[];
+  close: () => Promise<void>;
+}
+
 /**
  * A real HTTP tech adapter (API v2.2.0) for tests, under a base path like the reference adapters.
  * It validates requests as a real adapter would and answers per component as configured.
@@ -49,13 +58,7 @@ export interface ReceivedRequest {
 export async function startTechAdapter(
   behaviours: Record<string, AdapterBehaviour> = {},
   basePath = '/datamesh.specificprovisioner',
-): Promise<{
-  url: string;
-  received: ReceivedRequest[];
-  /** Component ids sent to `POST /v1/validate`, in order. */
-  validated: string[];
-  close: () => Promise<void>;
-}> {
+): Promise<TechAdapter> {
   const received: ReceivedRequest[] = [];
   const validated: string[] = [];
   const tokens = new Map<string, { remaining: number; body: unknown }>();

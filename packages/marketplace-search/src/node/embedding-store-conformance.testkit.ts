@@ -1,56 +1,5 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddingJob, EmbeddingStore, StoredEmbedding } from '../embedding-store';
-
-/** Connection string of the test PostgreSQL. */
-export const TEST_DATABASE_URL =
-  process.env.DCG_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/**
- * Whether the test PostgreSQL answers; its absence is a failure when `DCG_REQUIRE_POSTGRES=1`.
- *
- * @example
- * const available = await postgresAvailable();
- */
-export async function postgresAvailable(): Promise<boolean> {
-  const client = new pg.Client({
-    connectionString: TEST_DATABASE_URL,
-    connectionTimeoutMillis: 2000,
-  });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch (error) {
-    if (process.env.DCG_REQUIRE_POSTGRES === '1') throw error;
-    console.warn(`SKIPPED: PostgreSQL tests, ${TEST_DATABASE_URL} is unreachable`);
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/**
- * A random schema for one test file and the function that drops it.
- *
- * @example
- * const { schema, drop } = randomSchema();
- */
-export function randomSchema(): { schema: string; drop: () => Promise<void> } {
-  const schema = `dcg_emb_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  return {
-    schema,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
 
 const row = (
   systemId: string,

@@ -1,14 +1,10 @@
+import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import { afterAll } from 'vitest';
-import {
-  describeEmbeddingStoreConformance,
-  postgresAvailable,
-  randomSchema,
-  TEST_DATABASE_URL,
-} from './embedding-store-conformance.testkit';
+import { describeEmbeddingStoreConformance } from './embedding-store-conformance.testkit';
 import { openPostgresEmbeddingStore } from './postgres-embedding-store';
 
 const available = await postgresAvailable();
-const { schema, drop } = randomSchema();
+const { schema, drop } = randomSchema('dcg_emb');
 afterAll(async () => {
   if (available) await drop();
 });

@@ -6,12 +6,7 @@ export {
   systemUrn,
   UNITS,
 } from '../__fixtures__/marketplace-corpus';
-export {
-  describeEmbeddingStoreConformance,
-  postgresAvailable,
-  randomSchema,
-  TEST_DATABASE_URL,
-} from './embedding-store-conformance.testkit';
+export { describeEmbeddingStoreConformance } from './embedding-store-conformance.testkit';
 export {
   type FakeEmbeddingsApi,
   type ReceivedRequest,

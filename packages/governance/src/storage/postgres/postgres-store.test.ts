@@ -1,10 +1,15 @@
+import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from '../../errors';
+import {
+  expectLegacyRowsMigrated,
+  LEGACY_PLAN_DOCUMENT,
+  legacySubmission,
+} from '../__fixtures__/legacy-rows';
 import { describeStoreConformance } from '../store-conformance';
 import { POSTGRES_MIGRATIONS } from './migrations';
 import { openPostgresStore } from './postgres-store';
-import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from './test-database';
 
 const available = await postgresAvailable();
 const { schema, drop } = randomSchema();
@@ -49,8 +54,6 @@ describe.skipIf(!available)('PostgreSQL store specifics', () => {
       const first = POSTGRES_MIGRATIONS.find((m) => m.version === 1)!;
       await client.query(first.sql);
       await client.query("INSERT INTO schema_migrations VALUES (1, 'initial schema', 'then')");
-      const submission = (satisfiesPolicy: boolean) =>
-        JSON.stringify({ resource: { id: 'x', descriptor: '' }, result: { satisfiesPolicy } });
       for (const [seq, contract, satisfies, conform] of [
         [1, 'ok', true, true],
         [2, 'bad', false, true],
@@ -65,7 +68,7 @@ describe.skipIf(!available)('PostgreSQL store specifics', () => {
             'p',
             'e',
             `2026-01-01T00:00:0${seq}.000Z`,
-            submission(satisfies),
+            legacySubmission(satisfies),
             conform,
           ],
         );
@@ -101,18 +104,7 @@ describe.skipIf(!available)('PostgreSQL store specifics', () => {
         [
           'old-plan',
           'completed',
-          JSON.stringify({
-            id: 'old-plan',
-            operation: 'deploy',
-            environment: 'e',
-            systemId: 'urn:dmb:dp:m:s:0',
-            systemKind: 'dataproduct',
-            status: 'completed',
-            createdAt: '2026-01-01T00:00:00.000Z',
-            updatedAt: '2026-01-01T00:00:00.000Z',
-            tasks: [],
-            errors: [],
-          }),
+          LEGACY_PLAN_DOCUMENT,
           '2026-01-01T00:00:00.000Z',
           '2026-01-01T00:00:00.000Z',
         ],
@@ -163,35 +155,8 @@ describe.skipIf(!available)('PostgreSQL store specifics', () => {
           g.policyId,
         ]),
       ).toEqual([['e', 'old-policy']]);
-      const statuses = await store.getCurrentStatuses(['ok', 'bad', 'odd', 'none'], 'e');
-      expect(Object.fromEntries(statuses.map((s) => [s.contractId, s.status]))).toEqual({
-        ok: 'compliant',
-        bad: 'violated',
-        odd: 'unprocessable',
-      });
-      expect(statuses.find((s) => s.contractId === 'bad')?.receivedAt).toBe(
-        '2026-01-01T00:00:04.000Z',
-      );
-      expect((await store.getCurrentResult('ok', 'e'))?.status).toBe('compliant');
-      expect(
-        (await store.listPlans({ environment: 'e', limit: 10, offset: 0 })).data.map((p) => p.id),
-      ).toEqual(['old-plan']);
-      for (const component of ['urn:dmb:cmp:m:s:0:a', 'urn:dmb:cmp:m:s:0:nested']) {
-        expect((await store.findInstancesWithComponent(component)).map((i) => i.systemId)).toEqual([
-          'urn:dmb:dp:m:s:0',
-        ]);
-      }
-      const next = await store.appendResult({
-        contractId: 'bad',
-        policyId: 'p',
-        environment: 'e',
-        receivedAt: '2026-01-02T00:00:00.000Z',
-        submission: {},
-        detailsConform: true,
-        status: 'compliant',
-      });
+      const next = await expectLegacyRowsMigrated(store, '2026-01-01T00:00:04.000Z');
       expect(next.seq).toBe(5);
-      expect((await store.getCurrentStatuses(['bad'], 'e'))[0]?.status).toBe('compliant');
     } finally {
       await store.close();
     }

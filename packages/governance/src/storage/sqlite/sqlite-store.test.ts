@@ -4,6 +4,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GovernanceError } from '../../errors';
+import {
+  expectLegacyRowsMigrated,
+  LEGACY_PLAN_DOCUMENT,
+  legacySubmission,
+} from '../__fixtures__/legacy-rows';
 import { describeStoreConformance } from '../store-conformance';
 import { SQLITE_MIGRATIONS } from './migrations';
 import { openSqliteStore } from './sqlite-store';
@@ -110,12 +115,10 @@ describe('SQLite store specifics', () => {
     const insert = db.prepare(
       'INSERT INTO evaluation_results (contract_id, policy_id, environment, received_at, submission, details_conform) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    const submission = (satisfiesPolicy: boolean) =>
-      JSON.stringify({ resource: { id: 'x', descriptor: '' }, result: { satisfiesPolicy } });
-    insert.run('ok', 'p', 'e', '2026-01-01T00:00:00.000Z', submission(true), 1);
-    insert.run('bad', 'p', 'e', '2026-01-01T00:00:01.000Z', submission(false), 1);
-    insert.run('odd', 'p', 'e', '2026-01-01T00:00:02.000Z', submission(true), 0);
-    insert.run('bad', 'p', 'e', '2026-01-01T00:00:03.000Z', submission(false), 1);
+    insert.run('ok', 'p', 'e', '2026-01-01T00:00:00.000Z', legacySubmission(true), 1);
+    insert.run('bad', 'p', 'e', '2026-01-01T00:00:01.000Z', legacySubmission(false), 1);
+    insert.run('odd', 'p', 'e', '2026-01-01T00:00:02.000Z', legacySubmission(true), 0);
+    insert.run('bad', 'p', 'e', '2026-01-01T00:00:03.000Z', legacySubmission(false), 1);
     db.prepare(
       'INSERT INTO instances (system_id, environment, descriptor, deployed_at, plan_id) VALUES (?, ?, ?, ?, ?)',
     ).run(
@@ -137,53 +140,14 @@ describe('SQLite store specifics', () => {
     ).run(
       'old-plan',
       'completed',
-      JSON.stringify({
-        id: 'old-plan',
-        operation: 'deploy',
-        environment: 'e',
-        systemId: 'urn:dmb:dp:m:s:0',
-        systemKind: 'dataproduct',
-        status: 'completed',
-        createdAt: '2026-01-01T00:00:00.000Z',
-        updatedAt: '2026-01-01T00:00:00.000Z',
-        tasks: [],
-        errors: [],
-      }),
+      LEGACY_PLAN_DOCUMENT,
       '2026-01-01T00:00:00.000Z',
       '2026-01-01T00:00:00.000Z',
     );
     db.close();
 
     const store = await openSqliteStore({ file });
-    expect(
-      (await store.listPlans({ environment: 'e', limit: 10, offset: 0 })).data.map((p) => p.id),
-    ).toEqual(['old-plan']);
-    const statuses = await store.getCurrentStatuses(['ok', 'bad', 'odd', 'none'], 'e');
-    expect(Object.fromEntries(statuses.map((s) => [s.contractId, s.status]))).toEqual({
-      ok: 'compliant',
-      bad: 'violated',
-      odd: 'unprocessable',
-    });
-    expect(statuses.find((s) => s.contractId === 'bad')?.receivedAt).toBe(
-      '2026-01-01T00:00:03.000Z',
-    );
-    expect((await store.getCurrentResult('ok', 'e'))?.status).toBe('compliant');
-    for (const component of ['urn:dmb:cmp:m:s:0:a', 'urn:dmb:cmp:m:s:0:nested']) {
-      expect((await store.findInstancesWithComponent(component)).map((i) => i.systemId)).toEqual([
-        'urn:dmb:dp:m:s:0',
-      ]);
-    }
-    // New results after the migration move the stored status forward.
-    await store.appendResult({
-      contractId: 'bad',
-      policyId: 'p',
-      environment: 'e',
-      receivedAt: '2026-01-02T00:00:00.000Z',
-      submission: {},
-      detailsConform: true,
-      status: 'compliant',
-    });
-    expect((await store.getCurrentStatuses(['bad'], 'e'))[0]?.status).toBe('compliant');
+    await expectLegacyRowsMigrated(store, '2026-01-01T00:00:03.000Z');
     await store.close();
   });
 

@@ -1,0 +1,19 @@
+import { defineConfig } from 'tsup';
+
+/**
+ * The build of a published client that bundles this private package: its code and its types go
+ * into the client's `dist`, so the client's published manifest names nothing of it. (In `src/`
+ * so that a change to it rebuilds the clients: turbo hashes this package's sources.)
+ *
+ * @example
+ * export { bundlingClientBuild as default } from '../client-transport/src/bundling-client.tsup';
+ */
+export const bundlingClientBuild = defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  dts: { resolve: ['@dcg/client-transport'] },
+  noExternal: ['@dcg/client-transport'],
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+});

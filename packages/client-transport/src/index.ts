@@ -1,0 +1,15 @@
+export {
+  createHttpTransport,
+  type HttpCall,
+  type HttpTransport,
+  type RetryKind,
+  type TransportSettings,
+} from './create-http-transport';
+export type { CallOptions, HttpClientOptions } from './http-client-options';
+export {
+  describeCause,
+  type FallbackProblem,
+  problemMessage,
+  type TransportErrors,
+  type TransportIssue,
+} from './transport-errors';

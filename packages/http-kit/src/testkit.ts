@@ -1,0 +1,14 @@
+export {
+  type PrometheusSample,
+  parsePrometheusText,
+  type RedoclyReport,
+  redoclyLint,
+  requestsTotal,
+  unexpectedProblems,
+} from './operations.testkit';
+export {
+  msUntilIdleSocketClosed,
+  startFailure,
+  type TemporaryDirs,
+  temporaryDirs,
+} from './socket-limits.testkit';

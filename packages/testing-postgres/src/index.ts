@@ -1,0 +1,3 @@
+export { postgresAvailable } from './postgres-available';
+export { type RandomSchema, randomSchema } from './random-schema';
+export { TEST_DATABASE_URL } from './test-database-url';
