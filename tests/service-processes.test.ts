@@ -325,10 +325,12 @@ const DEMO = {
   systemId: 'urn:dmb:dp:finance:orders:0',
   violated: 'urn:dmb:cmp:finance:orders:0:invoices-port',
   concept: 'https://dcg.example.org/vocab/governance/data-product',
+  // kg-api's demo passthrough source: SPARQL passed through to its own internal endpoint.
+  passthroughSource: 'demo-loopback',
 };
 
 describe('pnpm start', () => {
-  it('serves every MCP tool on the demo (mcp-server holds the governance-api key it was handed), then stops every app on SIGTERM', async () => {
+  it('serves every MCP tool on the demo (mcp-server holds the governance-api key it was handed; kg-api passes SPARQL through to itself), then stops every app on SIGTERM', async () => {
     // Every app on a free port (none on the fixed defaults), and all four listening before SIGTERM.
     const ports = {
       GOVERNANCE_API_PORT: await freePort(),
@@ -365,6 +367,10 @@ describe('pnpm start', () => {
       search_knowledge_graph: { term: 'data' },
       describe_concepts: { iris: [DEMO.concept] },
       sparql_query: { query: `ASK { <${DEMO.concept}> ?p ?o }` },
+      sparql_passthrough: {
+        source: DEMO.passthroughSource,
+        query: `SELECT ?label WHERE { <${DEMO.concept}> <http://www.w3.org/2004/02/skos/core#prefLabel> ?label }`,
+      },
     };
     const answers = new Map<string, object | undefined>();
     for (const [name, input] of Object.entries(args)) {
@@ -376,6 +382,19 @@ describe('pnpm start', () => {
     const policies = answers.get('list_policies') as { total: number };
     expect(policies.total).toBeGreaterThan(0);
     expect(answers.get('get_system')).toMatchObject({ descriptorRead: true });
+    // Real rows through passthrough: the concept's four labels (en, it, fr, de).
+    const passedThrough = answers.get('sparql_passthrough') as {
+      kind: string;
+      rowCount: number;
+      rows: unknown[];
+      source: string;
+    };
+    expect(passedThrough).toMatchObject({
+      kind: 'select',
+      rowCount: 4,
+      source: DEMO.passthroughSource,
+    });
+    expect(JSON.stringify(passedThrough.rows)).toContain('Datenprodukt');
 
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);

@@ -103,13 +103,34 @@ auth:
     }
   });
 
-  it('starts with the demo vocabulary when DCG_DEMO=1', async () => {
+  it('starts with the demo vocabulary when DCG_DEMO=1, and on the embedded defaults the passthrough source demo-loopback', async () => {
     const app = await spawnKgApi({ DCG_DATA_DIR: join(dir, 'demo'), DCG_DEMO: '1' });
     try {
       const response = await fetch(`${app.url}/v1/search/query?term=gdpr`);
       expect(((await response.json()) as { results: string[] }).results[0]).toBe(
         'https://dcg.example.org/vocab/governance/gdpr',
       );
+      const passthrough = await fetch(
+        `${app.url}/passthrough/demo-loopback/v1/graph/sparql?query=${encodeURIComponent('ASK { <https://dcg.example.org/vocab/governance/gdpr> ?p ?o }')}`,
+      );
+      expect(await passthrough.json()).toMatchObject({ boolean: true });
+    } finally {
+      app.child.kill('SIGTERM');
+      await exited(app.child);
+    }
+  });
+
+  it('adds the demo source but no demo-loopback when DCG_DEMO=1 comes with a configuration file', async () => {
+    const app = await spawnKgApi({
+      DCG_DATA_DIR: join(dir, 'demo-configured'),
+      DCG_DEMO: '1',
+      DCG_CONFIG: configPath,
+      KG_TEST_KEY: WRITER,
+    });
+    try {
+      const response = await fetch(`${app.url}/v1/sources`);
+      const { sources } = (await response.json()) as { sources: { id: string }[] };
+      expect(sources.map((s) => s.id)).toEqual(['vocab', 'demo']);
     } finally {
       app.child.kill('SIGTERM');
       await exited(app.child);

@@ -7,12 +7,15 @@ await runService({
   name: 'kg-api',
   start: async ({ logger, announce }) => {
     const dataDir = process.env.DCG_DATA_DIR ?? '.dcg-data/kg-api';
+    const demo = process.env.DCG_DEMO === '1' || process.env.DCG_DEMO === 'true';
     const api = await startKgApi({
       config: loadConfig(KgApiConfigSchema),
       dataDir,
       port: portFromEnv(8081),
       host: process.env.HOST ?? '127.0.0.1',
-      demo: process.env.DCG_DEMO === '1' || process.env.DCG_DEMO === 'true',
+      demo,
+      // On the embedded defaults only: a configuration file names its own passthrough sources.
+      demoLoopback: demo && !process.env.DCG_CONFIG,
       logger,
     });
     if (api.developmentKey) {

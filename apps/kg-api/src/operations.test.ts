@@ -14,7 +14,11 @@ import {
 import { type RunningKgApi, startKgApi } from './server';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
-type Operation = { operationId?: string; security?: unknown[] };
+type Operation = {
+  operationId?: string;
+  security?: unknown[];
+  parameters?: { name: string; in: string; required?: boolean }[];
+};
 const logger = createLogger('kg-api-test', { level: 'silent' });
 const source = {
   id: 'vocab',
@@ -63,6 +67,23 @@ describe('kg-api operations: OpenAPI document and /metrics', () => {
     expect(security('get /v1/search/query')).toEqual([]);
     expect(security('post /v1/graph/sparql')).toEqual([]);
     expect(security('put /v1/sources/{sourceId}/graph')).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('documents format on both SPARQL endpoints, and the Service Description only on the internal one', async () => {
+    const { list } = await operations(api.url);
+    const parameters = (key: string) =>
+      Object.fromEntries(
+        (list.find((o) => o.key === key)?.parameters ?? [])
+          .filter((p) => p.in === 'query')
+          .map((p) => [p.name, p.required ?? false]),
+      );
+    expect(parameters('get /v1/graph/sparql')).toEqual({ query: false, format: false });
+    expect(parameters('post /v1/graph/sparql')).toEqual({ format: false });
+    expect(parameters('get /passthrough/{sourceId}/v1/graph/sparql')).toEqual({
+      query: true,
+      format: false,
+    });
+    expect(parameters('post /passthrough/{sourceId}/v1/graph/sparql')).toEqual({ format: false });
   });
 
   it('serves /metrics to a scraper: requests per route and status, latency histograms, SPARQL timings, storage health', async () => {

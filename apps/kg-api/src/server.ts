@@ -13,7 +13,12 @@ import { FileGraphPersistence, jsonLdInWorker } from '@dcg/knowledge-graph/node'
 import type { z } from 'zod';
 import { buildKgApp } from './app';
 import { type KgApiConfig, KgApiConfigSchema } from './config';
-import { DEMO_SOURCE, loadDemoVocabulary } from './demo';
+import {
+  DEMO_LOOPBACK_SOURCE_ID,
+  DEMO_SOURCE,
+  demoLoopbackSource,
+  loadDemoVocabulary,
+} from './demo';
 import { scheduleIngestion } from './scheduler';
 
 /** Options of {@link startKgApi}. */
@@ -28,6 +33,12 @@ export interface StartKgApiOptions {
   host?: string;
   /** Adds the demo source (unless configured) and ingests the demo vocabulary. */
   demo?: boolean;
+  /**
+   * Adds the passthrough source `demo-loopback`, whose SPARQL endpoint is this kg-api's own
+   * internal one (see {@link demoLoopbackSource}): the embedded demo's passthrough, which
+   * `main.ts` asks for with `DCG_DEMO=1` and no configuration file. Needs open reads.
+   */
+  demoLoopback?: boolean;
   logger?: Logger;
   /**
    * Environment for `keyFromEnv` API keys, the sources' `upstreamAuth` secrets and `NODE_ENV`
@@ -57,10 +68,18 @@ export interface RunningKgApi {
 export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgApi> {
   const logger = options.logger ?? createLogger('kg-api');
   const parsed = parseConfig(KgApiConfigSchema, options.config, 'kg-api configuration');
-  const config: KgApiConfig =
-    options.demo && !parsed.sources.some((s) => s.id === DEMO_SOURCE.id)
-      ? { ...parsed, sources: [...parsed.sources, DEMO_SOURCE] }
-      : parsed;
+  const loopback = options.demoLoopback ? demoLoopbackSource() : undefined;
+  const config: KgApiConfig = {
+    ...parsed,
+    sources: [
+      ...parsed.sources,
+      ...(options.demo && !parsed.sources.some((s) => s.id === DEMO_SOURCE.id)
+        ? [DEMO_SOURCE]
+        : []),
+      ...(loopback ? [loopback.source] : []),
+    ],
+  };
+  if (loopback) refuseLoopbackConflicts(parsed);
   const { keys: apiKeys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
     env: options.env ?? process.env,
     developmentRole: config.auth.developmentKey ? 'writer' : undefined,
@@ -68,12 +87,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
   });
   // Upstream secrets are read once, now: a missing one stops start-up, named (never its value).
   const credentials = resolveUpstreamHeaders(config.sources, options.env ?? process.env);
-  if (!credentials.success) {
-    throw new ConfigError(
-      `Invalid configuration:\n${credentials.issues.map((i) => `  - ${i.key}: ${i.message}`).join('\n')}`,
-      credentials.issues,
-    );
-  }
+  if (!credentials.success) throw invalidConfiguration(credentials.issues);
 
   const persistence = new FileGraphPersistence(options.dataDir);
   const kb = await KnowledgeBase.open({
@@ -135,6 +149,13 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     limits: config.server,
     lifecycle,
   });
+  if (loopback) {
+    loopback.pointAt(server.url);
+    logger.info('demo passthrough source (in production: a real upstream)', {
+      sourceId: loopback.source.id,
+      sparqlEndpoint: loopback.source.sparqlEndpoint,
+    });
+  }
   const stopSchedule = scheduleIngestion(
     config.sources,
     ingestion,
@@ -152,4 +173,24 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
       await server.close();
     },
   };
+}
+
+// The loopback source calls the internal endpoint without credentials, under its own id.
+function refuseLoopbackConflicts(config: KgApiConfig): void {
+  const issues = [
+    ...(config.auth.readsRequireKey
+      ? [{ key: 'auth.readsRequireKey', message: 'the demo loopback source reads without a key' }]
+      : []),
+    ...(config.sources.some((s) => s.id === DEMO_LOOPBACK_SOURCE_ID)
+      ? [{ key: 'sources', message: `"${DEMO_LOOPBACK_SOURCE_ID}" is the demo's own source id` }]
+      : []),
+  ];
+  if (issues.length > 0) throw invalidConfiguration(issues);
+}
+
+function invalidConfiguration(issues: Array<{ key: string; message: string }>): ConfigError {
+  return new ConfigError(
+    `Invalid configuration:\n${issues.map((i) => `  - ${i.key}: ${i.message}`).join('\n')}`,
+    issues,
+  );
 }

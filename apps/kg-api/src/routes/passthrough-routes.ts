@@ -70,6 +70,8 @@ export function mountPassthroughRoutes(
     tag: 'passthrough',
     summary: 'SPARQL at the upstream source (full SPARQL if it supports it; never SPARQL Update)',
     params: SourceParamsSchema,
+    format:
+      'results format asked of the upstream (its media type goes as Accept); wins over Accept',
     extra: {
       ...upstreamProblems,
       200: {

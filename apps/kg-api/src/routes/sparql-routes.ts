@@ -38,14 +38,18 @@ export function registerSparqlPaths(
     summary: string;
     params?: z.ZodObject;
     extra?: Record<number, unknown>;
-    /** The endpoint answers every SPARQL 1.1 results format, chosen by `Accept` or `format`. */
+    /**
+     * The endpoint answers every SPARQL 1.1 results format, and without a query its Service
+     * Description.
+     */
     resultsFormats?: boolean;
+    /** Documents the `format` parameter (URL or form) with this description. */
+    format?: string;
   },
 ): void {
-  const formatParameter = z
-    .enum(['json', 'xml', 'csv', 'tsv'])
-    .optional()
-    .describe('results format; wins over Accept (ASK: json or xml only)');
+  const formatParameter = options.format
+    ? { format: z.enum(ALL_RESULTS_FORMATS).optional().describe(options.format) }
+    : {};
   const responses = {
     200: options.resultsFormats
       ? {
@@ -75,15 +79,15 @@ export function registerSparqlPaths(
     summary: options.summary,
     request: {
       ...request,
-      query: options.resultsFormats
-        ? z.object({
-            query: z
+      query: z.object({
+        query: options.resultsFormats
+          ? z
               .string()
               .optional()
-              .describe('SPARQL query; without it, the SPARQL 1.1 Service Description (Turtle)'),
-            format: formatParameter,
-          })
-        : z.object({ query: z.string().describe('SPARQL query') }),
+              .describe('SPARQL query; without it, the SPARQL 1.1 Service Description (Turtle)')
+          : z.string().describe('SPARQL query'),
+        ...formatParameter,
+      }),
     },
     responses: options.resultsFormats
       ? {
@@ -107,15 +111,13 @@ export function registerSparqlPaths(
     summary: options.summary,
     request: {
       ...request,
-      ...(options.resultsFormats ? { query: z.object({ format: formatParameter }) } : {}),
+      ...(options.format ? { query: z.object(formatParameter) } : {}),
       body: {
         required: true,
         content: {
           'application/sparql-query': { schema: z.string() },
           'application/x-www-form-urlencoded': {
-            schema: options.resultsFormats
-              ? z.object({ query: z.string(), format: formatParameter })
-              : z.object({ query: z.string() }),
+            schema: z.object({ query: z.string(), ...formatParameter }),
           },
         },
       },
@@ -218,6 +220,7 @@ export function mountSparqlRoutes(
     tag: 'sparql',
     summary: 'SPARQL (supported subset) over the ingested knowledge',
     resultsFormats: true,
+    format: 'results format; wins over Accept (ASK: json or xml only)',
     extra: {
       400: problem(
         'missing query, a query outside the supported subset (with problem codes), an unknown format, or default-graph-uri / named-graph-uri (not supported: queries run over the union of the ingested graphs)',
