@@ -179,7 +179,7 @@ describe('governance-api in production', () => {
         env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' },
       }),
     );
-    expect(ConfigError.is(failure)).toBe(true);
+    expect(ConfigError.isInstance(failure)).toBe(true);
     expect((failure as ConfigError).message).toMatch(/auth\.apiKeys: no API key is configured/);
     expect((failure as ConfigError).message).toMatch(/role: platform-admin/);
   });

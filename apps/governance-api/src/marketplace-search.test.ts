@@ -309,7 +309,7 @@ describe('marketplace search configuration at start-up', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(ConfigError.is(missing)).toBe(true);
+    expect(ConfigError.isInstance(missing)).toBe(true);
     expect((missing as Error).message).toContain('EMBEDDERENGINE_SERVICE_TOKEN is not set');
     const empty = await start({ env: { EMBEDDERENGINE_SERVICE_TOKEN: '' } }).then(
       () => undefined,

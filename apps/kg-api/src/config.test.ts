@@ -28,7 +28,7 @@ describe('kg-api configuration', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(ConfigError.is(error)).toBe(true);
+    expect(ConfigError.isInstance(error)).toBe(true);
     expect((error as ConfigError).problems).toEqual([
       {
         key: 'sources[0].modes.ingestion.schedule',

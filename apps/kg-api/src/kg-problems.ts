@@ -105,7 +105,7 @@ export function kgErrorHandler(
 ): ErrorHandler<KgEnv> {
   return (error, c) => {
     const timing = serverTiming(c);
-    if (ProblemError.is(error) && 'server-timing' in timing) {
+    if (ProblemError.isInstance(error) && 'server-timing' in timing) {
       return problemResponse({ instance: c.req.path, ...error.problem }, timing);
     }
     if (!KnowledgeGraphError.isInstance(error)) throw error;

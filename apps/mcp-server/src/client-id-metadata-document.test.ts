@@ -227,7 +227,7 @@ describe('mcp-server: Client ID Metadata Documents fetched over HTTPS', () => {
       },
       (error: unknown) => error,
     );
-    expect(ConfigError.is(failure)).toBe(true);
+    expect(ConfigError.isInstance(failure)).toBe(true);
     expect((failure as ConfigError).problems[0]?.key).toBe(
       'oauth.clientIdMetadataDocumentFetch.allowLoopbackForTests',
     );

@@ -16,6 +16,6 @@ export interface HttpClientOptions {
 
 /** Options every call takes. */
 export interface CallOptions {
-  /** Aborts the call; it then rejects with the client's abort error (code `ABORTED`). */
+  /** Aborts the call; it then rejects with the client's abort error (code `aborted`). */
   readonly signal?: AbortSignal | undefined;
 }

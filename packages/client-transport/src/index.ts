@@ -1,3 +1,4 @@
+export type { ClientErrorCode } from './client-error-code';
 export {
   createHttpTransport,
   type HttpCall,

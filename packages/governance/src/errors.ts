@@ -112,9 +112,4 @@ export class GovernanceError extends Error {
       (value as Record<symbol, unknown>)[BRAND] === true
     );
   }
-
-  /** @deprecated Use {@link GovernanceError.isInstance}, the recogniser name of every dcg package. */
-  static is(value: unknown): value is GovernanceError {
-    return GovernanceError.isInstance(value);
-  }
 }

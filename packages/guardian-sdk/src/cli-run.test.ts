@@ -101,7 +101,7 @@ describe('dcg-guardian convert datacontract-cli', () => {
         c.value,
       ),
     ).toBe(2);
-    expect(c.err.join('')).toMatch(/INVALID_ARGUMENT: not a datacontract-cli test run/);
+    expect(c.err.join('')).toMatch(/invalid_argument: not a datacontract-cli test run/);
   });
 
   it('submits with --submit and the key from DCG_API_KEY', async () => {

@@ -56,7 +56,7 @@ function uniqueKey(wanted: string, used: Set<string>): string {
  * per category, one requirement per check. `passed` is compliant; `failed` and `error` are
  * violated with the reason; `warning`, `skipped` and other results are shown (compliant, with
  * the reason as an issue) and not counted as failures. Throws `GuardianSdkError`
- * `INVALID_ARGUMENT` (with the JSON paths) for a document that is not a test run.
+ * `invalid_argument` (with the JSON paths) for a document that is not a test run.
  *
  * @example
  * const { body } = convertDatacontractCliRun(JSON.parse(text), { resourceId: 'urn:dmb:cmp:finance:orders:0:orders-port' });
@@ -69,7 +69,7 @@ export function convertDatacontractCliRun(
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path, message: i.message }));
     throw new GuardianSdkError(
-      'INVALID_ARGUMENT',
+      'invalid_argument',
       `not a datacontract-cli test run: ${issues
         .slice(0, 5)
         .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)

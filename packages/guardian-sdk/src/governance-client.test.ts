@@ -84,7 +84,7 @@ describe('GovernanceClient', () => {
     const error = await client.submit({ policyId: 'p', environment: 'e', body }).catch((e) => e);
     expect(calls).toHaveLength(1);
     expect(GuardianSdkError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'PROBLEM', status: 422, problem: { detail: 'd422' } });
+    expect(error).toMatchObject({ code: 'problem', status: 422, problem: { detail: 'd422' } });
   });
 
   it('gives up after the retries with the last problem', async () => {
@@ -93,7 +93,7 @@ describe('GovernanceClient', () => {
     const client = new GovernanceClient({ baseUrl: url, backoffMs: 1, retries: 2 });
     const error = await client.submit({ policyId: 'p', environment: 'e', body }).catch((e) => e);
     expect(calls).toHaveLength(3);
-    expect(error).toMatchObject({ code: 'PROBLEM', status: 500 });
+    expect(error).toMatchObject({ code: 'problem', status: 500 });
   });
 
   it('retries network errors and reports them typed; times out; aborts', async () => {
@@ -104,7 +104,7 @@ describe('GovernanceClient', () => {
     });
     await expect(
       unreachable.submit({ policyId: 'p', environment: 'e', body }),
-    ).rejects.toMatchObject({ code: 'NETWORK' });
+    ).rejects.toMatchObject({ code: 'network' });
     script = [
       async (c) => {
         await new Promise((r) => setTimeout(r, 500));
@@ -113,7 +113,7 @@ describe('GovernanceClient', () => {
     ];
     const slow = new GovernanceClient({ baseUrl: url, timeoutMs: 100, retries: 0 });
     await expect(slow.submit({ policyId: 'p', environment: 'e', body })).rejects.toMatchObject({
-      code: 'TIMEOUT',
+      code: 'timeout',
     });
     script = [problem(503), problem(503)];
     const controller = new AbortController();
@@ -124,7 +124,7 @@ describe('GovernanceClient', () => {
       signal: controller.signal,
     });
     setTimeout(() => controller.abort(), 100);
-    await expect(waiting).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(waiting).rejects.toMatchObject({ code: 'aborted' });
     script = [];
     expect(() => new GovernanceClient({ baseUrl: 'not a url' })).toThrow(/baseUrl/);
   });
@@ -141,7 +141,7 @@ describe('GovernanceClient', () => {
     const error = await client
       .submit({ policyId: 'p', environment: 'e', body: bad as never })
       .catch((e) => e);
-    expect(error).toMatchObject({ code: 'INVALID_RESULT' });
+    expect(error).toMatchObject({ code: 'invalid_result' });
     expect(error.message).toContain('$[0].result.details.results.root[0]');
     expect(calls).toHaveLength(0);
   });

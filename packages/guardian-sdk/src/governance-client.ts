@@ -69,10 +69,10 @@ async function problemOf(response: Response): Promise<Record<string, unknown>> {
 
 /**
  * Submits evaluation results to `POST /v1/computational-governance/policies/{policyId}/evaluation-results?environment=`
- * with a bearer key. The body is validated against A3/A4 first (`INVALID_RESULT`, nothing sent). Network errors, timeouts, 429 (honouring `Retry-After`) and 5xx are retried
+ * with a bearer key. The body is validated against A3/A4 first (`invalid_result`, nothing sent). Network errors, timeouts, 429 (honouring `Retry-After`) and 5xx are retried
  * with exponential backoff and full jitter (safe: a result overwrites the earlier one); other 4xx
- * are not. Errors are `GuardianSdkError` with `code` `PROBLEM` (and the problem details),
- * `NETWORK`, `TIMEOUT` or `ABORTED`.
+ * are not. Errors are `GuardianSdkError` with `code` `problem` (and the problem details),
+ * `network`, `timeout` or `aborted`.
  *
  * @example
  * const client = new GovernanceClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: process.env.DCG_KEY });
@@ -89,7 +89,7 @@ export class GovernanceClient {
     try {
       base = new URL(options.baseUrl);
     } catch (error) {
-      throw new GuardianSdkError('INVALID_ARGUMENT', `baseUrl is not a URL: ${options.baseUrl}`, {
+      throw new GuardianSdkError('invalid_argument', `baseUrl is not a URL: ${options.baseUrl}`, {
         cause: error,
       });
     }
@@ -116,7 +116,7 @@ export class GovernanceClient {
     const validation = validateSubmission(input.body);
     if (!validation.success) {
       throw new GuardianSdkError(
-        'INVALID_RESULT',
+        'invalid_result',
         `the evaluation result does not conform to A3/A4, not sent: ${validation.issues
           .slice(0, 5)
           .map((i) => `${i.path}: ${i.message}`)
@@ -142,7 +142,7 @@ export class GovernanceClient {
         const problem = await problemOf(response);
         const detail = typeof problem.detail === 'string' ? `: ${problem.detail}` : '';
         failure = new GuardianSdkError(
-          'PROBLEM',
+          'problem',
           `the governance API answered ${response.status}${typeof problem.title === 'string' ? ` ${problem.title}` : ''}${detail}`,
           { status: response.status, problem },
         );
@@ -152,16 +152,16 @@ export class GovernanceClient {
       } catch (error) {
         if (GuardianSdkError.isInstance(error)) throw error;
         if (input.signal?.aborted) {
-          throw new GuardianSdkError('ABORTED', 'the submission was aborted', { cause: error });
+          throw new GuardianSdkError('aborted', 'the submission was aborted', { cause: error });
         }
         if (error instanceof HTTPError) throw error;
         failure =
           error instanceof TimeoutError
-            ? new GuardianSdkError('TIMEOUT', 'the governance API did not answer in time', {
+            ? new GuardianSdkError('timeout', 'the governance API did not answer in time', {
                 cause: error,
               })
             : new GuardianSdkError(
-                'NETWORK',
+                'network',
                 `the governance API cannot be reached: ${(error as Error).message}`,
                 {
                   cause: error,
@@ -173,7 +173,7 @@ export class GovernanceClient {
       try {
         await sleep(Math.min(wait, this.maxBackoffMs), input.signal);
       } catch (error) {
-        throw new GuardianSdkError('ABORTED', 'the submission was aborted', { cause: error });
+        throw new GuardianSdkError('aborted', 'the submission was aborted', { cause: error });
       }
     }
   }

@@ -2,15 +2,15 @@ const MARKER = Symbol.for('dcg.guardian-sdk.error');
 
 /** Machine-readable reasons a guardian-sdk operation can fail. */
 export type GuardianSdkErrorCode =
-  | 'INVALID_CONTRACT'
-  | 'INVALID_RESULT'
-  | 'INVALID_SCHEDULE'
-  | 'INVALID_ARGUMENT'
-  | 'PROBLEM'
-  | 'NETWORK'
-  | 'TIMEOUT'
-  | 'ABORTED'
-  | 'CHECK_FAILED';
+  | 'invalid_contract'
+  | 'invalid_result'
+  | 'invalid_schedule'
+  | 'invalid_argument'
+  | 'problem'
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'check_failed';
 
 /**
  * The one error class of `@dcg/guardian-sdk`: a stable `code`, a message for people, the `cause`,
@@ -19,7 +19,7 @@ export type GuardianSdkErrorCode =
  *
  * @example
  * try { await client.submit(input); }
- * catch (error) { if (GuardianSdkError.isInstance(error) && error.code === 'PROBLEM') console.log(error.problem); }
+ * catch (error) { if (GuardianSdkError.isInstance(error) && error.code === 'problem') console.log(error.problem); }
  */
 export class GuardianSdkError extends Error {
   readonly code: GuardianSdkErrorCode;

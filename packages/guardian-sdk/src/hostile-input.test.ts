@@ -45,13 +45,13 @@ describe('hostile input', () => {
     );
   });
 
-  it('convertDatacontractCliRun converts or throws INVALID_ARGUMENT, nothing else', () => {
+  it('convertDatacontractCliRun converts or throws invalid_argument, nothing else', () => {
     fc.assert(
       fc.property(json, (raw) => {
         try {
           convertDatacontractCliRun(raw, { resourceId: 'urn:x' });
         } catch (error) {
-          expect(GuardianSdkError.isInstance(error) && error.code).toBe('INVALID_ARGUMENT');
+          expect(GuardianSdkError.isInstance(error) && error.code).toBe('invalid_argument');
         }
       }),
       runs,

@@ -62,7 +62,7 @@ describe('result builder', () => {
         return e;
       }
     })();
-    expect(GuardianSdkError.isInstance(error) && error.code).toBe('INVALID_RESULT');
+    expect(GuardianSdkError.isInstance(error) && error.code).toBe('invalid_result');
     expect((error as Error).message).toContain('$[0].result.details.results.root[0]');
     expect(() => requirement('')).toThrow(/non-empty key/);
   });

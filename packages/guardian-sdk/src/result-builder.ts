@@ -17,7 +17,7 @@ export interface RequirementBuilder {
 
 function named(key: string, name: string | undefined, description: string | undefined) {
   if (typeof key !== 'string' || key === '') {
-    throw new GuardianSdkError('INVALID_RESULT', 'a validation record needs a non-empty key');
+    throw new GuardianSdkError('invalid_result', 'a validation record needs a non-empty key');
   }
   return {
     key,
@@ -107,7 +107,7 @@ function summaryOf(failing: ValidationRecord[]): string {
  * The A3 submission body (an array of one result) from the records of a run. `satisfiesPolicy`
  * is derived from the requirements unless set, `notes.errorSummary` is generated from the
  * failing ones unless set, and the body is validated with `@dcg/contract-schema` before it is
- * returned (`GuardianSdkError` `INVALID_RESULT` with the issues otherwise).
+ * returned (`GuardianSdkError` `invalid_result` with the issues otherwise).
  *
  * @example
  * const body = buildSubmission({
@@ -146,7 +146,7 @@ export function buildSubmission(input: SubmissionInput): EvaluationResultSubmiss
   const validation = validateSubmission(body);
   if (!validation.success) {
     throw new GuardianSdkError(
-      'INVALID_RESULT',
+      'invalid_result',
       `the evaluation result does not conform to A3/A4: ${validation.issues
         .slice(0, 5)
         .map((i) => `${i.path}: ${i.message}`)

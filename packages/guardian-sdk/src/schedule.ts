@@ -37,7 +37,7 @@ export interface CronExpression {
 
 /**
  * Parses a 5-field cron expression (`minute hour day-of-month month day-of-week`, UTC; `*`,
- * lists, ranges and steps). Throws `GuardianSdkError` `INVALID_SCHEDULE` naming the bad field.
+ * lists, ranges and steps). Throws `GuardianSdkError` `invalid_schedule` naming the bad field.
  *
  * @example
  * parseCron('*\/15 * * * *').next(new Date('2026-01-01T00:07:00Z')); // 2026-01-01T00:15:00Z
@@ -46,7 +46,7 @@ export function parseCron(expression: string): CronExpression {
   const parts = expression.trim().split(/\s+/);
   if (parts.length !== 5) {
     throw new GuardianSdkError(
-      'INVALID_SCHEDULE',
+      'invalid_schedule',
       `a cron expression has 5 fields (minute hour day-of-month month day-of-week): "${expression.slice(0, 80)}"`,
     );
   }
@@ -55,7 +55,7 @@ export function parseCron(expression: string): CronExpression {
     sets = parts.map((part, i) => parseField(part, FIELDS[i] as (typeof FIELDS)[number]));
   } catch (error) {
     throw new GuardianSdkError(
-      'INVALID_SCHEDULE',
+      'invalid_schedule',
       `cron "${expression}": ${(error as Error).message}`,
     );
   }
@@ -95,7 +95,7 @@ export function parseCron(expression: string): CronExpression {
           t.setUTCMinutes(t.getUTCMinutes() + 1);
         } else return t;
       }
-      throw new GuardianSdkError('INVALID_SCHEDULE', `cron "${expression}" never matches`);
+      throw new GuardianSdkError('invalid_schedule', `cron "${expression}" never matches`);
     },
   };
 }
@@ -104,7 +104,7 @@ export function parseCron(expression: string): CronExpression {
  * The schedule a guard's `monitoringResultScheduling` asks for, or `undefined` when it names none.
  * Read: a string (a cron expression, or a duration such as `15m`), or an object with `cron` /
  * `cronExpression` (string) or `interval` / `every` (duration) or `intervalSeconds` /
- * `intervalMinutes` (number). Throws `INVALID_SCHEDULE` for a value it cannot read.
+ * `intervalMinutes` (number). Throws `invalid_schedule` for a value it cannot read.
  *
  * @example
  * scheduleFromGuard({ cron: '0 * * * *' }); // { cron: '0 * * * *' }
@@ -120,7 +120,7 @@ export function scheduleFromGuard(value: unknown): Schedule | undefined {
     const ms = parseDuration(text);
     if (ms === undefined || ms < 1000) {
       throw new GuardianSdkError(
-        'INVALID_SCHEDULE',
+        'invalid_schedule',
         `cannot read the schedule "${text.slice(0, 80)}"`,
       );
     }
@@ -143,7 +143,7 @@ export function scheduleFromGuard(value: unknown): Schedule | undefined {
     if (Object.keys(record).length === 0) return undefined;
   }
   throw new GuardianSdkError(
-    'INVALID_SCHEDULE',
+    'invalid_schedule',
     `cannot read monitoringResultScheduling ${JSON.stringify(value).slice(0, 120)}`,
   );
 }

@@ -26,7 +26,7 @@ describe('resolveApiKeys', () => {
         resolveApiKeys(entries, { env });
         expect.unreachable();
       } catch (error) {
-        expect(ConfigError.is(error)).toBe(true);
+        expect(ConfigError.isInstance(error)).toBe(true);
         expect((error as ConfigError).problems[0]?.key).toBe('auth.apiKeys[1].keyFromEnv');
         expect((error as Error).message).toContain('CI_KEY');
       }
@@ -77,7 +77,7 @@ describe('resolveApiKeys in production', () => {
         resolveApiKeys(none, { ...options, developmentRole: 'admin' });
         expect.unreachable();
       } catch (error) {
-        expect(ConfigError.is(error)).toBe(true);
+        expect(ConfigError.isInstance(error)).toBe(true);
         expect((error as ConfigError).problems[0]?.key).toBe('auth.apiKeys');
         expect((error as ConfigError).message).toMatch(/NODE_ENV=production/);
         expect((error as ConfigError).message).toMatch(/keyFromEnv: DCG_OPS_KEY, role: admin/);

@@ -42,7 +42,7 @@ describe('loadConfig', () => {
       loadConfig(Schema, { path });
       expect.unreachable();
     } catch (error) {
-      expect(ConfigError.is(error)).toBe(true);
+      expect(ConfigError.isInstance(error)).toBe(true);
       expect((error as ConfigError).problems[0]?.key).toBe('auth.apiKeys[0].key');
     }
   });

@@ -21,7 +21,7 @@ export class ConfigError extends Error {
     this.problems = problems;
   }
 
-  static is(value: unknown): value is ConfigError {
+  static isInstance(value: unknown): value is ConfigError {
     return typeof value === 'object' && value !== null && CONFIG_ERROR in value;
   }
 }

@@ -23,7 +23,7 @@ export function installErrorHandling(app: Hono<any, any, any>, logger?: Logger):
     }),
   );
   app.onError((error, c) => {
-    if (ProblemError.is(error)) {
+    if (ProblemError.isInstance(error)) {
       return problemResponse({ instance: c.req.path, ...error.problem });
     }
     if (error instanceof HTTPException) {

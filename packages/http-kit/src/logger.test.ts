@@ -126,7 +126,7 @@ describe('logLevelFromEnv', () => {
     } catch (caught) {
       error = caught;
     }
-    expect(ConfigError.is(error)).toBe(true);
+    expect(ConfigError.isInstance(error)).toBe(true);
     expect((error as Error).message).toBe(
       'LOG_LEVEL must be one of debug, info, warn, error, silent; not "verbose"',
     );

@@ -43,7 +43,7 @@ export class ProblemError extends Error {
     return this.problem.status;
   }
 
-  static is(value: unknown): value is ProblemError {
+  static isInstance(value: unknown): value is ProblemError {
     return typeof value === 'object' && value !== null && PROBLEM_ERROR in value;
   }
 }

@@ -51,7 +51,7 @@ export async function runService(options: {
     // Validates LOG_LEVEL first: a typo (`verbose`) stops the start-up with one clear line.
     logger = options.logger ?? createLogger(options.name);
   } catch (error) {
-    if (!ConfigError.is(error)) throw error;
+    if (!ConfigError.isInstance(error)) throw error;
     process.stderr.write(`${options.name}: ${error.message}\n`);
     process.exit(1);
   }
@@ -75,7 +75,7 @@ export async function runService(options: {
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));
   } catch (error) {
-    if (ConfigError.is(error)) {
+    if (ConfigError.isInstance(error)) {
       logger.error('invalid configuration', { detail: error.message });
       process.stderr.write(`${error.message}\n`);
     } else {

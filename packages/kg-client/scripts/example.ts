@@ -30,7 +30,7 @@ try {
   for await (const _iri of kg.searchAll('data', { pageSize: 20 }).iris()) count += 1;
   console.log(`searchAll walked ${count} IRIs`);
 } catch (error) {
-  if (KgClientError.is(error)) console.error(`${error.code}: ${error.message}`);
+  if (KgClientError.isInstance(error)) console.error(`${error.code}: ${error.message}`);
   else throw error;
   process.exitCode = 1;
 }

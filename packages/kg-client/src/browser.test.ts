@@ -26,8 +26,8 @@ const scenario = `(async () => {
   return {
     search,
     rows,
-    timeout: kg.KgClientError.is(timeout) ? timeout.code : String(timeout),
-    aborted: kg.KgClientError.is(aborted) ? aborted.code : String(aborted),
+    timeout: kg.KgClientError.isInstance(timeout) ? timeout.code : String(timeout),
+    aborted: kg.KgClientError.isInstance(aborted) ? aborted.code : String(aborted),
   };
 })()`;
 
@@ -95,8 +95,8 @@ describe.skipIf(!haveChromium)('kg-client in a browser', () => {
     expect(outcome).toEqual({
       search: { results: ['https://ex.org/flaky'], totalResults: 1, offset: 0, limit: 10 },
       rows: [{ n: 5 }],
-      timeout: 'TIMEOUT',
-      aborted: 'ABORTED',
+      timeout: 'timeout',
+      aborted: 'aborted',
     });
     expect(flaky).toBe(2);
   });

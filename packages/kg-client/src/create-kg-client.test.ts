@@ -67,7 +67,7 @@ describe('search', () => {
     ] as const) {
       const error = await caught(client.search(term, options));
       expect(error).toBeInstanceOf(KgClientError);
-      expect((error as KgClientError).code).toBe('INVALID_ARGUMENT');
+      expect((error as KgClientError).code).toBe('invalid_argument');
     }
     expect(server.count('bad-args')).toBe(0);
     expect(server.count('')).toBe(0);
@@ -83,7 +83,7 @@ describe('search', () => {
     const quick = createKgClient({ baseUrl: server.url, retries: 1, timeoutMs: 5_000 });
     const error = await caught(quick.search('503-always'));
     expect(error).toBeInstanceOf(KgProblemError);
-    expect(error).toMatchObject({ code: 'PROBLEM', status: 503, problem: { title: 'fault 503' } });
+    expect(error).toMatchObject({ code: 'problem', status: 503, problem: { title: 'fault 503' } });
     expect(server.count('503-always')).toBe(2);
   });
 
@@ -91,7 +91,7 @@ describe('search', () => {
     const started = Date.now();
     const error = await caught(client.search('503-later'));
     expect(error).toMatchObject({
-      code: 'PROBLEM',
+      code: 'problem',
       status: 503,
       problem: { detail: 'back in an hour' },
     });
@@ -139,7 +139,7 @@ describe('search', () => {
       const started = Date.now();
       const error = await caught(quick.search(term));
       expect(error).toBeInstanceOf(KgTimeoutError);
-      expect(error).toMatchObject({ code: 'TIMEOUT', timeoutMs: 1_000 });
+      expect(error).toMatchObject({ code: 'timeout', timeoutMs: 1_000 });
       // The server would answer after 5 s (or never): the deadline, not the server, ended the call.
       expect(Date.now() - started).toBeLessThan(4_000);
       expect(server.count(term)).toBe(1);
@@ -280,14 +280,14 @@ describe('sparql', () => {
     expect(server.count('sparql:503-once')).toBe(2);
     for (const status of ['500', '502']) {
       const error = await caught(client.sparql(`# ${status}\nSELECT * {}`));
-      expect(error).toMatchObject({ code: 'PROBLEM', status: Number(status) });
+      expect(error).toMatchObject({ code: 'problem', status: Number(status) });
       expect(server.count(`sparql:${status}`)).toBe(1);
     }
   });
 
   it('does not retry a query answered 503 without Retry-After (the server timed it out)', async () => {
     const error = await caught(client.sparql('# 503-bare\nSELECT * {}'));
-    expect(error).toMatchObject({ code: 'PROBLEM', status: 503 });
+    expect(error).toMatchObject({ code: 'problem', status: 503 });
     expect(server.count('sparql:503-bare')).toBe(1);
     // A search (GET) answered the same way is retried: it is cheap and idempotent.
     await caught(client.search('503-bare'));
@@ -300,7 +300,7 @@ describe('sparql', () => {
   });
 
   it('refuses an empty query', async () => {
-    await expect(client.sparql('  ')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(client.sparql('  ')).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 });
 

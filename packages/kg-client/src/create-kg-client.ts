@@ -123,7 +123,7 @@ export function createKgClient(options: KgClientOptions): KgClient {
   if (!parsed.success) {
     const issues = schemaIssues(parsed.error.issues);
     throw new KgClientError(
-      'INVALID_ARGUMENT',
+      'invalid_argument',
       `invalid client options: ${issues.map((issue) => `${issue.path.replace(/^\$\.?/, '')}: ${issue.message}`).join('; ')}`,
     );
   }
@@ -142,7 +142,7 @@ export function createKgClient(options: KgClientOptions): KgClient {
     ...endpoint(transport, baseUrl, ''),
     source(id: string): KgEndpoint {
       if (typeof id !== 'string' || id === '' || id === '.' || id === '..') {
-        throw new KgClientError('INVALID_ARGUMENT', `source id ${JSON.stringify(id)} is not valid`);
+        throw new KgClientError('invalid_argument', `source id ${JSON.stringify(id)} is not valid`);
       }
       return endpoint(transport, baseUrl, `passthrough/${encodeURIComponent(id)}/`);
     },
@@ -190,7 +190,7 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
   ): Promise<SparqlResults<V>> => {
     if (typeof query !== 'string' || query.trim() === '') {
       return Promise.reject(
-        new KgClientError('INVALID_ARGUMENT', 'sparql: query must be a non-empty string'),
+        new KgClientError('invalid_argument', 'sparql: query must be a non-empty string'),
       );
     }
     return transport({
@@ -235,7 +235,7 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
     options: DescribeCallOptions = {},
   ): Promise<ConceptDescription[]> => {
     if (!Array.isArray(iris)) {
-      throw new KgClientError('INVALID_ARGUMENT', 'describe: iris must be an array of IRIs');
+      throw new KgClientError('invalid_argument', 'describe: iris must be an array of IRIs');
     }
     const unique = [...new Set(iris)];
     const describeOptions: DescribeOptions =
@@ -283,7 +283,7 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
 function invalidArgument(call: string, error: z.core.$ZodError): KgClientError {
   const issues = schemaIssues(error.issues);
   return new KgClientError(
-    'INVALID_ARGUMENT',
+    'invalid_argument',
     `${call}: ${issues.map((issue) => `${issue.path.replace(/^\$\.?/, '')}: ${issue.message}`).join('; ')}`,
   );
 }

@@ -65,7 +65,7 @@ export function buildDescribeQuery(iris: readonly string[], options: DescribeOpt
   const langs = normalizeLangs(options.lang);
   for (const iri of iris) {
     if (!isAbsoluteIri(iri)) {
-      throw new KgClientError('INVALID_ARGUMENT', `${JSON.stringify(iri)} is not an absolute IRI`);
+      throw new KgClientError('invalid_argument', `${JSON.stringify(iri)} is not an absolute IRI`);
     }
   }
   const langFilter =
@@ -228,7 +228,7 @@ function normalizeLangs(lang: string | readonly string[] | undefined): string[] 
   const list = lang === undefined ? [] : typeof lang === 'string' ? [lang] : [...lang];
   for (const tag of list) {
     if (!langTag.test(tag)) {
-      throw new KgClientError('INVALID_ARGUMENT', `${JSON.stringify(tag)} is not a language tag`);
+      throw new KgClientError('invalid_argument', `${JSON.stringify(tag)} is not a language tag`);
     }
   }
   return list.map((tag) => tag.toLowerCase());

@@ -58,5 +58,5 @@ const kgErrors: TransportErrors<KgIssue> = {
       { cause },
     ),
   rejected: (url, issues) => new KgResponseError(url, issues),
-  isOwn: KgClientError.is,
+  isOwn: KgClientError.isInstance,
 };

@@ -186,7 +186,7 @@ describe.skipIf(!kgApiPresent())('kg-client against kg-api', () => {
 
   it('refuses unknown sources (404), sources without passthrough (403) and missing keys (401)', async () => {
     const unknown = await caught(client.source('missing').search('data'));
-    expect(unknown).toMatchObject({ code: 'PROBLEM', status: 404 });
+    expect(unknown).toMatchObject({ code: 'problem', status: 404 });
     const disabled = await caught(client.source('local').sparql('ASK { ?s ?p ?o }'));
     expect(disabled).toMatchObject({ status: 403 });
     expect((disabled as KgProblemError).problem.detail).toMatch(/passthrough/i);
@@ -220,7 +220,7 @@ describe.skipIf(!kgApiPresent())('kg-client against kg-api', () => {
     it('reports an upstream without a search API as a 502 problem', async () => {
       const quick = createKgClient({ baseUrl: api.url, apiKey: readerKey, retries: 0 });
       const error = await caught(quick.source('virtuoso').search('data'));
-      expect(error).toMatchObject({ code: 'PROBLEM', status: 502 });
+      expect(error).toMatchObject({ code: 'problem', status: 502 });
     });
   });
 });

@@ -1,24 +1,18 @@
-import { describeCause, problemMessage } from '@dcg/client-transport';
+import { type ClientErrorCode, describeCause, problemMessage } from '@dcg/client-transport';
 import type { ProblemDetails } from '@dcg/kg-schema';
 
 const marker = Symbol.for('dcg.kg-client.error');
 
 /** What went wrong, as a stable string a caller can switch on. */
-export type KgClientErrorCode =
-  | 'INVALID_ARGUMENT'
-  | 'PROBLEM'
-  | 'TIMEOUT'
-  | 'ABORTED'
-  | 'NETWORK'
-  | 'INVALID_RESPONSE';
+export type KgClientErrorCode = ClientErrorCode;
 
 /**
  * Base of every error `@dcg/kg-client` throws: a `code`, a message for people and the `cause`.
- * Recognised across copies of the package with {@link KgClientError.is}.
+ * Recognised across copies of the package with {@link KgClientError.isInstance}.
  *
  * @example
  * try { await client.search('water'); }
- * catch (error) { if (KgClientError.is(error) && error.code === 'TIMEOUT') retryLater(); }
+ * catch (error) { if (KgClientError.isInstance(error) && error.code === 'timeout') retryLater(); }
  */
 export class KgClientError extends Error {
   readonly code: KgClientErrorCode;
@@ -33,7 +27,7 @@ export class KgClientError extends Error {
   }
 
   /** True for any error of this package, also one thrown by another copy of it. */
-  static is(value: unknown): value is KgClientError {
+  static isInstance(value: unknown): value is KgClientError {
     return typeof value === 'object' && value !== null && marker in value;
   }
 }
@@ -52,7 +46,7 @@ export class KgProblemError extends KgClientError {
   readonly problem: ProblemDetails;
 
   constructor(status: number, problem: ProblemDetails, options?: { cause?: unknown }) {
-    super('PROBLEM', problemMessage(status, problem), options);
+    super('problem', problemMessage(status, problem), options);
     this.name = 'KgProblemError';
     this.status = status;
     this.problem = problem;
@@ -69,7 +63,7 @@ export class KgTimeoutError extends KgClientError {
   readonly timeoutMs: number;
 
   constructor(timeoutMs: number, url: string, options?: { cause?: unknown }) {
-    super('TIMEOUT', `${url} did not answer within ${timeoutMs} ms`, options);
+    super('timeout', `${url} did not answer within ${timeoutMs} ms`, options);
     this.name = 'KgTimeoutError';
     this.timeoutMs = timeoutMs;
   }
@@ -83,7 +77,7 @@ export class KgTimeoutError extends KgClientError {
  */
 export class KgAbortError extends KgClientError {
   constructor(url: string, options?: { cause?: unknown }) {
-    super('ABORTED', `request to ${url} was aborted`, options);
+    super('aborted', `request to ${url} was aborted`, options);
     this.name = 'KgAbortError';
   }
 }
@@ -97,7 +91,7 @@ export class KgAbortError extends KgClientError {
 export class KgNetworkError extends KgClientError {
   constructor(url: string, options?: { cause?: unknown }) {
     const reason = describeCause(options?.cause);
-    super('NETWORK', `cannot reach ${url}${reason ? `: ${reason}` : ''}`, options);
+    super('network', `cannot reach ${url}${reason ? `: ${reason}` : ''}`, options);
     this.name = 'KgNetworkError';
   }
 }
@@ -121,7 +115,7 @@ export class KgResponseError extends KgClientError {
       .slice(0, 3)
       .map((issue) => `${issue.path}: ${issue.message}`)
       .join('; ');
-    super('INVALID_RESPONSE', `malformed answer from ${url}: ${summary}`, options);
+    super('invalid_response', `malformed answer from ${url}: ${summary}`, options);
     this.name = 'KgResponseError';
     this.issues = issues;
   }

@@ -121,7 +121,7 @@ await kg.select('SELECT nonsense');
     );
     expect(run.stderr).not.toMatch(/HTTPError|Request \{|Response \{|ky|Symbol\(/);
     // What follows the line: the stack, then the error's own members (code, status, problem).
-    expect(run.stderr).toMatch(/\n {2}code: 'PROBLEM',\n {2}status: 400,\n {2}problem: \{/);
+    expect(run.stderr).toMatch(/\n {2}code: 'problem',\n {2}status: 400,\n {2}problem: \{/);
     expect(lines.length, run.stderr).toBeLessThan(40);
 
     // The same for a network error: its cause (fetch failed, ECONNREFUSED…) is in the message.

@@ -73,9 +73,4 @@ export class KnowledgeGraphError extends Error {
   static isInstance(value: unknown): value is KnowledgeGraphError {
     return typeof value === 'object' && value !== null && marker in value;
   }
-
-  /** @deprecated Use {@link KnowledgeGraphError.isInstance}, the recogniser name of every dcg package. */
-  static is(value: unknown): value is KnowledgeGraphError {
-    return KnowledgeGraphError.isInstance(value);
-  }
 }

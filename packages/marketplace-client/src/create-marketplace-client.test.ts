@@ -109,7 +109,7 @@ describe('createMarketplaceClient against governance-api with its demo data', ()
     const client = createMarketplaceClient({ baseUrl: api.url });
     const error = await client.search('   ').catch((e: unknown) => e);
     expect(MarketplaceClientError.isInstance(error)).toBe(true);
-    expect((error as MarketplaceClientError).code).toBe('INVALID_ARGUMENT');
+    expect((error as MarketplaceClientError).code).toBe('invalid_argument');
     expect((error as MarketplaceClientError).issues[0]?.path).toEqual(['query']);
     expect(() => createMarketplaceClient({ baseUrl: 'ftp://x' })).toThrow(/http/);
   });

@@ -31,7 +31,7 @@ export interface MarketplaceClientOptions extends HttpClientOptions {
   readonly searchProbeIntervalMs?: number | undefined;
 }
 
-/** Options every call takes; an aborted call rejects with code `ABORTED`. */
+/** Options every call takes; an aborted call rejects with code `aborted`. */
 export type { CallOptions };
 
 /** Filter and paging of {@link MarketplaceClient.listPolicies}. */
@@ -219,7 +219,7 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
       } catch (error) {
         if (error instanceof MarketplaceProblemError && [404, 405, 501].includes(error.status)) {
           searchAbsentUntil = Date.now() + settings.searchProbeIntervalMs;
-        } else if (MarketplaceClientError.isInstance(error) && error.code === 'ABORTED') {
+        } else if (MarketplaceClientError.isInstance(error) && error.code === 'aborted') {
           throw error;
         } else if (
           error instanceof MarketplaceProblemError &&
@@ -344,7 +344,7 @@ function invalidArgument(call: string, error: z.ZodError): MarketplaceClientErro
     message: issue.message,
   }));
   return new MarketplaceClientError(
-    'INVALID_ARGUMENT',
+    'invalid_argument',
     `${call}: ${issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
     { issues },
   );

@@ -62,15 +62,15 @@ export function createTransport(settings: TransportSettings): Transport {
 
 const marketplaceErrors: TransportErrors<MarketplaceIssue> = {
   aborted: (url, cause) =>
-    new MarketplaceClientError('ABORTED', `request to ${url} was aborted`, { cause }),
+    new MarketplaceClientError('aborted', `request to ${url} was aborted`, { cause }),
   timeout: (url, timeoutMs, cause) =>
-    new MarketplaceClientError('TIMEOUT', `${url} did not answer within ${timeoutMs} ms`, {
+    new MarketplaceClientError('timeout', `${url} did not answer within ${timeoutMs} ms`, {
       cause,
     }),
   network: (url, cause) => {
     const reason = describeCause(cause);
     return new MarketplaceClientError(
-      'NETWORK',
+      'network',
       `cannot reach ${url}${reason ? `: ${reason}` : ''}`,
       {
         cause,
@@ -105,7 +105,7 @@ function invalid(
     .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
     .join('; ');
   return new MarketplaceClientError(
-    'INVALID_RESPONSE',
+    'invalid_response',
     `malformed answer from ${url}: ${summary}`,
     {
       cause,

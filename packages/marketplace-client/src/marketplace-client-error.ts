@@ -1,15 +1,9 @@
-import { problemMessage } from '@dcg/client-transport';
+import { type ClientErrorCode, problemMessage } from '@dcg/client-transport';
 
 const marker = Symbol.for('dcg.marketplace-client.error');
 
 /** What went wrong, as a stable string a caller can switch on. */
-export type MarketplaceClientErrorCode =
-  | 'INVALID_ARGUMENT'
-  | 'PROBLEM'
-  | 'TIMEOUT'
-  | 'ABORTED'
-  | 'NETWORK'
-  | 'INVALID_RESPONSE';
+export type MarketplaceClientErrorCode = ClientErrorCode;
 
 /** An RFC 9457 problem document as governance-api answers it (unknown members kept). */
 export interface ProblemDetails {
@@ -34,7 +28,7 @@ export interface MarketplaceIssue {
  *
  * @example
  * try { await client.getInstance('urn:dmb:dp:x:y:0'); }
- * catch (error) { if (MarketplaceClientError.isInstance(error) && error.code === 'TIMEOUT') retryLater(); }
+ * catch (error) { if (MarketplaceClientError.isInstance(error) && error.code === 'timeout') retryLater(); }
  */
 export class MarketplaceClientError extends Error {
   readonly code: MarketplaceClientErrorCode;
@@ -70,7 +64,7 @@ export class MarketplaceProblemError extends MarketplaceClientError {
   readonly problem: ProblemDetails;
 
   constructor(status: number, problem: ProblemDetails, options?: { cause?: unknown }) {
-    super('PROBLEM', problemMessage(status, problem), options);
+    super('problem', problemMessage(status, problem), options);
     this.name = 'MarketplaceProblemError';
     this.status = status;
     this.problem = problem;

@@ -1,4 +1,4 @@
-import { KgClientError, KgProblemError } from '@dcg/kg-client';
+import { KgClientError, type KgClientErrorCode, KgProblemError } from '@dcg/kg-client';
 import { MarketplaceClientError, MarketplaceProblemError } from '@dcg/marketplace-client';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
@@ -30,20 +30,21 @@ export function describeFailure(error: unknown): string | undefined {
     return `${title}${detail} (${backend} answered ${error.status})`;
   }
   if (MarketplaceClientError.isInstance(error)) return sentence(backendNames.marketplace, error);
-  if (KgClientError.is(error)) return sentence(backendNames.kg, error);
+  if (KgClientError.isInstance(error)) return sentence(backendNames.kg, error);
   if (error instanceof ToolInputError) return error.message;
   return undefined;
 }
 
-function sentence(backend: string, error: { code: string; message: string }): string {
+// Both clients share one set of codes (snake_case), so one switch reads either.
+function sentence(backend: string, error: { code: KgClientErrorCode; message: string }): string {
   switch (error.code) {
-    case 'TIMEOUT':
+    case 'timeout':
       return `${backend} did not answer in time; try again, or narrow the request`;
-    case 'NETWORK':
+    case 'network':
       return `${backend} cannot be reached right now (${error.message})`;
-    case 'ABORTED':
+    case 'aborted':
       return 'The request was cancelled';
-    case 'INVALID_ARGUMENT':
+    case 'invalid_argument':
       return `Invalid argument: ${error.message}`;
     default:
       return `${backend} gave an answer that could not be read (${error.message})`;

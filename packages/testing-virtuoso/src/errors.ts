@@ -2,13 +2,13 @@ const marker = Symbol.for('dcg.testing-virtuoso.error');
 
 /** Machine-readable reasons a Virtuoso test server can fail. */
 export type VirtuosoErrorCode =
-  | 'VIRTUOSO_UNAVAILABLE'
-  | 'VIRTUOSO_START_FAILED'
-  | 'VIRTUOSO_START_TIMEOUT'
-  | 'VIRTUOSO_SQL_FAILED'
-  | 'VIRTUOSO_LOAD_FAILED'
-  | 'VIRTUOSO_STOPPED'
-  | 'VIRTUOSO_INVALID_INPUT';
+  | 'unavailable'
+  | 'start_failed'
+  | 'start_timeout'
+  | 'sql_failed'
+  | 'load_failed'
+  | 'stopped'
+  | 'invalid_input';
 
 /**
  * The one error class of this package: a string `code`, a message that says what to do, and the
@@ -16,7 +16,7 @@ export type VirtuosoErrorCode =
  *
  * @example
  * try { await virtuoso.load('/data/bad.nt', 'https://example.org/g'); }
- * catch (error) { if (VirtuosoError.is(error) && error.code === 'VIRTUOSO_LOAD_FAILED') console.error(error.message); }
+ * catch (error) { if (VirtuosoError.isInstance(error) && error.code === 'load_failed') console.error(error.message); }
  */
 export class VirtuosoError extends Error {
   readonly code: VirtuosoErrorCode;
@@ -29,7 +29,7 @@ export class VirtuosoError extends Error {
   }
 
   /** True for any `VirtuosoError`, also one thrown by another copy of this package. */
-  static is(value: unknown): value is VirtuosoError {
+  static isInstance(value: unknown): value is VirtuosoError {
     return typeof value === 'object' && value !== null && marker in value;
   }
 }

@@ -35,13 +35,9 @@ export function runIsql(target: IsqlTarget, statements: string): Promise<string>
         if (error || failure) {
           const detail = failure?.[0] ?? (stderr.trim() || error?.message || 'unknown failure');
           reject(
-            new VirtuosoError(
-              'VIRTUOSO_SQL_FAILED',
-              `isql on port ${target.sqlPort} failed: ${detail}`,
-              {
-                cause: error ?? undefined,
-              },
-            ),
+            new VirtuosoError('sql_failed', `isql on port ${target.sqlPort} failed: ${detail}`, {
+              cause: error ?? undefined,
+            }),
           );
           return;
         }
@@ -63,7 +59,7 @@ export function sqlString(value: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
   if (/['\\\u0000-\u001f]/.test(value)) {
     throw new VirtuosoError(
-      'VIRTUOSO_INVALID_INPUT',
+      'invalid_input',
       `value ${JSON.stringify(value)} contains a quote, backslash or control character`,
     );
   }

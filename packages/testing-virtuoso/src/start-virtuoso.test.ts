@@ -135,7 +135,7 @@ describe.skipIf(!availability.available)('startVirtuoso', () => {
       graph,
     );
     await expect(failure).rejects.toMatchObject({
-      code: 'VIRTUOSO_LOAD_FAILED',
+      code: 'load_failed',
       message: expect.stringMatching(/syntax error/i),
     });
     await virtuoso.load(`<https://example.org/c/5> <${rdfsLabel}> "Epsilon" .\n`, graph);
@@ -148,7 +148,7 @@ describe.skipIf(!availability.available)('startVirtuoso', () => {
 
   it('refuses bad input with a clear error', async () => {
     await expect(virtuoso.load('<a> <b> <c> .', "https://example.org/g'); drop")).rejects.toSatisfy(
-      (error) => VirtuosoError.is(error) && error.code === 'VIRTUOSO_INVALID_INPUT',
+      (error) => VirtuosoError.isInstance(error) && error.code === 'invalid_input',
     );
     await expect(virtuoso.load('relative/graph.nt', graph)).rejects.toThrow(/does not exist/);
     await expect(virtuoso.load(join(dataDir, 'data.csv'), graph)).rejects.toThrow(/extension/);
@@ -158,7 +158,7 @@ describe.skipIf(!availability.available)('startVirtuoso', () => {
     const output = await virtuoso.sql(`SPARQL SELECT COUNT(*) FROM <${graph}> WHERE { ?s ?p ?o };`);
     expect(output).toMatch(/\b5\b/);
     await expect(virtuoso.sql('select nosuch from nothing;')).rejects.toMatchObject({
-      code: 'VIRTUOSO_SQL_FAILED',
+      code: 'sql_failed',
       message: expect.stringMatching(/No table nothing/),
     });
   });
@@ -191,7 +191,7 @@ describe.skipIf(!availability.available)('startVirtuoso', () => {
     expect(existsSync(dir)).toBe(false);
     await expect(fetch(sparqlUrl)).rejects.toThrow();
     await expect(virtuoso.load('<a:b> <a:c> <a:d> .', graph)).rejects.toMatchObject({
-      code: 'VIRTUOSO_STOPPED',
+      code: 'stopped',
     });
   });
 

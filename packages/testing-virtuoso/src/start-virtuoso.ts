@@ -86,7 +86,7 @@ export async function startVirtuoso(options: StartVirtuosoOptions = {}): Promise
   try {
     template = await readFile(iniTemplate, 'utf8');
   } catch (cause) {
-    throw new VirtuosoError('VIRTUOSO_UNAVAILABLE', `cannot read ${iniTemplate}`, { cause });
+    throw new VirtuosoError('unavailable', `cannot read ${iniTemplate}`, { cause });
   }
 
   const removeDir = options.dir === undefined;
@@ -96,7 +96,7 @@ export async function startVirtuoso(options: StartVirtuosoOptions = {}): Promise
   // The folder goes into DirsAllowed (comma-separated) and into SQL strings.
   if (/[,'\\\s]/.test(dir)) {
     throw new VirtuosoError(
-      'VIRTUOSO_INVALID_INPUT',
+      'invalid_input',
       `folder ${JSON.stringify(dir)} must not contain commas, quotes, backslashes or spaces`,
     );
   }
@@ -117,7 +117,7 @@ export async function startVirtuoso(options: StartVirtuosoOptions = {}): Promise
       // A port taken between our probe and the bind fails start-up: retry on fresh ports, with a
       // fresh database if we were creating it (a half-created one would not open).
       if (!hadDatabase) await removeDatabaseFiles(dir);
-      if (VirtuosoError.is(error) && error.code === 'VIRTUOSO_START_TIMEOUT') break;
+      if (VirtuosoError.isInstance(error) && error.code === 'start_timeout') break;
     }
   }
   if (removeDir) await rm(dir, { recursive: true, force: true });
@@ -128,7 +128,7 @@ async function requireExecutable(bin: string): Promise<string> {
   const found = await findExecutable(bin);
   if (found === undefined) {
     throw new VirtuosoError(
-      'VIRTUOSO_UNAVAILABLE',
+      'unavailable',
       `${bin} not found or not executable (apt-get install virtuoso-opensource); use isVirtuosoAvailable() to skip`,
     );
   }
@@ -196,7 +196,7 @@ function launch(virtuosoBin: string, dir: string, timeoutMs: number): Promise<Ch
     const timer = setTimeout(() => {
       finish(
         new VirtuosoError(
-          'VIRTUOSO_START_TIMEOUT',
+          'start_timeout',
           `virtuoso-t did not come online within ${timeoutMs} ms; log tail:\n${tail(log)}`,
         ),
       );
@@ -207,12 +207,12 @@ function launch(virtuosoBin: string, dir: string, timeoutMs: number): Promise<Ch
       if (onlineLine.test(log)) finish();
     });
     child.once('error', (cause) => {
-      finish(new VirtuosoError('VIRTUOSO_START_FAILED', `cannot run ${virtuosoBin}`, { cause }));
+      finish(new VirtuosoError('start_failed', `cannot run ${virtuosoBin}`, { cause }));
     });
     child.once('exit', (code, signal) => {
       finish(
         new VirtuosoError(
-          'VIRTUOSO_START_FAILED',
+          'start_failed',
           `virtuoso-t exited during start-up (code ${code}, signal ${signal}); log tail:\n${tail(log)}`,
         ),
       );
@@ -230,7 +230,7 @@ function makeHandle(input: {
 }): RunningVirtuoso {
   const { child, dir, removeDir, sqlPort, httpPort, isqlBin } = input;
   const pid = child.pid;
-  if (pid === undefined) throw new VirtuosoError('VIRTUOSO_START_FAILED', 'no process id');
+  if (pid === undefined) throw new VirtuosoError('start_failed', 'no process id');
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
@@ -242,9 +242,7 @@ function makeHandle(input: {
 
   const isql = (statements: string) => {
     if (stopped) {
-      return Promise.reject(
-        new VirtuosoError('VIRTUOSO_STOPPED', 'this Virtuoso has been stopped'),
-      );
+      return Promise.reject(new VirtuosoError('stopped', 'this Virtuoso has been stopped'));
     }
     return runIsql({ isqlBin, sqlPort }, statements);
   };
@@ -261,12 +259,12 @@ function makeHandle(input: {
       const extension = extname(path).toLowerCase();
       if (!loadableExtensions.has(extension)) {
         throw new VirtuosoError(
-          'VIRTUOSO_INVALID_INPUT',
+          'invalid_input',
           `${path}: extension must be one of ${[...loadableExtensions].join(', ')}`,
         );
       }
       if (!existsSync(path)) {
-        throw new VirtuosoError('VIRTUOSO_INVALID_INPUT', `${path} does not exist`);
+        throw new VirtuosoError('invalid_input', `${path} does not exist`);
       }
       fileName = `${stem}${extension}`;
       // The bulk loader reads only from DirsAllowed.
@@ -289,7 +287,7 @@ function makeHandle(input: {
       const failure = /DCG_LOAD_ERROR ([^\n]*)/.exec(output);
       if (failure) {
         throw new VirtuosoError(
-          'VIRTUOSO_LOAD_FAILED',
+          'load_failed',
           `loading into <${graphIri}> failed: ${failure[1]?.trim()}`,
         );
       }
@@ -330,9 +328,7 @@ function makeHandle(input: {
     pid,
     load(source, graphIri) {
       if (stopped) {
-        return Promise.reject(
-          new VirtuosoError('VIRTUOSO_STOPPED', 'this Virtuoso has been stopped'),
-        );
+        return Promise.reject(new VirtuosoError('stopped', 'this Virtuoso has been stopped'));
       }
       const next = loads.then(() => loadOne(source, graphIri));
       loads = next.catch(() => undefined);
@@ -356,7 +352,7 @@ function validateGraphIri(graphIri: string): void {
   }
   if (!valid) {
     throw new VirtuosoError(
-      'VIRTUOSO_INVALID_INPUT',
+      'invalid_input',
       `graph IRI ${JSON.stringify(graphIri)} must be an absolute IRI without spaces, quotes or <>"{}|^\`\\`,
     );
   }
