@@ -6,6 +6,7 @@ export {
   type RetryKind,
   type TransportSettings,
 } from './create-http-transport';
+export { HttpClientError } from './http-client-error';
 export type { CallOptions, HttpClientOptions } from './http-client-options';
 export {
   describeCause,

@@ -1,4 +1,4 @@
-import { type ClientErrorCode, problemMessage } from '@dcg/client-transport';
+import { type ClientErrorCode, HttpClientError, problemMessage } from '@dcg/client-transport';
 
 const marker = Symbol.for('dcg.marketplace-client.error');
 
@@ -30,19 +30,24 @@ export interface MarketplaceIssue {
  * try { await client.getInstance('urn:dmb:dp:x:y:0'); }
  * catch (error) { if (MarketplaceClientError.isInstance(error) && error.code === 'timeout') retryLater(); }
  */
-export class MarketplaceClientError extends Error {
-  readonly code: MarketplaceClientErrorCode;
+export class MarketplaceClientError extends HttpClientError {
+  declare readonly code: MarketplaceClientErrorCode;
   readonly issues: readonly MarketplaceIssue[];
-  readonly [marker] = true;
+  declare readonly [marker]: true;
 
   constructor(
     code: MarketplaceClientErrorCode,
     message: string,
     options?: { cause?: unknown; issues?: readonly MarketplaceIssue[] },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    // An absent cause stays absent (no own `cause: undefined`).
+    super(
+      marker,
+      code,
+      message,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'MarketplaceClientError';
-    this.code = code;
     this.issues = options?.issues ?? [];
   }
 

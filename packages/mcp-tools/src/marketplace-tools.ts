@@ -1,4 +1,9 @@
-import type { MarketplaceSearchHit } from '@dcg/marketplace-client';
+import {
+  ComplianceStatusSchema,
+  ContractComplianceSchema,
+  type MarketplaceSearchHit,
+  PolicySchema,
+} from '@dcg/marketplace-client';
 import { type McpServer, requireScopes } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { describeCompliance, failingRequirements } from './compliance-summary';
@@ -30,8 +35,6 @@ const Cursor = z
   .optional()
   .describe('The nextCursor of a previous answer, to read the next page');
 
-const ComplianceStatus = z.enum(['compliant', 'violated', 'unprocessable', 'unknown']);
-
 const SearchHitSchema = z.object({
   systemId: z.string(),
   name: z.string().optional(),
@@ -40,7 +43,9 @@ const SearchHitSchema = z.object({
   score: z.number().optional(),
   matched: z.array(z.string()).optional(),
   dataContracts: z
-    .array(z.object({ id: z.string(), name: z.string().optional(), status: ComplianceStatus }))
+    .array(
+      z.object({ id: z.string(), name: z.string().optional(), status: ComplianceStatusSchema }),
+    )
     .optional(),
 });
 
@@ -51,28 +56,30 @@ const FailingRequirementSchema = z.object({
   issues: z.array(z.string()),
 });
 
+// The client's wire shapes, strict here (a tool's output schema lists every member it answers).
+const compliance = ContractComplianceSchema.shape;
 const ComplianceOutputSchema = z.object({
-  contractId: z.string(),
-  environment: z.string(),
-  status: ComplianceStatus,
-  evaluatedAt: z.string().nullable(),
-  policyId: z.string().nullable(),
+  contractId: compliance.contractId,
+  environment: compliance.environment,
+  status: compliance.status,
+  evaluatedAt: compliance.evaluatedAt,
+  policyId: compliance.policyId,
   errorSummary: z.string().nullable(),
-  counts: z.object({ compliant: z.number().int(), failing: z.number().int() }),
+  counts: compliance.counts,
   failingRequirements: z.array(FailingRequirementSchema),
-  message: z.string().optional(),
-  schemaErrors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  message: compliance.message,
+  schemaErrors: compliance.schemaErrors,
   explanation: z.string(),
 });
 
-const PolicyOutputSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  resourceType: z.string(),
-  trigger: z.enum(['active', 'passive']),
-  status: z.enum(['draft', 'grace', 'enabled']),
-  environment: z.string().nullable(),
+const PolicyOutputSchema = z.object(PolicySchema.shape).pick({
+  id: true,
+  name: true,
+  description: true,
+  resourceType: true,
+  trigger: true,
+  status: true,
+  environment: true,
 });
 
 /**

@@ -1,13 +1,15 @@
-import type {
-  DeployedDescriptor,
-  MarketplaceClient,
-  MarketplaceInstance,
+import {
+  ComplianceStatusSchema,
+  type DeployedDescriptor,
+  type MarketplaceClient,
+  type MarketplaceInstance,
+  MarketplaceInstanceSchema,
 } from '@dcg/marketplace-client';
 import { z } from 'zod';
 import { describeFailure } from './tool-errors';
 
 const ComplianceBadgeSchema = z.object({
-  status: z.enum(['compliant', 'violated', 'unprocessable', 'unknown']),
+  status: ComplianceStatusSchema,
   evaluatedAt: z.string().nullable(),
 });
 
@@ -25,14 +27,16 @@ export const ComponentViewSchema = z.object({
 });
 export type ComponentView = z.infer<typeof ComponentViewSchema>;
 
+const { systemId, name, kind, environment, version, deployedAt } = MarketplaceInstanceSchema.shape;
+
 /** A deployed system with its output ports and their data contracts. */
 export const SystemViewSchema = z.object({
-  systemId: z.string(),
-  name: z.string(),
-  kind: z.string(),
-  environment: z.string(),
-  version: z.string().optional(),
-  deployedAt: z.string(),
+  systemId,
+  name,
+  kind,
+  environment,
+  version,
+  deployedAt,
   domain: z.string().optional(),
   description: z.string().optional(),
   outputPorts: z.array(ComponentViewSchema),
