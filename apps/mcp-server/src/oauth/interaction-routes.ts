@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SCOPE_DESCRIPTIONS } from '@dcg/mcp-tools';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type Provider from 'oidc-provider';
 import type { McpEnv } from '../app-env';
 import type { McpServerConfig } from '../config';
@@ -50,17 +50,8 @@ export function interactionRoutes(deps: {
 
   app.get('/interaction/:uid', async (c) => {
     const provider = deps.provider();
-    const details = await provider
-      .interactionDetails(c.env.incoming, c.env.outgoing)
-      .catch(() => undefined);
-    if (!details || details.uid !== c.req.param('uid'))
-      return c.html(
-        page(
-          'Sign-in expired',
-          '<p>This sign-in has expired. Start again from your application.</p>',
-        ),
-        400,
-      );
+    const details = await interactionOf(provider, c);
+    if (!details) return c.html(EXPIRED_PAGE, 400);
     const client = await provider.Client.find(String(details.params.client_id));
     const clientName = client?.clientName ?? String(details.params.client_id);
     const token = csrf(details.uid);
@@ -105,17 +96,8 @@ export function interactionRoutes(deps: {
     if (origin !== undefined && origin !== deps.origin)
       return c.html(page('Refused', '<p>This form must be sent from this server.</p>'), 403);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const details = await provider
-      .interactionDetails(c.env.incoming, c.env.outgoing)
-      .catch(() => undefined);
-    if (!details || details.uid !== c.req.param('uid'))
-      return c.html(
-        page(
-          'Sign-in expired',
-          '<p>This sign-in has expired. Start again from your application.</p>',
-        ),
-        400,
-      );
+    const details = await interactionOf(provider, c);
+    if (!details) return c.html(EXPIRED_PAGE, 400);
     if (!csrfValid(details.uid, form.csrf))
       return c.html(
         page('Refused', '<p>The form is not valid (CSRF). Start again from your application.</p>'),
@@ -181,6 +163,14 @@ export function interactionRoutes(deps: {
 const dummyHash =
   'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
+/** The interaction of this request's cookie, when it is the one the URL names (else expired). */
+async function interactionOf(provider: Provider, c: Context<McpEnv>) {
+  const details = await provider
+    .interactionDetails(c.env.incoming, c.env.outgoing)
+    .catch(() => undefined);
+  return details && details.uid === c.req.param('uid') ? details : undefined;
+}
+
 function abortForm(uid: string, token: string): string {
   return `<form method="post" action="/interaction/${escapeHtml(uid)}/abort"><input type="hidden" name="csrf" value="${token}"><button type="submit" class="secondary">Deny</button></form>`;
 }
@@ -190,3 +180,8 @@ function page(title: string, body: string): string {
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}label{display:block;margin:.75rem 0}input{display:block;width:100%;padding:.5rem;font:inherit;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1.25rem;font:inherit;background:#1f5fbf;color:#fff;border:0;border-radius:4px}button.secondary{background:#e6e8eb;color:#1b1f24}.error{color:#a40e26}code{background:#f2f4f6;padding:0 .25rem}</style></head>
 <body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 }
+
+const EXPIRED_PAGE = page(
+  'Sign-in expired',
+  '<p>This sign-in has expired. Start again from your application.</p>',
+);
