@@ -67,6 +67,11 @@ export const EmbeddingsModelConfigSchema = z
     batchSize: z.number().int().min(1).max(2048).default(256),
     timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
     maxRetries: z.number().int().min(0).max(10).default(5),
+    /**
+     * Provider `local` only: the tokens of each text the model reads, 1–128 (default 64, the local
+     * embedder's own). Its time per text grows with it; a change makes stored vectors stale.
+     */
+    maxTokens: z.number().int().min(1).max(128).default(64),
   })
   .superRefine((m, ctx) => {
     const need = (key: 'apiVersion' | 'instanceName' | 'deploymentName' | 'endpoint') => {
@@ -112,6 +117,7 @@ export const EmbeddingsSearchConfigSchema = z.strictObject({
     batchSize: 256,
     timeoutMs: 30_000,
     maxRetries: 5,
+    maxTokens: 64,
   }),
   /**
    * Vector hits below this cosine similarity are left out of the ranking (a query about nothing

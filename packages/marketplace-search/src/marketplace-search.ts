@@ -296,25 +296,29 @@ export class MarketplaceSearch {
     const { q, environment, limit } = query;
     const filtering = (query.kind?.length ?? 0) > 0 || (query.compliance?.length ?? 0) > 0;
     const candidates = Math.max(50, limit * (filtering ? 10 : 3));
-    const lexicalHits = this.lexical.search(q, { environment, limit: candidates });
     const pending = this.pending.countIn(environment);
 
     let fallback: string | undefined;
-    let vectorHits: ReturnType<VectorIndex['search']> = [];
+    let queryVector: Promise<Float32Array> | undefined;
     if (!this.options.provider || !this.vectors) {
       fallback = 'embeddings search is disabled';
+    } else if (this.vectors.count(environment) === 0) {
+      fallback = `no embeddings yet in ${environment} (${pending} pending)`;
     } else {
+      // Asked for first: a new query's embedding runs elsewhere (a worker, a provider) while the
+      // lexical search runs here.
+      queryVector = this.queryVector(q);
+      queryVector.catch(() => {}); // awaited below
+    }
+    const lexicalHits = this.lexical.search(q, { environment, limit: candidates });
+    let vectorHits: ReturnType<VectorIndex['search']> = [];
+    if (queryVector && this.options.provider && this.vectors) {
       try {
-        if (this.vectors.count(environment) === 0) {
-          fallback = `no embeddings yet in ${environment} (${pending} pending)`;
-        } else {
-          const vector = await this.queryVector(q);
-          vectorHits = this.vectors.search(vector, {
-            environment,
-            limit: candidates,
-            minSimilarity: this.options.minVectorSimilarity ?? this.options.provider.minSimilarity,
-          });
-        }
+        vectorHits = this.vectors.search(await queryVector, {
+          environment,
+          limit: candidates,
+          minSimilarity: this.options.minVectorSimilarity ?? this.options.provider.minSimilarity,
+        });
       } catch (error) {
         if (MarketplaceSearchError.isInstance(error) && error.code === 'search_unavailable') {
           fallback = error.message;

@@ -17,7 +17,7 @@ export function createEmbeddingProvider(
   model: EmbeddingsModelConfig,
   env: Record<string, string | undefined>,
 ): EmbeddingProvider {
-  if (model.provider === 'local') return createLocalEmbedder();
+  if (model.provider === 'local') return createLocalEmbedder({ maxTokens: model.maxTokens });
   const apiKey = resolveEmbeddingsApiKey(model, env);
   const limits = {
     batchSize: model.batchSize,

@@ -1,9 +1,11 @@
 export { createEmbeddingProvider } from './create-embedding-provider';
 export {
   createLocalEmbedder,
+  LOCAL_EMBEDDER_MAX_TOKENS,
   LOCAL_EMBEDDER_MIN_SIMILARITY,
   LOCAL_EMBEDDER_MODEL,
   type LocalEmbedderOptions,
+  localEmbedderModel,
 } from './local-embedder';
 export {
   openPostgresEmbeddingStore,

