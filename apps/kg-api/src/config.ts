@@ -90,6 +90,8 @@ export const KgApiConfigSchema = z
         maxJsonLdDepth: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_JSON_DEPTH),
         /** Heap limit of the worker thread that converts one JSON-LD document. */
         jsonLdWorkerHeapMb: z.number().int().min(16).max(16_384).default(1024),
+        /** Longest conversion of one JSON-LD document (its worker is stopped then). */
+        jsonLdTimeoutMs: z.number().int().min(100).max(3_600_000).default(120_000),
       })
       .strict()
       .default({
@@ -97,6 +99,7 @@ export const KgApiConfigSchema = z
         pullTimeoutMs: 120_000,
         maxJsonLdDepth: DEFAULT_MAX_JSON_DEPTH,
         jsonLdWorkerHeapMb: 1024,
+        jsonLdTimeoutMs: 120_000,
       }),
     cors: z
       .object({

@@ -102,7 +102,10 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     logger.info('demo vocabulary ingested', { sourceId: DEMO_SOURCE.id, triples });
   }
   const rdfParse = {
-    jsonLd: jsonLdInWorker({ maxHeapMb: config.ingestion.jsonLdWorkerHeapMb }),
+    jsonLd: jsonLdInWorker({
+      maxHeapMb: config.ingestion.jsonLdWorkerHeapMb,
+      timeoutMs: config.ingestion.jsonLdTimeoutMs,
+    }),
     maxJsonDepth: config.ingestion.maxJsonLdDepth,
   };
   const ingestion = new SourceIngestion(

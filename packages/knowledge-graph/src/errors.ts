@@ -10,6 +10,7 @@ const marker = Symbol.for('dcg.knowledge-graph.error');
  */
 export type KnowledgeGraphErrorCode =
   | 'rdf_syntax'
+  | 'document_too_costly'
   | 'empty_graph'
   | 'unsupported_format'
   | 'unknown_source'

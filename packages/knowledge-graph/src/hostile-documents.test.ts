@@ -82,8 +82,34 @@ describe('documents that used to hang, crash or wipe', () => {
     });
     expect(parsed).toMatchObject({
       success: false,
+      exceeded: 'memory',
       issues: [{ message: 'the JSON-LD document needs more than 4 MB to convert' }],
     });
+  });
+
+  it('stops a conversion that takes longer than timeoutMs, and the next document gets its turn', async () => {
+    // 150,000 concepts (14.5 MB) took 13 s to convert at load average 8; a worker starts in 0.3 s
+    // (1 s under heavy load).
+    const nodes = Array.from({ length: 150_000 }, (_, i) => ({
+      '@id': `https://ex.org/c${i}`,
+      [`${skos}prefLabel`]: `Concept ${i}`,
+    }));
+    const convert = jsonLdInWorker({ timeoutMs: 2_500, maxWorkers: 1 });
+    const started = Date.now();
+    const slow = parseRdf(JSON.stringify({ '@graph': nodes }), 'json-ld', { jsonLd: convert });
+    const next = parseRdf(
+      JSON.stringify({ '@id': 'https://ex.org/next', [`${skos}prefLabel`]: 'Next' }),
+      'json-ld',
+      { jsonLd: convert },
+    );
+    expect(await slow).toMatchObject({
+      success: false,
+      exceeded: 'time',
+      issues: [{ message: 'the JSON-LD document takes longer than 2500 ms to convert' }],
+    });
+    expect(Date.now() - started).toBeLessThan(6_000);
+    const converted = await next;
+    expect(converted.success && converted.data.map((q) => q.object.value)).toEqual(['Next']);
   });
 
   it('converts documents arriving at once one after the other (maxWorkers 1), each correctly', async () => {

@@ -10,18 +10,27 @@ export interface RdfSyntaxIssue {
   column: number;
 }
 
-/** Result of {@link parseRdf}. */
+/**
+ * A limit a document's conversion ran into (`jsonLdInWorker`): its heap (`memory`) or its time
+ * (`time`). Such a document may well be valid: it is refused for what it costs.
+ */
+export type ConversionLimit = 'memory' | 'time';
+
+/**
+ * Result of {@link parseRdf}: the quads, or the syntax issues; `exceeded` says that the document
+ * was refused at a conversion limit rather than for its syntax.
+ */
 export type ParseRdfResult =
   | { success: true; data: Quad[] }
-  | { success: false; issues: RdfSyntaxIssue[] };
+  | { success: false; issues: RdfSyntaxIssue[]; exceeded?: ConversionLimit };
 
 /**
  * What a JSON-LD converter answers: the document as N-Quads, or why it is not valid JSON-LD
- * (`position`: the character offset of a JSON syntax error).
+ * (`position`: the character offset of a JSON syntax error), or the limit it ran into.
  */
 export type JsonLdConversion =
   | { success: true; nquads: string }
-  | { success: false; message: string; position?: number };
+  | { success: false; message: string; position?: number; exceeded?: ConversionLimit };
 
 /**
  * Converts a JSON-LD document (already checked for depth) to N-Quads. The default runs in the
@@ -266,7 +275,11 @@ async function parseJsonLd(text: string, options: ParseRdfOptions): Promise<Pars
       converted.position === undefined
         ? { line: 1, column: 1 }
         : lineAndColumn(text, converted.position);
-    return { success: false, issues: [{ message: converted.message, ...at }] };
+    return {
+      success: false,
+      issues: [{ message: converted.message, ...at }],
+      ...(converted.exceeded === undefined ? {} : { exceeded: converted.exceeded }),
+    };
   }
   // Small chunks: each one is a stretch of synchronous work on this thread.
   const parsed = await parseN3(converted.nquads, 'n-quads', { chunkSize: 128 * 1024 });

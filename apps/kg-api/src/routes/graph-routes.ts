@@ -1,6 +1,7 @@
 import { ProblemError } from '@dcg/http-kit';
 import {
   type KnowledgeBase,
+  KnowledgeGraphError,
   mediaTypeOfRdfFormat,
   type ParseRdfOptions,
   parseRdf,
@@ -207,7 +208,7 @@ export function mountGraphRoutes(
     tags: ['sources'],
     summary: "Replaces a source's graph with the uploaded document, atomically",
     description:
-      'The format follows Content-Type. A malformed document changes nothing and gets a 400 with the line and column of the error; text that is not UTF-8 gets a 400 with the byte offset. A document that yields no triples (an empty body, `{}`, `null`) is refused with 400 unless `allowEmpty=true` says the graph is meant to be emptied. Answered once durable.',
+      'The format follows Content-Type. A malformed document changes nothing and gets a 400 with the line and column of the error; text that is not UTF-8 gets a 400 with the byte offset. A document that yields no triples (an empty body, `{}`, `null`) is refused with 400 unless `allowEmpty=true` says the graph is meant to be emptied. JSON-LD whose conversion runs into a heap or time limit of the converter is refused with 422 `document_too_costly`. Answered once durable.',
     security: bearerSecurity,
     request: {
       params: SourceParamsSchema,
@@ -242,6 +243,13 @@ export function mountGraphRoutes(
     const parsed = await parseRdf(text, format, deps.parse);
     if (!parsed.success) {
       const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
+      if (parsed.exceeded) {
+        // Maybe valid, but over a limit of the converter (ingestion.jsonLdWorkerHeapMb, …TimeoutMs).
+        throw new KnowledgeGraphError(
+          'document_too_costly',
+          `${issue.message}. Nothing was changed.`,
+        );
+      }
       throw new ProblemError({
         type: kgProblemType('rdf_syntax'),
         status: 400,

@@ -31,6 +31,9 @@ export const graphTransferOpenApi = {
     404: problem('unknown source'),
     413: problem('body larger than ingestion.maxUploadBytes'),
     415: problem('Content-Type is not an RDF format'),
+    422: problem(
+      'JSON-LD whose conversion needs more than ingestion.jsonLdWorkerHeapMb of heap or ingestion.jsonLdTimeoutMs of time (document_too_costly)',
+    ),
   },
   /** A download's body: the graph in a format written, by Accept. */
   downloadContent: Object.fromEntries(
