@@ -28,6 +28,19 @@ describe('embeddingsSearch configuration', () => {
     });
   });
 
+  it("bounds the local model's token budget to what it can read (1-128)", () => {
+    expect(EmbeddingsSearchConfigSchema.parse({}).embeddingsModel.maxTokens).toBe(64);
+    expect(
+      EmbeddingsSearchConfigSchema.parse({ embeddingsModel: { maxTokens: 128 } }).embeddingsModel
+        .maxTokens,
+    ).toBe(128);
+    for (const maxTokens of [0, 129, 1.5]) {
+      expect(issues({ embeddingsModel: { maxTokens } })).toEqual([
+        expect.stringMatching(/^embeddingsModel\.maxTokens: /),
+      ]);
+    }
+  });
+
   it('accepts a complete Azure OpenAI model, text-embedding-3-large by default', () => {
     expect(EmbeddingsModelConfigSchema.parse(azure).model).toBe('text-embedding-3-large');
     expect(
