@@ -1,5 +1,6 @@
 import { EnvironmentIds } from './environment-ids';
 import { MarketplaceSearchError } from './errors';
+import { RowScores } from './row-scores';
 import { TopK } from './top-k';
 
 /**
@@ -42,6 +43,8 @@ export interface VectorSearchOptions {
  * (Johnson–Lindenstrauss): a search scans the projections, then scores the best
  * `max(200, 8 × limit)` candidates exactly, about 5× less arithmetic than an exact scan for 512
  * dimensions (20× for 3072) with the same top hits in practice (see `vector-index.test.ts`). The
+ * projections live in WebAssembly memory and are scanned with SIMD (`row-scores.ts`; a plain
+ * JavaScript loop where WebAssembly SIMD is missing). The
  * best rows are kept in a bounded heap over typed arrays: a search allocates per hit returned,
  * not per row scanned. Vectors of one model only: a vector of another dimension is refused.
  *
@@ -60,6 +63,9 @@ export class VectorIndex {
   private readonly environmentCounts: number[] = [];
   private readonly rows = new Map<string, number>();
   private readonly projection: Float32Array | null;
+  /** Score the projections and the shortlist in WebAssembly SIMD (null: JavaScript loops do). */
+  private readonly kernel: RowScores | null;
+  private readonly fullKernel: RowScores | null;
   private readonly projected: number;
   /** Candidates of the projected scan scored exactly, at least (8 × limit when more). */
   private readonly rescored: number;
@@ -71,6 +77,7 @@ export class VectorIndex {
     readonly dimensions: number,
     options: { exact?: boolean; projectedDimensions?: number; rescored?: number } = {},
   ) {
+    this.fullKernel = null;
     this.data = new Float32Array(dimensions * 64);
     this.rowEnvironment = new Int32Array(64);
     this.projected =
@@ -79,7 +86,12 @@ export class VectorIndex {
         : (options.projectedDimensions ?? PROJECTED_DIMENSIONS);
     this.rescored = options.rescored ?? RESCORED;
     this.projection = this.projected > 0 ? gaussianMatrix(this.projected, dimensions) : null;
-    this.coarse = new Float32Array(this.projected * 64);
+    this.kernel = this.projected > 0 ? RowScores.create(this.projected, 64) : null;
+    this.coarse = this.kernel ? this.kernel.rows : new Float32Array(this.projected * 64);
+    if (this.kernel) {
+      this.fullKernel = RowScores.create(dimensions, 64);
+      if (this.fullKernel) this.data = this.fullKernel.rows;
+    }
     this.scratchQuery = new Float32Array(dimensions);
     this.scratchCoarse = new Float32Array(this.projected);
   }
@@ -100,7 +112,9 @@ export class VectorIndex {
 
   /** Bytes held by the vectors. */
   get byteLength(): number {
-    return this.data.byteLength + this.coarse.byteLength + this.rowEnvironment.byteLength;
+    const coarse = this.kernel ? this.kernel.byteLength : this.coarse.byteLength;
+    const data = this.fullKernel ? this.fullKernel.byteLength : this.data.byteLength;
+    return data + coarse + this.rowEnvironment.byteLength;
   }
 
   upsert(key: string, environment: string, vector: ArrayLike<number>): void {
@@ -167,16 +181,24 @@ export class VectorIndex {
       this.scan(this.data, d, q, env, limit);
     } else {
       const p = this.projected;
-      this.scan(
-        this.coarse,
-        p,
-        this.project(q, this.scratchCoarse),
-        env,
-        Math.max(this.rescored, limit * 8),
-      );
+      const shortlist = Math.max(this.rescored, limit * 8);
+      if (this.kernel) {
+        this.project(q, this.kernel.query);
+        this.offerScores(this.kernel.score(this.keys.length), env, shortlist);
+      } else {
+        this.scan(this.coarse, p, this.project(q, this.scratchCoarse), env, shortlist);
+      }
       const candidates = top.drain();
       top.reset(limit);
-      for (const row of candidates.ids) top.offer(row, dot(q, this.data, row * d, d));
+      if (this.fullKernel) {
+        this.fullKernel.query.set(q);
+        this.fullKernel.ids.set(candidates.ids);
+        const scores = this.fullKernel.scoreRows(candidates.ids.length);
+        for (let i = 0; i < scores.length; i++)
+          top.offer(candidates.ids[i] as number, scores[i] as number);
+      } else {
+        for (const row of candidates.ids) top.offer(row, dot(q, this.data, row * d, d));
+      }
     }
     const best = top.drain();
     const hits: VectorHit[] = [];
@@ -195,12 +217,22 @@ export class VectorIndex {
 
   private grow(): void {
     const capacity = this.rowEnvironment.length * 2;
-    const data = new Float32Array(capacity * this.dimensions);
-    data.set(this.data);
-    this.data = data;
-    const coarse = new Float32Array(capacity * this.projected);
-    coarse.set(this.coarse);
-    this.coarse = coarse;
+    if (this.fullKernel) {
+      this.fullKernel.grow(capacity);
+      this.data = this.fullKernel.rows;
+    } else {
+      const data = new Float32Array(capacity * this.dimensions);
+      data.set(this.data);
+      this.data = data;
+    }
+    if (this.kernel) {
+      this.kernel.grow(capacity);
+      this.coarse = this.kernel.rows;
+    } else {
+      const coarse = new Float32Array(capacity * this.projected);
+      coarse.set(this.coarse);
+      this.coarse = coarse;
+    }
     const environments = new Int32Array(capacity);
     environments.set(this.rowEnvironment);
     this.rowEnvironment = environments;
@@ -211,6 +243,20 @@ export class VectorIndex {
     for (let j = 0; j < this.projected; j++)
       out[j] = dot(unit, m, j * this.dimensions, this.dimensions);
     return out;
+  }
+
+  /** Leaves in `this.top` the `limit` best rows of the environment by their `scores`. */
+  private offerScores(scores: Float32Array, env: number, limit: number): void {
+    const top = this.top;
+    top.reset(limit);
+    const environments = this.rowEnvironment;
+    let floor = Number.NEGATIVE_INFINITY;
+    for (let row = 0; row < scores.length; row++) {
+      const score = scores[row] as number;
+      if (score <= floor || environments[row] !== env) continue;
+      top.offer(row, score);
+      floor = top.floor;
+    }
   }
 
   /** Leaves in `this.top` the `limit` best rows of the environment by dot product with `q`. */
