@@ -52,6 +52,28 @@ describe('VectorIndex', () => {
     expect(index.size).toBe(150);
   });
 
+  it('ranks alike with WebAssembly SIMD and with the JavaScript loops', () => {
+    const random = seeded(11);
+    const simd = new VectorIndex(512);
+    const js = new VectorIndex(512, { simd: false });
+    for (let i = 0; i < 1000; i++) {
+      const v = Array.from({ length: 512 }, random);
+      simd.upsert(`k${i}`, i % 3 === 0 ? 'q' : 'p', v);
+      js.upsert(`k${i}`, i % 3 === 0 ? 'q' : 'p', v);
+    }
+    for (let i = 0; i < 1000; i += 7) {
+      simd.remove(`k${i}`);
+      js.remove(`k${i}`);
+    }
+    for (let i = 0; i < 20; i++) {
+      const q = Array.from({ length: 512 }, random);
+      const a = simd.search(q, { environment: 'p', limit: 10 });
+      const b = js.search(q, { environment: 'p', limit: 10 });
+      expect(a.map((h) => h.key)).toEqual(b.map((h) => h.key));
+      a.forEach((h, j) => expect(h.similarity).toBeCloseTo(b[j]?.similarity as number, 5));
+    }
+  });
+
   it('with a random projection finds the same top hits as an exact scan (512 dimensions)', () => {
     const random = seeded(7);
     const centres = Array.from({ length: 60 }, () =>

@@ -75,7 +75,13 @@ export class VectorIndex {
 
   constructor(
     readonly dimensions: number,
-    options: { exact?: boolean; projectedDimensions?: number; rescored?: number } = {},
+    options: {
+      exact?: boolean;
+      projectedDimensions?: number;
+      rescored?: number;
+      /** false: JavaScript loops even where WebAssembly SIMD is available (to compare them). */
+      simd?: boolean;
+    } = {},
   ) {
     this.fullKernel = null;
     this.data = new Float32Array(dimensions * 64);
@@ -86,7 +92,8 @@ export class VectorIndex {
         : (options.projectedDimensions ?? PROJECTED_DIMENSIONS);
     this.rescored = options.rescored ?? RESCORED;
     this.projection = this.projected > 0 ? gaussianMatrix(this.projected, dimensions) : null;
-    this.kernel = this.projected > 0 ? RowScores.create(this.projected, 64) : null;
+    const simd = options.simd ?? true;
+    this.kernel = simd && this.projected > 0 ? RowScores.create(this.projected, 64) : null;
     this.coarse = this.kernel ? this.kernel.rows : new Float32Array(this.projected * 64);
     if (this.kernel) {
       this.fullKernel = RowScores.create(dimensions, 64);
