@@ -70,7 +70,9 @@ describe('VectorIndex', () => {
       const a = simd.search(q, { environment: 'p', limit: 10 });
       const b = js.search(q, { environment: 'p', limit: 10 });
       expect(a.map((h) => h.key)).toEqual(b.map((h) => h.key));
-      a.forEach((h, j) => expect(h.similarity).toBeCloseTo(b[j]?.similarity as number, 5));
+      a.forEach((h, j) => {
+        expect(h.similarity).toBeCloseTo(b[j]?.similarity as number, 5);
+      });
     }
   });
 
