@@ -7,7 +7,7 @@ import { instanceKey, LexicalIndex } from './lexical-index';
 import { PendingInstances } from './pending-instances';
 import type { InstanceCompliance, MarketplaceSearchQuery } from './search-query';
 import type { EmbeddingJob, EmbeddingsStatus, SearchHit, SearchResult } from './search-wire';
-import { VectorIndex } from './vector-index';
+import { type VectorHit, VectorIndex } from './vector-index';
 
 /**
  * Where the marketplace instances come from (the governance store in governance-api).
@@ -299,33 +299,32 @@ export class MarketplaceSearch {
     const pending = this.pending.countIn(environment);
 
     let fallback: string | undefined;
-    let queryVector: Promise<Float32Array> | undefined;
-    if (!this.options.provider || !this.vectors) {
+    let vectorSearch: Promise<VectorHit[]> | undefined;
+    const { provider } = this.options;
+    const vectors = this.vectors;
+    if (!provider || !vectors) {
       fallback = 'embeddings search is disabled';
-    } else if (this.vectors.count(environment) === 0) {
+    } else if (vectors.count(environment) === 0) {
       fallback = `no embeddings yet in ${environment} (${pending} pending)`;
     } else {
-      // Asked for first: a new query's embedding runs elsewhere (a worker, a provider) while the
+      // Started first: a new query's embedding runs elsewhere (a worker, a provider) while the
       // lexical search runs here.
-      queryVector = this.queryVector(q);
-      queryVector.catch(() => {}); // awaited below
+      const minSimilarity = this.options.minVectorSimilarity ?? provider.minSimilarity;
+      vectorSearch = this.queryVector(q).then((vector) =>
+        vectors.search(vector, { environment, limit: candidates, minSimilarity }),
+      );
+      vectorSearch.catch(() => {}); // awaited below
     }
     const lexicalHits = this.lexical.search(q, { environment, limit: candidates });
-    let vectorHits: ReturnType<VectorIndex['search']> = [];
-    if (queryVector && this.options.provider && this.vectors) {
-      try {
-        vectorHits = this.vectors.search(await queryVector, {
-          environment,
-          limit: candidates,
-          minSimilarity: this.options.minVectorSimilarity ?? this.options.provider.minSimilarity,
-        });
-      } catch (error) {
-        if (MarketplaceSearchError.isInstance(error) && error.code === 'search_unavailable') {
-          fallback = error.message;
-        } else {
-          this.recordError(error);
-          fallback = `the embedding provider failed: ${(error as Error).message}`;
-        }
+    let vectorHits: VectorHit[] = [];
+    try {
+      vectorHits = (await vectorSearch) ?? [];
+    } catch (error) {
+      if (MarketplaceSearchError.isInstance(error) && error.code === 'search_unavailable') {
+        fallback = error.message;
+      } else {
+        this.recordError(error);
+        fallback = `the embedding provider failed: ${(error as Error).message}`;
       }
     }
     let fused = fuseRankings(lexicalHits, vectorHits, { limit: candidates });

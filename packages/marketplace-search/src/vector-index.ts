@@ -43,10 +43,10 @@ export interface VectorSearchOptions {
  * (Johnson–Lindenstrauss): a search scans the projections, then scores the best
  * `max(200, 8 × limit)` candidates exactly, about 5× less arithmetic than an exact scan for 512
  * dimensions (20× for 3072) with the same top hits in practice (see `vector-index.test.ts`). The
- * projections live in WebAssembly memory and are scanned with SIMD (`row-scores.ts`; a plain
- * JavaScript loop where WebAssembly SIMD is missing). The
- * best rows are kept in a bounded heap over typed arrays: a search allocates per hit returned,
- * not per row scanned. Vectors of one model only: a vector of another dimension is refused.
+ * vectors and their projections live in WebAssembly memory and are scored with SIMD
+ * (`row-scores.ts`; plain JavaScript loops where WebAssembly SIMD is missing). The best rows are
+ * kept in a bounded heap over typed arrays: a search allocates per hit returned, not per row
+ * scanned. Vectors of one model only: a vector of another dimension is refused.
  *
  * @example
  * const index = new VectorIndex(512);
@@ -63,9 +63,9 @@ export class VectorIndex {
   private readonly environmentCounts: number[] = [];
   private readonly rows = new Map<string, number>();
   private readonly projection: Float32Array | null;
-  /** Score the projections and the shortlist in WebAssembly SIMD (null: JavaScript loops do). */
-  private readonly kernel: RowScores | null;
-  private readonly fullKernel: RowScores | null;
+  /** Hold and score the projections and the vectors in WebAssembly SIMD (null: JavaScript). */
+  private readonly coarseKernel: RowScores | null;
+  private readonly dataKernel: RowScores | null;
   private readonly projected: number;
   /** Candidates of the projected scan scored exactly, at least (8 × limit when more). */
   private readonly rescored: number;
@@ -83,8 +83,6 @@ export class VectorIndex {
       simd?: boolean;
     } = {},
   ) {
-    this.fullKernel = null;
-    this.data = new Float32Array(dimensions * 64);
     this.rowEnvironment = new Int32Array(64);
     this.projected =
       options.exact || dimensions <= 192
@@ -92,13 +90,11 @@ export class VectorIndex {
         : (options.projectedDimensions ?? PROJECTED_DIMENSIONS);
     this.rescored = options.rescored ?? RESCORED;
     this.projection = this.projected > 0 ? gaussianMatrix(this.projected, dimensions) : null;
-    const simd = options.simd ?? true;
-    this.kernel = simd && this.projected > 0 ? RowScores.create(this.projected, 64) : null;
-    this.coarse = this.kernel ? this.kernel.rows : new Float32Array(this.projected * 64);
-    if (this.kernel) {
-      this.fullKernel = RowScores.create(dimensions, 64);
-      if (this.fullKernel) this.data = this.fullKernel.rows;
-    }
+    const simd = (options.simd ?? true) && this.projected > 0;
+    this.coarseKernel = simd ? RowScores.create(this.projected, 64) : null;
+    this.dataKernel = this.coarseKernel ? RowScores.create(dimensions, 64) : null;
+    this.coarse = this.coarseKernel?.rows ?? new Float32Array(this.projected * 64);
+    this.data = this.dataKernel?.rows ?? new Float32Array(dimensions * 64);
     this.scratchQuery = new Float32Array(dimensions);
     this.scratchCoarse = new Float32Array(this.projected);
   }
@@ -119,8 +115,8 @@ export class VectorIndex {
 
   /** Bytes held by the vectors. */
   get byteLength(): number {
-    const coarse = this.kernel ? this.kernel.byteLength : this.coarse.byteLength;
-    const data = this.fullKernel ? this.fullKernel.byteLength : this.data.byteLength;
+    const coarse = this.coarseKernel?.byteLength ?? this.coarse.byteLength;
+    const data = this.dataKernel?.byteLength ?? this.data.byteLength;
     return data + coarse + this.rowEnvironment.byteLength;
   }
 
@@ -189,18 +185,18 @@ export class VectorIndex {
     } else {
       const p = this.projected;
       const shortlist = Math.max(this.rescored, limit * 8);
-      if (this.kernel) {
-        this.project(q, this.kernel.query);
-        this.offerScores(this.kernel.score(this.keys.length), env, shortlist);
+      if (this.coarseKernel) {
+        this.project(q, this.coarseKernel.query);
+        this.offerScores(this.coarseKernel.score(this.keys.length), env, shortlist);
       } else {
         this.scan(this.coarse, p, this.project(q, this.scratchCoarse), env, shortlist);
       }
       const candidates = top.drain();
       top.reset(limit);
-      if (this.fullKernel) {
-        this.fullKernel.query.set(q);
-        this.fullKernel.ids.set(candidates.ids);
-        const scores = this.fullKernel.scoreRows(candidates.ids.length);
+      if (this.dataKernel) {
+        this.dataKernel.query.set(q);
+        this.dataKernel.ids.set(candidates.ids);
+        const scores = this.dataKernel.scoreRows(candidates.ids.length);
         for (let i = 0; i < scores.length; i++)
           top.offer(candidates.ids[i] as number, scores[i] as number);
       } else {
@@ -224,22 +220,8 @@ export class VectorIndex {
 
   private grow(): void {
     const capacity = this.rowEnvironment.length * 2;
-    if (this.fullKernel) {
-      this.fullKernel.grow(capacity);
-      this.data = this.fullKernel.rows;
-    } else {
-      const data = new Float32Array(capacity * this.dimensions);
-      data.set(this.data);
-      this.data = data;
-    }
-    if (this.kernel) {
-      this.kernel.grow(capacity);
-      this.coarse = this.kernel.rows;
-    } else {
-      const coarse = new Float32Array(capacity * this.projected);
-      coarse.set(this.coarse);
-      this.coarse = coarse;
-    }
+    this.data = grownRows(this.data, this.dataKernel, capacity, this.dimensions);
+    this.coarse = grownRows(this.coarse, this.coarseKernel, capacity, this.projected);
     const environments = new Int32Array(capacity);
     environments.set(this.rowEnvironment);
     this.rowEnvironment = environments;
@@ -288,6 +270,22 @@ export class VectorIndex {
       floor = top.floor;
     }
   }
+}
+
+/** Room for `capacity` rows of `dims` floats, the rows kept: in the kernel's memory, or copied. */
+function grownRows(
+  rows: Float32Array,
+  kernel: RowScores | null,
+  capacity: number,
+  dims: number,
+): Float32Array {
+  if (kernel) {
+    kernel.grow(capacity);
+    return kernel.rows;
+  }
+  const grown = new Float32Array(capacity * dims);
+  grown.set(rows);
+  return grown;
 }
 
 /** Writes the unit vector of `vector` into `out` (a zero vector stays zero). */
