@@ -10,7 +10,7 @@ import {
   demoToolArguments,
   startDemoMcpServer,
 } from './__fixtures__/demo-server.testkit';
-import { authorize } from './__fixtures__/oauth-client.testkit';
+import { authorize, CookieBrowser, formOf, pkce } from './__fixtures__/oauth-client.testkit';
 import type { RunningMcpServer } from './server';
 
 const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
@@ -154,6 +154,92 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // the verifier's grant cache
     expect((await mcp(rotated.access_token)).status).toBe(401);
     expect((await mcp(accessToken)).status).toBe(401);
+  });
+
+  it('a client that asks for offline_access without prompt=consent sees it on the consent page and gets a refresh token', async () => {
+    const redirect = 'http://127.0.0.1:40002/cb';
+    const registered = await fetch(`${server.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: [redirect],
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const { verifier, challenge } = pkce();
+    const browser = new CookieBrowser();
+    // No prompt parameter at all, as OAuth 2.1 clients send it.
+    const authorizeUrl = `${server.url}/authorize?${new URLSearchParams({
+      client_id,
+      response_type: 'code',
+      redirect_uri: redirect,
+      scope: 'marketplace:read offline_access',
+      resource: server.mcpUrl,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    })}`;
+    const loginPage = await (await browser.follow(authorizeUrl, {}, redirect)).response!.text();
+    const login = formOf(loginPage, 'login');
+    const post = (action: string, form: Record<string, string>) =>
+      browser.follow(
+        new URL(action, server.url),
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+          body: new URLSearchParams(form),
+        },
+        redirect,
+      );
+    const consent = await post(login.action, { csrf: login.csrf, ...user });
+    const consentPage = await consent.response!.text();
+    expect(consentPage).toContain('<code>offline_access</code>: Stay signed in (refresh tokens)');
+    const confirm = formOf(consentPage, 'confirm');
+    const back = await post(confirm.action, { csrf: confirm.csrf });
+    const tokens = await fetch(`${server.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id,
+        code: back.stoppedAt!.searchParams.get('code')!,
+        redirect_uri: redirect,
+        code_verifier: verifier,
+      }),
+    });
+    const body = (await tokens.json()) as { refresh_token?: string };
+    expect(body.refresh_token).toEqual(expect.any(String));
+    expect((await refresh(body.refresh_token!, client_id)).status).toBe(200);
+  });
+
+  it('a registered confidential client authenticates with its secret, which is stored hashed', async () => {
+    const registered = await fetch(`${server.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: ['https://client.example/cb'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const { client_id, client_secret } = (await registered.json()) as Record<string, string>;
+    const stored = await server.store!.adapter('Client').find(client_id!);
+    expect(stored?.client_secret).toMatch(/^sha256\$/);
+    expect(JSON.stringify(stored)).not.toContain(client_secret);
+    const revoke = (secret: string) =>
+      fetch(`${server.url}/revoke`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${client_id}:${secret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ token: 'not-a-token' }),
+      });
+    expect((await revoke(client_secret!)).status).toBe(200);
+    const wrong = await revoke(`${client_secret}x`);
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toMatchObject({ error: 'invalid_client' });
   });
 
   it('revoking a refresh token ends its grant: its access tokens are refused', async () => {

@@ -2,6 +2,7 @@ import { SCOPES } from '@dcg/mcp-tools';
 import type { JWK } from 'jose';
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { McpServerConfig } from '../config';
+import { clientSecretMatches } from './credential-hashing';
 import type { OAuthStore } from './oauth-store';
 import type { SigningKeys } from './signing-keys';
 
@@ -23,7 +24,7 @@ export const AUTHORIZATION_SERVER_PATHS = [
  * Builds the OAuth 2.1 authorization server on oidc-provider: authorization code with PKCE S256
  * only, RFC 8707 resource indicators with the MCP endpoint as the one resource (ES256 JWT access
  * tokens for it), refresh tokens only with offline_access and rotated on every use (reuse of a
- * rotated one revokes the whole grant), revocation, RFC 9207 `iss` on authorization responses,
+ * rotated one, or a concurrent second use, revokes the whole grant: see `OAuthStore`), revocation, RFC 9207 `iss` on authorization responses,
  * pre-registered clients, Client ID Metadata Documents (oidc-provider fetches them with its SSRF
  * guard: no special-use addresses, no redirects, size and time caps) and dynamic registration.
  *
@@ -63,6 +64,8 @@ export function createAuthorizationServer(options: {
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },
+    // Registered clients' secrets are stored hashed, so nothing may use a secret as an HMAC key.
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     fetch: options.fetch as Configuration['fetch'],
     fetchResponseBodyLimits: {
       'client_id metadata document': oauth.clientIdMetadataDocumentFetch.maxBytes,
@@ -133,7 +136,34 @@ export function createAuthorizationServer(options: {
   };
   const provider = new Provider(options.issuer, configuration);
   provider.proxy = true;
+  // oidc-provider's hook for secrets it cannot read back (panva/node-oidc-provider#631).
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(actual: string) {
+    return clientSecretMatches(this.clientSecret, actual);
+  };
+  provider.use(offlineAccessWithoutPromptConsent);
   return provider;
+}
+
+/**
+ * OpenID Connect Core §11 has oidc-provider drop `offline_access` unless the request says
+ * `prompt=consent`; OAuth 2.1 clients (MCP clients among them) may not say it. An authorization
+ * request that asks for `offline_access` without any `prompt` is treated as `prompt=consent`: the
+ * person sees "Stay signed in" on the consent page and approves it, and the code then carries
+ * `offline_access`, so a client registered for the refresh_token grant gets a refresh token.
+ * (`prompt=none` or `prompt=login` keep the rule: no consent page, no refresh token.)
+ */
+async function offlineAccessWithoutPromptConsent(
+  ctx: KoaContextWithOIDC,
+  next: () => Promise<void>,
+) {
+  if (ctx.method === 'GET' && ctx.path === '/authorize') {
+    const query = ctx.query as Record<string, string | string[] | undefined>;
+    const scope = typeof query.scope === 'string' ? query.scope.split(' ') : [];
+    if (query.prompt === undefined && scope.includes('offline_access')) {
+      ctx.query = { ...query, prompt: 'consent' };
+    }
+  }
+  await next();
 }
 
 /** The public half of the signing keys, for the resource server. */

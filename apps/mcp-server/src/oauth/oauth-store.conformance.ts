@@ -2,18 +2,37 @@ import { describe, expect, it } from 'vitest';
 import type { OAuthStore } from './oauth-store';
 import { loadSigningKeys } from './signing-keys';
 
+/** A row as the store before version 1 wrote it: the code or token value as its id and `jti`. */
+export interface LegacyRow {
+  model: string;
+  id: string;
+  payload: Record<string, unknown>;
+  grantId?: string;
+}
+
+/** One place to keep an OAuth store (a file, a schema), opened by one or more instances. */
+export interface OAuthStorage {
+  /** Opens an instance of the store on this storage (each call a new connection). */
+  open(): Promise<OAuthStore>;
+  /** Everything stored, as text, to check what is at rest (for SQLite: the files themselves). */
+  dump(): Promise<string>;
+  /** Writes rows the way the store did before version 1, before any instance opens it. */
+  writeLegacy(rows: LegacyRow[]): Promise<void>;
+}
+
 /**
  * The behaviour every OAuth store must have (test code: run by the SQLite and PostgreSQL tests).
  *
  * @example
- * describeOAuthStoreConformance('sqlite', async () => openSqliteOAuthStore(file, keysFile));
+ * describeOAuthStoreConformance('sqlite', () => sqliteStorage(dir));
  */
-export function describeOAuthStoreConformance(name: string, open: () => Promise<OAuthStore>): void {
+export function describeOAuthStoreConformance(name: string, storage: () => OAuthStorage): void {
   describe(`OAuth store conformance: ${name}`, () => {
-    const withStore = async (run: (store: OAuthStore) => Promise<void>) => {
-      const store = await open();
+    const withStore = async (run: (store: OAuthStore, place: OAuthStorage) => Promise<void>) => {
+      const place = storage();
+      const store = await place.open();
       try {
-        await run(store);
+        await run(store, place);
       } finally {
         await store.close();
       }
@@ -45,18 +64,115 @@ export function describeOAuthStoreConformance(name: string, open: () => Promise<
         expect(await store.sweep()).toBeGreaterThanOrEqual(1);
       }));
 
-    it('consume marks a code as used once, with the time of first use', () =>
+    it('consume marks a code as used once; a second consume fails and revokes the grant', () =>
       withStore(async (store) => {
         const codes = store.adapter('AuthorizationCode');
+        await store.adapter('Grant').upsert('g1', { clientId: 'c', accountId: 'a' }, 60);
         await codes.upsert('c1', { grantId: 'g1' }, 60);
+        await store.adapter('RefreshToken').upsert('r0', { grantId: 'g1' }, 60);
         expect((await codes.find('c1'))?.consumed).toBeUndefined();
         await codes.consume('c1');
-        const consumed = (await codes.find('c1'))?.consumed;
-        expect(consumed).toEqual(expect.any(Number));
-        await new Promise((resolve) => setTimeout(resolve, 1_100));
-        await codes.consume('c1');
-        expect((await codes.find('c1'))?.consumed).toBe(consumed);
+        expect((await codes.find('c1'))?.consumed).toEqual(expect.any(Number));
+        await expect(codes.consume('c1')).rejects.toMatchObject({ error: 'invalid_grant' });
+        expect(await store.grantAlive('g1')).toBe(false);
+        expect(await codes.find('c1')).toBeUndefined();
+        expect(await store.adapter('RefreshToken').find('r0')).toBeUndefined();
       }));
+
+    it.each(['AuthorizationCode', 'RefreshToken'])(
+      '%s: of 8 concurrent consumes on two instances, exactly one wins (20 trials)',
+      (model) =>
+        withStore(async (first, place) => {
+          const second = await place.open();
+          try {
+            for (let trial = 0; trial < 20; trial++) {
+              const [grant, id] = [`g-${model}-${trial}`, `${model}-${trial}`];
+              await first.adapter('Grant').upsert(grant, { clientId: 'c', accountId: 'a' }, 60);
+              await first.adapter(model).upsert(id, { grantId: grant }, 60);
+              const outcomes = await Promise.allSettled(
+                Array.from({ length: 8 }, (_, i) =>
+                  (i % 2 ? second : first).adapter(model).consume(id),
+                ),
+              );
+              expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+              for (const lost of outcomes.filter((o) => o.status === 'rejected'))
+                expect(lost.reason).toMatchObject({ error: 'invalid_grant' });
+              expect(await second.grantAlive(grant)).toBe(false);
+            }
+          } finally {
+            await second.close();
+          }
+        }),
+    );
+
+    it('keeps codes, tokens and client secrets only as hashes, found by their value', () =>
+      withStore(async (store, place) => {
+        const [code, refresh, secret] = ['code-XyZ123', 'refresh-AbC456', 'secret-DeF789'];
+        await store.adapter('AuthorizationCode').upsert(code, { jti: code, grantId: 'g5' }, 60);
+        await store.adapter('RefreshToken').upsert(refresh, { jti: refresh, grantId: 'g5' }, 60);
+        await store
+          .adapter('Client')
+          .upsert('client-5', { client_id: 'client-5', client_secret: secret });
+        expect(await store.adapter('AuthorizationCode').find(code)).toMatchObject({
+          jti: code,
+          grantId: 'g5',
+        });
+        expect(await store.adapter('RefreshToken').find(refresh)).toMatchObject({ jti: refresh });
+        const client = await store.adapter('Client').find('client-5');
+        expect(client?.client_secret).toMatch(/^sha256\$/);
+        const dumped = await place.dump();
+        expect(dumped).toContain('client-5');
+        for (const value of [code, refresh, secret]) expect(dumped).not.toContain(value);
+        await store.adapter('RefreshToken').consume(refresh);
+        await store.adapter('RefreshToken').revokeByGrantId('g5');
+        expect(await store.adapter('AuthorizationCode').find(code)).toBeUndefined();
+      }));
+
+    it('migrates a store written the old way: values become hashes, found as before', async () => {
+      const place = storage();
+      await place.writeLegacy([
+        { model: 'Grant', id: 'g6', payload: { jti: 'g6', clientId: 'c6', accountId: 'a' } },
+        {
+          model: 'RefreshToken',
+          id: 'legacy-refresh-QwE',
+          payload: { jti: 'legacy-refresh-QwE', grantId: 'g6', kind: 'RefreshToken' },
+          grantId: 'g6',
+        },
+        {
+          model: 'Client',
+          id: 'c6',
+          payload: { client_id: 'c6', client_secret: 'legacy-secret-RtY' },
+        },
+        { model: 'Session', id: 'session-1', payload: { jti: 'session-1', uid: 'u6' } },
+      ]);
+      const [first, second] = await Promise.all([place.open(), place.open()]);
+      try {
+        expect(await first.adapter('RefreshToken').find('legacy-refresh-QwE')).toMatchObject({
+          jti: 'legacy-refresh-QwE',
+          grantId: 'g6',
+        });
+        expect(await second.adapter('Session').find('session-1')).toMatchObject({ uid: 'u6' });
+        expect((await first.adapter('Client').find('c6'))?.client_secret).toMatch(/^sha256\$/);
+        const dumped = await place.dump();
+        expect(dumped).not.toContain('legacy-refresh-QwE');
+        expect(dumped).not.toContain('legacy-secret-RtY');
+        await first.adapter('RefreshToken').consume('legacy-refresh-QwE');
+        await expect(
+          second.adapter('RefreshToken').consume('legacy-refresh-QwE'),
+        ).rejects.toMatchObject({ error: 'invalid_grant' });
+        expect(await first.grantAlive('g6')).toBe(false);
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+      }
+      // Opening again does not hash the hashes.
+      const again = await place.open();
+      try {
+        expect(await again.adapter('Session').find('session-1')).toMatchObject({ uid: 'u6' });
+        expect((await again.adapter('Client').find('c6'))?.client_secret).toMatch(/^sha256\$/);
+      } finally {
+        await again.close();
+      }
+    });
 
     it('revokes every token of a grant; a grant is live until destroyed or expired', () =>
       withStore(async (store) => {

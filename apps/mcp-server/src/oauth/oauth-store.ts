@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { SigningKeys } from './signing-keys';
 
 /**
@@ -14,6 +14,10 @@ export interface KeyStorage {
 /**
  * Where the authorization server keeps clients, grants, codes, tokens, sessions and interactions:
  * the oidc-provider adapter of each model, plus what the resource server asks.
+ *
+ * Codes and tokens are stored under the SHA-256 of their value (see `credential-hashing.ts`), and
+ * `consume` is one conditional statement: of concurrent uses of one code or refresh token exactly
+ * one wins; the others throw `invalid_grant` and revoke the grant (a reuse, OAuth 2.1 §4.1.3).
  *
  * @example
  * const store = openSqliteOAuthStore(join(dataDir, 'oauth.db'));
@@ -44,4 +48,15 @@ export type StoredPayload = AdapterPayload & { consumed?: number };
 /** Seconds since the epoch. */
 export function epoch(): number {
   return Math.floor(Date.now() / 1000);
+}
+
+/** The schema version of the stores: 1 = credentials stored as hashes (migrated on open). */
+export const OAUTH_STORE_SCHEMA_VERSION = 1;
+
+/**
+ * The error of a consume that lost: the code or refresh token was used already (or its grant was
+ * revoked meanwhile). oidc-provider answers it as `invalid_grant`.
+ */
+export function alreadyUsed(model: string): Error {
+  return new errors.InvalidGrant(`${model} already used: its grant is revoked`);
 }

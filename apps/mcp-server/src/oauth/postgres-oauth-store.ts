@@ -1,12 +1,25 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import pg from 'pg';
-import { epoch, type OAuthStore, type StoredPayload } from './oauth-store';
+import {
+  fromStoredPayload,
+  isCredentialModel,
+  storedId,
+  toStoredPayload,
+} from './credential-hashing';
+import {
+  alreadyUsed,
+  epoch,
+  OAUTH_STORE_SCHEMA_VERSION,
+  type OAuthStore,
+  type StoredPayload,
+} from './oauth-store';
 import type { SigningKeys } from './signing-keys';
 
 /**
  * The OAuth store in PostgreSQL (one schema, created if missing): the same table as the SQLite
  * store, plus the signing keys, so that any number of instances share clients, grants, tokens and
- * keys.
+ * keys. Codes and tokens are keyed by their hash; `consume` is one `UPDATE … WHERE consumed_at IS
+ * NULL RETURNING`, so of concurrent uses on any number of instances exactly one wins.
  *
  * @example
  * const store = await openPostgresOAuthStore({ connectionString: 'postgres://…', schema: 'dcg_mcp' });
@@ -50,20 +63,23 @@ export async function openPostgresOAuthStore(options: {
       CREATE INDEX IF NOT EXISTS oauth_models_user_code ON ${s}.oauth_models (model, user_code);
       CREATE INDEX IF NOT EXISTS oauth_models_expiry ON ${s}.oauth_models (expires_at);
       CREATE TABLE IF NOT EXISTS ${s}.oauth_keys (id INT PRIMARY KEY CHECK (id = 1), body JSONB NOT NULL, newest_kid TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS ${s}.oauth_schema (id INT PRIMARY KEY CHECK (id = 1), version INT NOT NULL);
     `);
+    await migrate(client, s);
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`dcg-mcp-oauth:${s}`]);
   } finally {
     client.release();
   }
   const live = '(expires_at IS NULL OR expires_at > $3)';
   const read = (
+    model: string,
+    id: string | undefined,
     rows: { payload: StoredPayload; consumed_at: string | null }[],
   ): StoredPayload | undefined => {
     const row = rows[0];
     if (!row) return undefined;
-    return row.consumed_at === null
-      ? row.payload
-      : { ...row.payload, consumed: Number(row.consumed_at) };
+    const value = id === undefined ? row.payload : fromStoredPayload(model, id, row.payload);
+    return row.consumed_at === null ? value : { ...value, consumed: Number(row.consumed_at) };
   };
   return {
     kind: 'postgres',
@@ -99,8 +115,8 @@ export async function openPostgresOAuthStore(options: {
                uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at`,
             [
               model,
-              id,
-              JSON.stringify(payload),
+              storedId(model, id),
+              JSON.stringify(toStoredPayload(model, payload)),
               payload.grantId ?? null,
               payload.uid ?? null,
               payload.userCode ?? null,
@@ -112,34 +128,45 @@ export async function openPostgresOAuthStore(options: {
         async find(id: string) {
           const { rows } = await pool.query(
             `SELECT payload, consumed_at FROM ${s}.oauth_models WHERE model = $1 AND id = $2 AND ${live}`,
-            [model, id, epoch()],
+            [model, storedId(model, id), epoch()],
           );
-          return read(rows);
+          return read(model, id, rows);
         },
         async findByUid(uid: string) {
           const { rows } = await pool.query(
             `SELECT payload, consumed_at FROM ${s}.oauth_models WHERE model = $1 AND uid = $2 AND ${live}`,
             [model, uid, epoch()],
           );
-          return read(rows);
+          return read(model, undefined, rows);
         },
         async findByUserCode(userCode: string) {
           const { rows } = await pool.query(
             `SELECT payload, consumed_at FROM ${s}.oauth_models WHERE model = $1 AND user_code = $2 AND ${live}`,
             [model, userCode, epoch()],
           );
-          return read(rows);
+          return read(model, undefined, rows);
         },
         async consume(id: string) {
-          await pool.query(
-            `UPDATE ${s}.oauth_models SET consumed_at = $3 WHERE model = $1 AND id = $2 AND consumed_at IS NULL`,
-            [model, id, epoch()],
+          const key = storedId(model, id);
+          // Concurrent updates of one row queue on its lock; the later ones then see it consumed.
+          const { rowCount } = await pool.query(
+            `UPDATE ${s}.oauth_models SET consumed_at = $3 WHERE model = $1 AND id = $2 AND consumed_at IS NULL RETURNING 1`,
+            [model, key, epoch()],
           );
+          if (rowCount === 1) return;
+          // Lost: a reuse. Revoke every row of the grant and the grant itself, in one statement.
+          await pool.query(
+            `DELETE FROM ${s}.oauth_models m
+               USING (SELECT grant_id FROM ${s}.oauth_models WHERE model = $1 AND id = $2) g
+               WHERE m.grant_id = g.grant_id OR (m.model = 'Grant' AND m.id = g.grant_id)`,
+            [model, key],
+          );
+          throw alreadyUsed(model);
         },
         async destroy(id: string) {
           await pool.query(`DELETE FROM ${s}.oauth_models WHERE model = $1 AND id = $2`, [
             model,
-            id,
+            storedId(model, id),
           ]);
         },
         async revokeByGrantId(grantId: string) {
@@ -173,4 +200,38 @@ export async function openPostgresOAuthStore(options: {
       await pool.end();
     },
   };
+}
+
+/**
+ * Brings a schema written by an older version up to date, once (the caller holds the schema's
+ * advisory lock), in one transaction: version 1 stores codes and tokens under their hash, without
+ * the value in the payload, and registered clients' secrets hashed.
+ */
+async function migrate(client: pg.PoolClient, s: string): Promise<void> {
+  const { rows } = await client.query(`SELECT version FROM ${s}.oauth_schema WHERE id = 1`);
+  if ((rows[0]?.version ?? 0) >= OAUTH_STORE_SCHEMA_VERSION) return;
+  await client.query('BEGIN');
+  try {
+    const old = await client.query(`SELECT model, id, payload FROM ${s}.oauth_models`);
+    for (const row of old.rows as { model: string; id: string; payload: StoredPayload }[]) {
+      if (!isCredentialModel(row.model) && row.model !== 'Client') continue;
+      await client.query(
+        `UPDATE ${s}.oauth_models SET id = $3, payload = $4 WHERE model = $1 AND id = $2`,
+        [
+          row.model,
+          row.id,
+          storedId(row.model, row.id),
+          JSON.stringify(toStoredPayload(row.model, row.payload)),
+        ],
+      );
+    }
+    await client.query(
+      `INSERT INTO ${s}.oauth_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = excluded.version`,
+      [OAUTH_STORE_SCHEMA_VERSION],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
 }

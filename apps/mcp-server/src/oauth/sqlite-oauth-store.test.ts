@@ -1,14 +1,88 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
-import { describeOAuthStoreConformance } from './oauth-store.conformance';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeOAuthStoreConformance, type OAuthStorage } from './oauth-store.conformance';
 import { openSqliteOAuthStore } from './sqlite-oauth-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'oauth-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
-describeOAuthStoreConformance('sqlite', async () => {
+
+/** The table as the store created it before version 1 (the same columns). */
+const LEGACY_TABLE = `CREATE TABLE oauth_models (model TEXT NOT NULL, id TEXT NOT NULL, payload TEXT NOT NULL,
+  grant_id TEXT, uid TEXT, user_code TEXT, created_at INTEGER NOT NULL, expires_at INTEGER,
+  consumed_at INTEGER, PRIMARY KEY (model, id))`;
+
+function sqliteStorage(): OAuthStorage {
   n += 1;
-  return openSqliteOAuthStore(join(dir, `oauth-${n}.db`), join(dir, `keys-${n}.json`));
+  const folder = join(dir, `store-${n}`);
+  const file = join(folder, 'oauth.db');
+  return {
+    open: async () => openSqliteOAuthStore(file, join(folder, 'keys.json')),
+    dump: async () =>
+      [file, `${file}-wal`, `${file}-shm`]
+        .filter((path) => existsSync(path))
+        .map((path) => readFileSync(path).toString('latin1'))
+        .join('\n'),
+    writeLegacy: async (rows) => {
+      mkdirSync(folder, { recursive: true });
+      const db = new Database(file);
+      db.pragma('journal_mode = WAL');
+      db.exec(LEGACY_TABLE);
+      const insert = db.prepare(
+        'INSERT INTO oauth_models (model, id, payload, grant_id, uid, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      for (const row of rows) {
+        const uid = typeof row.payload.uid === 'string' ? row.payload.uid : null;
+        insert.run(row.model, row.id, JSON.stringify(row.payload), row.grantId ?? null, uid, 1);
+      }
+      db.close();
+    },
+  };
+}
+
+describeOAuthStoreConformance('sqlite', sqliteStorage);
+
+describe('SQLite OAuth store files', () => {
+  it('the database and its WAL are 0600 in a 0700 folder, also when they existed before', async () => {
+    const storage = sqliteStorage();
+    await storage.writeLegacy([]);
+    const folder = join(dir, `store-${n}`);
+    chmodSync(folder, 0o755);
+    chmodSync(join(folder, 'oauth.db'), 0o644);
+    const store = await storage.open();
+    await store.adapter('Session').upsert('s', { uid: 'u' }, 60);
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    expect(mode(folder)).toBe(0o700);
+    for (const name of ['oauth.db', 'oauth.db-wal', 'oauth.db-shm'])
+      expect(mode(join(folder, name)), name).toBe(0o600);
+    await store.close();
+    // A new folder and file are private from the start.
+    const fresh = join(dir, 'fresh', 'deeper', 'oauth.db');
+    const other = openSqliteOAuthStore(fresh, join(dir, 'fresh-keys.json'));
+    await other.adapter('Session').upsert('s', { uid: 'u' }, 60);
+    expect(mode(join(dir, 'fresh', 'deeper'))).toBe(0o700);
+    expect(mode(fresh)).toBe(0o600);
+    expect(mode(`${fresh}-wal`)).toBe(0o600);
+    await other.close();
+  });
+
+  it('refuses a folder shared with other users (sticky, like /tmp)', () => {
+    const shared = join(dir, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    expect(() => openSqliteOAuthStore(join(shared, 'oauth.db'), join(dir, 'k.json'))).toThrow(
+      /open to other users/,
+    );
+  });
 });
