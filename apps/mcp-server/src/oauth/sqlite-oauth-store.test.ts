@@ -54,7 +54,7 @@ function sqliteStorage(): OAuthStorage {
 describeOAuthStoreConformance('sqlite', sqliteStorage);
 
 describe('SQLite OAuth store files', () => {
-  it('the database and its WAL are 0600 in a 0700 folder, also when they existed before', async () => {
+  it("the database and its WAL are 0600 in a 0700 folder (the key file's too), also when they existed before", async () => {
     const storage = sqliteStorage();
     await storage.writeLegacy([]);
     const folder = join(dir, `store-${n}`);
@@ -69,7 +69,11 @@ describe('SQLite OAuth store files', () => {
     await store.close();
     // A new folder and file are private from the start.
     const fresh = join(dir, 'fresh', 'deeper', 'oauth.db');
-    const other = openSqliteOAuthStore(fresh, join(dir, 'fresh-keys.json'));
+    const keysFolder = join(dir, 'keys-folder');
+    mkdirSync(keysFolder, { mode: 0o755 });
+    chmodSync(keysFolder, 0o755);
+    const other = openSqliteOAuthStore(fresh, join(keysFolder, 'keys.json'));
+    expect(mode(keysFolder)).toBe(0o700);
     await other.adapter('Session').upsert('s', { uid: 'u' }, 60);
     expect(mode(join(dir, 'fresh', 'deeper'))).toBe(0o700);
     expect(mode(fresh)).toBe(0o600);

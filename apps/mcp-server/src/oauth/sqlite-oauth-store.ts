@@ -27,6 +27,7 @@ import { fileKeyStorage } from './signing-keys';
  * const store = openSqliteOAuthStore('/var/lib/dcg/mcp-server/oauth.db', '/var/lib/dcg/mcp-server/oauth-keys.json');
  */
 export function openSqliteOAuthStore(file: string, keysFile: string): OAuthStore {
+  privateFolder(dirname(keysFile));
   privateFiles(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -156,24 +157,29 @@ export function openSqliteOAuthStore(file: string, keysFile: string): OAuthStore
 }
 
 /**
- * Makes the database file (and the WAL and shared-memory files SQLite creates beside it, which take
- * its mode) 0600, in a folder only this user may enter. A missing folder is made 0700; an existing
+ * Makes a folder that holds secrets private to this user: a missing one is made 0700; an existing
  * one open to others is closed to them when this user owns it, and refused when it is shared (a
  * sticky folder such as /tmp, or someone else's).
  */
-function privateFiles(file: string): void {
-  const folder = dirname(file);
+function privateFolder(folder: string): void {
   if (!existsSync(folder)) mkdirSync(folder, { recursive: true, mode: 0o700 });
   const stats = statSync(folder);
-  if ((stats.mode & 0o077) !== 0) {
-    const owned = typeof process.getuid !== 'function' || stats.uid === process.getuid();
-    if (!owned || (stats.mode & 0o1000) !== 0) {
-      throw new Error(
-        `storage.sqlite.file: the folder ${folder} is open to other users; put oauth.db in a folder of its own (mode 0700)`,
-      );
-    }
-    chmodSync(folder, 0o700);
+  if ((stats.mode & 0o077) === 0) return;
+  const owned = typeof process.getuid !== 'function' || stats.uid === process.getuid();
+  if (!owned || (stats.mode & 0o1000) !== 0) {
+    throw new Error(
+      `the folder ${folder} of the OAuth store is open to other users; use a folder of its own (mode 0700)`,
+    );
   }
+  chmodSync(folder, 0o700);
+}
+
+/**
+ * Makes the database file (and the WAL and shared-memory files SQLite creates beside it, which take
+ * its mode) 0600, in a private folder.
+ */
+function privateFiles(file: string): void {
+  privateFolder(dirname(file));
   if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
   for (const path of [file, `${file}-wal`, `${file}-shm`]) {
     if (existsSync(path)) chmodSync(path, 0o600);
