@@ -67,8 +67,12 @@ export async function openPostgresOAuthStore(options: {
     `);
     await migrate(client, s);
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`dcg-mcp-oauth:${s}`]);
-  } finally {
     client.release();
+  } catch (error) {
+    // Closing the connection frees the advisory lock it may hold.
+    client.release(true);
+    await pool.end();
+    throw error;
   }
   const live = '(expires_at IS NULL OR expires_at > $3)';
   const read = (
