@@ -10,7 +10,7 @@ export const witboostContract = {
     { name: 'amount', dataType: 'decimal', constraint: 'NOT_NULL' },
     { name: 'updated_at', dataType: 'timestamp' },
   ],
-  SLA: { intervalOfChange: '1 day', timeliness: '2 hours', upTime: '99.9%' },
+  SLA: { timeliness: '2 hours' },
   endpoint: 'sales.orders',
 };
 
