@@ -115,7 +115,7 @@ describe('parseDataContract', () => {
       code: 'unchecked_rule',
       path: ['schema', 0, 'quality', 0],
       message:
-        'the quality rule on t is not checked: a custom rule runs in its own engine (soda), which the PostgreSQL checks are not',
+        'the quality rule on t: not checked, a custom rule runs in its own engine (soda), which the PostgreSQL checks are not',
     });
   });
 });

@@ -219,6 +219,8 @@ const OdcsPropertySchema = z.looseObject({
   isNullable: z.boolean().optional(),
   isUnique: z.boolean().optional(),
   logicalTypeOptions: z.record(z.string(), z.unknown()).optional(),
+  // ODCS v3.2: the allowed values, each `{ value, label, … }`.
+  enum: z.array(z.unknown()).optional(),
   quality: z.array(OdcsQualitySchema).optional(),
   properties: z.array(z.unknown()).optional(),
   items: z.unknown().optional(),
@@ -301,7 +303,7 @@ class Unchecked {
     return this.rules.map((rule) => ({
       code: 'unchecked_rule',
       path: rule.path,
-      message: `${rule.name} is not checked: ${rule.reason}`,
+      message: `${rule.name}: not checked, ${rule.reason}`,
     }));
   }
 }
@@ -546,6 +548,12 @@ function columnOptions(
             `the format "${String(value).slice(0, 40)}" of ${where}`,
             'the format of a date or time says how it is written, not what PostgreSQL stores',
           );
+        } else if (/^(number|integer)/i.test(logicalType ?? '')) {
+          unchecked.add(
+            at,
+            `the format "${String(value).slice(0, 40)}" of ${where}`,
+            'a number format (i32, f64, …) names a storage width; the column type is checked instead',
+          );
         } else if (CHECKED_FORMATS[format] !== undefined) options.format = format;
         else {
           unchecked.add(
@@ -578,6 +586,62 @@ function columnOptions(
   }
   return Object.keys(options).length > 0 ? options : undefined;
 }
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * Keys that look like a misspelt rule-bearing key (`qualiti`, `logicalTypeOption`): what they
+ * hold would be dropped without a word, so each is a rule not checked, with the likely key.
+ */
+function misspeltKeys(
+  record: Record<string, unknown>,
+  shape: Record<string, unknown>,
+  keys: ReadonlyArray<string>,
+  where: string,
+  path: Path,
+  unchecked: Unchecked,
+): void {
+  for (const key of Object.keys(record)) {
+    if (key in shape || keys.includes(key) || key.length < 4) continue;
+    const near = keys.find((k) => editDistance(key.toLowerCase(), k.toLowerCase()) <= 2);
+    if (near !== undefined) {
+      unchecked.add(
+        [...path, key],
+        `"${key.slice(0, 40)}" of ${where}`,
+        `it is no ODCS key (did you mean "${near}"?), so what it declares would be ignored`,
+      );
+    }
+  }
+}
+
+const PROPERTY_RULE_KEYS = [
+  'quality',
+  'logicalTypeOptions',
+  'required',
+  'unique',
+  'primaryKey',
+  'enum',
+  'physicalName',
+  'physicalType',
+  'logicalType',
+];
+const OBJECT_RULE_KEYS = ['quality', 'properties', 'physicalName'];
+const CONTRACT_RULE_KEYS = ['schema', 'slaProperties', 'servers'];
 
 /** PostgreSQL takes any name of 1 to 63 bytes without NUL once quoted; the checks always quote. */
 function checkIdentifier(
@@ -730,6 +794,14 @@ function parseOdcs(raw: unknown): ContractParse {
       }
     : undefined;
   checkIdentifier(server?.schema, ['servers', serverIndex, 'schema'], 'the schema', issues);
+  misspeltKeys(
+    contract,
+    OdcsContractSchema.shape,
+    CONTRACT_RULE_KEYS,
+    'the contract',
+    [],
+    unchecked,
+  );
   if ((contract.schema ?? []).length === 0) {
     unchecked.add(
       ['schema'],
@@ -740,6 +812,14 @@ function parseOdcs(raw: unknown): ContractParse {
   const models: ContractModel[] = (contract.schema ?? []).map((object, index) => {
     const at = ['schema', index];
     const table = object.physicalName ?? object.name;
+    misspeltKeys(
+      object,
+      OdcsSchemaObjectSchema.shape,
+      OBJECT_RULE_KEYS,
+      object.name,
+      at,
+      unchecked,
+    );
     checkIdentifier(
       table,
       [...at, object.physicalName ? 'physicalName' : 'name'],
@@ -766,6 +846,7 @@ function parseOdcs(raw: unknown): ContractParse {
       const pat = [...at, 'properties', p];
       const name = property.physicalName ?? property.name;
       const where = `${object.name}.${name}`;
+      misspeltKeys(property, OdcsPropertySchema.shape, PROPERTY_RULE_KEYS, where, pat, unchecked);
       checkIdentifier(
         name,
         [...pat, property.physicalName ? 'physicalName' : 'name'],
@@ -789,7 +870,7 @@ function parseOdcs(raw: unknown): ContractParse {
           'references between tables are not checked',
         );
       }
-      const options = columnOptions(
+      let options = columnOptions(
         property.logicalTypeOptions,
         property.logicalType,
         where,
@@ -797,6 +878,16 @@ function parseOdcs(raw: unknown): ContractParse {
         issues,
         unchecked,
       );
+      if (property.enum !== undefined) {
+        const values = property.enum.map((item) =>
+          typeof item === 'object' && item !== null && 'value' in item
+            ? (item as { value: unknown }).value
+            : item,
+        );
+        if (options?.enum === undefined) {
+          options = { ...(options ?? {}), enum: values };
+        }
+      }
       const primaryKey = property.primaryKey === true;
       if (primaryKey) keyed.push({ position: property.primaryKeyPosition ?? p, index: p });
       return {
@@ -871,6 +962,24 @@ function parseOdcs(raw: unknown): ContractParse {
 }
 
 /**
+ * The contract as PyYAML and Python models write it, read as its author meant: a key whose value
+ * is `null` is absent (`quality: null`, `mustBe: null`), and a YAML timestamp is its ISO text.
+ * Nulls inside lists (`missingValues: [null, '']`) are kept.
+ */
+function normalised(value: unknown, depth = 0): unknown {
+  if (depth > 64) return value;
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
+  if (Array.isArray(value)) return value.map((item) => normalised(item, depth + 1));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (item !== null && item !== undefined) out[key] = normalised(item, depth + 1);
+  }
+  return out;
+}
+
+/**
  * Reads a component's `dataContract` into one contract model: the Witboost / Agile Lab shape
  * (`schema[]` columns with `name, dataType, constraint`, `SLA`, `endpoint`) or ODCS v3
  * (`apiVersion: v3.*`). Never throws: a bad contract gives issues with paths inside it. Rules
@@ -890,8 +999,9 @@ export function parseDataContract(raw: unknown, fallbackTable = ''): ContractPar
       ],
     };
   }
-  const apiVersion = (raw as Record<string, unknown>).apiVersion;
-  if (typeof apiVersion === 'string' && /^v3\./.test(apiVersion)) return parseOdcs(raw);
+  const contract = normalised(raw) as Record<string, unknown>;
+  const apiVersion = contract.apiVersion;
+  if (typeof apiVersion === 'string' && /^v3\./.test(apiVersion)) return parseOdcs(contract);
   if (apiVersion !== undefined) {
     return {
       success: false,
@@ -904,5 +1014,5 @@ export function parseDataContract(raw: unknown, fallbackTable = ''): ContractPar
       ],
     };
   }
-  return parseWitboost(raw, fallbackTable);
+  return parseWitboost(contract, fallbackTable);
 }
