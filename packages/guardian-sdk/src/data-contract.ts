@@ -3,8 +3,12 @@ import { parseDuration } from './duration';
 
 /** One problem of a data contract, located by a path inside the component's `dataContract`. */
 export interface ContractIssue {
-  /** `unchecked_rule`: a rule the built-in checks cannot run (a warning; see {@link UncheckedRule}). */
-  code: 'invalid_contract' | 'unsupported_value' | 'unchecked_rule';
+  /**
+   * Warnings (see {@link UncheckedRule}): `unchecked_rule`, a rule the built-in checks cannot run
+   * (refused at validate by default); `not_applicable`, a statement that is not about the data
+   * (upTime, lifecycle dates), reported as not checked but never refused.
+   */
+  code: 'invalid_contract' | 'unsupported_value' | 'unchecked_rule' | 'not_applicable';
   path: (string | number)[];
   message: string;
 }
@@ -44,7 +48,7 @@ export type QualityRule =
       pattern?: string | undefined;
       name?: string | undefined;
       description?: string | undefined;
-      /** ODCS `severity` as written; see {@link isBlockingSeverity}. */
+      /** ODCS `severity` as written; see `isBlockingSeverity` (@dcg/contract-schema). */
       severity?: string | undefined;
       path: (string | number)[];
     }
@@ -55,7 +59,7 @@ export type QualityRule =
       column?: string | undefined;
       name?: string | undefined;
       description?: string | undefined;
-      /** ODCS `severity` as written; see {@link isBlockingSeverity}. */
+      /** ODCS `severity` as written; see `isBlockingSeverity` (@dcg/contract-schema). */
       severity?: string | undefined;
       path: (string | number)[];
     };
@@ -92,6 +96,11 @@ export interface UncheckedRule {
   path: (string | number)[];
   /** Why it is not checked. */
   reason: string;
+  /**
+   * `false` for a statement about the system or its lifecycle rather than the data (Witboost
+   * `upTime`, ODCS `generalAvailability`): reported as not checked, never refused at validate.
+   */
+  applicable: boolean;
 }
 
 /** A column as the contract declares it. */
@@ -131,22 +140,6 @@ export interface DataContract {
   server: { host?: string; port?: number; database?: string; schema?: string } | undefined;
   /** Rules the built-in checks cannot run: refused at validate or reported as not checked. */
   unchecked: UncheckedRule[];
-}
-
-const NON_BLOCKING_SEVERITIES = new Set(['info', 'warning', 'warn']);
-
-/**
- * Whether a failing rule of this ODCS `severity` makes the contract violated: every value does
- * (`error`, `critical`, none, anything unknown) except `info`, `warning` and `warn`.
- *
- * @example
- * isBlockingSeverity('warning'); // false
- * isBlockingSeverity(undefined); // true
- */
-export function isBlockingSeverity(severity: unknown): boolean {
-  return !(
-    typeof severity === 'string' && NON_BLOCKING_SEVERITIES.has(severity.trim().toLowerCase())
-  );
 }
 
 /** String formats of `logicalTypeOptions.format` checked, each as a PostgreSQL regular expression. */
@@ -294,14 +287,14 @@ type Path = (string | number)[];
 class Unchecked {
   readonly rules: UncheckedRule[] = [];
 
-  add(path: Path, name: string, reason: string): void {
+  add(path: Path, name: string, reason: string, applicable = true): void {
     const key = `not_checked_${path.join('_').replace(/[^A-Za-z0-9_]+/g, '_')}`.slice(0, 200);
-    this.rules.push({ key, name, path, reason });
+    this.rules.push({ key, name, path, reason, applicable });
   }
 
   warnings(): ContractIssue[] {
     return this.rules.map((rule) => ({
-      code: 'unchecked_rule',
+      code: rule.applicable ? 'unchecked_rule' : 'not_applicable',
       path: rule.path,
       message: `${rule.name}: not checked, ${rule.reason}`,
     }));
@@ -728,14 +721,16 @@ function parseWitboost(raw: unknown, fallbackName: string): ContractParse {
     unchecked.add(
       ['SLA', 'intervalOfChange'],
       `the SLA intervalOfChange ${String(sla.intervalOfChange).slice(0, 40)}`,
-      'how often the data changes is not measured by the built-in checks (timeliness is)',
+      'not applicable: the cadence at which the source changes, declared for consumers; the age of the data is what timeliness checks',
+      false,
     );
   }
   if (sla?.upTime !== undefined) {
     unchecked.add(
       ['SLA', 'upTime'],
       `the SLA upTime ${String(sla.upTime).slice(0, 40)}`,
-      'the availability of a system cannot be measured from its data',
+      'not applicable: the availability of the serving system, not a property of its data',
+      false,
     );
   }
   if (issues.length > 0) return { success: false, issues };
@@ -761,16 +756,26 @@ function parseWitboost(raw: unknown, fallbackName: string): ContractParse {
   };
 }
 
+/** ODCS service levels about the system or its lifecycle, not the data: never refused. */
+const NOT_APPLICABLE_SLAS = new Set([
+  'availability',
+  'generalAvailability',
+  'endOfSupport',
+  'endOfLife',
+]);
+
 const SLA_REASONS: Record<string, string> = {
   retention:
     'how long data stays available cannot be told from the rows that are there (a table may lawfully hold less)',
   frequency: 'how often data is updated is not measured by the built-in checks (latency is)',
-  availability: 'the availability of a system cannot be measured from its data',
+  availability:
+    'not applicable: the availability of the serving system, not a property of its data',
   throughput: 'throughput cannot be measured from the table',
   errorRate: 'the error rate of a pipeline cannot be measured from the table',
-  generalAvailability: 'a lifecycle date, not a property of the data',
-  endOfSupport: 'a lifecycle date, not a property of the data',
-  endOfLife: 'a lifecycle date, not a property of the data',
+  generalAvailability:
+    'not applicable: a lifecycle date of the contract, not a property of the data',
+  endOfSupport: 'not applicable: a lifecycle date of the contract, not a property of the data',
+  endOfLife: 'not applicable: a lifecycle date of the contract, not a property of the data',
   timeOfAvailability: 'the time data becomes available is not measured by the built-in checks',
 };
 
@@ -921,6 +926,7 @@ function parseOdcs(raw: unknown): ContractParse {
         at,
         `the SLA ${sla.property.slice(0, 40)}`,
         SLA_REASONS[sla.property] ?? 'this service level is not measured by the built-in checks',
+        !NOT_APPLICABLE_SLAS.has(sla.property),
       );
       return;
     }

@@ -1,9 +1,9 @@
 import {
   type EvaluationResultSubmission,
+  isBlockingSeverity,
   type ValidationRecord,
   validateSubmission,
 } from '@dcg/contract-schema';
-import { isBlockingSeverity } from './data-contract';
 import { GuardianSdkError } from './guardian-sdk-error';
 
 /** A requirement being built: say whether it holds. */
@@ -117,6 +117,25 @@ export function requirementsOf(records: ReadonlyArray<ValidationRecord>): Valida
 export function blocks(record: ValidationRecord): boolean {
   return (
     record.compliant === false && record.checked !== false && isBlockingSeverity(record.severity)
+  );
+}
+
+/**
+ * The section that reports a contract's rules no check ran (A4 rule 5), one requirement not
+ * checked each, with the reason; `undefined` when there are none. The PostgreSQL check adds it;
+ * a guardian with checks of its own adds it to their records.
+ *
+ * @example
+ * const records = [...mine, ...[notCheckedSection(contract.unchecked)].filter((s) => s !== undefined)];
+ */
+export function notCheckedSection(
+  unchecked: ReadonlyArray<{ key: string; name: string; reason: string }>,
+): ValidationRecord | undefined {
+  if (unchecked.length === 0) return undefined;
+  return section(
+    'not_checked',
+    'Not checked',
+    unchecked.map((rule) => requirement(rule.key, rule.name).notChecked(rule.reason)),
   );
 }
 

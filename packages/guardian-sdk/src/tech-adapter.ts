@@ -222,7 +222,10 @@ async function provisioningStatus(
   }
   const logs = [
     ...(operation === 'provision' ? (provisioning.warnings ?? []) : []).map((w) =>
-      log('WARNING', `$.descriptor.dataProduct.${dotted(w.path)}: ${w.message}`),
+      log(
+        w.code === 'not_applicable' ? 'INFO' : 'WARNING',
+        `$.descriptor.dataProduct.${dotted(w.path)}: ${w.message}`,
+      ),
     ),
     ...(answer?.logs ?? []).map((l) => log(l.level, l.message)),
     log(
@@ -255,10 +258,12 @@ async function validationResult(
     const p = provisioning();
     // Refused by default: a guardian never reports as compliant a rule it did not check.
     if ((options.uncheckedRules ?? 'refuse') === 'refuse') {
-      errors = (p.warnings ?? []).map(
-        (w) =>
-          `$.descriptor.dataProduct.${dotted(w.path)}: ${w.message} (refused: this guardian accepts only rules it checks; with uncheckedRules: 'report' it reports them as not checked)`,
-      );
+      errors = (p.warnings ?? [])
+        .filter((w) => w.code === 'unchecked_rule')
+        .map(
+          (w) =>
+            `$.descriptor.dataProduct.${dotted(w.path)}: ${w.message} (refused: this guardian accepts only rules it checks; with uncheckedRules: 'report' it reports them as not checked)`,
+        );
     }
     if (options.validate) errors = [...errors, ...(await options.validate(p))];
   } catch (error) {

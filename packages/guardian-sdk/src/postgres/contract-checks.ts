@@ -9,7 +9,7 @@ import {
   type Threshold,
 } from '../data-contract';
 import { formatDuration } from '../duration';
-import { requirement, section } from '../result-builder';
+import { notCheckedSection, requirement, section } from '../result-builder';
 import { type Check, type CheckContext, defineCheck } from '../run-guardian';
 import { isCompatibleType } from './type-compatibility';
 
@@ -803,16 +803,8 @@ export function postgresContractCheck(options: PostgresCheckOptions): Check {
       }
       await timed(() => client.query({ text: 'ROLLBACK' }));
       // A4 rule 5: the rules no check ran are reported too, as not checked, with the reason.
-      const unchecked = context.contract.unchecked ?? [];
-      if (unchecked.length > 0) {
-        out.push(
-          section(
-            'not_checked',
-            'Not checked',
-            unchecked.map((rule) => requirement(rule.key, rule.name).notChecked(rule.reason)),
-          ),
-        );
-      }
+      const unchecked = notCheckedSection(context.contract.unchecked ?? []);
+      if (unchecked) out.push(unchecked);
       return out;
     } catch (error) {
       broken = true;
