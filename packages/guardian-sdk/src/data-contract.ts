@@ -217,6 +217,7 @@ const OdcsPropertySchema = z.looseObject({
   quality: z.array(OdcsQualitySchema).optional(),
   properties: z.array(z.unknown()).optional(),
   items: z.unknown().optional(),
+  map: z.unknown().optional(),
   relationships: z.array(z.unknown()).optional(),
 });
 
@@ -418,7 +419,18 @@ function qualityRules(
         return;
       }
       const t = threshold(rule, at, issues);
-      if (t) out.push({ kind: 'sql', query: rule.query, threshold: t, ...common });
+      if (!t) return;
+      const variables = resolveVariables(rule.query);
+      const unknown = variables.unresolved.filter((name) => !PLACEHOLDERS.has(name));
+      if (unknown.length > 0) {
+        unchecked.add(
+          at,
+          label,
+          `its query uses the variable \${${unknown[0]}}, which this guardian does not resolve`,
+        );
+        return;
+      }
+      out.push({ kind: 'sql', query: variables.value, threshold: t, ...common });
       return;
     }
     if (type === 'text') {
@@ -764,6 +776,36 @@ const NOT_APPLICABLE_SLAS = new Set([
   'endOfLife',
 ]);
 
+/** datacontract-cli's placeholders in a sql rule (replaced by the check), not variables. */
+const PLACEHOLDERS = new Set([
+  'model',
+  'table',
+  'object',
+  'schema',
+  'database',
+  'catalog',
+  'dataset',
+  'project',
+  'field',
+  'column',
+  'property',
+]);
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * An ODCS variable (RFC 0050: `${NAME}`, `${NAME:-default}`) in a value the check uses: the
+ * default when there is one, else the name of the variable this guardian cannot resolve.
+ */
+function resolveVariables(value: string): { value: string; unresolved: string[] } {
+  const unresolved: string[] = [];
+  const out = value.replace(VARIABLE, (whole, name: string, fallback: string | undefined) => {
+    if (fallback !== undefined) return fallback;
+    unresolved.push(name);
+    return whole;
+  });
+  return { value: out, unresolved };
+}
+
 const SLA_REASONS: Record<string, string> = {
   retention:
     'how long data stays available cannot be told from the rows that are there (a table may lawfully hold less)',
@@ -787,7 +829,24 @@ function parseOdcs(raw: unknown): ContractParse {
   const unchecked = new Unchecked();
   const servers = contract.servers ?? [];
   const serverIndex = servers.findIndex((s) => s.type === undefined || /^postgres/i.test(s.type));
-  const postgres = servers[serverIndex];
+  const found = servers[serverIndex];
+  // Variables in the server (`${DB_SCHEMA:-public}`) take their default; one without is refused.
+  const postgres = found
+    ? (Object.fromEntries(
+        Object.entries(found).map(([key, value]) => {
+          if (typeof value !== 'string') return [key, value];
+          const resolved = resolveVariables(value);
+          if (resolved.unresolved.length > 0 && (key === 'schema' || key === 'database')) {
+            issues.push({
+              code: 'invalid_contract',
+              path: ['servers', serverIndex, key],
+              message: `the ${key} is the variable \${${resolved.unresolved[0]}}, which this guardian does not resolve: write it, or give a default (\${${resolved.unresolved[0]}:-value})`,
+            });
+          }
+          return [key, resolved.value];
+        }),
+      ) as typeof found)
+    : undefined;
   const server = postgres
     ? {
         ...(postgres.host === undefined ? {} : { host: postgres.host }),
@@ -861,9 +920,20 @@ function parseOdcs(raw: unknown): ContractParse {
       quality.push(
         ...qualityRules(property.quality, name, where, [...pat, 'quality'], issues, unchecked),
       );
-      if (property.properties?.length || property.items !== undefined) {
+      if (
+        property.properties?.length ||
+        property.items !== undefined ||
+        property.map !== undefined
+      ) {
         unchecked.add(
-          [...pat, property.items !== undefined ? 'items' : 'properties'],
+          [
+            ...pat,
+            property.items !== undefined
+              ? 'items'
+              : property.map !== undefined
+                ? 'map'
+                : 'properties',
+          ],
           `the nested fields of ${where}`,
           'fields inside a column (object or array) are not checked; the column itself is',
         );

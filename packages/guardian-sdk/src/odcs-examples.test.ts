@@ -27,6 +27,26 @@ const EXPECTED: Record<string, { tables: string[]; unchecked: string[]; invalid?
       'schema.0.properties.7.logicalTypeOptions.maxProperties',
     ],
   },
+  'bitol/all-schema-types.odcs.yaml': {
+    tables: ['tbl_1(rcvr_id)', 'AnObject', 'AnotherObject'],
+    unchecked: ['schema.1.properties.0.items', 'schema.2.properties.0.items'],
+  },
+  'bitol/deprecated.odcs.yaml': {
+    tables: ['legacy_orders'],
+    unchecked: ['schema.0.properties.2.properties'],
+  },
+  'bitol/map.odcs.yaml': {
+    tables: ['products(product_id)'],
+    unchecked: [1, 2, 3, 4].map((i) => `schema.0.properties.${i}.map`),
+  },
+  'bitol/table-columns-with-partition.odcs.yaml': {
+    tables: ['tbl(rcvr_cntry_code,rcvr_id)'],
+    unchecked: [],
+  },
+  'bitol/variables.odcs.yaml': {
+    tables: ['orders'],
+    unchecked: ['schema.0.quality.0'],
+  },
   'bitol/column-accuracy.odcs.yaml': {
     tables: ['Air_Quality'],
     unchecked: ['schema.0.properties.0.quality.0'],
@@ -98,6 +118,7 @@ const EXPECTED: Record<string, { tables: string[]; unchecked: string[]; invalid?
     tables: ['metrics_turnover', 'countries(code)'],
     unchecked: [
       'schema.0.relationships',
+      'schema.0.properties.3.map',
       ...['dimensions', 'elementType', 'distanceMetric', 'normalized', 'embeddingModel'].map(
         (o) => `schema.0.properties.4.logicalTypeOptions.${o}`,
       ),
@@ -145,6 +166,30 @@ describe('the ODCS example set (bitol-io v3.0–3.2, datacontract-cli fixtures)'
     for (const rule of parsed.data.unchecked) {
       expect(rule.applicable, rule.name).toBe(!lifecycle.test(rule.name.replace('the SLA ', '')));
     }
+  });
+
+  it('resolves ODCS variables with a default, names a rule whose query uses one without', () => {
+    const yaml = safeParseDescriptorYaml(
+      readFileSync(join(ROOT, 'bitol/variables.odcs.yaml'), 'utf8'),
+    );
+    const parsed = parseDataContract(yaml.success ? yaml.data : undefined);
+    if (!parsed.success) throw new Error(JSON.stringify(parsed.issues));
+    expect(parsed.data.server).toMatchObject({ schema: 'public', database: 'orders' });
+    expect(parsed.warnings[0]?.message).toBe(
+      `the quality rule on orders: not checked, its query uses the variable \${TARGET_TABLE}, which this guardian does not resolve`,
+    );
+    const unresolved = parseDataContract({
+      apiVersion: 'v3.2.0',
+      servers: [{ type: 'postgres', schema: `\${DB_SCHEMA}` }],
+      schema: [{ name: 't' }],
+    });
+    expect(unresolved.success ? [] : unresolved.issues).toEqual([
+      {
+        code: 'invalid_contract',
+        path: ['servers', 0, 'schema'],
+        message: `the schema is the variable \${DB_SCHEMA}, which this guardian does not resolve: write it, or give a default (\${DB_SCHEMA:-value})`,
+      },
+    ]);
   });
 
   it('reads the checks datacontract-cli runs on its own PostgreSQL fixture', () => {
