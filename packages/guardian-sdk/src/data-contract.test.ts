@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { safeParseDescriptorYaml } from '@dcg/contract-schema';
 import { describe, expect, it } from 'vitest';
 import { odcsContract, witboostContract } from './__fixtures__/systems';
 import { parseDataContract } from './data-contract';
@@ -117,5 +120,28 @@ describe('parseDataContract', () => {
       message:
         'the quality rule on t: not checked, a custom rule runs in its own engine (soda), which the PostgreSQL checks are not',
     });
+  });
+
+  it('reads a contract as PyYAML writes it: null fields absent, timestamps, anchors and aliases', () => {
+    const text = readFileSync(
+      join(import.meta.dirname, '__fixtures__', 'pyyaml-contract.yaml'),
+      'utf8',
+    );
+    const yaml = safeParseDescriptorYaml(text);
+    if (!yaml.success) throw new Error(JSON.stringify(yaml.issues));
+    const parsed = parseDataContract(yaml.data);
+    if (!parsed.success) throw new Error(JSON.stringify(parsed.issues));
+    expect(parsed.warnings).toEqual([]);
+    const [model] = parsed.data.models;
+    expect(model?.table).toBe('orders');
+    expect(model?.primaryKey).toEqual(['order_id']);
+    expect(model?.columns.map((c) => [c.name, c.options])).toEqual([
+      ['order_id', undefined],
+      ['amount', { minimum: 0 }],
+      ['refund', { minimum: 0 }],
+      ['created_at', { minimum: expect.stringMatching(/^2020-01-01/) }],
+    ]);
+    expect(model?.quality.map((q) => q.kind === 'library' && q.metric)).toEqual(['nullValues']);
+    expect(model?.freshness).toMatchObject({ column: 'created_at', maxAgeMs: 7_200_000 });
   });
 });
