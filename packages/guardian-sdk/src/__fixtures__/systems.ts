@@ -10,7 +10,7 @@ export const witboostContract = {
     { name: 'amount', dataType: 'decimal', constraint: 'NOT_NULL' },
     { name: 'updated_at', dataType: 'timestamp' },
   ],
-  SLA: { timeliness: '2 hours' },
+  SLA: { intervalOfChange: '1 day', timeliness: '2 hours', upTime: '99.9%' },
   endpoint: 'sales.orders',
 };
 
