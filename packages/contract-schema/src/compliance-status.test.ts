@@ -6,6 +6,7 @@ import {
   complianceStatus,
   UNPROCESSABLE_MESSAGE,
 } from './compliance-status';
+import { isBlockingSeverity } from './severity';
 
 const details = {
   results: {
@@ -63,6 +64,44 @@ describe('complianceStatus', () => {
     const status = complianceStatus(stored(true));
     expect(status.status).toBe('compliant');
     expect(status.counts.failing).toBe(1);
+  });
+
+  it('counts a requirement not checked and a failing one of non-blocking severity apart from the failing ones', () => {
+    const status = complianceStatus(
+      stored(true, {
+        results: {
+          root: [
+            { key: 'a', compliant: true },
+            { key: 'b', compliant: false, severity: 'warning', issues: ['3 rows have a null b'] },
+            { key: 'c', compliant: false, checked: false, issues: ['not checked: a text rule'] },
+          ],
+        },
+      }),
+    );
+    expect(status.counts).toEqual({ compliant: 1, failing: 0, warnings: 1, notChecked: 1 });
+    // Nothing blocking fails: no "compliant despite failing" override.
+    expect(status.override).toBeUndefined();
+    expect(status.tree[0]?.records.slice(1)).toEqual([
+      {
+        key: 'b',
+        section: false,
+        compliant: false,
+        severity: 'warning',
+        issues: ['3 rows have a null b'],
+        target: 'root',
+      },
+      {
+        key: 'c',
+        section: false,
+        compliant: false,
+        checked: false,
+        issues: ['not checked: a text rule'],
+        target: 'root',
+      },
+    ]);
+    for (const record of status.tree[0]?.records ?? []) ComplianceTreeNodeSchema.parse(record);
+    expect(isBlockingSeverity('Warning')).toBe(false);
+    expect(isBlockingSeverity('critical')).toBe(true);
   });
 
   it('accepts the submitted one-element array as well as the stored object', () => {

@@ -6,6 +6,7 @@ import {
 } from './evaluation-result';
 import { conformsToEvaluationResultFast } from './fast-validation';
 import type { ValidationRecord } from './result-details';
+import { isBlockingSeverity } from './severity';
 import {
   type Validation,
   type ValidationIssue,
@@ -121,6 +122,10 @@ export interface ComplianceTreeNode {
   compliant?: boolean | undefined;
   /** A failing requirement's issues, when it reported any. */
   issues?: string[] | undefined;
+  /** `false` on a requirement the guardian did not check (it reports why in `issues`). */
+  checked?: false | undefined;
+  /** The requirement's severity, when the record carries one (see `isBlockingSeverity`). */
+  severity?: string | undefined;
   /** A section's records. */
   children?: ComplianceTreeNode[] | undefined;
   /** On the top-level nodes of a view: the `details.results` key they were reported under. */
@@ -142,6 +147,11 @@ export const ComplianceTreeNodeSchema: z.ZodType<ComplianceTreeNode> = z
     section: z.boolean().describe('True for a section (has children), false for a requirement'),
     compliant: z.boolean().optional().describe("A requirement's verdict; absent on sections"),
     issues: z.array(z.string()).optional(),
+    checked: z
+      .literal(false)
+      .optional()
+      .describe('false on a requirement the guardian did not check (issues say why)'),
+    severity: z.string().optional().describe("The requirement's severity (ODCS)"),
     get children() {
       return z.array(ComplianceTreeNodeSchema).optional();
     },
@@ -158,10 +168,18 @@ export interface ComplianceTreeTarget {
   records: ComplianceTreeNode[];
 }
 
-/** Counts of requirements (records with `compliant`). */
+/**
+ * Counts of requirements (records with `compliant`): `failing` counts only those that make the
+ * contract violated; a requirement not checked (`checked: false`) or failing with a non-blocking
+ * severity (`warning`, `info`) is counted apart.
+ */
 export interface ComplianceCounts {
   compliant: number;
   failing: number;
+  /** Requirements the guardian reported as not checked. */
+  notChecked?: number;
+  /** Failing requirements of a non-blocking severity. */
+  warnings?: number;
 }
 
 /** The compliance status of a stored evaluation result. */
@@ -189,10 +207,21 @@ function toNode(
   };
   if (record.children === undefined) {
     const compliant = record.compliant === true;
+    const notChecked = record.checked === false;
+    const severity = typeof record.severity === 'string' ? record.severity : undefined;
     if (compliant) counts.compliant++;
+    else if (notChecked) counts.notChecked = (counts.notChecked ?? 0) + 1;
+    else if (!isBlockingSeverity(severity)) counts.warnings = (counts.warnings ?? 0) + 1;
     else counts.failing++;
     const issues = record.issues ?? [];
-    return { ...base, section: false, compliant, ...(issues.length > 0 ? { issues } : {}) };
+    return {
+      ...base,
+      section: false,
+      compliant,
+      ...(issues.length > 0 ? { issues } : {}),
+      ...(notChecked ? { checked: false as const } : {}),
+      ...(severity === undefined ? {} : { severity }),
+    };
   }
   return {
     ...base,

@@ -133,6 +133,7 @@ export {
   type ValidationRecord,
   ValidationRecordSchema,
 } from './result-details';
+export { isBlockingSeverity } from './severity';
 export {
   type ContractTarget,
   type SelectContractTargetsOptions,

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { safeParseDescriptorYaml } from '@dcg/contract-schema';
 import { describe, expect, it } from 'vitest';
 import { odcsContract, witboostContract } from './__fixtures__/systems';
 import { parseDataContract } from './data-contract';
@@ -18,7 +21,8 @@ describe('parseDataContract', () => {
       type: 'string',
       physicalType: undefined,
       required: true,
-      unique: true,
+      // The key is checked as a whole (primary_key), not each column unique on its own.
+      unique: false,
       primaryKey: true,
     });
     expect(model?.columns[1]).toMatchObject({ name: 'amount', required: true, unique: false });
@@ -61,9 +65,9 @@ describe('parseDataContract', () => {
     const cases: Array<[unknown, (string | number)[], RegExp]> = [
       [null, [], /must be an object/],
       [
-        { schema: [{ name: 'a;b' }], endpoint: 'x.y' },
+        { schema: [{ name: 'x'.repeat(64) }], endpoint: 'x.y' },
         ['schema', 0, 'name'],
-        /plain SQL identifier/,
+        /not a PostgreSQL identifier \(1 to 63 bytes/,
       ],
       [{ schema: [] }, ['endpoint'], /no table/],
       [
@@ -79,14 +83,6 @@ describe('parseDataContract', () => {
         },
         ['schema', 0, 'quality', 0],
         /has one operator/,
-      ],
-      [
-        {
-          apiVersion: 'v3.0.0',
-          schema: [{ name: 't', quality: [{ metric: 'nullValues', mustBe: 0 }] }],
-        },
-        ['schema', 0, 'quality', 0],
-        /declared on a property/,
       ],
       [
         {
@@ -118,6 +114,34 @@ describe('parseDataContract', () => {
       apiVersion: 'v3.0.0',
       schema: [{ name: 't', quality: [{ type: 'custom', engine: 'soda' }] }],
     });
-    expect(parsed.success && parsed.warnings[0]?.message).toMatch(/not run by the built-in checks/);
+    expect(parsed.success && parsed.warnings[0]).toEqual({
+      code: 'unchecked_rule',
+      path: ['schema', 0, 'quality', 0],
+      message:
+        'the quality rule on t: not checked, a custom rule runs in its own engine (soda), which the PostgreSQL checks are not',
+    });
+  });
+
+  it('reads a contract as PyYAML writes it: null fields absent, timestamps, anchors and aliases', () => {
+    const text = readFileSync(
+      join(import.meta.dirname, '__fixtures__', 'pyyaml-contract.yaml'),
+      'utf8',
+    );
+    const yaml = safeParseDescriptorYaml(text);
+    if (!yaml.success) throw new Error(JSON.stringify(yaml.issues));
+    const parsed = parseDataContract(yaml.data);
+    if (!parsed.success) throw new Error(JSON.stringify(parsed.issues));
+    expect(parsed.warnings).toEqual([]);
+    const [model] = parsed.data.models;
+    expect(model?.table).toBe('orders');
+    expect(model?.primaryKey).toEqual(['order_id']);
+    expect(model?.columns.map((c) => [c.name, c.options])).toEqual([
+      ['order_id', undefined],
+      ['amount', { minimum: 0 }],
+      ['refund', { minimum: 0 }],
+      ['created_at', { minimum: expect.stringMatching(/^2020-01-01/) }],
+    ]);
+    expect(model?.quality.map((q) => q.kind === 'library' && q.metric)).toEqual(['nullValues']);
+    expect(model?.freshness).toMatchObject({ column: 'created_at', maxAgeMs: 7_200_000 });
   });
 });

@@ -31,7 +31,12 @@ export interface GuardIssue extends Omit<ContractIssue, 'code'> {
 
 /** Outcome of {@link guardedContracts}. */
 export type GuardedContracts =
-  | { success: true; data: GuardedContract[] }
+  | {
+      success: true;
+      data: GuardedContract[];
+      /** The rules of the contracts that the built-in checks cannot run, with descriptor paths. */
+      warnings: GuardIssue[];
+    }
   | { success: false; issues: GuardIssue[] };
 
 function pathOf(system: SystemDescriptor, id: string): (string | number)[] {
@@ -80,6 +85,7 @@ export function guardedContracts(
   }
   const targets = new Map(selectContractTargets(system).map((t) => [t.resourceId, t]));
   const out: GuardedContract[] = [];
+  const warnings: GuardIssue[] = [];
   guards.forEach((guard, index) => {
     const at = [...guardianPath, '__dataContractGuardianSpec', 'guards', index, 'dataContractId'];
     const target = targets.get(guard.dataContractId);
@@ -108,12 +114,14 @@ export function guardedContracts(
           : (target.component.components ?? []).find((c) => c.id === key);
       if (!component) continue;
       const parsed = parseDataContract(component.dataContract ?? {}, fallbackTable(component));
+      const base = [...pathOf(system, component.id), 'dataContract'];
       if (!parsed.success) {
-        const base = [...pathOf(system, component.id), 'dataContract'];
         for (const issue of parsed.issues)
           issues.push({ ...issue, path: [...base, ...issue.path] });
         continue;
       }
+      for (const warning of parsed.warnings)
+        warnings.push({ ...warning, path: [...base, ...warning.path] });
       parts.push({ key, component, contract: parsed.data });
     }
     out.push({
@@ -124,5 +132,5 @@ export function guardedContracts(
     });
   });
   if (issues.length > 0) return { success: false, issues };
-  return { success: true, data: out };
+  return { success: true, data: out, warnings };
 }

@@ -1,5 +1,8 @@
+export { isBlockingSeverity } from '@dcg/contract-schema';
 export { ContractRegistry, type ContractRegistrySnapshot } from './contract-registry';
 export {
+  CHECKED_FORMATS,
+  type ColumnOptions,
   type ContractColumn,
   type ContractIssue,
   type ContractModel,
@@ -8,6 +11,7 @@ export {
   parseDataContract,
   type QualityRule,
   type Threshold,
+  type UncheckedRule,
 } from './data-contract';
 export {
   convertDatacontractCliRun,
@@ -31,8 +35,11 @@ export {
 } from './guarded-contracts';
 export { GuardianSdkError, type GuardianSdkErrorCode } from './guardian-sdk-error';
 export {
+  blocks,
   buildSubmission,
+  notCheckedSection,
   type RequirementBuilder,
+  type RequirementOptions,
   requirement,
   requirementsOf,
   type SubmissionInput,

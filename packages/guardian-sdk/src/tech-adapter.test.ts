@@ -208,6 +208,69 @@ describe('createGuardianAdapter', () => {
     expect(status.info.publicInfo.valid).toBe(false);
   });
 
+  it('refuses at validate a contract with rules it cannot check, naming each and why; accepts it when asked to report them', async () => {
+    const contract = {
+      apiVersion: 'v3.1.0',
+      kind: 'DataContract',
+      id: 'orders',
+      schema: [
+        {
+          name: 'orders',
+          properties: [{ name: 'id', logicalType: 'string' }],
+          quality: [
+            { metric: 'rowcount', mustBeGreaterThan: 0 },
+            { type: 'custom', engine: 'soda', implementation: 'row_count > 0' },
+          ],
+        },
+      ],
+      slaProperties: [{ property: 'retention', value: 1, unit: 'y' }],
+    };
+    const request = provisioningRequest(system({ policyId: 'p', contract }));
+    const at = '$.descriptor.dataProduct.components[0].dataContract';
+    const refusing = createGuardianAdapter({ onProvision: () => undefined });
+    const refused = await (await post(refusing.app, '/v1/validate', request)).json();
+    expect(refused).toEqual({
+      valid: false,
+      error: {
+        errors: [
+          `${at}.schema[0].quality[0]: the quality rule on orders: not checked, the library metric "rowcount" is unknown (did you mean "rowCount"?); the metrics are nullValues, missingValues, invalidValues, duplicateValues, rowCount (refused: this guardian accepts only rules it checks; with uncheckedRules: 'report' it reports them as not checked)`,
+          expect.stringContaining(
+            `${at}.schema[0].quality[1]: the quality rule on orders: not checked, a custom rule runs in its own engine (soda)`,
+          ),
+          expect.stringContaining(`${at}.slaProperties[0]: the SLA retention: not checked`),
+        ],
+      },
+    });
+    const seen: GuardianProvisioning[] = [];
+    const reporting = createGuardianAdapter({
+      uncheckedRules: 'report',
+      onProvision: (p) => {
+        seen.push(p);
+      },
+    });
+    expect(await (await post(reporting.app, '/v1/validate', request)).json()).toEqual({
+      valid: true,
+    });
+    const provisioned = (await (await post(reporting.app, '/v1/provision', request)).json()) as {
+      status: string;
+      logs: Array<{ level: string; message: string }>;
+    };
+    expect(provisioned.status).toBe('COMPLETED');
+    expect(provisioned.logs.filter((l) => l.level === 'WARNING').map((l) => l.message)).toEqual([
+      expect.stringContaining(
+        `${at}.schema[0].quality[0]: the quality rule on orders: not checked`,
+      ),
+      expect.stringContaining(`${at}.schema[0].quality[1]:`),
+      expect.stringContaining(`${at}.slaProperties[0]:`),
+    ]);
+    // The contract the guardian monitors keeps them, so every result reports them as not checked.
+    expect(seen[0]?.contracts[0]?.parts[0]?.contract.unchecked.map((u) => u.key)).toEqual([
+      'not_checked_schema_0_quality_0',
+      'not_checked_schema_0_quality_1',
+      'not_checked_slaProperties_0',
+    ]);
+  });
+
   it('answers updateacl and reverse-provisioning as unsupported, under a base path too', async () => {
     const { app } = createGuardianAdapter({
       onProvision: () => undefined,

@@ -30,6 +30,12 @@ export interface GuardianProvisioning {
   contracts: GuardedContract[];
   /** Every `guards[].dataContractId`, parsed or not. */
   guardedContractIds: string[];
+  /**
+   * The rules of the guarded contracts that the built-in checks cannot run (code
+   * `unchecked_rule`), with paths in the descriptor. Validate refuses them unless
+   * `uncheckedRules: 'report'`; provision logs them as WARN; results report them as not checked.
+   */
+  warnings?: GuardIssue[] | undefined;
   removeData: boolean;
   request: ProvisioningRequest;
 }
@@ -57,6 +63,13 @@ export interface GuardianAdapterOptions {
   onUnprovision?: Handler;
   /** Extra validation: the problems it returns make `/v1/validate` answer `valid: false`. */
   validate?: (provisioning: GuardianProvisioning) => string[] | Promise<string[]>;
+  /**
+   * A contract rule the built-in checks cannot run (an ODCS `custom` or `text` rule, an unknown
+   * metric, an SLA such as `retention`): `'refuse'` (default) makes `/v1/validate` answer
+   * `valid: false` naming each rule and why; `'report'` accepts the contract, and each result
+   * reports the rule as a requirement not checked, with the reason.
+   */
+  uncheckedRules?: 'refuse' | 'report';
   /** A handler still running after this long is answered 202 with a token (default 5000 ms). */
   syncTimeoutMs?: number;
   /** Larger request bodies get 413 (default 5 MiB). */
@@ -157,8 +170,11 @@ function toProvisioning(
   }
   const found = guardedContracts(system, component);
   let contracts: GuardedContract[] = [];
-  if (found.success) contracts = found.data;
-  else if (strict) {
+  let warnings: GuardIssue[] = [];
+  if (found.success) {
+    contracts = found.data;
+    warnings = found.warnings;
+  } else if (strict) {
     throw requestError(
       found.issues.map(
         (i: GuardIssue) => `$.descriptor.dataProduct.${dotted(i.path)}: ${i.message}`,
@@ -175,6 +191,7 @@ function toProvisioning(
     guardian: component,
     contracts,
     guardedContractIds: ids,
+    warnings,
     removeData: request.removeData,
     request,
   };
@@ -204,6 +221,12 @@ async function provisioningStatus(
     return { status: 'FAILED', result: message, info: null, logs: [log('ERROR', message)] };
   }
   const logs = [
+    ...(operation === 'provision' ? (provisioning.warnings ?? []) : []).map((w) =>
+      log(
+        w.code === 'not_applicable' ? 'INFO' : 'WARNING',
+        `$.descriptor.dataProduct.${dotted(w.path)}: ${w.message}`,
+      ),
+    ),
     ...(answer?.logs ?? []).map((l) => log(l.level, l.message)),
     log(
       'INFO',
@@ -228,12 +251,21 @@ async function provisioningStatus(
 
 async function validationResult(
   provisioning: () => GuardianProvisioning,
-  validate: GuardianAdapterOptions['validate'],
+  options: GuardianAdapterOptions,
 ): Promise<ValidationResult> {
   let errors: string[] = [];
   try {
     const p = provisioning();
-    errors = validate ? await validate(p) : [];
+    // Refused by default: a guardian never reports as compliant a rule it did not check.
+    if ((options.uncheckedRules ?? 'refuse') === 'refuse') {
+      errors = (p.warnings ?? [])
+        .filter((w) => w.code === 'unchecked_rule')
+        .map(
+          (w) =>
+            `$.descriptor.dataProduct.${dotted(w.path)}: ${w.message} (refused: this guardian accepts only rules it checks; with uncheckedRules: 'report' it reports them as not checked)`,
+        );
+    }
+    if (options.validate) errors = [...errors, ...(await options.validate(p))];
   } catch (error) {
     if (error instanceof RequestProblem) errors = error.body.errors;
     else errors = [`validation failed: ${(error as Error)?.message ?? String(error)}`];
@@ -343,7 +375,7 @@ export function createGuardianAdapter(options: GuardianAdapterOptions): Guardian
   api.post('/v1/validate', async (c) => {
     const request = await readRequest(await body(c));
     return c.json(
-      await validationResult(() => toProvisioning(request, 'provision', true), options.validate),
+      await validationResult(() => toProvisioning(request, 'provision', true), options),
       200,
     );
   });
@@ -351,7 +383,7 @@ export function createGuardianAdapter(options: GuardianAdapterOptions): Guardian
     const request = await readRequest(await body(c));
     const task: Task = { kind: 'validation', status: { status: 'RUNNING' } };
     const token = remember(task);
-    void validationResult(() => toProvisioning(request, 'provision', true), options.validate).then(
+    void validationResult(() => toProvisioning(request, 'provision', true), options).then(
       (result) => {
         task.status = { status: 'COMPLETED', info: { publicInfo: result } };
       },

@@ -1,7 +1,15 @@
 import type { ValidationRecord } from '@dcg/contract-schema';
-import type { ContractModel, QualityRule, Threshold } from '../data-contract';
+import {
+  CHECKED_FORMATS,
+  type ColumnOptions,
+  type ContractColumn,
+  type ContractModel,
+  type DataContract,
+  type QualityRule,
+  type Threshold,
+} from '../data-contract';
 import { formatDuration } from '../duration';
-import { requirement, section } from '../result-builder';
+import { notCheckedSection, requirement, section } from '../result-builder';
 import { type Check, type CheckContext, defineCheck } from '../run-guardian';
 import { isCompatibleType } from './type-compatibility';
 
@@ -31,6 +39,11 @@ export interface PostgresCheckOptions {
   now?: () => Date;
   /** Called with the time spent waiting on PostgreSQL for each table (benchmarks, metrics). */
   onDatabaseTime?: (ms: number) => void;
+  /**
+   * Columns in the table but not in the contract: `'allow'` (default; as datacontract-cli) or
+   * `'violation'` (a `no_unexpected_columns` requirement per table).
+   */
+  unexpectedColumns?: 'allow' | 'violation';
 }
 
 interface ActualColumn {
@@ -158,6 +171,18 @@ function libraryMetricExpression(
   }
 }
 
+/** Keys unique among siblings (A4): a repeated key gets `_2`, `_3`, … */
+class Keys {
+  private readonly seen = new Set<string>();
+
+  unique(key: string): string {
+    let candidate = key;
+    for (let n = 2; this.seen.has(candidate); n++) candidate = `${key}_${n}`;
+    this.seen.add(candidate);
+    return candidate;
+  }
+}
+
 function ruleKey(rule: QualityRule, index: number): string {
   if (rule.name) return rule.name.replace(/[^A-Za-z0-9_]+/g, '_').slice(0, 80);
   if (rule.kind === 'sql') return `sql_${index + 1}`;
@@ -171,9 +196,204 @@ function ruleName(rule: QualityRule): string {
   return `${rule.metric}${on ? ` of ${on}` : ''}`;
 }
 
+/** Where a sql rule runs: the names its placeholders stand for. */
+interface SqlScope {
+  table: string;
+  schema: string;
+  database: string | undefined;
+}
+
+const PLACEHOLDER = (name: string) => new RegExp(`["']?\\$?\\{${name}\\}["']?`, 'g');
+
+/**
+ * A sql rule's query with datacontract-cli's placeholders replaced (`{model}`, `{table}`,
+ * `{object}`, `{schema}`, `{database}`, `{catalog}`, `{dataset}`, `{project}`, and on a property
+ * `{field}`, `{column}`, `{property}`; each also as `${…}` and with surrounding quotes), as
+ * quoted identifiers. Where the contract names no database, `{database}` and the like stand for
+ * the table, as in datacontract-cli.
+ *
+ * @example
+ * sqlWithPlaceholders('SELECT count(*) FROM ${model}', undefined, { table: 'orders', schema: 'sales', database: undefined });
+ * // 'SELECT count(*) FROM "orders"'
+ */
+export function sqlWithPlaceholders(
+  query: string,
+  column: string | undefined,
+  scope: SqlScope,
+): string {
+  const table = quote(scope.table);
+  let out = query;
+  for (const name of ['model', 'table', 'object'])
+    out = out.replace(PLACEHOLDER(name), () => table);
+  out = out.replace(PLACEHOLDER('schema'), () => quote(scope.schema));
+  const database = scope.database === undefined ? table : quote(scope.database);
+  for (const name of ['database', 'catalog', 'dataset', 'project'])
+    out = out.replace(PLACEHOLDER(name), () => database);
+  if (column !== undefined) {
+    for (const name of ['field', 'column', 'property'])
+      out = out.replace(PLACEHOLDER(name), () => quote(column));
+  }
+  return out;
+}
+
+const NUMERIC = /^(smallint|integer|bigint|numeric|real|double precision)/;
+const DATED = /^(date|timestamp)/;
+
+/** An error that means the check could not run (timeout, cancelled, connection lost), not a verdict. */
+function couldNotRun(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code !== 'string' || code === '57014' || code.startsWith('08') || code === '57P01';
+}
+
+/**
+ * The regular expressions PostgreSQL refuses, with its message: one query for all, and only when
+ * it fails, one savepoint per pattern to tell which (a bad pattern would abort the one pass).
+ */
+async function badPatterns(
+  client: PostgresQueryable,
+  patterns: string[],
+  timed: <T>(work: () => Promise<T>) => Promise<T>,
+): Promise<Map<string, string>> {
+  const bad = new Map<string, string>();
+  const unique = [...new Set(patterns)];
+  if (unique.length === 0) return bad;
+  const test = async (list: string[]) => {
+    await timed(() => client.query({ text: 'SAVEPOINT dcg_patterns' }));
+    try {
+      await timed(() =>
+        client.query({ text: "SELECT '' ~ p FROM unnest($1::text[]) p", values: [list] }),
+      );
+      await timed(() => client.query({ text: 'RELEASE SAVEPOINT dcg_patterns' }));
+      return undefined;
+    } catch (error) {
+      if (couldNotRun(error)) throw error;
+      await timed(() => client.query({ text: 'ROLLBACK TO SAVEPOINT dcg_patterns' }));
+      return (error as Error).message;
+    }
+  };
+  if ((await test(unique)) === undefined) return bad;
+  for (const pattern of unique) {
+    const message = await test([pattern]);
+    if (message !== undefined) bad.set(pattern, message);
+  }
+  return bad;
+}
+
+/** One `logicalTypeOptions` requirement of a column: its key, name and the rows that break it. */
+interface OptionSpec {
+  key: string;
+  name: string;
+  column: string;
+  index?: number;
+  unavailable?: string;
+  what: string;
+}
+
+function optionSpecs(
+  column: ContractColumn,
+  actualType: string,
+  query: MetricsQuery,
+  bad: Map<string, string>,
+): OptionSpec[] {
+  const options = column.options;
+  if (!options) return [];
+  const col = quote(column.name);
+  const specs: OptionSpec[] = [];
+  const violations = (condition: string) =>
+    query.add(`count(*) FILTER (WHERE ${col} IS NOT NULL AND (${condition}))`);
+  const add = (
+    option: string,
+    name: string,
+    what: string,
+    condition: () => string | { unavailable: string },
+  ) => {
+    const built = condition();
+    specs.push({
+      key: `${column.name}_${option}`,
+      name: `${column.name} ${name}`,
+      column: column.name,
+      what,
+      ...(typeof built === 'string' ? { index: violations(built) } : built),
+    });
+  };
+  if (options.minLength !== undefined) {
+    const n = options.minLength;
+    add(
+      'min_length',
+      `is at least ${n} characters long`,
+      `shorter than ${n} characters`,
+      () => `char_length(${col}::text) < ${query.param(n)}::int`,
+    );
+  }
+  if (options.maxLength !== undefined) {
+    const n = options.maxLength;
+    add(
+      'max_length',
+      `is at most ${n} characters long`,
+      `longer than ${n} characters`,
+      () => `char_length(${col}::text) > ${query.param(n)}::int`,
+    );
+  }
+  const regex = (pattern: string) => () => {
+    const error = bad.get(pattern);
+    return error === undefined
+      ? `${col}::text !~ ${query.param(pattern)}`
+      : { unavailable: `the pattern is not a PostgreSQL regular expression (${error})` };
+  };
+  if (options.pattern !== undefined) {
+    add(
+      'pattern',
+      `matches ${options.pattern}`,
+      'not matching the pattern',
+      regex(options.pattern),
+    );
+  }
+  if (options.format !== undefined) {
+    const pattern = CHECKED_FORMATS[options.format] as string;
+    add('format', `is a valid ${options.format}`, `not a valid ${options.format}`, regex(pattern));
+  }
+  if (options.enum !== undefined) {
+    const values = options.enum.map(String);
+    add(
+      'enum',
+      `is one of ${values.slice(0, 10).join(', ')}`,
+      'not among the allowed values',
+      () => `NOT (${col}::text = ANY(${query.param(values)}::text[]))`,
+    );
+  }
+  const bounds: Array<[keyof ColumnOptions, string, string, string]> = [
+    ['minimum', 'minimum', '<', 'at least'],
+    ['exclusiveMinimum', 'exclusive_minimum', '<=', 'greater than'],
+    ['maximum', 'maximum', '>', 'at most'],
+    ['exclusiveMaximum', 'exclusive_maximum', '>=', 'less than'],
+  ];
+  for (const [option, key, breaks, reads] of bounds) {
+    const bound = options[option] as number | string | undefined;
+    if (bound === undefined) continue;
+    add(
+      key,
+      `is ${reads} ${bound}`,
+      `${breaks === '<' || breaks === '<=' ? 'below' : 'above'} ${reads} ${bound}`,
+      () => {
+        if (typeof bound === 'number' && NUMERIC.test(actualType)) {
+          return `${col}::numeric ${breaks} ${query.param(String(bound))}::numeric`;
+        }
+        if (typeof bound === 'string' && DATED.test(actualType)) {
+          return `${col}::timestamptz ${breaks} ${query.param(bound)}::timestamptz`;
+        }
+        return {
+          unavailable: `${column.name} is ${actualType}; ${option} ${bound} needs a ${typeof bound === 'number' ? 'number' : 'date or timestamp'} column`,
+        };
+      },
+    );
+  }
+  return specs;
+}
+
 async function checkModel(
   client: PostgresQueryable,
   model: ContractModel,
+  contract: DataContract,
   options: PostgresCheckOptions,
   context: CheckContext,
   timed: <T>(work: () => Promise<T>) => Promise<T>,
@@ -198,7 +418,8 @@ async function checkModel(
   const unavailable = (why: string) => [`cannot be checked: ${why}`];
   const missingTable = `the table ${tableName} does not exist`;
 
-  // Schema: every declared column exists with a compatible type and nullability; no unexpected columns.
+  // Schema: every declared column exists with a compatible type and nullability.
+  const schemaKeys = new Keys();
   const schemaRecords = model.columns.map((column) => {
     const found = actual.get(column.name);
     const issues: string[] = [];
@@ -213,21 +434,45 @@ async function checkModel(
         issues.push(`column ${column.name} allows nulls, the contract says it is required`);
       }
     }
-    return requirement(`${column.name}_column`, `column ${column.name}`).check(issues);
+    return requirement(schemaKeys.unique(`${column.name}_column`), `column ${column.name}`).check(
+      issues,
+    );
   });
-  const declared = new Set(model.columns.map((c) => c.name));
-  const unexpected = [...actual.keys()].filter((name) => !declared.has(name));
-  schemaRecords.push(
-    requirement('no_unexpected_columns', 'no columns beyond the contract').check(
-      !tableExists
-        ? [missingTable]
-        : unexpected.map((name) => `column ${name} of ${tableName} is not in the contract`),
-    ),
-  );
+  // Columns beyond the contract: a violation only when asked (datacontract-cli has no such check;
+  // Soda and Great Expectations make it opt-in).
+  if (options.unexpectedColumns === 'violation') {
+    const declared = new Set(model.columns.map((c) => c.name));
+    const unexpected = [...actual.keys()].filter((name) => !declared.has(name));
+    schemaRecords.push(
+      requirement(
+        schemaKeys.unique('no_unexpected_columns'),
+        'no columns beyond the contract',
+      ).check(
+        !tableExists
+          ? [missingTable]
+          : unexpected.map((name) => `column ${name} of ${tableName} is not in the contract`),
+      ),
+    );
+  }
+
+  const present = (name: string) => actual.has(name);
+  const patterns = tableExists
+    ? [
+        ...model.columns.flatMap((c) =>
+          present(c.name)
+            ? [
+                c.options?.pattern,
+                c.options?.format ? CHECKED_FORMATS[c.options.format] : undefined,
+              ]
+            : [],
+        ),
+        ...model.quality.map((rule) => (rule.kind === 'library' ? rule.pattern : undefined)),
+      ].filter((p): p is string => p !== undefined)
+    : [];
+  const bad = await badPatterns(client, patterns, timed);
 
   // One aggregate pass for constraints, library metrics and freshness.
   const query = new MetricsQuery();
-  const present = (name: string) => actual.has(name);
   const constraintSpecs: Array<{
     key: string;
     name: string;
@@ -238,9 +483,10 @@ async function checkModel(
   // Types without equality (json, xml) are compared as text, so the one pass never fails on them.
   const comparable = (name: string) =>
     /^(json|xml)$/.test(actual.get(name)?.type ?? '') ? `${quote(name)}::text` : quote(name);
-  const keyColumns = model.columns.filter((c) => c.primaryKey).map((c) => c.name);
+  const keyColumns = model.primaryKey;
   if (keyColumns.length > 0) {
     const ok = tableExists && keyColumns.every(present);
+    // The key as a whole: a composite key holds when no two rows share all its columns.
     const tuple =
       keyColumns.length === 1
         ? comparable(keyColumns[0] as string)
@@ -252,9 +498,10 @@ async function checkModel(
       ...(ok ? { index: query.add(`count(${tuple}) - count(DISTINCT ${tuple})`) } : {}),
     });
   }
+  const optionRecords: OptionSpec[] = [];
   for (const column of model.columns) {
     const ok = tableExists && present(column.name);
-    if (column.unique && !(column.primaryKey && keyColumns.length === 1)) {
+    if (column.unique && !(keyColumns.length === 1 && keyColumns[0] === column.name)) {
       constraintSpecs.push({
         key: `${column.name}_unique`,
         name: `${column.name} is unique`,
@@ -278,11 +525,17 @@ async function checkModel(
           : {}),
       });
     }
+    if (column.options) {
+      const type = actual.get(column.name)?.type ?? '';
+      const specs = optionSpecs(column, type, ok ? query : new MetricsQuery(), bad);
+      optionRecords.push(...(ok ? specs : specs.map(({ index: _, ...spec }) => spec)));
+    }
   }
   const libraryIndexes = model.quality.map((rule) => {
     if (rule.kind !== 'library') return undefined;
     const needed = rule.column ? [rule.column] : (rule.columns ?? []);
     if (!tableExists || !needed.every(present)) return undefined;
+    if (rule.pattern !== undefined && bad.has(rule.pattern)) return undefined;
     return libraryMetricExpression(rule, query, comparable);
   });
   const freshness = model.freshness;
@@ -306,8 +559,9 @@ async function checkModel(
   const rowCount = num(0) ?? 0;
   const missingColumns = (of: string[]) => of.filter((c) => !present(c));
 
+  const constraintKeys = new Keys();
   const constraintRecords = constraintSpecs.map((spec) => {
-    const built = requirement(spec.key, spec.name);
+    const built = requirement(constraintKeys.unique(spec.key), spec.name);
     if (!tableExists) return built.violated(unavailable(missingTable));
     const gone = missingColumns(spec.of);
     if (gone.length > 0) return built.violated(unavailable(`column ${gone.join(', ')} is missing`));
@@ -323,19 +577,63 @@ async function checkModel(
       issues.push(`${plural(nulls, 'row has', 'rows have')} a null ${spec.of[0]}`);
     return built.check(issues);
   });
+  for (const spec of optionRecords) {
+    const built = requirement(constraintKeys.unique(spec.key), spec.name);
+    if (!tableExists) constraintRecords.push(built.violated(unavailable(missingTable)));
+    else if (!present(spec.column)) {
+      constraintRecords.push(built.violated(unavailable(`column ${spec.column} is missing`)));
+    } else if (spec.unavailable !== undefined) {
+      constraintRecords.push(built.violated(unavailable(spec.unavailable)));
+    } else {
+      const count = num(spec.index) ?? 0;
+      constraintRecords.push(
+        built.check(
+          count > 0
+            ? [`${plural(count, 'row has', 'rows have')} a ${spec.column} ${spec.what}`]
+            : [],
+        ),
+      );
+    }
+  }
 
+  const qualityKeys = new Keys();
   const qualityRecords: ValidationRecord[] = [];
+  const sqlScope: SqlScope = {
+    table: model.table,
+    schema: schemaName,
+    database: contract.server?.database,
+  };
+  let searchPathSet = false;
   for (const [index, rule] of model.quality.entries()) {
-    const built = requirement(ruleKey(rule, index), ruleName(rule), rule.description);
+    const built = requirement(
+      qualityKeys.unique(ruleKey(rule, index)),
+      ruleName(rule),
+      rule.description,
+      { severity: rule.severity },
+    );
     if (!tableExists) {
       qualityRecords.push(built.violated(unavailable(missingTable)));
       continue;
     }
     if (rule.kind === 'sql') {
+      if (!searchPathSet) {
+        // Unqualified table names in a rule resolve in the table's schema, for this transaction only.
+        await timed(() =>
+          client.query({
+            text: "SELECT set_config('search_path', $1, true)",
+            values: [quote(schemaName)],
+          }),
+        );
+        searchPathSet = true;
+      }
+      const text = sqlWithPlaceholders(rule.query, rule.column, sqlScope);
+      // A failing rule rolls back to its savepoint; the transaction (and its settings) goes on.
+      await timed(() => client.query({ text: 'SAVEPOINT dcg_rule' }));
       try {
         const { rows: result } = await timed(() =>
-          client.query({ text: rule.query, queryMode: 'extended', rowMode: 'array' }),
+          client.query({ text, queryMode: 'extended', rowMode: 'array' }),
         );
+        await timed(() => client.query({ text: 'RELEASE SAVEPOINT dcg_rule' }));
         const first = (result[0] as unknown[] | undefined)?.[0];
         const value = Number(first);
         if (first === undefined || first === null || Number.isNaN(value)) {
@@ -352,14 +650,9 @@ async function checkModel(
           );
         }
       } catch (error) {
+        if (couldNotRun(error)) throw error;
+        await timed(() => client.query({ text: 'ROLLBACK TO SAVEPOINT dcg_rule' }));
         qualityRecords.push(built.violated(`the query failed: ${(error as Error).message}`));
-        // A failed statement aborts the transaction: start a new one for the remaining rules.
-        await client.query({ text: 'ROLLBACK' });
-        await client.query({ text: 'BEGIN TRANSACTION READ ONLY' });
-        await client.query({
-          text: "SELECT set_config('statement_timeout', $1, true)",
-          values: [String(options.statementTimeoutMs ?? 30_000)],
-        });
       }
       continue;
     }
@@ -368,13 +661,17 @@ async function checkModel(
       qualityRecords.push(built.violated(unavailable(`column ${gone.join(', ')} is missing`)));
       continue;
     }
-    const count = num(libraryIndexes[index]);
-    if (count === undefined) {
+    if (rule.pattern !== undefined && bad.has(rule.pattern)) {
       qualityRecords.push(
-        built.violated(unavailable(`${rule.metric} needs arguments (validValues or pattern)`)),
+        built.violated(
+          unavailable(
+            `the pattern is not a PostgreSQL regular expression (${bad.get(rule.pattern)})`,
+          ),
+        ),
       );
       continue;
     }
+    const count = num(libraryIndexes[index]) ?? 0;
     const measured =
       rule.unit === 'percent' && rule.metric !== 'rowCount'
         ? rowCount === 0
@@ -443,8 +740,10 @@ async function checkModel(
 
 /**
  * The built-in contract checks on PostgreSQL, as one check: for each table of the contract, its
- * schema (columns, types, nullability, unexpected columns), its constraints in the data (primary
- * key, unique, NOT NULL), the ODCS library metrics and `sql` rules, and freshness against the SLA.
+ * schema (columns, types, nullability; unexpected columns when asked), its constraints in the
+ * data (primary key as a whole, unique, NOT NULL, `logicalTypeOptions`), the ODCS library metrics
+ * and `sql` rules (datacontract-cli's placeholders, unqualified names in the table's schema), and
+ * freshness against the SLA; then each rule of `contract.unchecked` as a requirement not checked.
  * Everything runs in a read-only transaction with a statement timeout; the column metrics of a
  * table are one aggregate query (one pass).
  *
@@ -499,10 +798,13 @@ export function postgresContractCheck(options: PostgresCheckOptions): Check {
       const models = context.contract.models;
       const out: ValidationRecord[] = [];
       for (const model of models) {
-        const records = await checkModel(client, model, options, context, timed);
+        const records = await checkModel(client, model, context.contract, options, context, timed);
         out.push(...(models.length === 1 ? records : [section(model.name, model.name, records)]));
       }
       await timed(() => client.query({ text: 'ROLLBACK' }));
+      // A4 rule 5: the rules no check ran are reported too, as not checked, with the reason.
+      const unchecked = notCheckedSection(context.contract.unchecked ?? []);
+      if (unchecked) out.push(unchecked);
       return out;
     } catch (error) {
       broken = true;

@@ -4,5 +4,6 @@ export {
   type PostgresPool,
   type PostgresQueryable,
   postgresContractCheck,
+  sqlWithPlaceholders,
 } from './contract-checks';
 export { isCompatibleType } from './type-compatibility';
