@@ -45,6 +45,8 @@ export interface McpAppDeps {
     gate: (request: Request) => Promise<AuthInfo | Response>;
     authorizationServer: OAuthMetadata;
     scopesSupported: string[];
+    /** More fields of the protected resource metadata (e.g. the DPoP algorithms). */
+    resourceMetadata?: Record<string, unknown>;
   };
   /** Extra routes (the login and consent pages). */
   extras?: Hono<McpEnv>[];
@@ -77,7 +79,11 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       resourceName: 'dcg marketplace and knowledge graph',
       dangerouslyAllowInsecureIssuerUrl: true,
     });
-    const document = { ...metadata, bearer_methods_supported: ['header'] };
+    const document = {
+      ...metadata,
+      bearer_methods_supported: ['header'],
+      ...deps.auth.resourceMetadata,
+    };
     for (const path of [
       '/.well-known/oauth-protected-resource',
       `/.well-known/oauth-protected-resource${mcpPath}`,

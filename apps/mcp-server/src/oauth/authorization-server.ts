@@ -2,28 +2,19 @@ import { SCOPES } from '@dcg/mcp-tools';
 import type { JWK } from 'jose';
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { McpServerConfig } from '../config';
+import { DPOP_SIGNING_ALGORITHMS } from './dpop-proof';
 import type { OAuthStore } from './oauth-store';
 import type { SigningKeys } from './signing-keys';
 
 /** Every scope clients may ask for: the tools' scopes and offline_access (refresh tokens). */
 export const SUPPORTED_SCOPES = [...Object.values(SCOPES), 'offline_access'];
 
-/** The paths the authorization server answers (everything else is the resource server's). */
-export const AUTHORIZATION_SERVER_PATHS = [
-  '/authorize',
-  '/token',
-  '/register',
-  '/revoke',
-  '/jwks',
-  '/session',
-  '/.well-known/openid-configuration',
-];
-
 /**
  * Builds the OAuth 2.1 authorization server on oidc-provider: authorization code with PKCE S256
  * only, RFC 8707 resource indicators with the MCP endpoint as the one resource (ES256 JWT access
  * tokens for it), refresh tokens only with offline_access and rotated on every use (reuse of a
  * rotated one revokes the whole grant), revocation, RFC 9207 `iss` on authorization responses,
+ * DPoP-bound tokens when the token request carries a proof (RFC 9449), no PAR,
  * pre-registered clients, Client ID Metadata Documents (oidc-provider fetches them with its SSRF
  * guard: no special-use addresses, no redirects, size and time caps) and dynamic registration.
  *
@@ -64,6 +55,8 @@ export function createAuthorizationServer(options: {
     responseTypes: ['code'],
     pkce: { required: () => true },
     fetch: options.fetch as Configuration['fetch'],
+    // The algorithms the resource server's gate verifies proofs with (see dpop-proof.ts).
+    enabledJWA: { dPoPSigningAlgValues: DPOP_SIGNING_ALGORITHMS } as Configuration['enabledJWA'],
     fetchResponseBodyLimits: {
       'client_id metadata document': oauth.clientIdMetadataDocumentFetch.maxBytes,
     } as Configuration['fetchResponseBodyLimits'],
@@ -77,6 +70,11 @@ export function createAuthorizationServer(options: {
     },
     features: {
       devInteractions: { enabled: false },
+      // Sender-constrained tokens (RFC 9449): a token asked for with a proof is bound to its key,
+      // and /mcp accepts it only with a proof of that key (resource-gate.ts).
+      dPoP: { enabled: true },
+      // No MCP client uses PAR and nothing here is tested with it: not offered, not advertised.
+      pushedAuthorizationRequests: { enabled: false },
       // A client revokes only its own tokens.
       revocation: {
         enabled: true,
