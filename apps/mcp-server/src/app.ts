@@ -18,6 +18,7 @@ import {
 import { Hono } from 'hono';
 import type { McpEnv } from './app-env';
 import type { CorsPolicy } from './cors';
+import { refuseRemovedBatches } from './removed-batches';
 
 /**
  * Everything the mcp-server Hono app is built from.
@@ -144,7 +145,13 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       if (!('token' in gate)) return withCors(gate, deps.cors.headersFor(origin));
       authInfo = gate;
     }
-    const response = await deps.handler.fetch(c.req.raw, authInfo ? { authInfo } : {});
+    const checked = await refuseRemovedBatches(c.req.raw, deps.maxRequestBytes);
+    if (checked && 'refused' in checked)
+      return withCors(checked.refused, deps.cors.headersFor(origin));
+    const response = await deps.handler.fetch(c.req.raw, {
+      ...(authInfo ? { authInfo } : {}),
+      ...(checked ? { parsedBody: checked.parsedBody } : {}),
+    });
     return withCors(response, deps.cors.headersFor(origin));
   });
 

@@ -4,6 +4,7 @@ import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'o
 import type { McpServerConfig } from '../config';
 import { DPOP_SIGNING_ALGORITHMS } from './dpop-proof';
 import type { OAuthStore } from './oauth-store';
+import { redirectUriPolicy } from './redirect-uri-policy';
 import type { SigningKeys } from './signing-keys';
 
 /** Every scope clients may ask for: the tools' scopes and offline_access (refresh tokens). */
@@ -51,6 +52,7 @@ export function createAuthorizationServer(options: {
     jwks: { keys: options.keys.jwks.keys.map(privateJwk) as never },
     cookies: { keys: options.keys.cookieKeys, long: { signed: true }, short: { signed: true } },
     scopes: SUPPORTED_SCOPES,
+    extraClientMetadata: redirectUriPolicy as Configuration['extraClientMetadata'],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },
