@@ -273,3 +273,52 @@ describe('mcp-server login: failed sign-ins back off per account and per client 
     expect((await submit(server.demoUser!.username, server.demoUser!.password)).status).toBe(429);
   });
 });
+
+describe('mcp-server /token: wrong client secrets back off per client and per address', () => {
+  const secret = 'a-confidential-client-secret-of-40-chars!';
+  it('the sixth wrong secret locks: 429 + Retry-After before the secret is checked', async () => {
+    const server = await start({
+      oauth: {
+        clients: [
+          {
+            client_id: 'confidential',
+            client_secret: secret,
+            redirect_uris: ['https://app.example/cb'],
+          },
+        ],
+      },
+    });
+    const token = (password: string, clientId = 'confidential') =>
+      fetch(`${server.url}/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${clientId}:${password}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: 'x',
+          redirect_uri: 'https://app.example/cb',
+          code_verifier: 'x'.repeat(43),
+        }),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const response = await token(`wrong-${i}`);
+      statuses.push(response.status);
+      expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401]);
+    const locked = await token(secret);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await locked.json()).toMatchObject({ error: 'too_many_requests' });
+    // The address is locked too, whichever client it names.
+    expect((await token('guess', 'another-client')).status).toBe(429);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Unlocked: the right secret gets through to the grant check (a bogus code: invalid_grant).
+    const right = await token(secret);
+    expect(right.status).toBe(400);
+    expect(await right.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+});

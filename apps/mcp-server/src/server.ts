@@ -29,6 +29,7 @@ import { openPostgresOAuthStore } from './oauth/postgres-oauth-store';
 import { createResourceGate } from './oauth/resource-gate';
 import { loadSigningKeys } from './oauth/signing-keys';
 import { openSqliteOAuthStore } from './oauth/sqlite-oauth-store';
+import { tokenEndpointThrottle } from './oauth/token-endpoint-throttle';
 import { createTokenVerifier } from './oauth/token-verifier';
 import { upstreamOidc } from './oauth/upstream-oidc';
 import { registrationRateLimit } from './registration-rate-limit';
@@ -160,6 +161,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     let auth: Parameters<typeof buildMcpApp>[0]['auth'];
     let asRoutes: ReturnType<typeof authorizationServerRoutes> | undefined;
     let browserPaths: string[] = [];
+    let tokenPath: string | undefined;
     const extras = [];
     if (config.oauth.enabled) {
       mkdirSync(options.dataDir, { recursive: true });
@@ -210,6 +212,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       const discovery = await readDiscoveryDocument(createdProvider);
       asRoutes = authorizationServerRoutes(discovery);
       const pathOf = (url: unknown) => (typeof url === 'string' ? new URL(url).pathname : '');
+      tokenPath = pathOf(discovery.token_endpoint);
       browserPaths = [
         pathOf(discovery.authorization_endpoint),
         pathOf(discovery.end_session_endpoint),
@@ -294,6 +297,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     const honoListener = getRequestListener(app.fetch);
     const providerCallback = provider?.callback();
     const registrations = registrationRateLimit(config.oauth.dynamicRegistration.perMinute);
+    const tokenThrottle = tokenEndpointThrottle();
     dispatch = (req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       const isAuthorizationServer = providerCallback !== undefined && asRoutes?.matches(path);
@@ -330,6 +334,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
           return;
         }
       }
+      if (path === tokenPath && req.method === 'POST' && tokenThrottle.refused(req, res)) return;
       if (path === '/.well-known/oauth-authorization-server') {
         req.url = `/.well-known/openid-configuration${(req.url ?? '').slice(path.length)}`;
       }
