@@ -18,6 +18,7 @@ import {
 import { Hono } from 'hono';
 import type { McpEnv } from './app-env';
 import type { CorsPolicy } from './cors';
+import { refuseRemovedBatches } from './removed-batches';
 
 /**
  * Everything the mcp-server Hono app is built from.
@@ -45,6 +46,8 @@ export interface McpAppDeps {
     gate: (request: Request) => Promise<AuthInfo | Response>;
     authorizationServer: OAuthMetadata;
     scopesSupported: string[];
+    /** More fields of the protected resource metadata (e.g. the DPoP algorithms). */
+    resourceMetadata?: Record<string, unknown>;
   };
   /** Extra routes (the login and consent pages). */
   extras?: Hono<McpEnv>[];
@@ -77,7 +80,11 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       resourceName: 'dcg marketplace and knowledge graph',
       dangerouslyAllowInsecureIssuerUrl: true,
     });
-    const document = { ...metadata, bearer_methods_supported: ['header'] };
+    const document = {
+      ...metadata,
+      bearer_methods_supported: ['header'],
+      ...deps.auth.resourceMetadata,
+    };
     for (const path of [
       '/.well-known/oauth-protected-resource',
       `/.well-known/oauth-protected-resource${mcpPath}`,
@@ -138,7 +145,13 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       if (!('token' in gate)) return withCors(gate, deps.cors.headersFor(origin));
       authInfo = gate;
     }
-    const response = await deps.handler.fetch(c.req.raw, authInfo ? { authInfo } : {});
+    const checked = await refuseRemovedBatches(c.req.raw, deps.maxRequestBytes);
+    if (checked && 'refused' in checked)
+      return withCors(checked.refused, deps.cors.headersFor(origin));
+    const response = await deps.handler.fetch(c.req.raw, {
+      ...(authInfo ? { authInfo } : {}),
+      ...(checked ? { parsedBody: checked.parsedBody } : {}),
+    });
     return withCors(response, deps.cors.headersFor(origin));
   });
 

@@ -66,6 +66,7 @@ describe('mcp-server CORS and DNS-rebinding protection', () => {
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe(ALLOWED);
       expect(preflight.headers.get('access-control-allow-headers')).toMatch(/mcp-protocol-version/);
+      expect(preflight.headers.get('access-control-allow-headers')).toMatch(/\bdpop\b/);
       expect(preflight.headers.get('access-control-allow-methods')).toMatch(endpoint.method);
       expect(preflight.headers.get('access-control-expose-headers')).toBe(
         'mcp-session-id, mcp-protocol-version, www-authenticate',

@@ -8,6 +8,8 @@ export const ALLOWED_HEADERS = [
   'mcp-method',
   'mcp-name',
   'last-event-id',
+  // DPoP proofs (RFC 9449), at /token and /mcp.
+  'dpop',
 ];
 /** Headers a browser client may read from the answers. */
 export const EXPOSED_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'www-authenticate'];

@@ -6,33 +6,30 @@ import { join } from 'node:path';
 import { createLogger, type Logger, parseConfig, ServiceMetrics } from '@dcg/http-kit';
 import { createKgClient } from '@dcg/kg-client';
 import { createMarketplaceClient } from '@dcg/marketplace-client';
-import { createDcgMcpServer, type DcgMcpDeps } from '@dcg/mcp-tools';
+import { createDcgMcpServer, type DcgMcpDeps, SCOPES } from '@dcg/mcp-tools';
 import { getRequestListener } from '@hono/node-server';
 import {
   createMcpHandler,
   getOAuthProtectedResourceMetadataUrl,
+  localhostAllowedHostnames,
   type McpServer,
-  type OAuthMetadata,
-  requireBearerAuth,
 } from '@modelcontextprotocol/server';
 import type Provider from 'oidc-provider';
 import type { z } from 'zod';
 import { buildMcpApp } from './app';
 import { type McpServerConfig, McpServerConfigSchema, resolveSecret } from './config';
 import { corsPolicy } from './cors';
-import {
-  AUTHORIZATION_SERVER_PATHS,
-  createAuthorizationServer,
-  publicJwks,
-  SUPPORTED_SCOPES,
-} from './oauth/authorization-server';
+import { createAuthorizationServer, publicJwks } from './oauth/authorization-server';
+import { authorizationServerRoutes, readDiscoveryDocument } from './oauth/discovery-document';
 import { interactionRoutes } from './oauth/interaction-routes';
 import { metadataDocumentFetch } from './oauth/metadata-document-fetch';
 import type { OAuthStore } from './oauth/oauth-store';
 import { hashPassword } from './oauth/passwords';
 import { openPostgresOAuthStore } from './oauth/postgres-oauth-store';
+import { createResourceGate } from './oauth/resource-gate';
 import { loadSigningKeys } from './oauth/signing-keys';
 import { openSqliteOAuthStore } from './oauth/sqlite-oauth-store';
+import { tokenEndpointThrottle } from './oauth/token-endpoint-throttle';
 import { createTokenVerifier } from './oauth/token-verifier';
 import { upstreamOidc } from './oauth/upstream-oidc';
 import { registrationRateLimit } from './registration-rate-limit';
@@ -162,6 +159,9 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     let provider: Provider | undefined;
     let store: OAuthStore | undefined;
     let auth: Parameters<typeof buildMcpApp>[0]['auth'];
+    let asRoutes: ReturnType<typeof authorizationServerRoutes> | undefined;
+    let browserPaths: string[] = [];
+    let tokenPath: string | undefined;
     const extras = [];
     if (config.oauth.enabled) {
       mkdirSync(options.dataDir, { recursive: true });
@@ -208,27 +208,34 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         publicJwks: publicJwks(keys),
         store: openedStore,
       });
-      const authorizationServer: OAuthMetadata = {
-        issuer,
-        authorization_endpoint: `${issuer}/authorize`,
-        token_endpoint: `${issuer}/token`,
-        ...(config.oauth.dynamicRegistration.enabled
-          ? { registration_endpoint: `${issuer}/register` }
-          : {}),
-        revocation_endpoint: `${issuer}/revoke`,
-        response_types_supported: ['code'],
-        grant_types_supported: ['authorization_code', 'refresh_token'],
-        code_challenge_methods_supported: ['S256'],
-        scopes_supported: SUPPORTED_SCOPES,
-      };
+      // What the authorization server offers is what oidc-provider says it offers.
+      const discovery = await readDiscoveryDocument(createdProvider);
+      asRoutes = authorizationServerRoutes(discovery);
+      const pathOf = (url: unknown) => (typeof url === 'string' ? new URL(url).pathname : '');
+      tokenPath = pathOf(discovery.token_endpoint);
+      browserPaths = [
+        pathOf(discovery.authorization_endpoint),
+        pathOf(discovery.end_session_endpoint),
+      ].filter(Boolean);
+      const loopbackAliases = loopbackOrigins(publicUrl);
       auth = {
-        gate: requireBearerAuth({
+        gate: createResourceGate({
           verifier,
-          expectedResource: resource,
+          resource,
           resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource),
+          // On loopback a client may name the server under any of its loopback names.
+          targets: loopbackAliases
+            ? loopbackAliases.map((origin) => `${origin}${resource.pathname}`)
+            : [resource.href],
+          claim: (id, expiresAt) => openedStore.claimOnce('DPoPProof', id, expiresAt),
         }),
-        authorizationServer,
-        scopesSupported: SUPPORTED_SCOPES,
+        authorizationServer: discovery,
+        // The resource's own scopes: offline_access is the authorization server's business.
+        scopesSupported: Object.values(SCOPES),
+        resourceMetadata: {
+          dpop_signing_alg_values_supported: discovery.dpop_signing_alg_values_supported,
+          dpop_bound_access_tokens_required: false,
+        },
       };
       const upstream = config.oauth.upstream
         ? upstreamOidc({
@@ -266,18 +273,13 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     }
 
     const self = new URL(publicUrl);
-    const loopback = ['localhost', '127.0.0.1', '[::1]'];
-    const onLoopback = loopback.includes(self.hostname);
+    const aliases = loopbackOrigins(publicUrl);
     const app = buildMcpApp({
       handler,
       resource,
       cors,
-      selfOrigins: onLoopback
-        ? loopback.map(
-            (hostname) => `${self.protocol}//${hostname}${self.port ? `:${self.port}` : ''}`,
-          )
-        : [self.origin],
-      allowedHosts: onLoopback ? loopback : undefined,
+      selfOrigins: aliases ?? [self.origin],
+      allowedHosts: aliases ? localhostAllowedHostnames() : undefined,
       logger,
       maxRequestBytes: config.limits.maxRequestBytes,
       ...(auth ? { auth } : {}),
@@ -295,20 +297,17 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     const honoListener = getRequestListener(app.fetch);
     const providerCallback = provider?.callback();
     const registrations = registrationRateLimit(config.oauth.dynamicRegistration.perMinute);
+    const tokenThrottle = tokenEndpointThrottle();
     dispatch = (req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const isAuthorizationServer =
-        providerCallback !== undefined &&
-        (path === '/.well-known/oauth-authorization-server' ||
-          AUTHORIZATION_SERVER_PATHS.some((p) => path === p || path.startsWith(`${p}/`)));
+      const isAuthorizationServer = providerCallback !== undefined && asRoutes?.matches(path);
       if (!isAuthorizationServer) {
         void honoListener(req, res);
         return;
       }
       const origin = req.headers.origin;
-      // /authorize is a browser navigation: it never answers CORS.
-      const corsApplies =
-        path !== '/authorize' && !path.startsWith('/authorize/') && !path.startsWith('/session');
+      // /authorize and the end of a session are browser navigations: they never answer CORS.
+      const corsApplies = !browserPaths.some((p) => path === p || path.startsWith(`${p}/`));
       if (req.method === 'OPTIONS' && corsApplies) {
         res.writeHead(204, cors.preflightFor(origin, 'GET, POST, OPTIONS')).end();
         return;
@@ -335,6 +334,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
           return;
         }
       }
+      if (path === tokenPath && req.method === 'POST' && tokenThrottle.refused(req, res)) return;
       if (path === '/.well-known/oauth-authorization-server') {
         req.url = `/.well-known/openid-configuration${(req.url ?? '').slice(path.length)}`;
       }
@@ -355,4 +355,18 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     await close();
     throw error;
   }
+}
+
+/**
+ * The origins of a loopback server under each of the SDK's loopback host names (`localhost`,
+ * `127.0.0.1`, `[::1]`) on its port; undefined for a server that is not on loopback. Exact origins,
+ * not the SDK's port-agnostic Origin check: another program on another local port is not us.
+ */
+function loopbackOrigins(publicUrl: string): string[] | undefined {
+  const self = new URL(publicUrl);
+  const hostnames = localhostAllowedHostnames();
+  if (!hostnames.includes(self.hostname)) return undefined;
+  return hostnames.map(
+    (hostname) => `${self.protocol}//${hostname}${self.port ? `:${self.port}` : ''}`,
+  );
 }

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { registerKnowledgeGraphTools } from './knowledge-graph-tools';
+import { challengeListScopes } from './list-scopes';
 import { registerMarketplaceTools } from './marketplace-tools';
 import { registerPrompts } from './prompts';
 import { recordRegistrations } from './recorded-registrations';
@@ -27,7 +28,13 @@ export function createDcgMcpServer(deps: DcgMcpDeps): McpServer {
     },
     {
       instructions,
-      capabilities: { tools: {}, resources: {}, prompts: {} },
+      // No list ever changes while a server runs (one server per request, fixed registrations):
+      // declaring listChanged would promise notifications that are never sent.
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { listChanged: false },
+        prompts: { listChanged: false },
+      },
       cacheHints: {
         'tools/list': deps.cacheHints.staticLists,
         'prompts/list': deps.cacheHints.staticLists,
@@ -50,6 +57,7 @@ export function createDcgMcpServer(deps: DcgMcpDeps): McpServer {
   }
   replay(server);
   pageResourceList(server, deps);
+  challengeListScopes(server);
   return server;
 }
 

@@ -4,6 +4,7 @@ export { createDcgMcpServer } from './create-dcg-mcp-server';
 export type { DcgMcpCacheHints, DcgMcpDeps, DcgMcpLimits } from './dcg-mcp-deps';
 export { DEFAULT_CACHE_HINTS, DEFAULT_LIMITS } from './dcg-mcp-deps';
 export { registerKnowledgeGraphTools } from './knowledge-graph-tools';
+export { challengeListScopes, LIST_SCOPES } from './list-scopes';
 export { registerMarketplaceTools } from './marketplace-tools';
 export { decodeCursor, encodeCursor, fitItems } from './paging';
 export { registerPrompts } from './prompts';

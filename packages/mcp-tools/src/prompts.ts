@@ -90,6 +90,8 @@ export function registerPrompts(server: McpServer, deps: DcgMcpDeps): void {
         need: z.string().min(1).max(2000).describe('What data you need, in your words'),
         environment: z.string().min(1).max(200).optional().describe('Environment, e.g. production'),
       }),
+      // It steers the model through both the marketplace and the knowledge graph tools.
+      scopeChallenge: requireScopes(SCOPES.marketplaceRead, SCOPES.knowledgeGraphRead),
     },
     ({ need, environment }) => ({
       description: `Find data for: ${need}`,

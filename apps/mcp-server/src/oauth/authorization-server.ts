@@ -3,28 +3,21 @@ import type { JWK } from 'jose';
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { McpServerConfig } from '../config';
 import { clientSecretMatches } from './credential-hashing';
+import { DPOP_SIGNING_ALGORITHMS } from './dpop-proof';
 import type { OAuthStore } from './oauth-store';
+import { redirectUriPolicy } from './redirect-uri-policy';
 import type { SigningKeys } from './signing-keys';
 
 /** Every scope clients may ask for: the tools' scopes and offline_access (refresh tokens). */
 export const SUPPORTED_SCOPES = [...Object.values(SCOPES), 'offline_access'];
 
-/** The paths the authorization server answers (everything else is the resource server's). */
-export const AUTHORIZATION_SERVER_PATHS = [
-  '/authorize',
-  '/token',
-  '/register',
-  '/revoke',
-  '/jwks',
-  '/session',
-  '/.well-known/openid-configuration',
-];
-
 /**
  * Builds the OAuth 2.1 authorization server on oidc-provider: authorization code with PKCE S256
  * only, RFC 8707 resource indicators with the MCP endpoint as the one resource (ES256 JWT access
  * tokens for it), refresh tokens only with offline_access and rotated on every use (reuse of a
- * rotated one, or a concurrent second use, revokes the whole grant: see `OAuthStore`), revocation, RFC 9207 `iss` on authorization responses,
+ * rotated one, or a concurrent second use, revokes the whole grant: see `OAuthStore`), revocation,
+ * RFC 9207 `iss` on authorization responses, DPoP-bound tokens when the token request carries a
+ * proof (RFC 9449), no PAR,
  * pre-registered clients, Client ID Metadata Documents (oidc-provider fetches them with its SSRF
  * guard: no special-use addresses, no redirects, size and time caps) and dynamic registration.
  *
@@ -61,12 +54,15 @@ export function createAuthorizationServer(options: {
     jwks: { keys: options.keys.jwks.keys.map(privateJwk) as never },
     cookies: { keys: options.keys.cookieKeys, long: { signed: true }, short: { signed: true } },
     scopes: SUPPORTED_SCOPES,
+    extraClientMetadata: redirectUriPolicy as Configuration['extraClientMetadata'],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     pkce: { required: () => true },
     // Registered clients' secrets are stored hashed, so nothing may use a secret as an HMAC key.
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     fetch: options.fetch as Configuration['fetch'],
+    // The algorithms the resource server's gate verifies proofs with (see dpop-proof.ts).
+    enabledJWA: { dPoPSigningAlgValues: DPOP_SIGNING_ALGORITHMS } as Configuration['enabledJWA'],
     fetchResponseBodyLimits: {
       'client_id metadata document': oauth.clientIdMetadataDocumentFetch.maxBytes,
     } as Configuration['fetchResponseBodyLimits'],
@@ -80,6 +76,11 @@ export function createAuthorizationServer(options: {
     },
     features: {
       devInteractions: { enabled: false },
+      // Sender-constrained tokens (RFC 9449): a token asked for with a proof is bound to its key,
+      // and /mcp accepts it only with a proof of that key (resource-gate.ts).
+      dPoP: { enabled: true },
+      // No MCP client uses PAR and nothing here is tested with it: not offered, not advertised.
+      pushedAuthorizationRequests: { enabled: false },
       // A client revokes only its own tokens.
       revocation: {
         enabled: true,

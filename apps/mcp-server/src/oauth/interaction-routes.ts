@@ -1,10 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { clientOfAddress } from '@dcg/http-kit';
 import { SCOPE_DESCRIPTIONS } from '@dcg/mcp-tools';
 import { type Context, Hono } from 'hono';
 import type Provider from 'oidc-provider';
 import type { McpEnv } from '../app-env';
 import type { McpServerConfig } from '../config';
 import { escapeHtml } from './authorization-server';
+import { type FailureThrottle, failureThrottle } from './failure-throttle';
 import { verifyPassword } from './passwords';
 
 /**
@@ -23,8 +25,11 @@ export function interactionRoutes(deps: {
   origin: string;
   /** When set, people sign in there instead of with `users`. */
   upstream?: { start(uid: string): Promise<string> } | undefined;
+  /** Back-off of failed sign-ins per account and per client address (default: 5 free, then 1 s doubling to 15 min). */
+  throttle?: FailureThrottle;
 }): Hono<McpEnv> {
   const app = new Hono<McpEnv>();
+  const throttle = deps.throttle ?? failureThrottle();
   const csrf = (uid: string) => createHmac('sha256', deps.csrfKey).update(uid).digest('base64url');
   const csrfValid = (uid: string, token: unknown) => {
     if (typeof token !== 'string') return false;
@@ -60,15 +65,10 @@ export function interactionRoutes(deps: {
     }
     if (details.prompt.name === 'login') {
       return c.html(
-        page(
-          'Sign in',
-          `<p><strong>${escapeHtml(clientName)}</strong> wants to use the dcg MCP server on your behalf.</p>
-<form method="post" action="/interaction/${escapeHtml(details.uid)}/login">
-<input type="hidden" name="csrf" value="${token}">
-<label>User name <input name="username" autocomplete="username" required autofocus></label>
-<label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-<button type="submit">Sign in</button>
-</form>${abortForm(details.uid, token)}`,
+        loginPage(
+          details.uid,
+          token,
+          `<p><strong>${escapeHtml(clientName)}</strong> wants to use the dcg MCP server on your behalf.</p>`,
         ),
       );
     }
@@ -76,12 +76,21 @@ export function interactionRoutes(deps: {
       .split(' ')
       .filter(Boolean);
     const resource = String(details.params.resource ?? '');
+    const redirect = redirectTarget(
+      String(details.params.redirect_uri ?? ''),
+      client?.redirectUris ?? [],
+    );
     return c.html(
       page(
         'Allow access?',
         `<p><strong>${escapeHtml(clientName)}</strong> (<code>${escapeHtml(String(details.params.client_id))}</code>) asks to:</p>
 <ul>${scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_DESCRIPTIONS[s as keyof typeof SCOPE_DESCRIPTIONS] ?? (s === 'offline_access' ? 'Stay signed in (refresh tokens)' : s))}</li>`).join('')}</ul>
 <p>on <code>${escapeHtml(resource)}</code>, as <strong>${escapeHtml(String(details.session?.accountId ?? ''))}</strong>.</p>
+<p>If you allow, you go back to <strong class="redirect-host">${escapeHtml(redirect.host)}</strong>.</p>${
+          redirect.onlyLocalhost
+            ? `<p role="alert" class="warning">This application can only send you back to this computer (${escapeHtml(redirect.host)}): any program on it can claim the name above. Allow only if you started ${escapeHtml(clientName)} yourself, just now.</p>`
+            : ''
+        }
 <form method="post" action="/interaction/${escapeHtml(details.uid)}/confirm">
 <input type="hidden" name="csrf" value="${token}">
 <button type="submit">Allow</button>
@@ -110,24 +119,35 @@ export function interactionRoutes(deps: {
     } else if (action === 'login' && deps.upstream) {
       return c.html(page('Refused', '<p>Sign in at the identity provider.</p>'), 400);
     } else if (action === 'login') {
-      const username = typeof form.username === 'string' ? form.username : '';
+      const username = typeof form.username === 'string' ? form.username.slice(0, 200) : '';
       const password = typeof form.password === 'string' ? form.password : '';
+      const keys = [
+        `account:${username}`,
+        `address:${clientOfAddress(c.env.incoming.socket.remoteAddress)}`,
+      ];
+      // Checked before the password: a locked attempt costs no scrypt and says nothing.
+      const wait = throttle.wait(keys);
+      if (wait > 0) {
+        c.header('retry-after', String(wait));
+        return c.html(loginPage(details.uid, csrf(details.uid), tooMany(wait), username), 429);
+      }
       const user = deps.users.find((u) => u.username === username);
       // Verify against a hash even for an unknown user, so timing does not tell who exists.
       const ok = await verifyPassword(password, user?.passwordHash ?? dummyHash);
       if (!user || !ok) {
+        const locked = throttle.failed(keys);
+        if (locked > 0) c.header('retry-after', String(locked));
         return c.html(
-          page(
-            'Sign in',
-            `<p role="alert" class="error">Wrong user name or password.</p><form method="post" action="/interaction/${escapeHtml(details.uid)}/login">
-<input type="hidden" name="csrf" value="${csrf(details.uid)}">
-<label>User name <input name="username" autocomplete="username" required value="${escapeHtml(username)}"></label>
-<label>Password <input name="password" type="password" autocomplete="current-password" required autofocus></label>
-<button type="submit">Sign in</button></form>`,
+          loginPage(
+            details.uid,
+            csrf(details.uid),
+            `<p role="alert" class="error">Wrong user name or password.${locked > 0 ? ` Wait ${locked} s before the next try.` : ''}</p>`,
+            username,
           ),
           401,
         );
       }
+      throttle.succeeded([keys[0]!]);
       result = { login: { accountId: user.username } };
     } else {
       if (details.prompt.name !== 'consent' || !details.session?.accountId) {
@@ -171,13 +191,56 @@ async function interactionOf(provider: Provider, c: Context<McpEnv>) {
   return details && details.uid === c.req.param('uid') ? details : undefined;
 }
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Where the browser goes after the consent (the host of the redirect URI of this request), and
+ * whether every redirect URI of the client is on this computer: then nothing but the name it
+ * claims tells the client apart from any local program (Client ID Metadata Documents, security
+ * considerations), and the page says so.
+ */
+function redirectTarget(
+  redirectUri: string,
+  registered: readonly string[],
+): { host: string; onlyLocalhost: boolean } {
+  const hostOf = (uri: string) => (URL.canParse(uri) ? new URL(uri).hostname : '');
+  const all = registered.length > 0 ? registered : [redirectUri];
+  return {
+    host: URL.canParse(redirectUri) ? new URL(redirectUri).host : redirectUri,
+    onlyLocalhost: all.every((uri) => {
+      const host = hostOf(uri);
+      return LOOPBACK_HOSTS.has(host) || host.endsWith('.localhost');
+    }),
+  };
+}
+
+/** What the login page says about the back-off, always: people should know before they are locked. */
+const THROTTLE_NOTE =
+  '<p class="note">After 5 wrong passwords for one user name, or from one network, each further try must wait twice as long as the last (from 1 second up to 15 minutes).</p>';
+
+function tooMany(wait: number): string {
+  return `<p role="alert" class="error">Too many failed sign-ins for this user name or from your network. Try again in ${wait} s.</p>`;
+}
+
+function loginPage(uid: string, token: string, lead: string, username?: string): string {
+  return page(
+    'Sign in',
+    `${lead}<form method="post" action="/interaction/${escapeHtml(uid)}/login">
+<input type="hidden" name="csrf" value="${token}">
+<label>User name <input name="username" autocomplete="username" required${username === undefined ? ' autofocus' : ` value="${escapeHtml(username)}"`}></label>
+<label>Password <input name="password" type="password" autocomplete="current-password" required${username === undefined ? '' : ' autofocus'}></label>
+<button type="submit">Sign in</button>
+</form>${abortForm(uid, token)}${THROTTLE_NOTE}`,
+  );
+}
+
 function abortForm(uid: string, token: string): string {
   return `<form method="post" action="/interaction/${escapeHtml(uid)}/abort"><input type="hidden" name="csrf" value="${token}"><button type="submit" class="secondary">Deny</button></form>`;
 }
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)} · dcg MCP server</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}label{display:block;margin:.75rem 0}input{display:block;width:100%;padding:.5rem;font:inherit;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1.25rem;font:inherit;background:#1f5fbf;color:#fff;border:0;border-radius:4px}button.secondary{background:#e6e8eb;color:#1b1f24}.error{color:#a40e26}code{background:#f2f4f6;padding:0 .25rem}</style></head>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}label{display:block;margin:.75rem 0}input{display:block;width:100%;padding:.5rem;font:inherit;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1.25rem;font:inherit;background:#1f5fbf;color:#fff;border:0;border-radius:4px}button.secondary{background:#e6e8eb;color:#1b1f24}.error{color:#a40e26}code{background:#f2f4f6;padding:0 .25rem}.note{color:#57606a;font-size:.875rem}.warning{color:#8a4600}</style></head>
 <body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 }
 

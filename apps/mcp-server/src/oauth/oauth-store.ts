@@ -39,6 +39,12 @@ export interface OAuthStore {
   removeUnusedClients(createdBefore: number): Promise<number>;
   /** Removes expired rows. */
   sweep(): Promise<number>;
+  /**
+   * Records `id` of `kind` until `expiresAt` (epoch seconds) and answers true, in one atomic
+   * statement; false when a live record of it exists already (the caller lost: a replay). Shared by
+   * every instance on the store, e.g. the `jti` of DPoP proofs.
+   */
+  claimOnce(kind: string, id: string, expiresAt: number): Promise<boolean>;
   close(): Promise<void>;
 }
 

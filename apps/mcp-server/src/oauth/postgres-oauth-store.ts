@@ -200,6 +200,17 @@ export async function openPostgresOAuthStore(options: {
       );
       return rowCount ?? 0;
     },
+    async claimOnce(kind, id, expiresAt) {
+      // An expired record left by the sweep counts as absent: it is taken over in the same statement.
+      const { rowCount } = await pool.query(
+        `INSERT INTO ${s}.oauth_models (model, id, payload, created_at, expires_at)
+         VALUES ($1, $2, '{}', $3, $4)
+         ON CONFLICT (model, id) DO UPDATE SET created_at = excluded.created_at, expires_at = excluded.expires_at
+           WHERE ${s}.oauth_models.expires_at IS NOT NULL AND ${s}.oauth_models.expires_at <= $3`,
+        [kind, id, epoch(), expiresAt],
+      );
+      return rowCount === 1;
+    },
     async close() {
       await pool.end();
     },

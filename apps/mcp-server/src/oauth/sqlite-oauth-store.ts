@@ -91,6 +91,13 @@ export function openSqliteOAuthStore(file: string, keysFile: string): OAuthStore
     'DELETE FROM oauth_models WHERE expires_at IS NOT NULL AND expires_at <= @now',
   );
 
+  // An expired record left by the sweep counts as absent: it is taken over in the same statement.
+  const claim = db.prepare(`
+    INSERT INTO oauth_models (model, id, payload, created_at, expires_at)
+    VALUES (@model, @id, '{}', @now, @expiresAt)
+    ON CONFLICT (model, id) DO UPDATE SET created_at = excluded.created_at, expires_at = excluded.expires_at
+      WHERE oauth_models.expires_at IS NOT NULL AND oauth_models.expires_at <= @now`);
+
   const read = (model: string, id: string | undefined, row: unknown): StoredPayload | undefined => {
     if (!row) return undefined;
     const { payload, consumed_at } = row as { payload: string; consumed_at: number | null };
@@ -149,6 +156,9 @@ export function openSqliteOAuthStore(file: string, keysFile: string): OAuthStore
     },
     async sweep() {
       return sweep.run({ now: epoch() }).changes;
+    },
+    async claimOnce(kind, id, expiresAt) {
+      return claim.run({ model: kind, id, now: epoch(), expiresAt }).changes === 1;
     },
     async close() {
       db.close();

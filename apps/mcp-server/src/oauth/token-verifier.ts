@@ -57,7 +57,14 @@ export function createTokenVerifier(options: {
         scopes: typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [],
         ...(typeof payload.exp === 'number' ? { expiresAt: payload.exp } : {}),
         resource: new URL(options.resource),
-        extra: { subject: payload.sub, grantId },
+        // A DPoP-bound token (RFC 9449 §6): the gate asks for a proof made with this key.
+        extra: {
+          subject: payload.sub,
+          grantId,
+          ...(typeof (payload.cnf as { jkt?: unknown } | undefined)?.jkt === 'string'
+            ? { jkt: (payload.cnf as { jkt: string }).jkt }
+            : {}),
+        },
       };
     },
   };
