@@ -1,4 +1,5 @@
 export { ContractRegistry, type ContractRegistrySnapshot } from './contract-registry';
+export { type CreateGuardianOptions, createGuardian, type Guardian } from './create-guardian';
 export {
   type ContractColumn,
   type ContractIssue,
@@ -47,6 +48,7 @@ export {
   type ResultSink,
   type RunGuardianOptions,
   type RunningGuardian,
+  type RunOutcome,
   type RunReport,
   type RunSummary,
   runGuardian,
