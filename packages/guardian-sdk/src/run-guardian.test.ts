@@ -83,6 +83,24 @@ describe('runGuardian', () => {
     ]);
   });
 
+  it('a check that returns nothing could not run, with a clear reason', async () => {
+    const client = sink();
+    const silent = defineCheck('silent', () => undefined as never);
+    const guardian = runGuardian({
+      contracts: contracts(),
+      checks: [silent],
+      client,
+      scheduled: false,
+    });
+    const summary = await guardian.runOnce();
+    await guardian.stop();
+    expect(summary.reports[0]?.reason).toBe(
+      'the check silent could not run: it returned nothing; a check returns a requirement, a section or an array of them; nothing was sent',
+    );
+    expect((summary.reports[0]!.error as { code?: string }).code).toBe('check_failed');
+    expect(client.sent).toHaveLength(0);
+  });
+
   it('runOnce: 2 wins over 1 when one contract is violated and another could not run', async () => {
     const [a, b] = contracts(2);
     const mixed = defineCheck('mixed', ({ target }) => {

@@ -2,6 +2,7 @@ import type { EvaluationResultSubmission, ValidationRecord } from '@dcg/contract
 import type { DataContract } from './data-contract';
 import type { SubmissionReceipt, SubmitInput } from './governance-client';
 import type { GuardedContract, GuardedPart } from './guarded-contracts';
+import { GuardianSdkError } from './guardian-sdk-error';
 import { buildSubmission, requirementsOf } from './result-builder';
 import { delayUntilNext, type Schedule, scheduleFromGuard } from './schedule';
 
@@ -224,6 +225,12 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
       if (abandon.signal.aborted) break;
       try {
         const out = await check({ target, part, contract: part.contract, signal: abandon.signal });
+        if (out === undefined || out === null) {
+          throw new GuardianSdkError(
+            'check_failed',
+            'it returned nothing; a check returns a requirement, a section or an array of them',
+          );
+        }
         records.push(...(Array.isArray(out) ? out : [out]));
       } catch (error) {
         // Not a verdict: the whole run sends nothing rather than a partial or a false "violated".
