@@ -24,7 +24,7 @@ const post =
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       }),
-    ).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, never> }));
+    ).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
 describe('createGuardian', () => {
   it('provisions per environment through its app, describes itself, and submits where each contract was deployed', async () => {
