@@ -47,6 +47,8 @@ export async function runOnceAsProcess(
     nothingToCheck: string;
     stderr: (text: string) => void;
     onStop?: (() => void | Promise<void>) | undefined;
+    /** Whether a check that ignores the abort may make the process exit 2 on its own, 5 s after the signal. */
+    exit: boolean;
   },
 ): Promise<{ summary: RunSummary; exitCode: 0 | 1 | 2 }> {
   let interrupted: NodeJS.Signals | undefined;
@@ -55,6 +57,13 @@ export async function runOnceAsProcess(
     interrupted = signal;
     options.stderr(`${signal}: abandoning the run, nothing is sent\n`);
     void guardian.stop(0);
+    if (options.exit) {
+      // A check that ignores its abort signal must not keep the process alive.
+      setTimeout(() => {
+        options.stderr('the run did not stop within 5 s: exiting\n');
+        process.exit(2);
+      }, 5000).unref();
+    }
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
@@ -121,6 +130,7 @@ export async function runGuardianProcess(
       nothingToCheck: 'no contract to check',
       stderr: options.stderr ?? ((text) => process.stderr.write(text)),
       onStop: options.onStop,
+      exit,
     });
     if (exit) process.exit(exitCode);
     return { guardian, summary };

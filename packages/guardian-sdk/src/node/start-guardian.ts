@@ -75,6 +75,7 @@ export async function startGuardian(options: StartGuardianOptions): Promise<Star
       nothingToCheck: `no contract to check: the guardian has not been provisioned${options.registry ? '' : ` (registry ${file})`}`,
       stderr,
       onStop: options.onStop,
+      exit,
     });
     if (exit) process.exit(exitCode);
     return { guardian, summary, exitCode };
