@@ -1,4 +1,4 @@
-import { createGuardianAdapter } from '@dcg/guardian-sdk';
+import { createGuardian } from '@dcg/guardian-sdk';
 import { ServiceMetrics } from '@dcg/http-kit';
 import { parsePrometheusText, requestsTotal } from '@dcg/http-kit/testkit';
 import { describe, expect, it } from 'vitest';
@@ -6,15 +6,23 @@ import { buildGuardianHttpApp } from './http-app';
 
 const METRICS_KEY = 'guardian-metrics-key-0123456789';
 
-function guardianApp(options: { requireKey?: boolean; enabled?: boolean } = {}) {
+function guardianApp(
+  options: { requireKey?: boolean; enabled?: boolean; ready?: () => unknown } = {},
+) {
   const metrics = new ServiceMetrics({ service: 'postgres-guardian', processMetrics: false });
+  const guardian = createGuardian({
+    checks: [],
+    governance: { baseUrl: 'http://127.0.0.1:1' },
+    adapter: { maxBodyBytes: 1024 },
+    ...(options.ready ? { ready: options.ready } : {}),
+  });
   const app = buildGuardianHttpApp({
-    adapter: createGuardianAdapter({ maxBodyBytes: 1024, onProvision: () => undefined }),
+    guardian,
     metrics,
     metricsConfig: { enabled: options.enabled ?? true, requireKey: options.requireKey ?? true },
     metricsKeys: [{ name: 'metrics', role: 'metrics', key: METRICS_KEY }],
   });
-  return { app, metrics };
+  return { app, metrics, guardian };
 }
 
 describe('postgres-guardian HTTP app', () => {
@@ -61,5 +69,32 @@ describe('postgres-guardian HTTP app', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+  });
+
+  it('answers /health and /ready without a key; /ready is 503 when PostgreSQL does not answer or once stopping', async () => {
+    const { app, guardian } = guardianApp();
+    const health = await app.request('/health');
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(health.headers.get('x-content-type-options')).toBe('nosniff');
+    const ready = await app.request('/ready');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', ready: true, contracts: 0 });
+    await guardian.stop();
+    expect((await app.request('/ready')).status).toBe(503);
+
+    const down = guardianApp({
+      ready: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:1')),
+    });
+    const notReady = await down.app.request('/ready');
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toEqual({
+      status: 'not ready',
+      ready: false,
+      contracts: 0,
+      error: 'connect ECONNREFUSED 127.0.0.1:1',
+    });
+    expect((await down.app.request('/health')).status).toBe(200);
+    await down.guardian.stop();
   });
 });

@@ -1,4 +1,3 @@
-import type { GuardianAdapter } from '@dcg/guardian-sdk';
 import {
   type ApiKey,
   type MetricsConfig,
@@ -8,16 +7,16 @@ import {
 import { Hono } from 'hono';
 
 /**
- * The guardian's HTTP app: the SDK's tech adapter behind the security headers, counted and timed
- * by route in `metrics`, and `GET /metrics` (Prometheus) behind `metricsKeys` unless
- * `metricsConfig.requireKey` is off.
+ * The guardian's HTTP app: the SDK guardian's app (tech adapter, `/health`, `/ready`) behind the
+ * security headers, counted and timed by route in `metrics`, and `GET /metrics` (Prometheus)
+ * behind `metricsKeys` unless `metricsConfig.requireKey` is off.
  *
  * @example
- * const app = buildGuardianHttpApp({ adapter, metrics, metricsConfig, metricsKeys: [] });
+ * const app = buildGuardianHttpApp({ guardian, metrics, metricsConfig, metricsKeys: [] });
  * serve({ fetch: app.fetch, port: 8093 });
  */
 export function buildGuardianHttpApp(deps: {
-  adapter: GuardianAdapter;
+  guardian: { app: Hono };
   metrics: ServiceMetrics;
   metricsConfig: MetricsConfig;
   metricsKeys: readonly ApiKey[];
@@ -27,6 +26,6 @@ export function buildGuardianHttpApp(deps: {
   app.use(deps.metrics.middleware());
   app.use(securityHeaders());
   app.route('/', deps.metrics.routes({ config: deps.metricsConfig, keys: deps.metricsKeys }));
-  app.route('/', deps.adapter.app);
+  app.route('/', deps.guardian.app);
   return app;
 }

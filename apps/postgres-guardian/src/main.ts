@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createGuardianAdapter, GovernanceClient } from '@dcg/guardian-sdk';
-import { openFileContractRegistry, runGuardianProcess } from '@dcg/guardian-sdk/node';
+import { openFileContractRegistry, startGuardian } from '@dcg/guardian-sdk/node';
 import { postgresContractCheck } from '@dcg/guardian-sdk/postgres';
 import { createLogger, ServiceMetrics } from '@dcg/http-kit';
-import { serve } from '@hono/node-server';
 import pg from 'pg';
 import { readConfig } from './config';
 import { createDemoTables } from './demo-tables';
@@ -30,6 +28,7 @@ const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =
 };
 
 const metrics = new ServiceMetrics({ service: 'postgres-guardian' });
+// outcome: compliant, violated, could_not_run (nothing sent: the reason is logged), abandoned.
 const runs = metrics.counter('guardian_runs_total', 'Contract checks finished, by outcome', [
   'outcome',
 ]);
@@ -47,64 +46,8 @@ const registry = openFileContractRegistry(join(config.DCG_DATA_DIR, 'contracts.j
   defaultEnvironment: config.DCG_ENVIRONMENT,
 });
 
-const adapter = createGuardianAdapter({
-  maxBodyBytes: config.MAX_BODY_BYTES,
-  onProvision: (provisioning) => {
-    registry.provisioned(provisioning);
-    log('info', 'provisioned', {
-      guardian: provisioning.guardian.id,
-      policyId: provisioning.policyId,
-      contracts: provisioning.contracts.map((c) => c.resourceId),
-    });
-    return {
-      publicInfo: {
-        monitoredContracts: {
-          type: 'string',
-          label: 'Monitored contracts',
-          value: String(provisioning.contracts.length),
-        },
-        checkedIn: { type: 'string', label: 'Checked in', value: 'PostgreSQL' },
-      },
-    };
-  },
-  onUnprovision: (provisioning) => {
-    registry.unprovisioned(provisioning);
-    log('info', 'unprovisioned', { guardian: provisioning.guardian.id });
-  },
-});
-
 // `--once` (CI) checks what the registry holds and exits: no adapter is served then.
 const once = process.argv.includes('--once');
-const server = once
-  ? undefined
-  : serve(
-      {
-        fetch: buildGuardianHttpApp({
-          adapter,
-          metrics,
-          metricsConfig: {
-            enabled: config.METRICS_ENABLED,
-            requireKey: config.METRICS_REQUIRE_KEY,
-          },
-          metricsKeys: config.METRICS_KEY
-            ? [{ name: 'metrics', role: 'metrics', key: config.METRICS_KEY }]
-            : [],
-        }).fetch,
-        port: config.PORT,
-        hostname: config.HOST,
-      },
-      (info) =>
-        announce.info('listening', {
-          url: `http://${config.HOST}:${info.port}`,
-          governance: config.GOVERNANCE_URL,
-          monitored: registry.list().length,
-          demo: config.DCG_DEMO,
-        }),
-    );
-server?.on('error', (error) => {
-  log('error', 'cannot listen', { error: error.message });
-  process.exit(2);
-});
 
 // Demo (`pnpm start`): fresh demo tables, an orders "pipeline" that keeps orders fresh, and the
 // guardian key that governance-api's demo writes into its data folder.
@@ -116,14 +59,10 @@ if (config.DCG_DEMO && !once) {
     pipeline.unref();
     log('info', 'demo tables ready', { schema: config.DCG_DEMO_SCHEMA });
   } catch (error) {
-    log(
-      'warn',
-      'PostgreSQL is not reachable: the demo contracts will be reported as not checkable',
-      {
-        database: config.DATABASE_URL.replace(/\/\/[^@]*@/, '//…@'),
-        error: (error as Error).message,
-      },
-    );
+    log('warn', 'PostgreSQL is not reachable: the demo contracts cannot be checked until it is', {
+      database: config.DATABASE_URL.replace(/\/\/[^@]*@/, '//…@'),
+      error: (error as Error).message,
+    });
   }
 }
 
@@ -147,45 +86,69 @@ async function apiKey(): Promise<string | undefined> {
   return undefined;
 }
 
-await runGuardianProcess({
-  contracts: () => registry.list(),
-  checks: [
-    postgresContractCheck({
-      pool,
-      statementTimeoutMs: config.STATEMENT_TIMEOUT_MS,
-      // Demo contracts name their table without a schema.
-      ...(config.DCG_DEMO ? { defaultSchema: config.DCG_DEMO_SCHEMA } : {}),
+try {
+  await startGuardian({
+    checks: [
+      postgresContractCheck({
+        pool,
+        statementTimeoutMs: config.STATEMENT_TIMEOUT_MS,
+        // Demo contracts name their table without a schema.
+        ...(config.DCG_DEMO ? { defaultSchema: config.DCG_DEMO_SCHEMA } : {}),
+      }),
+    ],
+    governance: { baseUrl: config.GOVERNANCE_URL, apiKey: await apiKey() },
+    registry,
+    schedule: { intervalMs: config.CHECK_INTERVAL ?? (config.DCG_DEMO ? 60_000 : 300_000) },
+    concurrency: config.CHECK_CONCURRENCY,
+    stopDeadlineMs: config.STOP_DEADLINE_MS,
+    port: config.PORT,
+    hostname: config.HOST,
+    adapter: { maxBodyBytes: config.MAX_BODY_BYTES },
+    // Ready when PostgreSQL answers: the checks need it.
+    ready: () => pool.query('SELECT 1'),
+    describe: () => ({
+      publicInfo: { checkedIn: { type: 'string', label: 'Checked in', value: 'PostgreSQL' } },
     }),
-  ],
-  client: new GovernanceClient({ baseUrl: config.GOVERNANCE_URL, apiKey: await apiKey() }),
-  schedule: { intervalMs: config.CHECK_INTERVAL ?? (config.DCG_DEMO ? 60_000 : 300_000) },
-  concurrency: config.CHECK_CONCURRENCY,
-  stopDeadlineMs: config.STOP_DEADLINE_MS,
-  hooks: {
-    onRunStart: (target) => log('debug', 'run started', { contract: target.resourceId }),
-    onRunEnd: (report) => {
-      runs.inc({ outcome: report.outcome });
-      runSeconds.observe(report.durationMs / 1000);
-      log(report.outcome === 'error' ? 'error' : 'info', 'run finished', {
-        contract: report.resourceId,
-        policyId: report.policyId,
-        environment: report.environment,
-        outcome: report.outcome,
-        violations: report.violations,
-        ms: Math.round(report.durationMs),
-        ...(report.error ? { error: (report.error as Error).message } : {}),
-      });
+    fetch: (guardian) =>
+      buildGuardianHttpApp({
+        guardian,
+        metrics,
+        metricsConfig: { enabled: config.METRICS_ENABLED, requireKey: config.METRICS_REQUIRE_KEY },
+        metricsKeys: config.METRICS_KEY
+          ? [{ name: 'metrics', role: 'metrics', key: config.METRICS_KEY }]
+          : [],
+      }).fetch,
+    onListen: (url) =>
+      announce.info('listening', {
+        url,
+        governance: config.GOVERNANCE_URL,
+        monitored: registry.list().length,
+        demo: config.DCG_DEMO,
+      }),
+    hooks: {
+      onRunStart: (target) => log('debug', 'run started', { contract: target.resourceId }),
+      onRunEnd: (report) => {
+        runs.inc({ outcome: report.outcome });
+        runSeconds.observe(report.durationMs / 1000);
+        log(report.outcome === 'could_not_run' ? 'warn' : 'info', 'run finished', {
+          contract: report.resourceId,
+          policyId: report.policyId,
+          environment: report.environment,
+          outcome: report.outcome,
+          violations: report.violations,
+          ms: Math.round(report.durationMs),
+          ...(report.reason ? { reason: report.reason } : {}),
+        });
+      },
+      log: (level, message, fields) => log(level, message, fields),
     },
-    log: (level, message, fields) => log(level, message, fields),
-  },
-  onStop: async () => {
-    log('info', 'stopped');
-    if (pipeline) clearInterval(pipeline);
-    if (server) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      if ('closeAllConnections' in server) server.closeAllConnections();
-      await closed;
-    }
-    await pool.end();
-  },
-});
+    onStop: async () => {
+      log('info', 'stopped');
+      if (pipeline) clearInterval(pipeline);
+      await pool.end();
+    },
+  });
+} catch (error) {
+  log('error', 'cannot listen', { error: (error as Error).message });
+  process.exit(2);
+}

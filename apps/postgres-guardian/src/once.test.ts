@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,6 @@ const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
 let server: ReturnType<typeof serve>;
 let governanceUrl = '';
 let received = 0;
-let lastBody = '';
 
 beforeAll(async () => {
   await pool.query(`CREATE SCHEMA ${schema}`);
@@ -68,7 +68,6 @@ beforeAll(async () => {
       if (c.req.header('authorization') !== 'Bearer ci-key')
         return c.json({ title: 'Unauthorized' }, 401);
       const body = await c.req.json();
-      lastBody = JSON.stringify(body);
       const ok = validateSubmission(body).success;
       if (ok) received++;
       return c.json({}, ok ? 201 : 400);
@@ -88,6 +87,15 @@ afterAll(async () => {
   await pool.end();
   rmSync(dir, { recursive: true, force: true });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
 
 function once(key = 'ci-key', databaseUrl = DATABASE_URL): Promise<number | null> {
   const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {
@@ -116,10 +124,91 @@ describe('postgres-guardian --once', () => {
     expect(received).toBe(2);
   }, 90_000);
 
-  it('reports the contract violated with the connection error when PostgreSQL is unreachable', async () => {
-    expect(await once('ci-key', 'postgres://postgres@127.0.0.1:1/test')).toBe(1);
-    expect(lastBody).toMatch(/the check postgres_contract could not run: .*ECONNREFUSED/);
+  it('PostgreSQL unreachable: --once sends nothing, says why on stderr and exits 2', async () => {
+    const before = received;
+    const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {
+      cwd: appDir,
+      env: {
+        ...process.env,
+        DCG_DATA_DIR: dir,
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test',
+        GOVERNANCE_URL: governanceUrl,
+        DCG_API_KEY: 'ci-key',
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (d) => {
+      stderr += d;
+    });
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(2);
+    expect(received).toBe(before);
+    expect(stderr).toMatch(
+      /^could not run: urn:dmb:cmp:a:b:0:port \(ci\): the check postgres_contract could not run: .*ECONNREFUSED.*; nothing was sent$/m,
+    );
   });
+
+  it('scheduled with PostgreSQL unreachable: nothing sent, counted as could_not_run, retried each interval; /ready 503, /health 200', async () => {
+    const before = received;
+    const port = await freePort();
+    const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts'], {
+      cwd: appDir,
+      env: {
+        ...process.env,
+        DCG_DATA_DIR: dir,
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test',
+        GOVERNANCE_URL: governanceUrl,
+        DCG_API_KEY: 'ci-key',
+        PORT: String(port),
+        CHECK_INTERVAL: '1s',
+        METRICS_REQUIRE_KEY: '0',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout?.on('data', (d) => {
+      stdout += d;
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      const couldNotRun = async () => {
+        const text = await fetch(`${url}/metrics`).then((r) => r.text());
+        return Number(
+          /^guardian_runs_total\{outcome="could_not_run"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0,
+        );
+      };
+      const deadline = Date.now() + 30_000;
+      let count = 0;
+      while (Date.now() < deadline && count < 2) {
+        count = await couldNotRun().catch(() => 0);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(count).toBeGreaterThanOrEqual(2);
+      expect(received).toBe(before);
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      const ready = await fetch(`${url}/ready`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { error: string }).error).toMatch(/ECONNREFUSED/);
+      const line = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l.msg === 'could not run');
+      expect(line).toMatchObject({
+        level: 'warn',
+        resourceId: 'urn:dmb:cmp:a:b:0:port',
+        environment: 'ci',
+        stage: 'check',
+      });
+      expect(String(line?.reason)).toMatch(/ECONNREFUSED/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
 
   it('exits 2 with a message for a bad configuration', async () => {
     const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {

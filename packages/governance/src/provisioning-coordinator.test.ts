@@ -409,6 +409,24 @@ describe('ProvisioningCoordinator against real tech adapters over HTTP', () => {
     }
   });
 
+  it("sends the plan's environment in the descriptor (dataProduct.environment), over the descriptor's own", async () => {
+    const plan = await run('deploy', {
+      environment: 'qa',
+      descriptor: { ...ordersSystem(), environment: 'production' },
+    });
+    expect(plan.status).toBe('completed');
+    expect(guardianAdapter.received[0]!.descriptor.dataProduct.environment).toBe('qa');
+    expect(adapter.received.map((r) => r.descriptor.dataProduct.environment)).toEqual(['qa', 'qa']);
+    guardianAdapter.received.length = 0;
+    const undeployed = await run('undeploy', {
+      environment: 'qa',
+      systemId: 'urn:dmb:dp:finance:orders:0',
+    });
+    expect(undeployed.status).toBe('completed');
+    expect(guardianAdapter.received[0]).toMatchObject({ operation: 'unprovision' });
+    expect(guardianAdapter.received[0]!.descriptor.dataProduct.environment).toBe('qa');
+  });
+
   it('undeploys in reverse order with the stored info and removes the instance', async () => {
     const deployedPlan = await run('deploy', {
       environment: 'staging',

@@ -356,12 +356,23 @@ export class ProvisioningCoordinator {
     await this.deps.store.updatePlan(plan, this.deps.instanceId);
   }
 
-  /** The request that provisions (or unprovisions) one component of the working descriptor. */
-  private request(working: SystemDescriptor, componentId: string, removeData: boolean) {
+  /**
+   * The request that provisions (or unprovisions) one component of the working descriptor. The
+   * tech adapter API v2.2.0 request has no environment field of its own: the plan's environment
+   * goes in the descriptor's `dataProduct.environment` (a field of the system descriptor), and
+   * overrides whatever the submitted descriptor said, so a guardian deployed to `qa` reports to
+   * `qa`.
+   */
+  private request(
+    working: SystemDescriptor,
+    componentId: string,
+    removeData: boolean,
+    environment: string,
+  ) {
     return {
       descriptorKind: 'COMPONENT_DESCRIPTOR' as const,
       descriptor: stringifyDescriptorYaml({
-        dataProduct: working,
+        dataProduct: { ...working, environment },
         componentIdToProvision: componentId,
       }),
       removeData,
@@ -442,7 +453,7 @@ export class ProvisioningCoordinator {
       try {
         const verdict = await this.deps.adapters.validate(
           url,
-          this.request(working, task.componentId, removeData),
+          this.request(working, task.componentId, removeData, plan.environment),
         );
         if (!verdict.valid) {
           throw new PlanStop(
@@ -498,7 +509,7 @@ export class ProvisioningCoordinator {
         this.log(task, 'INFO', `rolling back: calling unprovision of ${template.template.url}`);
         const outcome = await this.deps.adapters.unprovision(
           template.template.url,
-          this.request(working, task.componentId, false),
+          this.request(working, task.componentId, false, plan.environment),
         );
         if (outcome.status === 'FAILED') {
           throw new Error(`the tech adapter reported FAILED: ${outcome.errors.join('; ')}`);
@@ -679,7 +690,7 @@ export class ProvisioningCoordinator {
     if (!component)
       throw new PlanStop('failed', `Component "${task.componentId}" vanished from the descriptor`);
     const guardian = component.__dataContractGuardianSpec !== undefined;
-    const request = this.request(working, component.id, removeData);
+    const request = this.request(working, component.id, removeData, plan.environment);
     const op = plan.operation === 'deploy' ? 'provision' : 'unprovision';
     this.log(task, 'INFO', `calling ${op} of ${template.template.url}`);
     const outcome =

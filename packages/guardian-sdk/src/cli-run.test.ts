@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +64,59 @@ describe('dcg-guardian convert datacontract-cli', () => {
       await runCli(['convert', 'datacontract-cli', join(dir, 'plain.json')], missing.value),
     ).toBe(2);
     expect(missing.err.join('')).toMatch(/--resource-id is required/);
+  });
+
+  it('a run whose checks did not run (result null) is converted, said on stderr, exits 2 and is never submitted', async () => {
+    const fixtures = join(
+      dirname(fileURLToPath(import.meta.url)),
+      '__fixtures__',
+      'datacontract-cli',
+    );
+    const refused = join(fixtures, 'connection-refused.json');
+    const printed = io();
+    expect(
+      await runCli(
+        ['convert', 'datacontract-cli', refused, '--resource-id', 'urn:x'],
+        printed.value,
+      ),
+    ).toBe(2);
+    expect(JSON.parse(printed.out.join(''))[0].resource.id).toBe('urn:x');
+    expect(printed.err.join('')).toMatch(
+      /^could not run: 5 of 6 checks have no result: Test Data Contract: connection to server/,
+    );
+    // --submit: nothing is sent (the URL is never called: nothing listens there).
+    const submitted = io({ DCG_API_KEY: 'k' });
+    const args = [
+      '--submit',
+      '--url',
+      'http://127.0.0.1:1',
+      '--policy',
+      'p',
+      '--environment',
+      'qa',
+    ];
+    expect(
+      await runCli(
+        ['convert', 'datacontract-cli', refused, '--resource-id', 'urn:x', ...args],
+        submitted.value,
+      ),
+    ).toBe(2);
+    expect(submitted.err.join('')).toMatch(/; nothing was submitted\n$/);
+    expect(submitted.err.join('')).not.toMatch(/network/);
+    expect(submitted.out).toEqual([]);
+    // dataContractId: null (the contract was never read): --resource-id is needed, then it converts.
+    const missing = join(fixtures, 'file-missing.json');
+    const without = io();
+    expect(await runCli(['convert', 'datacontract-cli', missing], without.value)).toBe(2);
+    expect(without.err.join('')).toMatch(/--resource-id is required/);
+    const withId = io();
+    expect(
+      await runCli(
+        ['convert', 'datacontract-cli', missing, '--resource-id', 'urn:x'],
+        withId.value,
+      ),
+    ).toBe(2);
+    expect(withId.err.join('')).toMatch(/^could not run: the data contract was never read/);
   });
 
   it('prints its version for --version and -V, its usage for --help and -h, and exits 0', async () => {

@@ -18,7 +18,8 @@ const USAGE = `usage: dcg-guardian convert datacontract-cli RUN.json [--resource
        dcg-guardian --help | -h
 
 Prints the A3 submission body (JSON) to stdout, or submits it with --submit.
-Exit codes: 0 compliant, 1 violated, 2 could not run (bad input, submission failed).`;
+Exit codes: 0 compliant, 1 violated, 2 could not run (bad input, a run whose checks did not run,
+submission failed; a run that could not run is never submitted).`;
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(name);
@@ -73,11 +74,18 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       resourceId,
       ...(displayName ? { displayName } : {}),
     });
-    const code = converted.body[0]?.result.satisfiesPolicy ? 0 : 1;
+    const code = converted.outcome === 'compliant' ? 0 : converted.outcome === 'violated' ? 1 : 2;
+    // A run that could not run is no verdict: said on stderr, and never submitted.
+    if (converted.outcome === 'could_not_run') {
+      io.stderr(
+        `could not run: ${converted.reason}${args.includes('--submit') ? '; nothing was submitted' : ''}\n`,
+      );
+    }
     if (!args.includes('--submit')) {
       io.stdout(`${JSON.stringify(converted.body, null, 2)}\n`);
       return code;
     }
+    if (converted.outcome === 'could_not_run') return 2;
     const url = option(args, '--url');
     const policyId = option(args, '--policy');
     const environment = option(args, '--environment');

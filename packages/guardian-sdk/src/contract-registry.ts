@@ -3,14 +3,17 @@ import type { GuardianProvisioning } from './tech-adapter';
 
 /** A snapshot of what a registry holds, as plain JSON (for persistence). */
 export interface ContractRegistrySnapshot {
-  /** Guardian component id → the contracts it was provisioned with. */
+  /** Guardian component id → the contracts it was provisioned with, in every environment. */
   guardians: Record<string, MonitoredContract[]>;
 }
 
 /**
  * The contracts a guardian process monitors, kept from provision and unprovision calls: the
- * link between {@link createGuardianAdapter} and {@link runGuardian}. `onChange` lets a caller
- * persist the snapshot.
+ * link between {@link createGuardianAdapter} and {@link runGuardian}. A contract is kept per
+ * (guardian, contract, environment): provisioning a guardian in `qa` replaces what it guarded in
+ * `qa` only, and unprovisioning it in `qa` never touches `production`. The environment is the
+ * descriptor's (the provisioning coordinator sets it to the plan's), else `defaultEnvironment`
+ * (default `production`). `onChange` lets a caller persist the snapshot.
  *
  * @example
  * const registry = new ContractRegistry({ defaultEnvironment: 'production' });
@@ -19,7 +22,7 @@ export interface ContractRegistrySnapshot {
  */
 export class ContractRegistry {
   private guardians = new Map<string, MonitoredContract[]>();
-  private readonly defaultEnvironment: string;
+  readonly defaultEnvironment: string;
   private readonly onChange: ((snapshot: ContractRegistrySnapshot) => void) | undefined;
 
   constructor(
@@ -36,24 +39,39 @@ export class ContractRegistry {
     }
   }
 
-  /** Records the contracts of a provisioned guardian (replacing its earlier ones). */
+  /** The environment a provisioning is for: the descriptor's, else the default. */
+  environmentOf(provisioning: Pick<GuardianProvisioning, 'environment'>): string {
+    return provisioning.environment ?? this.defaultEnvironment;
+  }
+
+  /** Records the contracts of a guardian provisioned in one environment (replacing what it guarded there). */
   provisioned(provisioning: GuardianProvisioning): void {
     const policyId = provisioning.policyId;
     if (policyId === undefined) return;
-    const environment = provisioning.environment ?? this.defaultEnvironment;
-    this.guardians.set(
-      provisioning.guardian.id,
-      provisioning.contracts.map((contract) => ({ ...contract, policyId, environment })),
-    );
+    const environment = this.environmentOf(provisioning);
+    const id = provisioning.guardian.id;
+    const elsewhere = (this.guardians.get(id) ?? []).filter((c) => c.environment !== environment);
+    this.guardians.set(id, [
+      ...elsewhere,
+      ...provisioning.contracts.map((contract) => ({ ...contract, policyId, environment })),
+    ]);
     this.onChange?.(this.snapshot());
   }
 
-  /** Forgets an unprovisioned guardian. */
+  /** Forgets what a guardian guarded in the environment it is unprovisioned from; other environments stay. */
   unprovisioned(provisioning: GuardianProvisioning): void {
-    if (this.guardians.delete(provisioning.guardian.id)) this.onChange?.(this.snapshot());
+    const id = provisioning.guardian.id;
+    const before = this.guardians.get(id);
+    if (before === undefined) return;
+    const environment = this.environmentOf(provisioning);
+    const kept = before.filter((c) => c.environment !== environment);
+    if (kept.length === before.length) return;
+    if (kept.length === 0) this.guardians.delete(id);
+    else this.guardians.set(id, kept);
+    this.onChange?.(this.snapshot());
   }
 
-  /** Every monitored contract. */
+  /** Every monitored contract, in every environment. */
   list(): MonitoredContract[] {
     return [...this.guardians.values()].flat();
   }

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { convertDatacontractCliRun } from './datacontract-cli';
 
@@ -96,14 +99,68 @@ describe('convertDatacontractCliRun', () => {
     expect(out.body[0]?.result.satisfiesPolicy).toBe(true);
   });
 
-  it('a run that errored before any check is violated', () => {
+  it('a run that errored before any check could not run (no verdict); its body is not compliant', () => {
     const out = convertDatacontractCliRun({ result: 'error', checks: [] }, { resourceId: 'urn:x' });
+    expect(out.outcome).toBe('could_not_run');
+    expect(out.reason).toBe('the run errored before any check');
     expect(out.body[0]?.result.satisfiesPolicy).toBe(false);
   });
 
   it('refuses a document that is not a test run, with paths', () => {
     expect(() => convertDatacontractCliRun({ checks: [{}] }, { resourceId: 'urn:x' })).toThrow(
       /result: .*checks\.0\.result/s,
+    );
+  });
+});
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '__fixtures__', 'datacontract-cli');
+const read = (name: string): unknown => JSON.parse(readFileSync(join(fixtures, name), 'utf8'));
+
+// Run files as datacontract-cli writes them (every field of its Run and Check models, nulls included).
+describe('convertDatacontractCliRun on realistic run files', () => {
+  it.each([
+    ['passed.json', 'compliant', { passed: 5, failed: 0, notRun: 0 }, undefined],
+    ['failed.json', 'violated', { passed: 3, failed: 2, notRun: 0 }, undefined],
+    ['warning.json', 'compliant', { passed: 4, warnings: 1, notRun: 0 }, undefined],
+    [
+      'connection-refused.json',
+      'could_not_run',
+      { passed: 0, failed: 1, notRun: 5 },
+      /^5 of 6 checks have no result: Test Data Contract: connection to server at "localhost" \(127\.0\.0\.1\), port 5432 failed: Connection refused/,
+    ],
+    [
+      'statement-timeout.json',
+      'could_not_run',
+      { passed: 3, failed: 1, notRun: 2 },
+      /^2 of 6 checks have no result: Test Data Contract: canceling statement due to statement timeout$/,
+    ],
+    [
+      'file-missing.json',
+      'could_not_run',
+      { failed: 1, notRun: 0 },
+      /^the data contract was never read \(dataContractId is null\): Check that data contract file exists: The file 'datacontract\.yaml' does not exist\.$/,
+    ],
+    [
+      'invalid-contract.json',
+      'could_not_run',
+      { failed: 1, notRun: 0 },
+      /^the data contract was never read \(dataContractId is null\)/,
+    ],
+  ] as const)('%s: %s', (file, outcome, counts, reason) => {
+    const out = convertDatacontractCliRun(read(file), { resourceId: 'urn:dmb:cmp:a:b:0:port' });
+    expect(out.outcome).toBe(outcome);
+    expect(out).toMatchObject(counts);
+    if (reason) expect(out.reason).toMatch(reason);
+    else expect(out.reason).toBeUndefined();
+    // Whatever the outcome, the body is valid A3/A4 and never says compliant for a run that did not run.
+    if (outcome !== 'compliant') expect(out.body[0]?.result.satisfiesPolicy).toBe(false);
+  });
+
+  it('shows a check that never ran as not run, beside the ones that did', () => {
+    const out = convertDatacontractCliRun(read('statement-timeout.json'), { resourceId: 'urn:x' });
+    const orders = out.body[0]?.result.details.results.root?.[0];
+    expect(JSON.stringify(orders)).toContain(
+      '"issues":["not run: the run stopped before this check"]',
     );
   });
 });

@@ -1,5 +1,6 @@
 export { isBlockingSeverity } from '@dcg/contract-schema';
 export { ContractRegistry, type ContractRegistrySnapshot } from './contract-registry';
+export { type CreateGuardianOptions, createGuardian, type Guardian } from './create-guardian';
 export {
   CHECKED_FORMATS,
   type ColumnOptions,
@@ -54,6 +55,7 @@ export {
   type ResultSink,
   type RunGuardianOptions,
   type RunningGuardian,
+  type RunOutcome,
   type RunReport,
   type RunSummary,
   runGuardian,

@@ -1,20 +1,32 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type EvaluationResultSubmission, validateSubmission } from '@dcg/contract-schema';
-import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { provisioningRequest, system } from './__fixtures__/systems';
+import {
+  GUARDIAN_KEY,
+  startTestGovernance,
+  type TestGovernance,
+} from './__fixtures__/governance-api';
+import { ORDERS_PORT, system } from './__fixtures__/systems';
 import { TEST_DATABASE_URL, testSchema } from './postgres/__fixtures__/test-database';
 
-// Runs the README's example guardian as written: the first ```ts block of README.md.
+// Runs the README's example guardian as written (the first ```ts block of README.md) against a
+// real governance-api and PostgreSQL: scheduled, then `--once` in fresh processes.
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const exampleFile = join(packageDir, `readme-example-${process.pid}.tmp.ts`);
 const tsx = join(packageDir, '..', '..', 'node_modules', '.bin', 'tsx');
+const workDir = mkdtempSync(join(tmpdir(), 'dcg-readme-'));
+const TEMPLATE = 'urn:dmb:itm:readme-guardian:1';
+
+let schema = '';
+let pool: pg.Pool;
+let drop: () => Promise<void>;
+let governance: TestGovernance;
+const children: ChildProcess[] = [];
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -25,18 +37,40 @@ function freePort(): Promise<number> {
   });
 }
 
-let schema = '';
-let pool: pg.Pool;
-let drop: () => Promise<void>;
-let governance: ReturnType<typeof serve>;
-let governanceUrl = '';
-const received: Array<{
-  policy: string;
-  environment: string | undefined;
-  auth: string | undefined;
-  body: EvaluationResultSubmission;
-}> = [];
-let child: ChildProcess | undefined;
+/** The example as a process, in `cwd` (its data directory is relative to it). */
+function example(args: string[], env: Record<string, string> = {}, cwd = workDir) {
+  const child = spawn(tsx, ['--conditions=@dcg/source', exampleFile, ...args], {
+    cwd,
+    env: {
+      ...process.env,
+      GOVERNANCE_URL: governance.url,
+      DCG_API_KEY: GUARDIAN_KEY,
+      DATABASE_URL: TEST_DATABASE_URL,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const out = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (d) => {
+    out.stdout += d;
+  });
+  child.stderr?.on('data', (d) => {
+    out.stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  return { child, out, exited };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 beforeAll(async () => {
   ({ schema, pool, drop } = await testSchema());
@@ -44,108 +78,118 @@ beforeAll(async () => {
     `CREATE TABLE ${schema}.orders (order_id text NOT NULL, amount numeric NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())`,
   );
   await pool.query(`INSERT INTO ${schema}.orders (order_id, amount) VALUES ('a', 1), ('b', 2)`);
-  // A governance API stand-in that enforces the real A3/A4 schema on what it receives.
-  const app = new Hono().post(
-    '/v1/computational-governance/policies/:policy/evaluation-results',
-    async (c) => {
-      const validation = validateSubmission(await c.req.json());
-      if (!validation.success) return c.json({ title: 'bad', issues: validation.issues }, 400);
-      received.push({
-        policy: c.req.param('policy'),
-        environment: c.req.query('environment'),
-        auth: c.req.header('authorization'),
-        body: validation.data,
-      });
-      return c.json({ seq: received.length }, 201);
-    },
-  );
-  await new Promise<void>((resolve) => {
-    governance = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
-      governanceUrl = `http://127.0.0.1:${info.port}`;
-      resolve();
-    });
-  });
-});
+  governance = await startTestGovernance();
+  const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
+  writeFileSync(exampleFile, /```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '');
+}, 60_000);
 
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   rmSync(exampleFile, { force: true });
-  await new Promise<void>((r) => governance.close(() => r()));
+  rmSync(workDir, { recursive: true, force: true });
+  await governance?.close();
   await drop();
 });
 
 describe('the README example guardian', () => {
-  it('is about 40 lines, is provisioned, checks the table, submits, and stops on SIGTERM', async () => {
-    const readme = readFileSync(join(packageDir, 'README.md'), 'utf8');
-    const code = /```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
-    expect(code.split('\n').length).toBeLessThan(60);
-    writeFileSync(exampleFile, code);
+  it('is short, serves its probes, is provisioned through a deploy, submits, and stops on SIGTERM', async () => {
+    const code = readFileSync(exampleFile, 'utf8');
+    expect(code.trimEnd().split('\n').length).toBeLessThanOrEqual(30);
     const port = await freePort();
-    child = spawn(tsx, ['--conditions=@dcg/source', exampleFile], {
-      cwd: packageDir,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        GOVERNANCE_URL: governanceUrl,
-        DCG_API_KEY: 'k',
-        DATABASE_URL: TEST_DATABASE_URL,
-        DCG_ENVIRONMENT: 'qa',
+    const url = `http://127.0.0.1:${port}`;
+    const run = example([], { PORT: String(port) });
+    expect((await until('/health', () => fetch(`${url}/health`))).status).toBe(200);
+    const ready = await fetch(`${url}/ready`);
+    expect(await ready.json()).toEqual({ status: 'ready', ready: true, contracts: 0 });
+
+    await governance.registerGuardian(TEMPLATE, url);
+    const descriptor = system({
+      contract: {
+        schema: [
+          { name: 'order_id', dataType: 'string', constraint: 'PRIMARY_KEY' },
+          { name: 'amount', dataType: 'decimal', constraint: 'NOT_NULL' },
+          { name: 'updated_at', dataType: 'timestamp', constraint: 'NOT_NULL' },
+        ],
+        SLA: { timeliness: '1 hour' },
+        endpoint: `${schema}.orders`,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout?.on('data', (d) => {
-      output += d;
-    });
-    child.stderr?.on('data', (d) => {
-      output += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child?.on('exit', (c) => resolve(c)));
+    (descriptor.components[2] as Record<string, unknown>).infrastructureTemplateId = TEMPLATE;
+    descriptor.components.splice(1, 1);
+    const plan = await governance.plan('deploy', { environment: 'qa', descriptor });
+    expect(plan.status, JSON.stringify(plan.errors)).toBe('completed');
 
-    const contract = {
-      schema: [
-        { name: 'order_id', dataType: 'string', constraint: 'PRIMARY_KEY' },
-        { name: 'amount', dataType: 'decimal', constraint: 'NOT_NULL' },
-        { name: 'updated_at', dataType: 'timestamp', constraint: 'NOT_NULL' },
-      ],
-      SLA: { timeliness: '1 hour' },
-      endpoint: `${schema}.orders`,
-    };
-    const descriptor = system({ policyId: 'policy-7', contract });
-    delete (descriptor as { environment?: string }).environment;
-    let answer: { status: string; info: { publicInfo: Record<string, unknown> } } | undefined;
-    for (let i = 0; i < 100 && !answer; i++) {
-      answer = await fetch(`http://127.0.0.1:${port}/v1/provision`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(provisioningRequest(descriptor)),
-      })
-        .then((r) => r.json() as never)
-        .catch(() => new Promise((r) => setTimeout(() => r(undefined), 100)));
-    }
-    expect(answer?.status).toBe('COMPLETED');
-    expect(answer?.info.publicInfo).toEqual({
-      contracts: { type: 'string', label: 'Contracts', value: '1' },
+    const results = await until('a result', async () => {
+      const r = await governance.results(ORDERS_PORT);
+      return r.length > 0 ? r : undefined;
     });
-
-    for (let i = 0; i < 200 && received.length === 0; i++)
-      await new Promise((r) => setTimeout(r, 100));
-    expect(received[0], output).toMatchObject({
-      policy: 'policy-7',
+    expect(results[0], run.out.stdout + run.out.stderr).toMatchObject({
       environment: 'qa',
-      auth: 'Bearer k',
+      status: 'compliant',
     });
-    expect(received[0]?.body[0]?.result.satisfiesPolicy, JSON.stringify(received[0]?.body)).toBe(
-      true,
+    const stored = JSON.stringify(results[0]);
+    expect(stored).toContain('"has_columns"');
+    expect(stored).toContain('"primary_key"');
+    await until('the log line', async () =>
+      run.out.stdout.includes(`["${ORDERS_PORT}","compliant",null]`) ? true : undefined,
     );
-    const keys = JSON.stringify(received[0]?.body[0]?.result.details.results.root);
-    expect(keys).toContain('"has_columns"');
-    expect(keys).toContain('"primary_key"');
-    for (let i = 0; i < 50 && !output.includes('"outcome"'); i++)
-      await new Promise((r) => setTimeout(r, 100));
-    expect(output).toContain('"outcome":"compliant"');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  }, 90_000);
 
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-  });
+  it('--once in a fresh process finds what it was provisioned with, and exits 0', async () => {
+    const before = (await governance.results(ORDERS_PORT)).length;
+    const once = example(['--once']);
+    expect(await once.exited, once.out.stderr).toBe(0);
+    expect(await governance.results(ORDERS_PORT)).toHaveLength(before + 1);
+  }, 60_000);
+
+  it('--once says why it could not run and exits 2: governance-api down, nothing provisioned', async () => {
+    const down = example(['--once'], { GOVERNANCE_URL: 'http://127.0.0.1:1' });
+    expect(await down.exited).toBe(2);
+    expect(down.out.stderr).toMatch(
+      new RegExp(
+        `^could not run: ${ORDERS_PORT} \\(qa\\): the result could not be submitted: the governance API cannot be reached: .+$`,
+        'm',
+      ),
+    );
+    const empty = example(['--once'], {}, mkdtempSync(join(tmpdir(), 'dcg-readme-empty-')));
+    expect(await empty.exited).toBe(2);
+    expect(empty.out.stderr).toMatch(
+      /could not run: no contract to check: the guardian has not been provisioned \(registry \.dcg-data\/guardian\/contracts\.json\)/,
+    );
+  }, 60_000);
+
+  it('SIGTERM during --once cancels its query on the server and exits 2 promptly, sending nothing', async () => {
+    const before = (await governance.results(ORDERS_PORT)).length;
+    const blocker = await pool.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`LOCK TABLE ${schema}.orders IN ACCESS EXCLUSIVE MODE`);
+      const waiting = () =>
+        pool
+          .query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid() AND query LIKE $1`,
+            [`%${schema}%orders%`],
+          )
+          .then((r) => r.rows[0].n as number);
+      const once = example(['--once']);
+      await until('the --once query to wait on the lock', async () =>
+        (await waiting()) > 0 ? true : undefined,
+      );
+      const t0 = Date.now();
+      once.child.kill('SIGTERM');
+      expect(await once.exited).toBe(2);
+      expect(Date.now() - t0).toBeLessThan(5000);
+      expect(once.out.stderr).toMatch(/SIGTERM: abandoning the run, nothing is sent/);
+      // The lock is still held: the query is gone because it was cancelled, not because it ran.
+      await until('the query to be cancelled', async () =>
+        (await waiting()) === 0 ? true : undefined,
+      );
+    } finally {
+      await blocker.query('ROLLBACK');
+      blocker.release();
+    }
+    expect(await governance.results(ORDERS_PORT)).toHaveLength(before);
+  }, 60_000);
 });

@@ -37,32 +37,85 @@ function sink() {
 const ok: Check = () => requirement('ok', 'ok').compliant();
 
 describe('runGuardian', () => {
-  it('runOnce: a throwing check becomes a violated requirement and the run goes on; exit code 1', async () => {
+  it('runOnce: a throwing check means the run could not run: nothing is sent, exit code 2', async () => {
     const client = sink();
+    const logged: Array<[string, string, Record<string, unknown> | undefined]> = [];
     const boom = defineCheck('boom', () => {
-      throw new Error('relation "orders" does not exist');
+      throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
     });
     const guardian = runGuardian({
       contracts: contracts(),
-      checks: [boom, ok],
+      checks: [ok, boom],
       client,
       tickMs: 60_000,
       schedule: { intervalMs: 3_600_000 },
+      hooks: { log: (level, message, fields) => logged.push([level, message, fields]) },
     });
     const summary = await guardian.runOnce();
     await guardian.stop();
-    expect(summary).toMatchObject({ compliant: 0, violated: 1, errors: 0, exitCode: 1 });
-    const root = client.sent[0]?.body[0]?.result.details.results.root;
-    expect(root).toEqual([
-      {
-        key: 'boom',
-        name: 'boom',
-        compliant: false,
-        issues: ['the check boom could not run: relation "orders" does not exist'],
-      },
-      { key: 'ok', name: 'ok', compliant: true },
+    expect(summary).toMatchObject({
+      compliant: 0,
+      violated: 0,
+      couldNotRun: 1,
+      errors: 1,
+      exitCode: 2,
+    });
+    expect(summary.reports[0]).toMatchObject({
+      outcome: 'could_not_run',
+      stage: 'check',
+      reason: 'the check boom could not run: connect ECONNREFUSED 127.0.0.1:5432; nothing was sent',
+    });
+    expect((summary.reports[0]!.error as Error).message).toBe(
+      'connect ECONNREFUSED 127.0.0.1:5432',
+    );
+    expect(client.sent).toHaveLength(0);
+    expect(logged).toEqual([
+      [
+        'warn',
+        'could not run',
+        {
+          resourceId: `${ORDERS_PORT}0`,
+          environment: 'production',
+          stage: 'check',
+          reason: summary.reports[0]?.reason,
+        },
+      ],
     ]);
-    expect(client.sent[0]).toMatchObject({ policyId: 'p', environment: 'production' });
+  });
+
+  it('a check that returns nothing could not run, with a clear reason', async () => {
+    const client = sink();
+    const silent = defineCheck('silent', () => undefined as never);
+    const guardian = runGuardian({
+      contracts: contracts(),
+      checks: [silent],
+      client,
+      scheduled: false,
+    });
+    const summary = await guardian.runOnce();
+    await guardian.stop();
+    expect(summary.reports[0]?.reason).toBe(
+      'the check silent could not run: it returned nothing; a check returns a requirement, a section or an array of them; nothing was sent',
+    );
+    expect((summary.reports[0]!.error as { code?: string }).code).toBe('check_failed');
+    expect(client.sent).toHaveLength(0);
+  });
+
+  it('runOnce: 2 wins over 1 when one contract is violated and another could not run', async () => {
+    const [a, b] = contracts(2);
+    const mixed = defineCheck('mixed', ({ target }) => {
+      if (target === b) throw new Error('timeout');
+      return requirement('x').violated('bad');
+    });
+    const guardian = runGuardian({
+      contracts: [a!, b!],
+      checks: [mixed],
+      client: sink(),
+      scheduled: false,
+    });
+    const summary = await guardian.runOnce();
+    await guardian.stop();
+    expect(summary).toMatchObject({ violated: 1, couldNotRun: 1, exitCode: 2 });
   });
 
   it('runOnce exit codes: 0 compliant, 2 when a submission fails or nothing is guarded', async () => {

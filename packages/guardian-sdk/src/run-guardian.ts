@@ -2,7 +2,8 @@ import type { EvaluationResultSubmission, ValidationRecord } from '@dcg/contract
 import type { DataContract } from './data-contract';
 import type { SubmissionReceipt, SubmitInput } from './governance-client';
 import type { GuardedContract, GuardedPart } from './guarded-contracts';
-import { buildSubmission, requirement, requirementsOf } from './result-builder';
+import { GuardianSdkError } from './guardian-sdk-error';
+import { buildSubmission, requirementsOf } from './result-builder';
 import { delayUntilNext, type Schedule, scheduleFromGuard } from './schedule';
 
 /** A guarded contract with where its results go. */
@@ -22,7 +23,9 @@ export interface CheckContext {
 
 /**
  * A check: a plain function from one contract part to A4 records (requirements or sections).
- * A check that throws becomes a violated requirement carrying the error; the run goes on.
+ * A check that throws could not run (the database is down, a statement timed out): the run then
+ * sends nothing, so the contract's last real state stays, and its report says why. A check that
+ * finds a problem returns a violated requirement instead.
  */
 export type Check = ((
   context: CheckContext,
@@ -31,7 +34,7 @@ export type Check = ((
 };
 
 /**
- * Names a check: the name is the key of the requirement reported when it throws (otherwise the
+ * Names a check: the name shown when it could not run (otherwise the
  * function's own name, which bundlers may change).
  *
  * @example
@@ -46,12 +49,23 @@ export interface ResultSink {
   submit(input: SubmitInput): Promise<SubmissionReceipt>;
 }
 
+/**
+ * How a run ended: a verdict that was sent (`compliant`, `violated`), `could_not_run` (a check
+ * threw, or the submission failed: nothing was accepted, see `reason`), or `abandoned` (the
+ * guardian stopped during the run: nothing was sent).
+ */
+export type RunOutcome = 'compliant' | 'violated' | 'could_not_run' | 'abandoned';
+
 /** The outcome of one run of one contract. */
 export interface RunReport {
   resourceId: string;
   policyId: string;
   environment: string;
-  outcome: 'compliant' | 'violated' | 'error' | 'abandoned';
+  outcome: RunOutcome;
+  /** For `could_not_run`: where it failed (`check`: nothing was sent; `submit`: the result was not accepted). */
+  stage?: 'check' | 'submit';
+  /** For `could_not_run` and `abandoned`: why, in words. */
+  reason?: string;
   startedAt: Date;
   durationMs: number;
   /** Time spent inside the checks. */
@@ -99,13 +113,20 @@ export interface RunSummary {
   reports: RunReport[];
   compliant: number;
   violated: number;
+  /** Runs that could not run (a check threw, or the submission failed). */
+  couldNotRun: number;
+  /** Runs abandoned because the guardian stopped. */
+  abandoned: number;
+  /** `couldNotRun + abandoned`: runs without an accepted verdict. */
   errors: number;
-  /** 0 all compliant, 1 some violated, 2 some could not run (or nothing to check). */
+  /** 0 all compliant, 1 some violated, 2 some could not run (or nothing to check); 2 wins over 1. */
   exitCode: 0 | 1 | 2;
 }
 
 /** A started guardian. */
 export interface RunningGuardian {
+  /** Starts running on schedule (when created with `scheduled: false`); does nothing when already started or stopped. */
+  start(): void;
   /** Checks every contract now (the `--once` mode) and reports. Skips a contract already running. */
   runOnce(): Promise<RunSummary>;
   /**
@@ -121,6 +142,18 @@ function keyOf(target: MonitoredContract): string {
   return `${target.policyId}\u0000${target.environment}\u0000${target.resourceId}`;
 }
 
+/** A check that threw: the run could not produce a verdict. */
+class CheckCouldNotRun extends Error {
+  constructor(
+    readonly check: string,
+    readonly error: unknown,
+  ) {
+    super(`the check ${check} could not run: ${(error as Error)?.message ?? String(error)}`, {
+      cause: error,
+    });
+  }
+}
+
 function checkName(check: Check, index: number): string {
   if (check.checkName) return check.checkName;
   return check.name && check.name !== 'anonymous' ? check.name : `check_${index + 1}`;
@@ -131,8 +164,10 @@ const DEFAULT_SCHEDULE: Schedule = { intervalMs: 5 * 60_000 };
 /**
  * Runs a guardian: each monitored contract is checked on its schedule (the guard's
  * `monitoringResultScheduling` when present, otherwise `schedule`), with jitter, never twice at
- * once; each run's records are built into an A3 submission and sent. A check that throws becomes
- * a violated requirement. Runtime-neutral: signals and exit codes are in `@dcg/guardian-sdk/node`.
+ * once; each run's records are built into an A3 submission and sent. A check that throws means
+ * the run could not run: nothing is sent, the report says why (`could_not_run`), and the contract
+ * is tried again at its next time. Runtime-neutral: signals and exit codes are in
+ * `@dcg/guardian-sdk/node`.
  *
  * @example
  * const guardian = runGuardian({
@@ -188,16 +223,18 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
     const records: ValidationRecord[] = [];
     for (const [index, check] of options.checks.entries()) {
       if (abandon.signal.aborted) break;
-      const name = checkName(check, index);
       try {
         const out = await check({ target, part, contract: part.contract, signal: abandon.signal });
+        if (out === undefined || out === null) {
+          throw new GuardianSdkError(
+            'check_failed',
+            'it returned nothing; a check returns a requirement, a section or an array of them',
+          );
+        }
         records.push(...(Array.isArray(out) ? out : [out]));
       } catch (error) {
-        records.push(
-          requirement(name, name).violated(
-            `the check ${name} could not run: ${(error as Error)?.message ?? String(error)}`,
-          ),
-        );
+        // Not a verdict: the whole run sends nothing rather than a partial or a false "violated".
+        throw new CheckCouldNotRun(checkName(check, index), error);
       }
     }
     return records;
@@ -215,6 +252,7 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
     };
     let checksMs = 0;
     let submitMs = 0;
+    let stage: 'check' | 'submit' = 'check';
     let report: RunReport;
     try {
       const results: Record<string, ValidationRecord[]> = {};
@@ -224,6 +262,7 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
         report = {
           ...base,
           outcome: 'abandoned',
+          reason: 'the guardian stopped during the run: nothing was sent',
           durationMs: performance.now() - t0,
           checksMs,
           submitMs,
@@ -238,6 +277,7 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
           (r) => r.compliant === false,
         ).length;
         const s0 = performance.now();
+        stage = 'submit';
         await options.client.submit({
           policyId: target.policyId,
           environment: target.environment,
@@ -256,19 +296,31 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
         };
       }
     } catch (error) {
+      if (stage === 'check') checksMs = performance.now() - t0;
+      const abandoned = abandon.signal.aborted;
+      const message = (error as Error)?.message ?? String(error);
+      const reason = abandoned
+        ? 'the guardian stopped during the run: nothing was sent'
+        : stage === 'check'
+          ? `${message}; nothing was sent`
+          : `the result could not be submitted: ${message}`;
       report = {
         ...base,
-        outcome: abandon.signal.aborted ? 'abandoned' : 'error',
+        outcome: abandoned ? 'abandoned' : 'could_not_run',
+        ...(abandoned ? {} : { stage }),
+        reason,
         durationMs: performance.now() - t0,
         checksMs,
         submitMs,
         violations: 0,
-        error,
+        error: error instanceof CheckCouldNotRun ? error.error : error,
       };
-      if (!abandon.signal.aborted) {
-        hooks.log?.('error', 'guardian run failed', {
+      if (!abandoned) {
+        hooks.log?.('warn', 'could not run', {
           resourceId: target.resourceId,
-          error: (error as Error)?.message ?? String(error),
+          environment: target.environment,
+          stage,
+          reason,
         });
       }
     }
@@ -285,8 +337,7 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
       // A slot is free: look for due contracts now rather than at the next tick.
       if (scheduled && !stopped) {
         if (timer !== undefined) clearTimeout(timer);
-        const scheduled = options.scheduled ?? true;
-        if (scheduled) timer = setTimeout(tick, 0);
+        timer = setTimeout(tick, 0);
       }
     });
     inFlight.set(key, run);
@@ -321,12 +372,17 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
     timer = setTimeout(tick, tickMs);
   }
 
-  const scheduled = options.scheduled ?? true;
+  let scheduled = options.scheduled ?? true;
   if (scheduled) timer = setTimeout(tick, 0);
 
   return {
     get running() {
       return inFlight.size;
+    },
+    start() {
+      if (scheduled || stopped) return;
+      scheduled = true;
+      timer = setTimeout(tick, 0);
     },
     async runOnce() {
       const targets = [...list()];
@@ -339,13 +395,16 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
         }
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
-      const compliant = reports.filter((r) => r.outcome === 'compliant').length;
-      const violated = reports.filter((r) => r.outcome === 'violated').length;
+      const count = (outcome: RunOutcome) => reports.filter((r) => r.outcome === outcome).length;
+      const compliant = count('compliant');
+      const violated = count('violated');
       const errors = reports.length - compliant - violated;
       return {
         reports,
         compliant,
         violated,
+        couldNotRun: count('could_not_run'),
+        abandoned: count('abandoned'),
         errors,
         exitCode: errors > 0 || reports.length === 0 ? 2 : violated > 0 ? 1 : 0,
       };

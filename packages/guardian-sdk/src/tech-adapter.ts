@@ -22,7 +22,10 @@ export interface GuardianProvisioning {
   operation: 'provision' | 'unprovision';
   /** The passive policy id (always set for provision; as stored for unprovision). */
   policyId: string | undefined;
-  /** The system's `environment` field, when the descriptor carries one. */
+  /**
+   * The environment (`dataProduct.environment` of the descriptor: governance-api's coordinator
+   * sets it to the plan's), when present and not blank.
+   */
   environment: string | undefined;
   system: SystemDescriptor;
   guardian: ComponentDescriptor;
@@ -186,7 +189,11 @@ function toProvisioning(
   return {
     operation,
     policyId: getGuardianPolicyId(component),
-    environment: typeof system.environment === 'string' ? system.environment : undefined,
+    // The coordinator sends the plan's environment here (`dataProduct.environment`); blank is none.
+    environment:
+      typeof system.environment === 'string' && system.environment.trim() !== ''
+        ? system.environment
+        : undefined,
     system,
     guardian: component,
     contracts,

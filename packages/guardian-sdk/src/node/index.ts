@@ -1,2 +1,7 @@
 export { openFileContractRegistry } from './file-contract-registry';
-export { type RunGuardianProcessOptions, runGuardianProcess } from './run-guardian-process';
+export {
+  type RunGuardianProcessOptions,
+  runGuardianProcess,
+  type StoppableGuardian,
+} from './run-guardian-process';
+export { type StartedGuardian, type StartGuardianOptions, startGuardian } from './start-guardian';
