@@ -123,6 +123,16 @@ const EXPECTED: Record<string, Expected> = {
     tables: ['paniers(panier_id,état)'],
     unchecked: ['slaProperties.0', 'slaProperties.1'],
   },
+  'xml-document-v3.2.odcs.yaml': {
+    // A document is checked as a table of its top-level fields; an object property without
+    // properties is a column with nothing nested to name.
+    tables: ['deliveryNote'],
+    unchecked: [
+      'schema.0.properties.2.logicalTypeOptions.format',
+      'schema.0.properties.5.properties',
+      'schema.0.properties.6.properties',
+    ],
+  },
   'invalid-no-version.odcs.yaml': {
     invalid: 'no version (required); read leniently, and it declares no table',
     tables: [],
@@ -271,6 +281,11 @@ describe('our ODCS v3.0–v3.2 contracts', () => {
       instalments: { exclusiveMinimum: 0, exclusiveMaximum: 49 },
       payer_email: { format: 'email', maxLength: 254 },
       card_token: { format: 'uuid' },
+    });
+    // A storage format (u16) is not checked; the bounds are.
+    expect(optionsOf('xml-document-v3.2.odcs.yaml', 'deliveryNote')).toEqual({
+      noteNo: { pattern: '^DN-[0-9]{8}$' },
+      revision: { minimum: 0, maximum: 65535 },
     });
     const parsed = parseFixture('logical-type-options.odcs.yaml');
     expect(parsed.success && parsed.warnings.at(-1)?.message).toBe(
