@@ -1015,8 +1015,11 @@ function parseOdcs(raw: unknown): ContractParse {
     const [first, second] = (element ?? '').split('.');
     const model =
       second === undefined ? models[0] : models.find((m) => m.name === first || m.table === first);
+    // The element may name the column by its logical name: the check reads its physicalName.
+    const named = second ?? first;
+    const properties = contract.schema?.[model ? models.indexOf(model) : -1]?.properties ?? [];
     const column =
-      (second ?? first) ||
+      (named && (properties.find((p) => p.name === named)?.physicalName ?? named)) ||
       model?.columns.find((c) => TIMESTAMP_TYPE.test(c.physicalType ?? c.type ?? ''))?.name;
     if (!model || !column) {
       unchecked.add(

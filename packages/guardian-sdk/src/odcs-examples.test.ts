@@ -431,6 +431,7 @@ describe('our ODCS v3.0–v3.2 contracts', () => {
   });
 
   it('measures latency and freshness on the element, the slaDefaultElement, or the first timestamp column', () => {
+    // The element names the column by its logical name (shipped_on): its physicalName is read.
     expect(modelOf('full-shipments-v3.1.odcs.yaml', 'shipments').freshness).toEqual({
       column: 'ship_dt',
       maxAgeMs: 2 * 86_400_000,
