@@ -242,6 +242,7 @@ const OdcsContractSchema = z.looseObject({
       }),
     )
     .optional(),
+  slaDefaultElement: z.string().optional(),
   servers: z
     .array(
       z.looseObject({
@@ -1009,17 +1010,22 @@ function parseOdcs(raw: unknown): ContractParse {
       });
       return;
     }
-    const [first, second] = (sla.element ?? '').split('.');
+    // ODCS `slaDefaultElement` is the element of every SLA that names none.
+    const element = sla.element ?? contract.slaDefaultElement;
+    const [first, second] = (element ?? '').split('.');
     const model =
       second === undefined ? models[0] : models.find((m) => m.name === first || m.table === first);
+    // The element may name the column by its logical name: the check reads its physicalName.
+    const named = second ?? first;
+    const properties = contract.schema?.[model ? models.indexOf(model) : -1]?.properties ?? [];
     const column =
-      (second ?? first) ||
+      (named && (properties.find((p) => p.name === named)?.physicalName ?? named)) ||
       model?.columns.find((c) => TIMESTAMP_TYPE.test(c.physicalType ?? c.type ?? ''))?.name;
     if (!model || !column) {
       unchecked.add(
         at,
         `the ${sla.property} SLA`,
-        `its element "${(sla.element ?? '').slice(0, 80)}" names no table.column of the contract (and no timestamp column was found)`,
+        `its element "${(element ?? '').slice(0, 80)}" names no table.column of the contract (and no timestamp column was found)`,
       );
       return;
     }
@@ -1055,6 +1061,20 @@ function normalised(value: unknown, depth = 0): unknown {
   return out;
 }
 
+function looksLikeOdcs(contract: Record<string, unknown>): boolean {
+  if (contract.kind === 'DataContract') return true;
+  const schema = contract.schema;
+  return (
+    Array.isArray(schema) &&
+    schema.some(
+      (item) =>
+        typeof item === 'object' &&
+        item !== null &&
+        Array.isArray((item as Record<string, unknown>).properties),
+    )
+  );
+}
+
 /**
  * Reads a component's `dataContract` into one contract model: the Witboost / Agile Lab shape
  * (`schema[]` columns with `name, dataType, constraint`, `SLA`, `endpoint`) or ODCS v3
@@ -1078,6 +1098,21 @@ export function parseDataContract(raw: unknown, fallbackTable = ''): ContractPar
   const contract = normalised(raw) as Record<string, unknown>;
   const apiVersion = contract.apiVersion;
   if (typeof apiVersion === 'string' && /^v3\./.test(apiVersion)) return parseOdcs(contract);
+  // Without its apiVersion an ODCS contract would be read as a Witboost one (its tables as
+  // columns): refused, naming the missing key.
+  if (apiVersion === undefined && looksLikeOdcs(contract)) {
+    return {
+      success: false,
+      issues: [
+        {
+          code: 'invalid_contract',
+          path: ['apiVersion'],
+          message:
+            'an ODCS contract (kind DataContract, or schema objects with properties) needs apiVersion (v3.x)',
+        },
+      ],
+    };
+  }
   if (apiVersion !== undefined) {
     return {
       success: false,

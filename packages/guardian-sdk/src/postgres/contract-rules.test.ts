@@ -13,7 +13,7 @@ let schema = '';
 let pool: pg.Pool;
 let drop: () => Promise<void>;
 const NOW = new Date('2026-06-01T12:00:00Z');
-const ODCS = join(import.meta.dirname, '..', '__fixtures__', 'odcs', 'datacontract-cli');
+const ODCS = join(import.meta.dirname, '..', '__fixtures__', 'odcs');
 
 beforeAll(async () => {
   ({ schema, pool, drop } = await testSchema());
@@ -249,11 +249,11 @@ describe('composite primary keys', () => {
 });
 
 describe('ODCS sql rules as datacontract-cli runs them', () => {
-  it("runs datacontract-cli's PostgreSQL fixture on its own data: placeholders and unqualified names", async () => {
-    const sql = readFileSync(join(ODCS, 'postgres-data_case_sensitive.sql'), 'utf8');
-    await pool.query(sql.replaceAll('public."My_Table2"', `${schema}."My_Table2"`));
+  it('runs a case-sensitive PostgreSQL contract on its data: placeholders and unqualified names', async () => {
+    const sql = readFileSync(join(ODCS, 'postgres-case-sensitive.sql'), 'utf8');
+    await pool.query(sql.replaceAll('public."Locker_Slots"', `${schema}."Locker_Slots"`));
     const yaml = safeParseDescriptorYaml(
-      readFileSync(join(ODCS, 'postgres-odcs_case_sensitive.odcs.yaml'), 'utf8'),
+      readFileSync(join(ODCS, 'postgres-case-sensitive.odcs.yaml'), 'utf8'),
     );
     if (!yaml.success) throw new Error('fixture');
     const contract = yaml.data as {
@@ -268,7 +268,7 @@ describe('ODCS sql rules as datacontract-cli runs them', () => {
       {
         type: 'sql',
         name: 'quoted placeholder',
-        query: 'SELECT count(*) FROM "{schema}"."{table}" WHERE "Field_two" < 10',
+        query: 'SELECT count(*) FROM "{schema}"."{table}" WHERE "Size_Litres" < 5',
         mustBe: 0,
       },
       { type: 'sql', name: 'broken', query: 'SELECT count(*) FROM no_such_table', mustBe: 0 },
@@ -276,38 +276,38 @@ describe('ODCS sql rules as datacontract-cli runs them', () => {
       {
         type: 'sql',
         name: 'unqualified',
-        query: 'SELECT count(*) FROM "My_Table2" WHERE "Field_two" > 100',
+        query: 'SELECT count(*) FROM "Locker_Slots" WHERE "Size_Litres" > 100',
         mustBe: 0,
       },
     ];
     (table.properties[0] as Record<string, unknown>).quality = [
       {
         type: 'sql',
-        name: 'no null Field_one',
+        name: 'no null Slot_Code',
         query: 'SELECT count(*) FROM {schema}.{model} WHERE {property} IS NULL',
         mustBe: 0,
       },
     ];
     const { records } = await run(contract);
     expect(failures(records)).toEqual({
-      // The fixture's table is TIMESTAMPTZ, its contract says physicalType timestamp (in
+      // The table is TIMESTAMPTZ, its contract says physicalType timestamp (in
       // PostgreSQL, timestamp without time zone): a real difference, reported as such.
-      Field_three_column: [
-        'column Field_three is timestamp with time zone, the contract says timestamp',
+      Opened_At_column: [
+        'column Opened_At is timestamp with time zone, the contract says timestamp',
       ],
       broken: [expect.stringMatching(/^the query failed: relation "no_such_table" does not exist/)],
     });
     expect(requirementsOf(records).map((r) => r.key)).toEqual([
-      'Field_one_column',
-      'Field_two_column',
-      'Field_three_column',
-      'Field_one_pattern',
-      'Field_two_minimum',
+      'Slot_Code_column',
+      'Size_Litres_column',
+      'Opened_At_column',
+      'Slot_Code_pattern',
+      'Size_Litres_minimum',
       'ten_rows',
       'quoted_placeholder',
       'broken',
       'unqualified',
-      'no_null_Field_one',
+      'no_null_Slot_Code',
     ]);
   });
 
