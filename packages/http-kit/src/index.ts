@@ -31,7 +31,12 @@ export type { RequestContextVariables } from './request-context';
 export { requestContext } from './request-context';
 export type { StartedService } from './run-service';
 export { portFromEnv, runService } from './run-service';
-export { API_CONTENT_SECURITY_POLICY, securityHeaders } from './security-headers';
+export { isProduction } from './runtime-mode';
+export {
+  API_CONTENT_SECURITY_POLICY,
+  API_SECURITY_HEADERS,
+  securityHeaders,
+} from './security-headers';
 export type { HttpServerConfig, RunningServer } from './server';
 export { HttpServerConfigSchema, startHttpServer } from './server';
 export { zodValidationHook } from './zod-validation-hook';

@@ -118,6 +118,12 @@ export function rateLimit(options: {
   /** The configured API keys (the secrets, to recognise them; `name` identifies the bucket). */
   keys: ReadonlyArray<{ key: string; name?: string | undefined }>;
   config?: z.input<typeof RateLimitConfigSchema> | undefined;
+  /**
+   * Who sent a request whose credentials are not one of `keys` (e.g. the subject of a verified
+   * OAuth access token), or undefined. A name counts the request in that principal's
+   * `authenticated` bucket instead of the client address's.
+   */
+  principal?: (c: Context) => Promise<string | undefined> | string | undefined;
   /** Clock in milliseconds (tests). */
   now?: () => number;
 }): MiddlewareHandler {
@@ -165,7 +171,12 @@ export function rateLimit(options: {
     const client = clientOf(c);
     const authorization = c.req.header('authorization');
     const token = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
-    const keyId = token === undefined ? undefined : keyIds.get(digestOf(token));
+    let keyId = token === undefined ? undefined : keyIds.get(digestOf(token));
+    if (keyId === undefined && authorization !== undefined && options.principal) {
+      const principal = await options.principal(c);
+      // Apart from the key names: a user named like a key never shares its bucket.
+      if (principal !== undefined) keyId = `principal:${principal}`;
+    }
     const state = clientState(client, at);
 
     if (authorization !== undefined && state.failures && !state.failures.has(at)) {
@@ -189,7 +200,9 @@ export function rateLimit(options: {
         wait,
         keyId === undefined
           ? 'Too many requests from this client'
-          : 'Too many requests with this key',
+          : keyId.startsWith('principal:')
+            ? 'Too many requests from this user'
+            : 'Too many requests with this key',
         'RATE_LIMITED',
       );
     }
