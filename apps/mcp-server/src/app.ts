@@ -1,10 +1,14 @@
 import {
   type ApiKey,
+  healthRoutes,
   installErrorHandling,
   type Logger,
   type MetricsConfig,
   problemResponse,
+  type RateLimitConfig,
+  rateLimit,
   requestContext,
+  type ServiceLifecycle,
   type ServiceMetrics,
   securityHeaders,
 } from '@dcg/http-kit';
@@ -15,7 +19,7 @@ import {
   type McpHttpHandler,
   type OAuthMetadata,
 } from '@modelcontextprotocol/server';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { McpEnv } from './app-env';
 import type { CorsPolicy } from './cors';
 
@@ -50,6 +54,10 @@ export interface McpAppDeps {
   extras?: Hono<McpEnv>[];
   /** Prometheus metrics of this instance, served at `/metrics` as `metricsConfig` says. */
   metrics?: { metrics: ServiceMetrics; config: MetricsConfig; keys: readonly ApiKey[] };
+  /** Per-client rate limits: a valid access token counts per user, anything else per address. */
+  rateLimit?: RateLimitConfig;
+  /** Drained on stop: `/ready` answers 503 while in-flight calls finish. */
+  lifecycle?: ServiceLifecycle;
 }
 
 /**
@@ -68,6 +76,32 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
   const mcpPath = deps.resource.pathname;
+  // The bearer gate's answer for a request to /mcp, asked once (by the rate limit or the route).
+  const gateOf = async (c: Context<McpEnv>): Promise<AuthInfo | Response | undefined> => {
+    if (!deps.auth) return undefined;
+    let answer = c.get('mcpAuth');
+    if (!answer) {
+      answer = await deps.auth.gate(c.req.raw);
+      c.set('mcpAuth', answer);
+    }
+    return answer;
+  };
+  // Probes first: answered before the rate limit and any other work.
+  app.route('/', healthRoutes({ ready: () => ({ ready: true }), lifecycle: deps.lifecycle }));
+  app.use(
+    rateLimit({
+      keys: [],
+      config: deps.rateLimit,
+      // A valid access token counts per user; forged ones per address (and as failed auth).
+      principal: async (c) => {
+        if (c.req.path !== mcpPath) return undefined;
+        const answer = await gateOf(c as Context<McpEnv>);
+        if (!answer || !('token' in answer)) return undefined;
+        const subject = (answer.extra as { subject?: unknown } | undefined)?.subject;
+        return typeof subject === 'string' ? subject : `client:${answer.clientId}`;
+      },
+    }),
+  );
 
   if (deps.auth) {
     const metadata = buildOAuthProtectedResourceMetadata({
@@ -133,7 +167,7 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
     }
     let authInfo: AuthInfo | undefined;
     if (deps.auth) {
-      const gate = await deps.auth.gate(c.req.raw);
+      const gate = (await gateOf(c)) as AuthInfo | Response;
       // Not `instanceof Response`: @hono/node-server replaces the global Response class.
       if (!('token' in gate)) return withCors(gate, deps.cors.headersFor(origin));
       authInfo = gate;
@@ -142,7 +176,6 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
     return withCors(response, deps.cors.headersFor(origin));
   });
 
-  app.get('/health', (c) => c.json({ status: 'ok' }));
   if (deps.metrics)
     app.route(
       '/',

@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createLogger, type Logger, parseConfig, ServiceMetrics } from '@dcg/http-kit';
+import {
+  ConfigError,
+  createLogger,
+  isProduction,
+  type Logger,
+  parseConfig,
+  ServiceLifecycle,
+  ServiceMetrics,
+  startHttpServer,
+} from '@dcg/http-kit';
 import { createKgClient } from '@dcg/kg-client';
 import { createMarketplaceClient } from '@dcg/marketplace-client';
 import { createDcgMcpServer, type DcgMcpDeps } from '@dcg/mcp-tools';
-import { getRequestListener } from '@hono/node-server';
 import {
   createMcpHandler,
   getOAuthProtectedResourceMetadataUrl,
@@ -18,10 +24,10 @@ import {
 import type Provider from 'oidc-provider';
 import type { z } from 'zod';
 import { buildMcpApp } from './app';
+import { authorizationServerRoutes, countOAuthErrors } from './authorization-server-routes';
 import { type McpServerConfig, McpServerConfigSchema, resolveSecret } from './config';
 import { corsPolicy } from './cors';
 import {
-  AUTHORIZATION_SERVER_PATHS,
   createAuthorizationServer,
   publicJwks,
   SUPPORTED_SCOPES,
@@ -98,31 +104,39 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     'mcp-server configuration',
   );
   const host = options.host ?? '127.0.0.1';
+  const production = isProduction(env);
+  if (!config.oauth.enabled) {
+    if (production && !config.oauth.behindAuthorizationLayer) {
+      const message =
+        'OAuth is disabled (oauth.enabled: false) in production: /mcp would answer anyone. Enable it, or set oauth.behindAuthorizationLayer: true if a gateway in front of this server authorizes every request';
+      throw new ConfigError(`Invalid mcp-server configuration:\n  - oauth.enabled: ${message}`, [
+        { key: 'oauth.enabled', message },
+      ]);
+    }
+    logger.warn(
+      config.oauth.behindAuthorizationLayer
+        ? 'OAUTH IS DISABLED: /mcp answers without a token; oauth.behindAuthorizationLayer says a layer in front of this server authorizes every request'
+        : 'OAUTH IS DISABLED: /mcp answers without a token (development only; refused in production)',
+    );
+  }
 
-  let dispatch: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
-    res.writeHead(503, { 'retry-after': '1' }).end();
-  };
-  const server = createServer((req, res) => dispatch(req, res));
-  server.requestTimeout = 60_000;
-  server.headersTimeout = 20_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  const url = `http://${shownHost}:${port}`;
+  // Listens first (the issuer and resource follow the port); answers 503 until the app is built.
+  const lifecycle = new ServiceLifecycle();
+  let fetchApp: (request: Request, ...rest: never[]) => Response | Promise<Response> = () =>
+    new Response(null, { status: 503, headers: { 'retry-after': '1' } });
+  const server = await startHttpServer(
+    { fetch: (request, ...rest) => fetchApp(request, ...rest) },
+    { port: options.port ?? 0, host, limits: config.server, lifecycle },
+  );
+  const { port } = server;
+  const url = server.url;
   const publicUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
   const resource = new URL(`${publicUrl}/mcp`);
   const issuer = new URL(publicUrl).origin;
-  const closers: (() => Promise<void> | void)[] = [
-    () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  ];
+  // Closed in reverse order, after the HTTP server drained (in-flight calls finish first).
+  const closers: (() => Promise<void> | void)[] = [];
   const close = async () => {
+    await server.close();
     for (const closer of closers.reverse()) await closer();
   };
 
@@ -166,7 +180,12 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     if (config.oauth.enabled) {
       mkdirSync(options.dataDir, { recursive: true });
       let users = config.oauth.users;
-      if (options.demo && users.length === 0 && !config.oauth.upstream) {
+      if (options.demo && production) {
+        logger.warn(
+          'production (NODE_ENV is not development or test): no demo user is created or accepted',
+          { NODE_ENV: env.NODE_ENV },
+        );
+      } else if (options.demo && users.length === 0 && !config.oauth.upstream) {
         demoUser = { username: 'demo', password: randomBytes(9).toString('base64url') };
         users = [
           { username: demoUser.username, passwordHash: await hashPassword(demoUser.password) },
@@ -265,6 +284,17 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       closers.push(() => clearInterval(sweeper));
     }
 
+    const metrics = options.metrics ?? new ServiceMetrics({ service: 'mcp-server' });
+    if (provider) {
+      countOAuthErrors(provider, { logger, metrics });
+      extras.push(
+        authorizationServerRoutes({
+          provider,
+          cors,
+          registrations: registrationRateLimit(config.oauth.dynamicRegistration.perMinute),
+        }),
+      );
+    }
     const self = new URL(publicUrl);
     const loopback = ['localhost', '127.0.0.1', '[::1]'];
     const onLoopback = loopback.includes(self.hostname);
@@ -282,8 +312,10 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       maxRequestBytes: config.limits.maxRequestBytes,
       ...(auth ? { auth } : {}),
       extras,
+      rateLimit: config.rateLimit,
+      lifecycle,
       metrics: {
-        metrics: options.metrics ?? new ServiceMetrics({ service: 'mcp-server' }),
+        metrics,
         config: config.metrics,
         keys: config.metricsKeys.map((entry) => ({
           name: entry.name,
@@ -292,54 +324,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         })),
       },
     });
-    const honoListener = getRequestListener(app.fetch);
-    const providerCallback = provider?.callback();
-    const registrations = registrationRateLimit(config.oauth.dynamicRegistration.perMinute);
-    dispatch = (req, res) => {
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const isAuthorizationServer =
-        providerCallback !== undefined &&
-        (path === '/.well-known/oauth-authorization-server' ||
-          AUTHORIZATION_SERVER_PATHS.some((p) => path === p || path.startsWith(`${p}/`)));
-      if (!isAuthorizationServer) {
-        void honoListener(req, res);
-        return;
-      }
-      const origin = req.headers.origin;
-      // /authorize is a browser navigation: it never answers CORS.
-      const corsApplies =
-        path !== '/authorize' && !path.startsWith('/authorize/') && !path.startsWith('/session');
-      if (req.method === 'OPTIONS' && corsApplies) {
-        res.writeHead(204, cors.preflightFor(origin, 'GET, POST, OPTIONS')).end();
-        return;
-      }
-      // The CORS of these endpoints is ours (cors.origin), not oidc-provider's per-client rules.
-      const setHeader = res.setHeader.bind(res);
-      res.setHeader = (name: string, value: number | string | readonly string[]) =>
-        name.toLowerCase().startsWith('access-control-') || name.toLowerCase() === 'vary'
-          ? res
-          : setHeader(name, value);
-      if (corsApplies)
-        for (const [name, value] of Object.entries(cors.headersFor(origin))) setHeader(name, value);
-      if (path === '/register' && req.method === 'POST') {
-        const wait = registrations.take(req.socket.remoteAddress ?? 'unknown');
-        if (wait !== undefined) {
-          setHeader('retry-after', String(wait));
-          setHeader('content-type', 'application/json');
-          res.writeHead(429).end(
-            JSON.stringify({
-              error: 'too_many_requests',
-              error_description: `Too many registrations; retry in ${wait} s`,
-            }),
-          );
-          return;
-        }
-      }
-      if (path === '/.well-known/oauth-authorization-server') {
-        req.url = `/.well-known/openid-configuration${(req.url ?? '').slice(path.length)}`;
-      }
-      void providerCallback(req, res);
-    };
+    fetchApp = app.fetch as typeof fetchApp;
 
     return {
       app,
