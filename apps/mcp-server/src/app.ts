@@ -4,6 +4,7 @@ import {
   installErrorHandling,
   type Logger,
   type MetricsConfig,
+  ProblemError,
   problemResponse,
   type RateLimitConfig,
   rateLimit,
@@ -11,6 +12,7 @@ import {
   type ServiceLifecycle,
   type ServiceMetrics,
   securityHeaders,
+  strictUtf8,
 } from '@dcg/http-kit';
 import {
   type AuthInfo,
@@ -22,6 +24,7 @@ import {
 import { type Context, Hono } from 'hono';
 import type { McpEnv } from './app-env';
 import type { CorsPolicy } from './cors';
+import { invalidParams } from './json-rpc-params';
 
 /**
  * Everything the mcp-server Hono app is built from.
@@ -90,7 +93,7 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   app.route('/', healthRoutes({ ready: () => ({ ready: true }), lifecycle: deps.lifecycle }));
   app.use(
     rateLimit({
-      keys: [],
+      keys: deps.metrics?.keys ?? [],
       config: deps.rateLimit,
       // A valid access token counts per user; forged ones per address (and as failed auth).
       principal: async (c) => {
@@ -154,9 +157,8 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       const refused = hostHeaderValidationResponse(c.req.raw, [...deps.allowedHosts]);
       if (refused) return refused;
     }
-    const declared = Number(c.req.header('content-length'));
-    if (Number.isFinite(declared) && declared > deps.maxRequestBytes) {
-      return withCors(
+    const tooLarge = () =>
+      withCors(
         problemResponse({
           status: 413,
           title: 'Payload Too Large',
@@ -164,7 +166,8 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
         }),
         deps.cors.headersFor(origin),
       );
-    }
+    const declared = Number(c.req.header('content-length'));
+    if (Number.isFinite(declared) && declared > deps.maxRequestBytes) return tooLarge();
     let authInfo: AuthInfo | undefined;
     if (deps.auth) {
       const gate = (await gateOf(c)) as AuthInfo | Response;
@@ -172,7 +175,46 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       if (!('token' in gate)) return withCors(gate, deps.cors.headersFor(origin));
       authInfo = gate;
     }
-    const response = await deps.handler.fetch(c.req.raw, authInfo ? { authInfo } : {});
+    let request = c.req.raw;
+    let parsedBody: unknown;
+    if (c.req.method === 'POST') {
+      // Read here, not by the SDK: text that is not UTF-8 is refused with its offset (the SDK
+      // would read U+FFFD into it), and params of the wrong shape get -32602.
+      const bytes = await readCapped(c.req.raw, deps.maxRequestBytes);
+      if (bytes === undefined) return tooLarge();
+      let text: string;
+      try {
+        text = strictUtf8(bytes, 'body');
+      } catch (error) {
+        if (!ProblemError.isInstance(error)) throw error;
+        return withCors(problemResponse(error.problem), deps.cors.headersFor(origin));
+      }
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        // Not JSON: the SDK answers the JSON-RPC parse error.
+      }
+      const refused = invalidParams(parsedBody);
+      if (refused) {
+        return withCors(
+          new Response(JSON.stringify(refused), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          }),
+          deps.cors.headersFor(origin),
+        );
+      }
+      request = new Request(c.req.raw.url, {
+        method: 'POST',
+        headers: c.req.raw.headers,
+        body: text,
+        signal: c.req.raw.signal,
+      });
+    }
+    const response = await deps.handler.fetch(request, {
+      ...(authInfo ? { authInfo } : {}),
+      ...(parsedBody !== undefined ? { parsedBody } : {}),
+    });
     return withCors(response, deps.cors.headersFor(origin));
   });
 
@@ -183,6 +225,19 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
     );
   for (const extra of deps.extras ?? []) app.route('/', extra);
   return app;
+}
+
+/** The body's bytes, or undefined once more than `max` arrived (chunked bodies declare no size). */
+async function readCapped(request: Request, max: number): Promise<Uint8Array | undefined> {
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 function forbiddenOrigin(origin: string): Response {
