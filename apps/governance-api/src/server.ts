@@ -183,6 +183,10 @@ export async function startGovernanceApi(
   const store = await openStore(config, options.dataDir, options.databaseUrl);
   const { leaseMs, ...adapters } = config.provisioning;
   const governance = createGovernance(store, {
+    // A SQLite file has one process (this one): under one fixed id, what a killed process left
+    // running is this instance's own and is marked failed at start-up at once (see PlanLeases).
+    // Instances sharing PostgreSQL each take a new id and wait for a dead one's lease to lapse.
+    ...(store.kind === 'sqlite' ? { instanceId: 'sqlite' } : {}),
     adapters,
     results: config.evaluationResults,
     leases: {
