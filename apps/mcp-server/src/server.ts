@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ConfigError,
   createLogger,
+  END_USER_HEADER,
   isProduction,
   type Logger,
   parseConfig,
@@ -140,6 +142,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     for (const closer of closers.reverse()) await closer();
   };
 
+  const endUsers = new AsyncLocalStorage<string>();
   try {
     const deps: DcgMcpDeps = {
       marketplace: createMarketplaceClient({
@@ -151,6 +154,15 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         baseUrl: config.knowledgeGraph.baseUrl,
         apiKey: resolveSecret(config.knowledgeGraph.apiKey, env),
         timeoutMs: config.knowledgeGraph.timeoutMs,
+        // Names the user a call is made for: kg-api limits each user apart when this server's
+        // key is trusted for it (`endUsers`), instead of all users sharing one bucket.
+        fetch: (input, init) => {
+          const user = endUsers.getStore();
+          if (user === undefined) return fetch(input, init);
+          const request = new Request(input, init);
+          request.headers.set(END_USER_HEADER, user);
+          return fetch(request);
+        },
       }),
       limits: config.limits,
       cacheHints: {
@@ -170,6 +182,16 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       },
     );
     closers.push(() => handler.close());
+    // Every tool call of a request runs as its user (the token's subject, URL-encoded).
+    const mcpHandler: typeof handler = {
+      ...handler,
+      fetch: (request, requestOptions) => {
+        const subject = requestOptions?.authInfo?.extra?.subject;
+        return typeof subject === 'string'
+          ? endUsers.run(encodeURIComponent(subject), () => handler.fetch(request, requestOptions))
+          : handler.fetch(request, requestOptions);
+      },
+    };
     const cors = corsPolicy(config.cors.origin);
 
     let demoUser: RunningMcpServer['demoUser'];
@@ -299,7 +321,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     const loopback = ['localhost', '127.0.0.1', '[::1]'];
     const onLoopback = loopback.includes(self.hostname);
     const app = buildMcpApp({
-      handler,
+      handler: mcpHandler,
       resource,
       cors,
       selfOrigins: onLoopback

@@ -25,7 +25,7 @@ export {
   problemResponse,
 } from './problem';
 export type { RateLimitConfig } from './rate-limit';
-export { RateLimitConfigSchema, rateLimit } from './rate-limit';
+export { END_USER_HEADER, RateLimitConfigSchema, rateLimit } from './rate-limit';
 export { REDACTED, redactSecrets } from './redact';
 export type { RequestContextVariables } from './request-context';
 export { requestContext } from './request-context';

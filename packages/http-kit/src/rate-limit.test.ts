@@ -105,6 +105,44 @@ describe('rateLimit', () => {
     expect((await from('10.0.0.1', 'user-ann')).status).toBe(200);
   });
 
+  it('counts each end user of a key trusted for it apart, and ignores the header from other keys', async () => {
+    const keys = [
+      { key: KEY, name: 'mcp-server' },
+      { key: OTHER_KEY, name: 'ci' },
+    ];
+    const app = new Hono();
+    app.use(
+      rateLimit({
+        keys,
+        endUserKeys: ['mcp-server'],
+        config: { authenticated: { requestsPerSecond: 1, burst: 3 } },
+        now: () => 0,
+      }),
+    );
+    app.get('/read', (c) => c.text('ok'));
+    const as = (key: string, user?: string) =>
+      app.request(
+        '/read',
+        {
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(user ? { 'x-dcg-end-user': user } : {}),
+          },
+        },
+        { incoming: { socket: { remoteAddress: '10.0.0.1' } } },
+      );
+    for (let i = 0; i < 3; i++) expect((await as(KEY, 'ann')).status).toBe(200);
+    const refused = await as(KEY, 'ann');
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).detail).toMatch(/from this user/);
+    // Another user of the same service is not affected, nor the service's own calls.
+    for (let i = 0; i < 3; i++) expect((await as(KEY, 'bob')).status).toBe(200);
+    expect((await as(KEY)).status).toBe(200);
+    // A key not trusted for it cannot split its bucket by naming users.
+    for (let i = 0; i < 3; i++) expect((await as(OTHER_KEY, `user-${i}`)).status).toBe(200);
+    expect((await as(OTHER_KEY, 'user-9')).status).toBe(429);
+  });
+
   it('locks out failed authentications hard, but not keys that already authenticated there', async () => {
     const { from, advance } = limitedApp({
       anonymous: { requestsPerSecond: 1000, burst: 1000 },

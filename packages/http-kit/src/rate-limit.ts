@@ -6,6 +6,12 @@ import { clientOfAddress } from './client-address';
 import { parseConfig } from './config';
 import { problemResponse } from './problem';
 
+/**
+ * The header in which a service trusted for it (`rateLimit({ endUserKeys })`) names the end user
+ * a request is made for, so that limits count per user and not per calling service.
+ */
+export const END_USER_HEADER = 'X-Dcg-End-User';
+
 const BucketSchema = z.strictObject({
   /** Tokens added per second: the sustained rate. */
   requestsPerSecond: z.number().positive().max(1_000_000),
@@ -124,6 +130,13 @@ export function rateLimit(options: {
    * `authenticated` bucket instead of the client address's.
    */
   principal?: (c: Context) => Promise<string | undefined> | string | undefined;
+  /**
+   * Names of keys trusted to say which end user they act for, in the {@link END_USER_HEADER}
+   * header (a service such as mcp-server calling for its users): with such a key and the header,
+   * each end user has an `authenticated` bucket of its own under the key. From any other key, or
+   * without a key, the header is ignored.
+   */
+  endUserKeys?: readonly string[];
   /** Clock in milliseconds (tests). */
   now?: () => number;
 }): MiddlewareHandler {
@@ -177,6 +190,10 @@ export function rateLimit(options: {
       // Apart from the key names: a user named like a key never shares its bucket.
       if (principal !== undefined) keyId = `principal:${principal}`;
     }
+    if (keyId !== undefined && options.endUserKeys?.includes(keyId)) {
+      const user = c.req.header(END_USER_HEADER);
+      if (user && user.length <= 256) keyId = `${keyId}/user:${user}`;
+    }
     const state = clientState(client, at);
 
     if (authorization !== undefined && state.failures && !state.failures.has(at)) {
@@ -192,6 +209,11 @@ export function rateLimit(options: {
     let bucket = state.requests;
     if (keyId !== undefined) {
       bucket = keyBuckets.get(keyId) ?? new TokenBucket(config.authenticated, at);
+      if (!keyBuckets.has(keyId) && keyBuckets.size >= config.maxClients) {
+        // Per-user buckets come and go: forget the oldest first, like addresses.
+        const oldest = keyBuckets.keys().next().value;
+        if (oldest !== undefined) keyBuckets.delete(oldest);
+      }
       keyBuckets.set(keyId, bucket);
     }
     const wait = bucket.take(at);
@@ -200,7 +222,7 @@ export function rateLimit(options: {
         wait,
         keyId === undefined
           ? 'Too many requests from this client'
-          : keyId.startsWith('principal:')
+          : keyId.startsWith('principal:') || keyId.includes('/user:')
             ? 'Too many requests from this user'
             : 'Too many requests with this key',
         'RATE_LIMITED',
