@@ -1,7 +1,10 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConfigError, createLogger } from '@dcg/http-kit';
 import { msUntilIdleSocketClosed, startFailure, temporaryDirs } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEYS, request, testConfig } from './__fixtures__/test-keys';
+import { DEMO_GUARDIAN_KEY_FILE } from './demo';
 import { type RunningGovernanceApi, startGovernanceApi } from './server';
 
 // Issue 9, items 20–23 as governance-api answers them on a real socket.
@@ -182,6 +185,47 @@ describe('governance-api in production', () => {
     expect(ConfigError.isInstance(failure)).toBe(true);
     expect((failure as ConfigError).message).toMatch(/auth\.apiKeys: no API key is configured/);
     expect((failure as ConfigError).message).toMatch(/role: platform-admin/);
+  });
+
+  it.each(['Production', 'prod'])(
+    'treats NODE_ENV=%s as production: no development key',
+    async (value) => {
+      const failure = await startFailure(
+        startGovernanceApi({ dataDir: tempDir(), logger, env: { NODE_ENV: value } }),
+      );
+      expect((failure as ConfigError).message).toMatch(/auth\.apiKeys: no API key is configured/);
+    },
+  );
+
+  it('with the demo on, neither writes nor accepts the demo guardian key', async () => {
+    const dataDir = tempDir();
+    const fresh = tempDir();
+    // A key left by an earlier development run of the same data folder.
+    const leftover = 'a-demo-guardian-key-left-from-development';
+    writeFileSync(join(dataDir, DEMO_GUARDIAN_KEY_FILE), `${leftover}\n`);
+    for (const [dir, key] of [
+      [dataDir, leftover],
+      [fresh, undefined],
+    ] as const) {
+      const api = await startGovernanceApi({
+        config: testConfig,
+        dataDir: dir,
+        demo: true,
+        logger,
+        env: { NODE_ENV: 'Production' },
+      });
+      try {
+        if (key) {
+          const refused = await request(`${api.url}/v1/infrastructure-templates/x`, { key });
+          expect(refused.status).toBe(401);
+          expect(readFileSync(join(dir, DEMO_GUARDIAN_KEY_FILE), 'utf8').trim()).toBe(leftover);
+        } else {
+          expect(existsSync(join(dir, DEMO_GUARDIAN_KEY_FILE))).toBe(false);
+        }
+      } finally {
+        await api.close();
+      }
+    }
   });
 
   it('starts with configured keys and makes no development key', async () => {

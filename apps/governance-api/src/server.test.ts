@@ -186,6 +186,20 @@ describe('governance-api over HTTP (SQLite)', () => {
         message: `policy "${passive}" is a policy of resource type dataproduct, not biproject`,
       },
     ]);
+    // Not an object at all (a TypeError inside the schema answered 500 before): a shape error,
+    // 400 with the path like `{ policies: null }`.
+    for (const guardian of [null, 7, 'x', [], { policies: null }]) {
+      const notObject = await request(`${url}/v1/infrastructure-templates`, {
+        key: KEYS.admin,
+        body: { ...body, id: 'urn:dmb:itm:null:1', properties: { dataContractGuardian: guardian } },
+      });
+      expect(notObject.status).toBe(400);
+      expect((await notObject.json()).errors.map((e: { path: string }) => e.path)).toEqual([
+        guardian === null || typeof guardian !== 'object' || Array.isArray(guardian)
+          ? '$.properties.dataContractGuardian'
+          : '$.properties.dataContractGuardian.policies',
+      ]);
+    }
     const bad = await request(`${url}/v1/infrastructure-templates`, {
       key: KEYS.admin,
       body: { id: 7 },

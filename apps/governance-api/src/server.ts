@@ -5,6 +5,7 @@ import { openPostgresStore } from '@dcg/governance/postgres';
 import { openSqliteStore } from '@dcg/governance/sqlite';
 import {
   createLogger,
+  isProduction,
   type Logger,
   parseConfig,
   resolveApiKeys,
@@ -162,8 +163,18 @@ export async function startGovernanceApi(
     options.config ?? {},
     'governance-api configuration',
   );
+  const env = options.env ?? process.env;
+  const production = isProduction(env);
+  // The demo's guardian key is a credential anyone with the data folder holds: never in production.
+  const demoCredentials = options.demo === true && !production;
+  if (options.demo && production) {
+    logger.warn(
+      'production (NODE_ENV is not development or test): the demo guardian key is neither written nor accepted',
+      { NODE_ENV: env.NODE_ENV },
+    );
+  }
   const { keys: apiKeys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
-    env: options.env ?? process.env,
+    env,
     developmentRole: config.auth.developmentKey ? 'platform-admin' : undefined,
     developmentKey: options.developmentKey,
     exampleRole: 'platform-admin',
@@ -172,6 +183,10 @@ export async function startGovernanceApi(
   const store = await openStore(config, options.dataDir, options.databaseUrl);
   const { leaseMs, ...adapters } = config.provisioning;
   const governance = createGovernance(store, {
+    // A SQLite file has one process (this one): under one fixed id, what a killed process left
+    // running is this instance's own and is marked failed at start-up at once (see PlanLeases).
+    // Instances sharing PostgreSQL each take a new id and wait for a dead one's lease to lapse.
+    ...(store.kind === 'sqlite' ? { instanceId: 'sqlite' } : {}),
     adapters,
     results: config.evaluationResults,
     leases: {
@@ -226,7 +241,7 @@ export async function startGovernanceApi(
     metricsConfig: config.metrics,
     governance,
     // Demo: a guardian key for the reference guardian that `pnpm start` runs beside this app.
-    apiKeys: options.demo ? [...apiKeys, demoGuardianKey(options.dataDir)] : apiKeys,
+    apiKeys: demoCredentials ? [...apiKeys, demoGuardianKey(options.dataDir)] : apiKeys,
     logger,
     maxBodyBytes: config.limits.maxBodyBytes,
     maxDepth: config.limits.maxDepth,

@@ -78,7 +78,13 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     );
   }
   installErrorHandling(app, deps.logger);
-  app.use(rateLimit({ keys: deps.apiKeys, config: config.rateLimit }));
+  app.use(
+    rateLimit({
+      keys: deps.apiKeys,
+      config: config.rateLimit,
+      endUserKeys: deps.apiKeys.filter((k) => k.endUsers).map((k) => k.name),
+    }),
+  );
   const guards = authGuards(deps.apiKeys, { readsRequireKey: config.auth.readsRequireKey });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { decodeUtf8 } from '@dcg/http-kit/utf8';
 import {
-  decodeUtf8,
   mediaTypeOfRdfFormat,
   parseRdf,
   type RdfFormat,

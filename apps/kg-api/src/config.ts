@@ -23,6 +23,11 @@ const ApiKeySchema = z
     /** …the name of an environment variable holding it (keeps secrets out of the file). */
     keyFromEnv: z.string().min(1).optional(),
     role: z.enum(['writer', 'reader']).default('writer'),
+    /**
+     * A service that calls for its users (mcp-server): it may name the end user of a request in
+     * `X-Dcg-End-User`, and each end user then has a rate limit of its own under this key.
+     */
+    endUsers: z.boolean().default(false),
   })
   .strict()
   .refine((k) => (k.key === undefined) !== (k.keyFromEnv === undefined), {

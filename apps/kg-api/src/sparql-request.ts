@@ -1,5 +1,5 @@
-import { ProblemError } from '@dcg/http-kit';
-import { decodeUtf8, type KnowledgeGraphError, queryRejected } from '@dcg/knowledge-graph';
+import { strictUtf8 as decodeStrictUtf8, ProblemError } from '@dcg/http-kit';
+import { type KnowledgeGraphError, queryRejected } from '@dcg/knowledge-graph';
 import { PROBLEM_CODES } from '@dcg/sparql-subset';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -18,22 +18,14 @@ function updateRefused(): KnowledgeGraphError {
 
 /**
  * Refuses text that is not UTF-8 with the offset of the first invalid byte: replacing it with
- * U+FFFD would silently change an IRI or a literal.
+ * U+FFFD would silently change an IRI or a literal (`@dcg/http-kit`'s `strictUtf8`, with kg-api's
+ * problem type).
  *
  * @example
  * const text = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
  */
 export function strictUtf8(bytes: Uint8Array, what: string): string {
-  const decoded = decodeUtf8(bytes);
-  if (decoded.success) return decoded.text;
-  throw new ProblemError({
-    type: kgProblemType('invalid_utf8'),
-    status: 400,
-    title: 'Invalid UTF-8',
-    detail: `The ${what} is not valid UTF-8: byte ${decoded.byteOffset} (counted from 0) starts no UTF-8 sequence. Nothing was changed.`,
-    byteOffset: decoded.byteOffset,
-    errors: [{ path: `$.${what}`, message: `invalid UTF-8 at byte ${decoded.byteOffset}` }],
-  });
+  return decodeStrictUtf8(bytes, what, { type: kgProblemType('invalid_utf8') });
 }
 
 /**

@@ -1,6 +1,7 @@
 // Benchmark of mcp-server: tools/call latency (p50, p99) of each tool with a valid token, beside a
 // trivial tool on the same server in the same run (the ratio shows what the backends add); the
-// cost of verifying a token; the token endpoint's throughput (refresh grants).
+// cost of verifying a token; the token endpoint's throughput (refresh grants); tool calls/s with
+// LOAD_CLIENTS concurrent clients (50) for LOAD_SECONDS (10), and /health's latency meanwhile.
 // Run: pnpm --filter @dcg/mcp-server bench   (ROUNDS=200 by default)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ const server = await startMcpServer({
   config: {
     governance: { baseUrl: backends.governance.url, apiKey: { key: GOVERNANCE_KEY } },
     knowledgeGraph: { baseUrl: backends.kg.url },
+    // The code is measured, not the limits (one user, one address, thousands of calls).
+    rateLimit: { enabled: false },
   },
   logger,
   extendServer: (mcp) =>
@@ -153,6 +156,56 @@ try {
   console.log(
     `token endpoint: ${(grants / seconds).toFixed(0)} refresh grants/s (one client, sequential)`,
   );
+  // Throughput: concurrent clients calling search_marketplace (each its own connection and
+  // session-less client), and /health probed meanwhile.
+  const loadClients = Number(process.env.LOAD_CLIENTS ?? 50);
+  const loadSeconds = Number(process.env.LOAD_SECONDS ?? 10);
+  const clients = await Promise.all(
+    Array.from({ length: loadClients }, async () => {
+      const c = new Client(
+        { name: 'bench-load', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+          requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+        }),
+      );
+      return c;
+    }),
+  );
+  const loadEnd = performance.now() + loadSeconds * 1000;
+  const callTimes: number[] = [];
+  const healthTimes: number[] = [];
+  const probe = (async () => {
+    while (performance.now() < loadEnd) {
+      const start = performance.now();
+      await (await fetch(`${server.url}/health`)).text();
+      healthTimes.push(performance.now() - start);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  await Promise.all(
+    clients.map(async (c) => {
+      while (performance.now() < loadEnd) {
+        const start = performance.now();
+        const result = await c.callTool({
+          name: 'search_marketplace',
+          arguments: { query: 'orders' },
+        });
+        if (result.isError)
+          throw new Error(`search_marketplace: ${JSON.stringify(result.content)}`);
+        callTimes.push(performance.now() - start);
+      }
+    }),
+  );
+  await probe;
+  const quantile = (values: number[], q: number) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length * q)] ?? Number.NaN;
+  console.log(
+    `load: ${loadClients} clients, ${loadSeconds} s: ${(callTimes.length / loadSeconds).toFixed(0)} search_marketplace calls/s, p50 ${quantile(callTimes, 0.5).toFixed(1)} ms, p99 ${quantile(callTimes, 0.99).toFixed(1)} ms; /health meanwhile p50 ${quantile(healthTimes, 0.5).toFixed(1)} ms, p99 ${quantile(healthTimes, 0.99).toFixed(1)} ms`,
+  );
+  for (const c of clients) await c.close();
   await client.close();
 } finally {
   await server.close();

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestContextVariables } from '@dcg/http-kit';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 
 /** The Hono environment of mcp-server: it runs on @hono/node-server (oidc-provider needs Node's req/res). */
 export type McpEnv = {
   Bindings: { incoming: IncomingMessage; outgoing: ServerResponse };
-  Variables: RequestContextVariables;
+  /** `mcpAuth`: the bearer gate's answer for /mcp, once the rate limit asked it (checked once). */
+  Variables: RequestContextVariables & { mcpAuth?: AuthInfo | Response };
 };

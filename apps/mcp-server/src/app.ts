@@ -1,12 +1,18 @@
 import {
   type ApiKey,
+  healthRoutes,
   installErrorHandling,
   type Logger,
   type MetricsConfig,
+  ProblemError,
   problemResponse,
+  type RateLimitConfig,
+  rateLimit,
   requestContext,
+  type ServiceLifecycle,
   type ServiceMetrics,
   securityHeaders,
+  strictUtf8,
 } from '@dcg/http-kit';
 import {
   type AuthInfo,
@@ -15,10 +21,11 @@ import {
   type McpHttpHandler,
   type OAuthMetadata,
 } from '@modelcontextprotocol/server';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { McpEnv } from './app-env';
 import type { CorsPolicy } from './cors';
-import { refuseRemovedBatches } from './removed-batches';
+import { invalidParams } from './json-rpc-params';
+import { refuseRemovedBatch } from './removed-batches';
 
 /**
  * Everything the mcp-server Hono app is built from.
@@ -53,6 +60,10 @@ export interface McpAppDeps {
   extras?: Hono<McpEnv>[];
   /** Prometheus metrics of this instance, served at `/metrics` as `metricsConfig` says. */
   metrics?: { metrics: ServiceMetrics; config: MetricsConfig; keys: readonly ApiKey[] };
+  /** Per-client rate limits: a valid access token counts per user, anything else per address. */
+  rateLimit?: RateLimitConfig;
+  /** Drained on stop: `/ready` answers 503 while in-flight calls finish. */
+  lifecycle?: ServiceLifecycle;
 }
 
 /**
@@ -71,6 +82,32 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
   const mcpPath = deps.resource.pathname;
+  // The bearer gate's answer for a request to /mcp, asked once (by the rate limit or the route).
+  const gateOf = async (c: Context<McpEnv>): Promise<AuthInfo | Response | undefined> => {
+    if (!deps.auth) return undefined;
+    let answer = c.get('mcpAuth');
+    if (!answer) {
+      answer = await deps.auth.gate(c.req.raw);
+      c.set('mcpAuth', answer);
+    }
+    return answer;
+  };
+  // Probes first: answered before the rate limit and any other work.
+  app.route('/', healthRoutes({ ready: () => ({ ready: true }), lifecycle: deps.lifecycle }));
+  app.use(
+    rateLimit({
+      keys: deps.metrics?.keys ?? [],
+      config: deps.rateLimit,
+      // A valid access token counts per user; forged ones per address (and as failed auth).
+      principal: async (c) => {
+        if (c.req.path !== mcpPath) return undefined;
+        const answer = await gateOf(c as Context<McpEnv>);
+        if (!answer || !('token' in answer)) return undefined;
+        const subject = (answer.extra as { subject?: unknown } | undefined)?.subject;
+        return typeof subject === 'string' ? subject : `client:${answer.clientId}`;
+      },
+    }),
+  );
 
   if (deps.auth) {
     const metadata = buildOAuthProtectedResourceMetadata({
@@ -127,9 +164,8 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       const refused = hostHeaderValidationResponse(c.req.raw, [...deps.allowedHosts]);
       if (refused) return refused;
     }
-    const declared = Number(c.req.header('content-length'));
-    if (Number.isFinite(declared) && declared > deps.maxRequestBytes) {
-      return withCors(
+    const tooLarge = () =>
+      withCors(
         problemResponse({
           status: 413,
           title: 'Payload Too Large',
@@ -137,25 +173,60 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
         }),
         deps.cors.headersFor(origin),
       );
-    }
+    const declared = Number(c.req.header('content-length'));
+    if (Number.isFinite(declared) && declared > deps.maxRequestBytes) return tooLarge();
     let authInfo: AuthInfo | undefined;
     if (deps.auth) {
-      const gate = await deps.auth.gate(c.req.raw);
+      const gate = (await gateOf(c)) as AuthInfo | Response;
       // Not `instanceof Response`: @hono/node-server replaces the global Response class.
       if (!('token' in gate)) return withCors(gate, deps.cors.headersFor(origin));
       authInfo = gate;
     }
-    const checked = await refuseRemovedBatches(c.req.raw, deps.maxRequestBytes);
-    if (checked && 'refused' in checked)
-      return withCors(checked.refused, deps.cors.headersFor(origin));
-    const response = await deps.handler.fetch(c.req.raw, {
+    let request = c.req.raw;
+    let parsedBody: unknown;
+    if (c.req.method === 'POST') {
+      // Read here, not by the SDK: text that is not UTF-8 is refused with its offset (the SDK
+      // would read U+FFFD into it), and params of the wrong shape get -32602.
+      const bytes = await readCapped(c.req.raw, deps.maxRequestBytes);
+      if (bytes === undefined) return tooLarge();
+      let text: string;
+      try {
+        text = strictUtf8(bytes, 'body');
+      } catch (error) {
+        if (!ProblemError.isInstance(error)) throw error;
+        return withCors(problemResponse(error.problem), deps.cors.headersFor(origin));
+      }
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        // Not JSON: the SDK answers the JSON-RPC parse error.
+      }
+      const batchRefused = refuseRemovedBatch(parsedBody, c.req.raw.headers);
+      if (batchRefused) return withCors(batchRefused, deps.cors.headersFor(origin));
+      const refused = invalidParams(parsedBody);
+      if (refused) {
+        return withCors(
+          new Response(JSON.stringify(refused), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          }),
+          deps.cors.headersFor(origin),
+        );
+      }
+      request = new Request(c.req.raw.url, {
+        method: 'POST',
+        headers: c.req.raw.headers,
+        body: text,
+        signal: c.req.raw.signal,
+      });
+    }
+    const response = await deps.handler.fetch(request, {
       ...(authInfo ? { authInfo } : {}),
-      ...(checked ? { parsedBody: checked.parsedBody } : {}),
+      ...(parsedBody !== undefined ? { parsedBody } : {}),
     });
     return withCors(response, deps.cors.headersFor(origin));
   });
 
-  app.get('/health', (c) => c.json({ status: 'ok' }));
   if (deps.metrics)
     app.route(
       '/',
@@ -163,6 +234,19 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
     );
   for (const extra of deps.extras ?? []) app.route('/', extra);
   return app;
+}
+
+/** The body's bytes, or undefined once more than `max` arrived (chunked bodies declare no size). */
+async function readCapped(request: Request, max: number): Promise<Uint8Array | undefined> {
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 function forbiddenOrigin(origin: string): Response {

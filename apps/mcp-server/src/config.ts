@@ -1,4 +1,4 @@
-import { MetricsConfigSchema } from '@dcg/http-kit';
+import { HttpServerConfigSchema, MetricsConfigSchema, RateLimitConfigSchema } from '@dcg/http-kit';
 import { z } from 'zod';
 
 const httpUrl = z
@@ -110,6 +110,12 @@ export const McpServerConfigSchema = z.strictObject({
     .strictObject({
       /** false: /mcp answers without a token (only for a server that is reachable by you alone). */
       enabled: z.boolean().default(true),
+      /**
+       * With `enabled: false` in production: the operator states that another layer (a gateway
+       * that checks tokens) authorizes every request before it reaches this server. Without it,
+       * production refuses to start with OAuth off. Logged as a warning at every start.
+       */
+      behindAuthorizationLayer: z.boolean().default(false),
       users: z.array(UserSchema).default([]),
       /** Sign people in at an upstream OpenID Connect provider instead of `users`. */
       upstream: z
@@ -160,6 +166,7 @@ export const McpServerConfigSchema = z.strictObject({
     })
     .default({
       enabled: true,
+      behindAuthorizationLayer: false,
       users: [],
       clients: [],
       accessTokenTtlSeconds: 600,
@@ -189,6 +196,13 @@ export const McpServerConfigSchema = z.strictObject({
         .default({ schema: 'dcg_mcp', maxConnections: 10 }),
     })
     .default({ sqlite: {}, postgres: { schema: 'dcg_mcp', maxConnections: 10 } }),
+  /** Timeouts, connection caps and the stop's grace period (see `@dcg/http-kit`). */
+  server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
+  /**
+   * Per-client rate limits (see `@dcg/http-kit`): requests with a valid access token count per
+   * user (the token's subject), others per client address, failed token checks much tighter.
+   */
+  rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
   /** `GET /metrics` (Prometheus): on, behind one of `metricsKeys` by default (see `@dcg/http-kit`). */
   metrics: MetricsConfigSchema.default(() => MetricsConfigSchema.parse({})),
   /**

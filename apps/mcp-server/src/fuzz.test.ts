@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pkce } from './__fixtures__/oauth-client.testkit';
+import { authorize, pkce } from './__fixtures__/oauth-client.testkit';
 import { type RunningMcpServer, startMcpServer } from './server';
 
 const REDIRECT = 'http://127.0.0.1:42000/cb';
@@ -23,6 +23,8 @@ describe('fuzz: every OAuth endpoint and /mcp under hostile input', () => {
         oauth: {
           dynamicRegistration: { enabled: true, perMinute: 1000, unusedClientTtlSeconds: 3600 },
         },
+        // Off: every fuzzed request must reach the code under test, not a 429.
+        rateLimit: { enabled: false },
       },
       logger: createLogger('test', { level: 'silent' }),
     });
@@ -124,6 +126,141 @@ describe('fuzz: every OAuth endpoint and /mcp under hostile input', () => {
         expect(mcp.status).toBeLessThan(500);
       }),
       { numRuns: 60 },
+    );
+  });
+
+  let accessToken: string;
+  const mcp = (body: string | Uint8Array, token = accessToken) =>
+    fetch(server.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+        authorization: `Bearer ${token}`,
+      },
+      body: typeof body === 'string' ? body : new Blob([body as Uint8Array<ArrayBuffer>]),
+    });
+
+  it('/mcp with a valid token: fuzzed JSON-RPC params of every method are never 5xx, and a bad shape is -32602 not -32603', async () => {
+    const { username, password } = server.demoUser!;
+    ({ accessToken } = await authorize(server.mcpUrl, server.url, username, password));
+    const value = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.constantFrom('search_marketplace', 'sparql_query', 'dcg://nowhere', 'find_data', ''),
+    );
+    const paramsOf = fc.oneof(
+      fc.constant(undefined),
+      fc.dictionary(
+        fc.constantFrom('name', 'arguments', 'cursor', 'uri', 'ref', 'argument', 'level', '_meta'),
+        value,
+        { maxKeys: 4 },
+      ),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    const method = fc.constantFrom(
+      'tools/list',
+      'tools/call',
+      'resources/list',
+      'resources/templates/list',
+      'resources/read',
+      'prompts/list',
+      'prompts/get',
+      'completion/complete',
+      'logging/setLevel',
+      'ping',
+      'no/such/method',
+    );
+    let requests = 0;
+    await fc.assert(
+      fc.asyncProperty(method, paramsOf, async (m, params) => {
+        const response = await mcp(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 7,
+            method: m,
+            ...(params === undefined ? {} : { params }),
+          }),
+        );
+        requests++;
+        const text = await response.text();
+        expect(response.status, text).toBeLessThan(500);
+        // -32603 only for what it means: this server has no backends to reach, nothing else.
+        for (const match of text.matchAll(/"code":-32603,"message":"([^"]*)"/g)) {
+          expect(match[1]).toMatch(/^cannot reach /);
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(requests).toBe(150);
+  });
+
+  it('/mcp answers params of the wrong shape with -32602 naming the path', async () => {
+    for (const [method, params, path] of [
+      ['tools/list', { cursor: 5 }, 'params.cursor'],
+      ['resources/read', {}, 'params.uri'],
+      ['prompts/get', { name: 7 }, 'params.name'],
+      ['tools/call', { name: 'search_marketplace', arguments: 'x' }, 'params.arguments'],
+    ] as const) {
+      const response = await mcp(JSON.stringify({ jsonrpc: '2.0', id: 3, method, params }));
+      expect(response.status).toBe(200);
+      const answer = (await response.json()) as {
+        id: number;
+        error: { code: number; data: { issues: { path: string }[] } };
+      };
+      expect(answer.id).toBe(3);
+      expect(answer.error.code, method).toBe(-32602);
+      expect(answer.error.data.issues.map((i) => i.path)).toContain(path);
+    }
+  });
+
+  it('/mcp refuses a body that is not UTF-8 with the offset, whatever bytes come before', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 30 }), async (prefix) => {
+        const head = new TextEncoder().encode(
+          `{"jsonrpc":"2.0","id":1,"method":"tools/list","x":"${prefix.replace(/["\\]/g, '')}`,
+        );
+        const body = new Uint8Array([...head, 0xff, 0x22, 0x7d]);
+        const response = await mcp(body);
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({ byteOffset: head.length });
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('the other OAuth endpoints (discovery, jwks, registration reads, session end): never 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(
+          '/.well-known/oauth-authorization-server',
+          '/.well-known/openid-configuration',
+          '/jwks',
+          '/register',
+          '/session/end',
+          '/revoke',
+          '/token',
+        ),
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'),
+        fc.string({ maxLength: 60 }),
+        fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', ''),
+        async (path, method, raw, type) => {
+          const response = await fetch(
+            `${server.url}${path}${method === 'GET' ? `/${encodeURIComponent(raw)}` : ''}?client_id=${encodeURIComponent(raw)}`,
+            {
+              method,
+              headers: {
+                ...(type ? { 'content-type': type } : {}),
+                authorization: `Bearer ${raw.replace(/[^\x21-\x7e]/g, '') || 'x'}`,
+              },
+              ...(method === 'GET' || method === 'OPTIONS' ? {} : { body: raw }),
+            },
+          );
+          expect(response.status, `${method} ${path}`).toBeLessThan(500);
+          expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+        },
+      ),
+      { numRuns: 120 },
     );
   });
 

@@ -1,13 +1,21 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createLogger, type Logger, parseConfig, ServiceMetrics } from '@dcg/http-kit';
+import {
+  ConfigError,
+  createLogger,
+  END_USER_HEADER,
+  isProduction,
+  type Logger,
+  parseConfig,
+  ServiceLifecycle,
+  ServiceMetrics,
+  startHttpServer,
+} from '@dcg/http-kit';
 import { createKgClient } from '@dcg/kg-client';
 import { createMarketplaceClient } from '@dcg/marketplace-client';
 import { createDcgMcpServer, type DcgMcpDeps, SCOPES } from '@dcg/mcp-tools';
-import { getRequestListener } from '@hono/node-server';
 import {
   createMcpHandler,
   getOAuthProtectedResourceMetadataUrl,
@@ -17,10 +25,11 @@ import {
 import type Provider from 'oidc-provider';
 import type { z } from 'zod';
 import { buildMcpApp } from './app';
+import { authorizationServerRoutes, countOAuthErrors } from './authorization-server-routes';
 import { type McpServerConfig, McpServerConfigSchema, resolveSecret } from './config';
 import { corsPolicy } from './cors';
 import { createAuthorizationServer, publicJwks } from './oauth/authorization-server';
-import { authorizationServerRoutes, readDiscoveryDocument } from './oauth/discovery-document';
+import { authorizationServerPaths, readDiscoveryDocument } from './oauth/discovery-document';
 import { interactionRoutes } from './oauth/interaction-routes';
 import { metadataDocumentFetch } from './oauth/metadata-document-fetch';
 import type { OAuthStore } from './oauth/oauth-store';
@@ -95,34 +104,43 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     'mcp-server configuration',
   );
   const host = options.host ?? '127.0.0.1';
+  const production = isProduction(env);
+  if (!config.oauth.enabled) {
+    if (production && !config.oauth.behindAuthorizationLayer) {
+      const message =
+        'OAuth is disabled (oauth.enabled: false) in production: /mcp would answer anyone. Enable it, or set oauth.behindAuthorizationLayer: true if a gateway in front of this server authorizes every request';
+      throw new ConfigError(`Invalid mcp-server configuration:\n  - oauth.enabled: ${message}`, [
+        { key: 'oauth.enabled', message },
+      ]);
+    }
+    logger.warn(
+      config.oauth.behindAuthorizationLayer
+        ? 'OAUTH IS DISABLED: /mcp answers without a token; oauth.behindAuthorizationLayer says a layer in front of this server authorizes every request'
+        : 'OAUTH IS DISABLED: /mcp answers without a token (development only; refused in production)',
+    );
+  }
 
-  let dispatch: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => {
-    res.writeHead(503, { 'retry-after': '1' }).end();
-  };
-  const server = createServer((req, res) => dispatch(req, res));
-  server.requestTimeout = 60_000;
-  server.headersTimeout = 20_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  const url = `http://${shownHost}:${port}`;
+  // Listens first (the issuer and resource follow the port); answers 503 until the app is built.
+  const lifecycle = new ServiceLifecycle();
+  let fetchApp: (request: Request, ...rest: never[]) => Response | Promise<Response> = () =>
+    new Response(null, { status: 503, headers: { 'retry-after': '1' } });
+  const server = await startHttpServer(
+    { fetch: (request, ...rest) => fetchApp(request, ...rest) },
+    { port: options.port ?? 0, host, limits: config.server, lifecycle },
+  );
+  const { port } = server;
+  const url = server.url;
   const publicUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
   const resource = new URL(`${publicUrl}/mcp`);
   const issuer = new URL(publicUrl).origin;
-  const closers: (() => Promise<void> | void)[] = [
-    () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  ];
+  // Closed in reverse order, after the HTTP server drained (in-flight calls finish first).
+  const closers: (() => Promise<void> | void)[] = [];
   const close = async () => {
+    await server.close();
     for (const closer of closers.reverse()) await closer();
   };
 
+  const endUsers = new AsyncLocalStorage<string>();
   try {
     const deps: DcgMcpDeps = {
       marketplace: createMarketplaceClient({
@@ -134,6 +152,15 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         baseUrl: config.knowledgeGraph.baseUrl,
         apiKey: resolveSecret(config.knowledgeGraph.apiKey, env),
         timeoutMs: config.knowledgeGraph.timeoutMs,
+        // Names the user a call is made for: kg-api limits each user apart when this server's
+        // key is trusted for it (`endUsers`), instead of all users sharing one bucket.
+        fetch: (input, init) => {
+          const user = endUsers.getStore();
+          if (user === undefined) return fetch(input, init);
+          const request = new Request(input, init);
+          request.headers.set(END_USER_HEADER, user);
+          return fetch(request);
+        },
       }),
       limits: config.limits,
       cacheHints: {
@@ -153,20 +180,35 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       },
     );
     closers.push(() => handler.close());
+    // Every tool call of a request runs as its user (the token's subject, URL-encoded).
+    const mcpHandler: typeof handler = {
+      ...handler,
+      fetch: (request, requestOptions) => {
+        const subject = requestOptions?.authInfo?.extra?.subject;
+        return typeof subject === 'string'
+          ? endUsers.run(encodeURIComponent(subject), () => handler.fetch(request, requestOptions))
+          : handler.fetch(request, requestOptions);
+      },
+    };
     const cors = corsPolicy(config.cors.origin);
 
     let demoUser: RunningMcpServer['demoUser'];
     let provider: Provider | undefined;
     let store: OAuthStore | undefined;
     let auth: Parameters<typeof buildMcpApp>[0]['auth'];
-    let asRoutes: ReturnType<typeof authorizationServerRoutes> | undefined;
+    let asPaths: readonly string[] = [];
     let browserPaths: string[] = [];
     let tokenPath: string | undefined;
     const extras = [];
     if (config.oauth.enabled) {
       mkdirSync(options.dataDir, { recursive: true });
       let users = config.oauth.users;
-      if (options.demo && users.length === 0 && !config.oauth.upstream) {
+      if (options.demo && production) {
+        logger.warn(
+          'production (NODE_ENV is not development or test): no demo user is created or accepted',
+          { NODE_ENV: env.NODE_ENV },
+        );
+      } else if (options.demo && users.length === 0 && !config.oauth.upstream) {
         demoUser = { username: 'demo', password: randomBytes(9).toString('base64url') };
         users = [
           { username: demoUser.username, passwordHash: await hashPassword(demoUser.password) },
@@ -210,7 +252,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       });
       // What the authorization server offers is what oidc-provider says it offers.
       const discovery = await readDiscoveryDocument(createdProvider);
-      asRoutes = authorizationServerRoutes(discovery);
+      asPaths = authorizationServerPaths(discovery).paths;
       const pathOf = (url: unknown) => (typeof url === 'string' ? new URL(url).pathname : '');
       tokenPath = pathOf(discovery.token_endpoint);
       browserPaths = [
@@ -272,10 +314,24 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       closers.push(() => clearInterval(sweeper));
     }
 
+    const metrics = options.metrics ?? new ServiceMetrics({ service: 'mcp-server' });
+    if (provider) {
+      countOAuthErrors(provider, { logger, metrics });
+      extras.push(
+        authorizationServerRoutes({
+          provider,
+          paths: asPaths,
+          browserPaths,
+          cors,
+          registrations: registrationRateLimit(config.oauth.dynamicRegistration.perMinute),
+          ...(tokenPath ? { token: { path: tokenPath, throttle: tokenEndpointThrottle() } } : {}),
+        }),
+      );
+    }
     const self = new URL(publicUrl);
     const aliases = loopbackOrigins(publicUrl);
     const app = buildMcpApp({
-      handler,
+      handler: mcpHandler,
       resource,
       cors,
       selfOrigins: aliases ?? [self.origin],
@@ -284,8 +340,10 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       maxRequestBytes: config.limits.maxRequestBytes,
       ...(auth ? { auth } : {}),
       extras,
+      rateLimit: config.rateLimit,
+      lifecycle,
       metrics: {
-        metrics: options.metrics ?? new ServiceMetrics({ service: 'mcp-server' }),
+        metrics,
         config: config.metrics,
         keys: config.metricsKeys.map((entry) => ({
           name: entry.name,
@@ -294,52 +352,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         })),
       },
     });
-    const honoListener = getRequestListener(app.fetch);
-    const providerCallback = provider?.callback();
-    const registrations = registrationRateLimit(config.oauth.dynamicRegistration.perMinute);
-    const tokenThrottle = tokenEndpointThrottle();
-    dispatch = (req, res) => {
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const isAuthorizationServer = providerCallback !== undefined && asRoutes?.matches(path);
-      if (!isAuthorizationServer) {
-        void honoListener(req, res);
-        return;
-      }
-      const origin = req.headers.origin;
-      // /authorize and the end of a session are browser navigations: they never answer CORS.
-      const corsApplies = !browserPaths.some((p) => path === p || path.startsWith(`${p}/`));
-      if (req.method === 'OPTIONS' && corsApplies) {
-        res.writeHead(204, cors.preflightFor(origin, 'GET, POST, OPTIONS')).end();
-        return;
-      }
-      // The CORS of these endpoints is ours (cors.origin), not oidc-provider's per-client rules.
-      const setHeader = res.setHeader.bind(res);
-      res.setHeader = (name: string, value: number | string | readonly string[]) =>
-        name.toLowerCase().startsWith('access-control-') || name.toLowerCase() === 'vary'
-          ? res
-          : setHeader(name, value);
-      if (corsApplies)
-        for (const [name, value] of Object.entries(cors.headersFor(origin))) setHeader(name, value);
-      if (path === '/register' && req.method === 'POST') {
-        const wait = registrations.take(req.socket.remoteAddress ?? 'unknown');
-        if (wait !== undefined) {
-          setHeader('retry-after', String(wait));
-          setHeader('content-type', 'application/json');
-          res.writeHead(429).end(
-            JSON.stringify({
-              error: 'too_many_requests',
-              error_description: `Too many registrations; retry in ${wait} s`,
-            }),
-          );
-          return;
-        }
-      }
-      if (path === tokenPath && req.method === 'POST' && tokenThrottle.refused(req, res)) return;
-      if (path === '/.well-known/oauth-authorization-server') {
-        req.url = `/.well-known/openid-configuration${(req.url ?? '').slice(path.length)}`;
-      }
-      void providerCallback(req, res);
-    };
+    fetchApp = app.fetch as typeof fetchApp;
 
     return {
       app,

@@ -69,6 +69,14 @@ describe('DataContractGuardianSchema with other problems', () => {
   });
 });
 
+describe('DataContractGuardianSchema with a value that is not an object', () => {
+  it.each([null, undefined, 7, 'x', []])('reports %j at the root instead of throwing', (value) => {
+    const result = DataContractGuardianSchema.safeParse(value);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((issue) => issue.path)).toEqual([[]]);
+  });
+});
+
 describe('InfrastructureTemplateSchema', () => {
   it('keeps unknown template properties next to dataContractGuardian', () => {
     const template = InfrastructureTemplateSchema.parse({

@@ -108,7 +108,11 @@ export const DataContractGuardianSchema = z
       });
     },
     // Also when another entry is invalid: every problem of a template in one pass.
-    { when: (payload) => Array.isArray((payload.value as { policies?: unknown }).policies) },
+    // `value` is whatever came in (null too, when the object check already failed).
+    {
+      when: (payload) =>
+        Array.isArray((payload.value as { policies?: unknown } | null | undefined)?.policies),
+    },
   )
   .meta({ title: 'DataContractGuardian' });
 /** A value that DataContractGuardianSchema accepts (its parsed output). */

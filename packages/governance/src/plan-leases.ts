@@ -44,10 +44,16 @@ export class PlanLeases {
     this.leaseMs = options.leaseMs ?? 30_000;
   }
 
-  /** Takes the lease, recovers the plans of dead instances, and keeps renewing. */
+  /**
+   * Takes the lease, recovers the plans of dead instances, and keeps renewing. An instance that
+   * starts again under its earlier id (a stable id, e.g. kept in its data folder) runs none of
+   * the plans stored under it: it ends the lease that id may still hold first, so that its own
+   * interrupted plans are marked failed at once instead of once that lease lapses.
+   */
   async start(): Promise<number> {
-    await this.plans.renewLease(this.options.instanceId, this.leaseMs);
+    await this.plans.endLease(this.options.instanceId);
     const recovered = await this.coordinator.recoverInterrupted();
+    await this.plans.renewLease(this.options.instanceId, this.leaseMs);
     this.timer = setInterval(
       () => {
         this.round ??= this.renew().finally(() => {

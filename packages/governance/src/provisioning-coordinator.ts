@@ -189,6 +189,7 @@ export class ProvisioningCoordinator {
       instanceId === undefined
         ? await this.deps.store.listRunningPlans()
         : await this.deps.store.claimOrphanedPlans(instanceId);
+    let marked = 0;
     for (const plan of plans) {
       const at = this.now();
       const uncertain: string[] = [];
@@ -213,19 +214,26 @@ export class ProvisioningCoordinator {
         };
         errors.push(describeRollback(rollback));
       }
-      await this.deps.store.updatePlan(
-        {
-          ...plan,
-          status: 'failed',
-          errors,
-          ...(rollback === undefined ? {} : { rollback }),
-          updatedAt: at,
-          finishedAt: at,
-        },
-        instanceId,
-      );
+      try {
+        await this.deps.store.updatePlan(
+          {
+            ...plan,
+            status: 'failed',
+            errors,
+            ...(rollback === undefined ? {} : { rollback }),
+            updatedAt: at,
+            finishedAt: at,
+          },
+          instanceId,
+        );
+        marked++;
+      } catch (error) {
+        // Claimed by another instance meanwhile (this one held no lease yet, see PlanLeases.start):
+        // that instance marks it.
+        if (!(GovernanceError.isInstance(error) && error.code === 'conflict')) throw error;
+      }
     }
-    return plans.length;
+    return marked;
   }
 
   private async parseRequest(

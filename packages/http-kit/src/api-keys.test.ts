@@ -71,6 +71,9 @@ describe('resolveApiKeys in production', () => {
     for (const options of [
       { env: { NODE_ENV: 'production' } },
       { env: { NODE_ENV: 'production', LOG_LEVEL: 'silent' } },
+      // Not only the exact lower-case word: any value but development or test.
+      { env: { NODE_ENV: 'Production' } },
+      { env: { NODE_ENV: 'prod' } },
       { env: {}, production: true },
     ]) {
       try {
@@ -79,7 +82,7 @@ describe('resolveApiKeys in production', () => {
       } catch (error) {
         expect(ConfigError.isInstance(error)).toBe(true);
         expect((error as ConfigError).problems[0]?.key).toBe('auth.apiKeys');
-        expect((error as ConfigError).message).toMatch(/NODE_ENV=production/);
+        expect((error as ConfigError).message).toMatch(/in production \(NODE_ENV set to anything/);
         expect((error as ConfigError).message).toMatch(/keyFromEnv: DCG_OPS_KEY, role: admin/);
       }
     }

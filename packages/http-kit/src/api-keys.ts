@@ -1,4 +1,5 @@
 import { ConfigError } from './config';
+import { isProduction } from './runtime-mode';
 
 /** An API key as configured: the secret itself, or the environment variable that holds it. */
 export interface ApiKeyEntry {
@@ -18,7 +19,7 @@ export const MIN_API_KEY_LENGTH = 16;
  * Resolves `keyFromEnv` references (a missing or short variable is a `ConfigError` naming the key),
  * and, when no key is configured and `developmentRole` is given, makes one random key with that
  * role so that a fresh installation can be used at all (the caller prints it at start-up).
- * In production (`production: true`, i.e. `NODE_ENV=production`) no development key exists: with
+ * In production (`production: true`, by default {@link isProduction} of `NODE_ENV`) no development key exists: with
  * no key configured it throws a `ConfigError` that says how to configure one.
  *
  * @example
@@ -37,7 +38,7 @@ export function resolveApiKeys<E extends ApiKeyEntry>(
      * characters), so that a launcher can hand the same key to another process (`pnpm start`).
      */
     developmentKey?: string | undefined;
-    /** No development key; no key at all is an error. Default: `env.NODE_ENV === 'production'`. */
+    /** No development key; no key at all is an error. Default: {@link isProduction}`(env)`. */
     production?: boolean | undefined;
     /** The role shown in the error's example configuration. */
     exampleRole?: E['role'] | undefined;
@@ -55,8 +56,8 @@ export function resolveApiKeys<E extends ApiKeyEntry>(
     }
     return { ...rest, key } as ResolvedApiKey<E>;
   });
-  if (keys.length === 0 && (options.production ?? options.env.NODE_ENV === 'production')) {
-    const message = `no API key is configured, and in production (NODE_ENV=production) there is no development key`;
+  if (keys.length === 0 && (options.production ?? isProduction(options.env))) {
+    const message = `no API key is configured, and in production (NODE_ENV set to anything but development or test) there is no development key`;
     const role = options.exampleRole ?? options.developmentRole ?? 'reader';
     throw new ConfigError(
       `Invalid configuration:\n  - auth.apiKeys: ${message}. Configure keys in the configuration file (DCG_CONFIG), for example:\n` +

@@ -25,13 +25,21 @@ export {
   problemResponse,
 } from './problem';
 export type { RateLimitConfig } from './rate-limit';
-export { RateLimitConfigSchema, rateLimit } from './rate-limit';
+export { END_USER_HEADER, RateLimitConfigSchema, rateLimit } from './rate-limit';
 export { REDACTED, redactSecrets } from './redact';
 export type { RequestContextVariables } from './request-context';
 export { requestContext } from './request-context';
 export type { StartedService } from './run-service';
 export { portFromEnv, runService } from './run-service';
-export { API_CONTENT_SECURITY_POLICY, securityHeaders } from './security-headers';
+export { isProduction } from './runtime-mode';
+export {
+  API_CONTENT_SECURITY_POLICY,
+  API_SECURITY_HEADERS,
+  securityHeaders,
+} from './security-headers';
 export type { HttpServerConfig, RunningServer } from './server';
 export { HttpServerConfigSchema, startHttpServer } from './server';
+export { strictUtf8 } from './strict-utf8';
+export type { DecodeUtf8Result } from './utf8';
+export { decodeUtf8 } from './utf8';
 export { zodValidationHook } from './zod-validation-hook';

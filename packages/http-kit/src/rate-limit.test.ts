@@ -64,6 +64,85 @@ describe('rateLimit', () => {
     expect((await refused.json()).detail).toMatch(/with this key/);
   });
 
+  it('counts requests of a principal (a verified token) per principal, forged ones per address', async () => {
+    let clock = 0;
+    const app = new Hono();
+    // A stand-in verifier: `user-<name>` tokens are valid, anything else is not.
+    const principal = (c: { req: { header(name: string): string | undefined } }) =>
+      /^Bearer user-(\w+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+    app.use(
+      rateLimit({
+        keys: [],
+        principal,
+        config: {
+          anonymous: { requestsPerSecond: 1, burst: 2 },
+          authenticated: { requestsPerSecond: 1, burst: 4 },
+          failedAuth: { requestsPerSecond: 1, burst: 1000 },
+        },
+        now: () => clock,
+      }),
+    );
+    app.get('/mcp', (c) => (principal(c) ? c.text('ok') : c.text('no', 401)));
+    const from = (address: string, token: string) =>
+      app.request(
+        '/mcp',
+        { headers: { authorization: `Bearer ${token}` } },
+        { incoming: { socket: { remoteAddress: address } } },
+      );
+    // Two users behind one address each have their own bucket.
+    for (let i = 0; i < 4; i++) {
+      expect((await from('10.0.0.1', 'user-ann')).status).toBe(200);
+      expect((await from('10.0.0.1', 'user-bob')).status).toBe(200);
+    }
+    const refused = await from('10.0.0.1', 'user-ann');
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).detail).toMatch(/from this user/);
+    // Forged tokens count against the address.
+    expect((await from('10.0.0.2', 'forged')).status).toBe(401);
+    expect((await from('10.0.0.2', 'forged')).status).toBe(401);
+    expect((await from('10.0.0.2', 'forged')).status).toBe(429);
+    clock += 1000;
+    expect((await from('10.0.0.1', 'user-ann')).status).toBe(200);
+  });
+
+  it('counts each end user of a key trusted for it apart, and ignores the header from other keys', async () => {
+    const keys = [
+      { key: KEY, name: 'mcp-server' },
+      { key: OTHER_KEY, name: 'ci' },
+    ];
+    const app = new Hono();
+    app.use(
+      rateLimit({
+        keys,
+        endUserKeys: ['mcp-server'],
+        config: { authenticated: { requestsPerSecond: 1, burst: 3 } },
+        now: () => 0,
+      }),
+    );
+    app.get('/read', (c) => c.text('ok'));
+    const as = (key: string, user?: string) =>
+      app.request(
+        '/read',
+        {
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(user ? { 'x-dcg-end-user': user } : {}),
+          },
+        },
+        { incoming: { socket: { remoteAddress: '10.0.0.1' } } },
+      );
+    for (let i = 0; i < 3; i++) expect((await as(KEY, 'ann')).status).toBe(200);
+    const refused = await as(KEY, 'ann');
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).detail).toMatch(/from this user/);
+    // Another user of the same service is not affected, nor the service's own calls.
+    for (let i = 0; i < 3; i++) expect((await as(KEY, 'bob')).status).toBe(200);
+    expect((await as(KEY)).status).toBe(200);
+    // A key not trusted for it cannot split its bucket by naming users.
+    for (let i = 0; i < 3; i++) expect((await as(OTHER_KEY, `user-${i}`)).status).toBe(200);
+    expect((await as(OTHER_KEY, 'user-9')).status).toBe(429);
+  });
+
   it('locks out failed authentications hard, but not keys that already authenticated there', async () => {
     const { from, advance } = limitedApp({
       anonymous: { requestsPerSecond: 1000, burst: 1000 },

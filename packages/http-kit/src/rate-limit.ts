@@ -6,6 +6,12 @@ import { clientOfAddress } from './client-address';
 import { parseConfig } from './config';
 import { problemResponse } from './problem';
 
+/**
+ * The header in which a service trusted for it (`rateLimit({ endUserKeys })`) names the end user
+ * a request is made for, so that limits count per user and not per calling service.
+ */
+export const END_USER_HEADER = 'X-Dcg-End-User';
+
 const BucketSchema = z.strictObject({
   /** Tokens added per second: the sustained rate. */
   requestsPerSecond: z.number().positive().max(1_000_000),
@@ -118,6 +124,19 @@ export function rateLimit(options: {
   /** The configured API keys (the secrets, to recognise them; `name` identifies the bucket). */
   keys: ReadonlyArray<{ key: string; name?: string | undefined }>;
   config?: z.input<typeof RateLimitConfigSchema> | undefined;
+  /**
+   * Who sent a request whose credentials are not one of `keys` (e.g. the subject of a verified
+   * OAuth access token), or undefined. A name counts the request in that principal's
+   * `authenticated` bucket instead of the client address's.
+   */
+  principal?: (c: Context) => Promise<string | undefined> | string | undefined;
+  /**
+   * Names of keys trusted to say which end user they act for, in the {@link END_USER_HEADER}
+   * header (a service such as mcp-server calling for its users): with such a key and the header,
+   * each end user has an `authenticated` bucket of its own under the key. From any other key, or
+   * without a key, the header is ignored.
+   */
+  endUserKeys?: readonly string[];
   /** Clock in milliseconds (tests). */
   now?: () => number;
 }): MiddlewareHandler {
@@ -165,7 +184,16 @@ export function rateLimit(options: {
     const client = clientOf(c);
     const authorization = c.req.header('authorization');
     const token = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
-    const keyId = token === undefined ? undefined : keyIds.get(digestOf(token));
+    let keyId = token === undefined ? undefined : keyIds.get(digestOf(token));
+    if (keyId === undefined && authorization !== undefined && options.principal) {
+      const principal = await options.principal(c);
+      // Apart from the key names: a user named like a key never shares its bucket.
+      if (principal !== undefined) keyId = `principal:${principal}`;
+    }
+    if (keyId !== undefined && options.endUserKeys?.includes(keyId)) {
+      const user = c.req.header(END_USER_HEADER);
+      if (user && user.length <= 256) keyId = `${keyId}/user:${user}`;
+    }
     const state = clientState(client, at);
 
     if (authorization !== undefined && state.failures && !state.failures.has(at)) {
@@ -181,6 +209,11 @@ export function rateLimit(options: {
     let bucket = state.requests;
     if (keyId !== undefined) {
       bucket = keyBuckets.get(keyId) ?? new TokenBucket(config.authenticated, at);
+      if (!keyBuckets.has(keyId) && keyBuckets.size >= config.maxClients) {
+        // Per-user buckets come and go: forget the oldest first, like addresses.
+        const oldest = keyBuckets.keys().next().value;
+        if (oldest !== undefined) keyBuckets.delete(oldest);
+      }
       keyBuckets.set(keyId, bucket);
     }
     const wait = bucket.take(at);
@@ -189,7 +222,9 @@ export function rateLimit(options: {
         wait,
         keyId === undefined
           ? 'Too many requests from this client'
-          : 'Too many requests with this key',
+          : keyId.startsWith('principal:') || keyId.includes('/user:')
+            ? 'Too many requests from this user'
+            : 'Too many requests with this key',
         'RATE_LIMITED',
       );
     }

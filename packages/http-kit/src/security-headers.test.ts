@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { apiReference } from './api-reference';
 import { installErrorHandling } from './error-handling';
 import { ProblemError } from './problem';
-import { securityHeaders } from './security-headers';
+import { API_SECURITY_HEADERS, securityHeaders } from './security-headers';
 
 function app() {
   const api = new OpenAPIHono();
@@ -34,6 +34,14 @@ describe('securityHeaders', () => {
       expect(response.headers.get('referrer-policy'), path).toBe('no-referrer');
       expect(response.headers.get('strict-transport-security'), path).toBeNull();
     }
+  });
+
+  it('sets exactly API_SECURITY_HEADERS on an API response (the list Node handlers copy)', async () => {
+    const response = await app().request('/thing');
+    const set = Object.fromEntries(
+      [...response.headers].filter(([name]) => name !== 'content-type'),
+    );
+    expect(set).toEqual(API_SECURITY_HEADERS);
   });
 
   it('keeps the policy a page set for itself', async () => {

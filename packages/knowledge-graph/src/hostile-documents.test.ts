@@ -6,7 +6,6 @@ import { MemoryGraphPersistence } from './memory-graph-persistence.testkit';
 import { jsonLdInWorker } from './node/json-ld-worker';
 import { DEFAULT_MAX_JSON_DEPTH, parseRdf } from './parse-rdf';
 import { SearchConfigSchema } from './source-config';
-import { decodeUtf8 } from './strict-utf8';
 
 const skos = 'http://www.w3.org/2004/02/skos/core#';
 const jsonLd = jsonLdInWorker();
@@ -190,23 +189,5 @@ describe('installing a large graph', () => {
     expect(kb.search('concept number 29999', { offset: 0, limit: 1 }).results).toEqual([
       'https://ex.org/c29999',
     ]);
-  });
-});
-
-describe('decodeUtf8', () => {
-  it.each([
-    [[0x61, 0xff], 1],
-    [[0x61, 0x62, 0xc3], 2], // truncated sequence
-    [[0xc0, 0xaf], 0], // overlong
-    [[0x61, 0xed, 0xa0, 0x80], 1], // surrogate
-    [[0xf4, 0x90, 0x80, 0x80], 0], // above U+10FFFF
-    [[0xe2, 0x82, 0xac, 0x80], 3], // lone continuation byte
-  ])('refuses %j at byte %i', (bytes, offset) => {
-    expect(decodeUtf8(new Uint8Array(bytes))).toEqual({ success: false, byteOffset: offset });
-  });
-
-  it('decodes valid UTF-8, dropping a byte order mark', () => {
-    const bytes = new TextEncoder().encode('\uFEFF<urn:é> "€𝄞" .');
-    expect(decodeUtf8(bytes)).toEqual({ success: true, text: '<urn:é> "€𝄞" .' });
   });
 });

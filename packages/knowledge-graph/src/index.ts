@@ -34,7 +34,6 @@ export {
   UpstreamAuthSchema,
 } from './source-config';
 export { type IngestionLog, SourceIngestion, scheduledSources } from './source-ingestion';
-export { decodeUtf8 } from './strict-utf8';
 export {
   type ResolvedUpstreamHeaders,
   resolveUpstreamHeaders,

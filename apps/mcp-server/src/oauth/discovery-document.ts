@@ -39,10 +39,10 @@ export async function readDiscoveryDocument(provider: Provider): Promise<Discove
  * authorization, `/session/end/confirm`), and the two metadata documents.
  *
  * @example
- * const routes = authorizationServerRoutes(discovery);
+ * const routes = authorizationServerPaths(discovery);
  * routes.matches('/token'); // true
  */
-export function authorizationServerRoutes(discovery: DiscoveryDocument): {
+export function authorizationServerPaths(discovery: DiscoveryDocument): {
   paths: readonly string[];
   matches(path: string): boolean;
 } {

@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rootCertificates } from 'node:tls';
-import { ConfigError } from '@dcg/http-kit';
+import { ConfigError, isProduction } from '@dcg/http-kit';
 // oidc-provider's own list of special-use addresses (private, loopback, link-local, documentation…),
 // the one its SSRF guard refuses; not re-implemented here.
 import { isSpecialUseIP } from 'oidc-provider/lib/helpers/fetch_request.js';
@@ -48,9 +48,9 @@ export function metadataDocumentFetch(
   settings: FetchSettings,
   env: Record<string, string | undefined>,
 ): OutgoingFetch {
-  if (settings.allowLoopbackForTests && env.NODE_ENV === 'production') {
+  if (settings.allowLoopbackForTests && isProduction(env)) {
     const message =
-      'allowLoopbackForTests lets metadata documents be fetched from this host; it is for tests and refused with NODE_ENV=production';
+      'allowLoopbackForTests lets metadata documents be fetched from this host; it is for tests and refused in production (NODE_ENV other than development or test)';
     throw new ConfigError(
       `Invalid configuration:\n  - oauth.clientIdMetadataDocumentFetch.allowLoopbackForTests: ${message}`,
       [{ key: 'oauth.clientIdMetadataDocumentFetch.allowLoopbackForTests', message }],

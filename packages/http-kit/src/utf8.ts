@@ -1,3 +1,4 @@
+// No imports: the published dcg-kg CLI bundles this module alone (`@dcg/http-kit/utf8`).
 /** Result of {@link decodeUtf8}: the text, or the offset of the first byte that is not UTF-8. */
 export type DecodeUtf8Result =
   | { success: true; text: string }
