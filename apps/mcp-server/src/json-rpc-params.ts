@@ -1,19 +1,19 @@
 import { type SpecTypeName, specTypeSchemas } from '@modelcontextprotocol/server';
 
-/** The params type of each request method the server answers (the SDK's neutral spec schemas). */
+/**
+ * The params type of each request method the server answers in every protocol lane (the SDK's
+ * neutral spec schemas). Not `initialize` or `logging/setLevel`, which the 2026-07-28 lane removed
+ * (there the SDK must answer "method not found" whatever the params, SEP-2575), nor methods of
+ * features the server does not offer (subscriptions, completion): those are not found either.
+ */
 const PARAMS_OF: Record<string, SpecTypeName> = {
-  initialize: 'InitializeRequestParams',
   'tools/list': 'PaginatedRequestParams',
   'tools/call': 'CallToolRequestParams',
   'resources/list': 'PaginatedRequestParams',
   'resources/templates/list': 'PaginatedRequestParams',
   'resources/read': 'ReadResourceRequestParams',
-  'resources/subscribe': 'SubscribeRequestParams',
-  'resources/unsubscribe': 'UnsubscribeRequestParams',
   'prompts/list': 'PaginatedRequestParams',
   'prompts/get': 'GetPromptRequestParams',
-  'completion/complete': 'CompleteRequestParams',
-  'logging/setLevel': 'SetLevelRequestParams',
 };
 
 const INVALID_PARAMS = -32602;

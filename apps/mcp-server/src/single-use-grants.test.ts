@@ -60,6 +60,8 @@ describe.each([
         publicUrl,
         governance: { baseUrl: 'http://127.0.0.1:9' },
         knowledgeGraph: { baseUrl: 'http://127.0.0.1:9' },
+        // Bursts of token requests are the point here; the limits have their own tests.
+        rateLimit: { enabled: false },
         ...(store === 'postgres' ? { storage: { postgres: { schema: schema.schema } } } : {}),
       };
       for (let i = 0; i < instances; i++) {

@@ -23,7 +23,11 @@ export interface DemoMcpServer {
  * const demo = await startDemoMcpServer('mcp-server-tokens-');
  * const { username, password } = demo.server.demoUser!;
  */
-export async function startDemoMcpServer(prefix: string): Promise<DemoMcpServer> {
+export async function startDemoMcpServer(
+  prefix: string,
+  /** Configuration on top of the demo's (e.g. `rateLimit` off where bursts are the point). */
+  overrides: Record<string, unknown> = {},
+): Promise<DemoMcpServer> {
   const backends = await startBackends();
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const removeAll = async () => {
@@ -38,6 +42,7 @@ export async function startDemoMcpServer(prefix: string): Promise<DemoMcpServer>
       config: {
         governance: { baseUrl: backends.governance.url, apiKey: { key: GOVERNANCE_KEY } },
         knowledgeGraph: { baseUrl: backends.kg.url },
+        ...overrides,
       },
       logger: createLogger('test', { level: 'silent' }),
     });
