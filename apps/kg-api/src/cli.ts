@@ -9,7 +9,7 @@ import {
   rdfFormatFromFileName,
   serializeGraph,
 } from '@dcg/knowledge-graph';
-import { jsonLdInWorker } from '@dcg/knowledge-graph/node';
+import { rdfInWorker } from '@dcg/knowledge-graph/node';
 import type { Quad } from 'n3';
 import { expandInputs, fileNames } from './cli-inputs';
 import { progressBar, waitingIndicator } from './progress-bar';
@@ -222,7 +222,7 @@ async function checkFile(
   const check = progressBar(`check ${name}`, text.length, io.err);
   const result = await parseRdf(text, format, {
     onProgress: (n) => check.update(n),
-    jsonLd: jsonLdInWorker(),
+    convert: rdfInWorker(),
   });
   check.finish();
   if (!result.success) {

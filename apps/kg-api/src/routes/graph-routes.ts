@@ -51,8 +51,8 @@ export function mountGraphRoutes(
     guards: Guards;
     ingestion: SourceIngestion;
     maxUploadBytes: number;
-    /** How uploads are parsed: the JSON-LD converter and depth limit. */
-    parse: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
+    /** How uploads are parsed: the converter off the main thread and the depth limits. */
+    parse: Pick<ParseRdfOptions, 'convert' | 'maxJsonDepth' | 'maxXmlDepth'>;
   },
 ): void {
   const { kb, guards } = deps;
@@ -243,6 +243,24 @@ export function mountGraphRoutes(
     const parsed = await parseRdf(text, format, deps.parse);
     if (!parsed.success) {
       const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
+      if (parsed.exceeded === 'depth' || parsed.exceeded === 'expansion') {
+        // Maybe valid, but refused before parsing for what it would cost; the place is known.
+        const setting =
+          parsed.exceeded === 'expansion'
+            ? ''
+            : format === 'json-ld'
+              ? ' (ingestion.maxJsonLdDepth)'
+              : ' (ingestion.maxRdfXmlDepth)';
+        throw new ProblemError({
+          type: kgProblemType('document_too_costly'),
+          status: 422,
+          title: 'Document too costly to convert',
+          detail: `${format} document refused at line ${issue.line}, column ${issue.column}: ${issue.message}${setting}. Nothing was changed.`,
+          code: 'document_too_costly',
+          line: issue.line,
+          column: issue.column,
+        });
+      }
       if (parsed.exceeded) {
         // Maybe valid, but over a limit of the converter (ingestion.jsonLdWorkerHeapMb, …TimeoutMs).
         throw new KnowledgeGraphError(
