@@ -2,6 +2,7 @@
 // (perf_hooks.monitorEventLoopDelay) and the p99 / max latency of /health polled every 10 ms
 // while the upload runs, on a kg-api in this process.
 //   node --conditions=@dcg/source --import tsx bench/upload-health.ts
+//   KG_BENCH_ONLY='Turtle|N-Triples' …   # the documents whose name matches
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   deepRdfXml,
@@ -27,6 +28,7 @@ const documents: Array<[string, string, string]> = [
   ['N-Triples 8.6 MB', nTriples(80_000), 'application/n-triples'],
 ];
 
+const only = new RegExp(process.env.KG_BENCH_ONLY ?? '.');
 const kg = await startVocabKgApi({ prefix: 'kg-bench-upload-' });
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -34,7 +36,7 @@ console.log(
   '| document | status | upload s | max event-loop stall ms | /health p99 ms | /health max ms | /health answers |',
 );
 console.log('|---|---|---|---|---|---|---|');
-for (const [name, body, type] of documents) {
+for (const [name, body, type] of documents.filter(([name]) => only.test(name))) {
   const delay = monitorEventLoopDelay({ resolution: 5 });
   const latencies: number[] = [];
   let uploading = true;
