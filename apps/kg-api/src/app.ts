@@ -113,6 +113,7 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     guards,
     ingestion: deps.ingestion,
     maxUploadBytes: config.ingestion.maxUploadBytes,
+    publicUrl: config.publicUrl,
     parse: deps.rdfParse,
   });
   mountPassthroughRoutes(api, { queries, guards });

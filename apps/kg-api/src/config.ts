@@ -62,6 +62,19 @@ const SparqlConfigSchema = z
  */
 export const KgApiConfigSchema = z
   .object({
+    /**
+     * The URL clients reach this kg-api at (behind a proxy: the proxy's), without a trailing
+     * slash: the Graph Store names a source's graph `{publicUrl}/v1/sources/{id}/graph`. Absent:
+     * the scheme and host of each request.
+     */
+    publicUrl: z
+      .url({ protocol: /^https?$/ })
+      .refine((u) => {
+        const url = new URL(u);
+        return !url.search && !url.hash && !url.username && !url.password && !u.includes('?');
+      }, 'a URL without credentials, query or fragment')
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional(),
     sources: SourcesConfigSchema.default([]),
     search: SearchConfigSchema.default(() => SearchConfigSchema.parse({})),
     sparql: SparqlConfigSchema.default(() => SparqlConfigSchema.parse({})),

@@ -51,6 +51,8 @@ export function mountGraphRoutes(
     guards: Guards;
     ingestion: SourceIngestion;
     maxUploadBytes: number;
+    /** `publicUrl` of the configuration (Graph Store IRIs). */
+    publicUrl?: string | undefined;
     /** How uploads are parsed: the converter off the main thread and the depth limits. */
     parse: Pick<ParseRdfOptions, 'convert' | 'maxJsonDepth' | 'maxXmlDepth'>;
   },
@@ -291,6 +293,7 @@ export function mountGraphRoutes(
     download,
     replace,
     remove: async (c, sourceId) => c.json(await kb.removeGraph(sourceId), 200),
+    publicUrl: deps.publicUrl,
   });
 }
 
