@@ -51,7 +51,7 @@ export interface RunningServer {
 const REQUEST_TIMEOUT = 'ERR_HTTP_REQUEST_TIMEOUT';
 
 /** A problem response written on the raw socket, for errors that happen before Hono sees a request. */
-function rawProblem(status: number, reason: string, detail: string): string {
+function rawProblem(status: number, reason: string, detail: string, head: boolean): string {
   const body = JSON.stringify({ type: 'about:blank', title: reason, status, detail });
   return [
     `HTTP/1.1 ${status} ${reason}`,
@@ -60,9 +60,12 @@ function rawProblem(status: number, reason: string, detail: string): string {
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
     '',
-    body,
+    // The answer to HEAD has the headers of the answer to GET, and no body (RFC 9110 §9.3.2).
+    head ? '' : body,
   ].join('\r\n');
 }
+
+const isHead = (bytes: Buffer | undefined) => bytes?.toString('latin1', 0, 5) === 'HEAD ';
 
 /**
  * Serves a fetch handler (a Hono app) on Node; port 0 picks a free port. Listens on 127.0.0.1
@@ -90,6 +93,8 @@ export function startHttpServer(
   const inFlight = new Set<ServerResponse>();
   // Open sockets and how many of their requests are unanswered (idle ones close first on a stop).
   const sockets = new Map<Socket, number>();
+  // Whether the request each connection is receiving is a HEAD (see the clientError handler).
+  const receiving = new WeakMap<Socket, boolean>();
   const perClient = new Map<string, number>();
 
   return new Promise((resolve, reject) => {
@@ -121,6 +126,11 @@ export function startHttpServer(
 
     server.prependListener('connection', (socket: Socket) => {
       sockets.set(socket, 0);
+      // Whether the request arriving is a HEAD, from its first bytes: a refusal before Hono sees
+      // it must then carry no body.
+      socket.on('data', (chunk: Buffer) => {
+        if (!receiving.has(socket)) receiving.set(socket, isHead(chunk));
+      });
       socket.once('close', () => sockets.delete(socket));
       // Node's headersTimeout counts from the first byte: a client that sends nothing at all is
       // disconnected by this idle timeout instead (lifted once its request headers are in).
@@ -142,6 +152,8 @@ export function startHttpServer(
       socket.setTimeout(0);
       sockets.set(socket, (sockets.get(socket) ?? 0) + 1);
       inFlight.add(res);
+      // The next bytes on this connection begin the next request.
+      res.once('finish', () => receiving.delete(socket));
       res.once('close', () => {
         inFlight.delete(res);
         const pending = (sockets.get(socket) ?? 1) - 1;
@@ -162,16 +174,20 @@ export function startHttpServer(
         socket.destroy();
         return;
       }
+      const head =
+        receiving.get(socket) === true ||
+        isHead((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket);
       const response =
         error.code === REQUEST_TIMEOUT
-          ? rawProblem(408, 'Request Timeout', 'The request was not received in time')
+          ? rawProblem(408, 'Request Timeout', 'The request was not received in time', head)
           : error.code === 'HPE_HEADER_OVERFLOW'
             ? rawProblem(
                 431,
                 'Request Header Fields Too Large',
                 'The request headers are too large',
+                head,
               )
-            : rawProblem(400, 'Bad Request', 'The request is not valid HTTP/1.1');
+            : rawProblem(400, 'Bad Request', 'The request is not valid HTTP/1.1', head);
       socket.end(response);
     });
     server.once('error', reject);
