@@ -227,8 +227,9 @@ async function checkFile(
   check.finish();
   if (!result.success) {
     const issue = result.issues[0];
-    // Over a limit of the converter: the file may be valid, and has no line to point at.
-    if (result.exceeded)
+    // Over a limit of the converter (heap, time): the file may be valid, and has no line to
+    // point at. A depth or entity expansion refused before parsing has one.
+    if (result.exceeded === 'memory' || result.exceeded === 'time')
       throw new CliFailure(`${name}: ${issue?.message} (nothing was sent)`, { file: annotated });
     throw new CliFailure(
       `${name}:${issue?.line}:${issue?.column}: ${issue?.message} (nothing was sent)`,
