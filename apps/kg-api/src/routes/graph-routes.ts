@@ -210,7 +210,7 @@ export function mountGraphRoutes(
     tags: ['sources'],
     summary: "Replaces a source's graph with the uploaded document, atomically",
     description:
-      'The format follows Content-Type. A malformed document changes nothing and gets a 400 with the line and column of the error; text that is not UTF-8 gets a 400 with the byte offset. A document that yields no triples (an empty body, `{}`, `null`) is refused with 400 unless `allowEmpty=true` says the graph is meant to be emptied. JSON-LD whose conversion runs into a heap or time limit of the converter is refused with 422 `document_too_costly`. Answered once durable.',
+      'The format follows Content-Type. A malformed document changes nothing and gets a 400 with the line and column of the error; text that is not UTF-8 gets a 400 with the byte offset. A document that yields no triples (an empty body, `{}`, `null`) is refused with 400 unless `allowEmpty=true` says the graph is meant to be emptied. A document nested deeper than `ingestion.maxJsonLdDepth` (JSON-LD) or `ingestion.maxRdfXmlDepth` (RDF/XML), or whose XML entities expand too far, is refused before parsing with 422 `document_too_costly` and the line and column; so is one whose conversion runs into a heap or time limit of the converter. Answered once durable.',
     security: bearerSecurity,
     request: {
       params: SourceParamsSchema,
