@@ -20,10 +20,11 @@ function settles<T>(promise: Promise<T>, ms = 5_000): Promise<T> {
 }
 
 describe('documents that used to hang, crash or wipe', () => {
-  it.each(['turtle', 'n-triples', 'n-quads', 'trig'] as const)(
-    'an empty %s document settles with no quads',
+  it.each(['turtle', 'n-triples', 'n-quads', 'trig', 'rdf-xml'] as const)(
+    'an empty %s document settles with no quads, in this thread and in a worker',
     async (format) => {
       expect(await settles(parseRdf('', format))).toEqual({ success: true, data: [] });
+      expect(await settles(parseRdf('', format, { convert }))).toEqual({ success: true, data: [] });
     },
   );
 

@@ -287,6 +287,8 @@ function locateConversionError(
 
 /** RDF/XML: the preflight (depth, entities), then the parser, off this thread when it can be. */
 async function parseXml(text: string, options: ParseRdfOptions): Promise<ParseRdfResult> {
+  // Like every format, an empty document holds no quads (the XML parser would want a root).
+  if (text.length === 0) return { success: true, data: [] };
   const maxDepth = options.maxXmlDepth ?? DEFAULT_MAX_XML_DEPTH;
   const checked = await preflightXml(text, maxDepth);
   if (!checked.success) {
