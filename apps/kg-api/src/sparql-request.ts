@@ -1,5 +1,11 @@
 import { ProblemError } from '@dcg/http-kit';
-import { decodeUtf8, type KnowledgeGraphError, queryRejected } from '@dcg/knowledge-graph';
+import {
+  type DecodeUtf8Result,
+  decodeUtf8,
+  decodeUtf8InSteps,
+  type KnowledgeGraphError,
+  queryRejected,
+} from '@dcg/knowledge-graph';
 import { PROBLEM_CODES } from '@dcg/sparql-subset';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -24,7 +30,21 @@ function updateRefused(): KnowledgeGraphError {
  * const text = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
  */
 export function strictUtf8(bytes: Uint8Array, what: string): string {
-  const decoded = decodeUtf8(bytes);
+  return textOrProblem(decodeUtf8(bytes), what);
+}
+
+/**
+ * {@link strictUtf8} in steps, the event loop turning between them: for uploads, which may be
+ * hundreds of MB.
+ *
+ * @example
+ * const text = await strictUtf8InSteps(new Uint8Array(await c.req.arrayBuffer()), 'body');
+ */
+export async function strictUtf8InSteps(bytes: Uint8Array, what: string): Promise<string> {
+  return textOrProblem(await decodeUtf8InSteps(bytes), what);
+}
+
+function textOrProblem(decoded: DecodeUtf8Result, what: string): string {
   if (decoded.success) return decoded.text;
   throw new ProblemError({
     type: kgProblemType('invalid_utf8'),

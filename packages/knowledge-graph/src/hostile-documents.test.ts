@@ -6,7 +6,7 @@ import { MemoryGraphPersistence } from './memory-graph-persistence.testkit';
 import { rdfInWorker } from './node/rdf-worker';
 import { DEFAULT_MAX_JSON_DEPTH, parseRdf } from './parse-rdf';
 import { SearchConfigSchema } from './source-config';
-import { decodeUtf8 } from './strict-utf8';
+import { decodeUtf8, decodeUtf8InSteps } from './strict-utf8';
 
 const skos = 'http://www.w3.org/2004/02/skos/core#';
 const convert = rdfInWorker();
@@ -207,6 +207,22 @@ describe('decodeUtf8', () => {
   it('decodes valid UTF-8, dropping a byte order mark', () => {
     const bytes = new TextEncoder().encode('\uFEFF<urn:é> "€𝄞" .');
     expect(decodeUtf8(bytes)).toEqual({ success: true, text: '<urn:é> "€𝄞" .' });
+  });
+
+  it('decodes in steps as in one go: sequences across step borders, the offset of a bad byte far in', async () => {
+    // 3 MiB of four-byte characters shifted by one byte, so that steps cut sequences.
+    const text = `\uFEFFa${'𝄞é€'.repeat(350_000)}`;
+    const bytes = new TextEncoder().encode(text);
+    expect(await decodeUtf8InSteps(bytes)).toEqual({ success: true, text: text.slice(1) });
+    const bad = bytes.slice();
+    bad[2_500_001] = 0xff;
+    const offset = decodeUtf8(bad);
+    expect(offset.success).toBe(false);
+    expect(await decodeUtf8InSteps(bad)).toEqual(offset);
+    // The end cut inside a sequence is refused too.
+    expect(await decodeUtf8InSteps(bytes.subarray(0, bytes.length - 1))).toMatchObject({
+      success: false,
+    });
   });
 });
 

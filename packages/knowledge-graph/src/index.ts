@@ -41,7 +41,7 @@ export {
   UpstreamAuthSchema,
 } from './source-config';
 export { type IngestionLog, SourceIngestion, scheduledSources } from './source-ingestion';
-export { decodeUtf8 } from './strict-utf8';
+export { type DecodeUtf8Result, decodeUtf8, decodeUtf8InSteps } from './strict-utf8';
 export {
   type ResolvedUpstreamHeaders,
   resolveUpstreamHeaders,

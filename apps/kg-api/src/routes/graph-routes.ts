@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { kgProblemType } from '../kg-problems';
-import { strictUtf8 } from '../sparql-request';
+import { strictUtf8InSteps } from '../sparql-request';
 import { mountGraphStoreRoutes } from './graph-store-routes';
 import { graphTransferOpenApi } from './graph-upload-openapi';
 import { bearerSecurity, GraphInfoSchema, problem, SourceParamsSchema } from './openapi-shared';
@@ -241,7 +241,7 @@ export function mountGraphRoutes(
       });
     }
     const allowEmpty = parseAllowEmpty(c.req.query('allowEmpty'));
-    const text = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
+    const text = await strictUtf8InSteps(new Uint8Array(await c.req.arrayBuffer()), 'body');
     const parsed = await parseRdf(text, format, deps.parse);
     if (!parsed.success) {
       const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
