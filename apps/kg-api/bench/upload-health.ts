@@ -15,8 +15,8 @@ import {
 import { startVocabKgApi } from '../src/__fixtures__/vocab-kg-api';
 
 const documents: Array<[string, string, string]> = [
-  ['RDF/XML 4 MB (10,000 concepts)', rdfXmlConcepts(10_000), 'application/rdf+xml'],
-  ['RDF/XML 9 MB (23,000 concepts)', rdfXmlConcepts(23_000), 'application/rdf+xml'],
+  ['RDF/XML 3.8 MB (10,000 concepts)', rdfXmlConcepts(10_000), 'application/rdf+xml'],
+  ['RDF/XML 8.7 MB (23,000 concepts)', rdfXmlConcepts(23_000), 'application/rdf+xml'],
   ['RDF/XML nested 4,000 deep', deepRdfXml(4_000), 'application/rdf+xml'],
   ['RDF/XML literal nested 200,000 deep', deepXmlLiteral(200_000), 'application/rdf+xml'],
   ['Turtle 1.6 MB nested blank nodes', turtleNestedBlankNodes(13_000), 'text/turtle'],
