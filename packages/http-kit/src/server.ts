@@ -93,8 +93,6 @@ export function startHttpServer(
   const inFlight = new Set<ServerResponse>();
   // Open sockets and how many of their requests are unanswered (idle ones close first on a stop).
   const sockets = new Map<Socket, number>();
-  // Whether the request each connection is receiving is a HEAD (see the clientError handler).
-  const receiving = new WeakMap<Socket, boolean>();
   const perClient = new Map<string, number>();
 
   return new Promise((resolve, reject) => {
@@ -126,11 +124,6 @@ export function startHttpServer(
 
     server.prependListener('connection', (socket: Socket) => {
       sockets.set(socket, 0);
-      // Whether the request arriving is a HEAD, from its first bytes: a refusal before Hono sees
-      // it must then carry no body.
-      socket.on('data', (chunk: Buffer) => {
-        if (!receiving.has(socket)) receiving.set(socket, isHead(chunk));
-      });
       socket.once('close', () => sockets.delete(socket));
       // Node's headersTimeout counts from the first byte: a client that sends nothing at all is
       // disconnected by this idle timeout instead (lifted once its request headers are in).
@@ -152,8 +145,6 @@ export function startHttpServer(
       socket.setTimeout(0);
       sockets.set(socket, (sockets.get(socket) ?? 0) + 1);
       inFlight.add(res);
-      // The next bytes on this connection begin the next request.
-      res.once('finish', () => receiving.delete(socket));
       res.once('close', () => {
         inFlight.delete(res);
         const pending = (sockets.get(socket) ?? 1) - 1;
@@ -174,9 +165,10 @@ export function startHttpServer(
         socket.destroy();
         return;
       }
-      const head =
-        receiving.get(socket) === true ||
-        isHead((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket);
+      // A HEAD request is answered without a body. Its method is seen in the bytes the parser
+      // failed on when the request began there (headers sent at once); a 'data' listener would
+      // take the socket off Node's native HTTP parsing.
+      const head = isHead((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket);
       const response =
         error.code === REQUEST_TIMEOUT
           ? rawProblem(408, 'Request Timeout', 'The request was not received in time', head)
