@@ -219,6 +219,12 @@ describe('decodeUtf8', () => {
     const offset = decodeUtf8(bad);
     expect(offset.success).toBe(false);
     expect(await decodeUtf8InSteps(bad)).toEqual(offset);
+    // A U+FEFF that begins a later step is text, not a byte order mark.
+    const zwnbsp = `${'a'.repeat(1024 * 1024)}\uFEFFb`;
+    expect(await decodeUtf8InSteps(new TextEncoder().encode(zwnbsp))).toEqual({
+      success: true,
+      text: zwnbsp,
+    });
     // The end cut inside a sequence is refused too.
     expect(await decodeUtf8InSteps(bytes.subarray(0, bytes.length - 1))).toMatchObject({
       success: false,
