@@ -6,9 +6,9 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: {
     'dcg-kg': 'src/dcg-kg.ts',
-    // JSON-LD is converted in a worker that knowledge-graph starts from `./json-ld-worker-thread.js`
-    // next to the running module: next to dcg-kg.js here.
-    'json-ld-worker-thread': '../knowledge-graph/src/node/json-ld-worker-thread.js',
+    // JSON-LD and RDF/XML are converted in a worker that knowledge-graph starts from
+    // `./rdf-worker-thread.js` next to the running module: next to dcg-kg.js here.
+    'rdf-worker-thread': '../knowledge-graph/src/node/rdf-worker-thread.js',
   },
   format: ['esm'],
   platform: 'node',

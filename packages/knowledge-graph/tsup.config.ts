@@ -8,6 +8,6 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
-  // The JSON-LD worker is plain JavaScript loaded by URL next to dist/node/index.js.
-  onSuccess: 'cp src/node/json-ld-worker-thread.js dist/node/json-ld-worker-thread.js',
+  // The parsing worker is plain JavaScript loaded by URL next to dist/node/index.js.
+  onSuccess: 'cp src/node/rdf-worker-thread.js dist/node/rdf-worker-thread.js',
 });

@@ -3,7 +3,7 @@
 //   pnpm --filter kg-api bench:formats                         # 20k concepts (~180k triples)
 //   KG_BENCH_CONCEPTS=5000 pnpm --filter kg-api bench:formats  # a quick run
 import { parseRdf, type RdfFormat, serializeGraph } from '@dcg/knowledge-graph';
-import { jsonLdInWorker } from '@dcg/knowledge-graph/node';
+import { rdfInWorker } from '@dcg/knowledge-graph/node';
 import type { Quad } from 'n3';
 import { makeVocabulary } from './synthetic-vocabulary';
 
@@ -72,7 +72,7 @@ const documents: Array<[RdfFormat, string]> = [
   ['json-ld', toJsonLd(base.data)],
   ['rdf-xml', toRdfXml(base.data)],
 ];
-const jsonLd = jsonLdInWorker();
+const convert = rdfInWorker();
 console.log(
   `# parse rate by format: ${vocabulary.triples.toLocaleString('en')} triples, best of ${runs}`,
 );
@@ -82,7 +82,7 @@ for (const [format, text] of documents) {
   let best = Number.POSITIVE_INFINITY;
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
-    const parsed = await parseRdf(text, format, { jsonLd });
+    const parsed = await parseRdf(text, format, { convert });
     const seconds = (performance.now() - started) / 1000;
     if (!parsed.success) throw new Error(`${format}: ${parsed.issues[0]?.message}`);
     if (parsed.data.length !== vocabulary.triples) {

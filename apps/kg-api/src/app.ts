@@ -35,8 +35,8 @@ export interface KgAppDeps {
   kb: KnowledgeBase;
   apiKeys: readonly ResolvedApiKey[];
   ingestion: SourceIngestion;
-  /** How uploaded and pulled documents are parsed (JSON-LD converter, depth limit). */
-  rdfParse: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
+  /** How uploaded and pulled documents are parsed (the converter off the main thread, depth limits). */
+  rdfParse: Pick<ParseRdfOptions, 'convert' | 'maxJsonDepth' | 'maxXmlDepth'>;
   logger: Logger;
   /** Readiness: can acknowledged graphs be stored now? */
   storageWritable: () => Promise<boolean>;
@@ -119,6 +119,7 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     guards,
     ingestion: deps.ingestion,
     maxUploadBytes: config.ingestion.maxUploadBytes,
+    publicUrl: config.publicUrl,
     parse: deps.rdfParse,
   });
   mountPassthroughRoutes(api, { queries, guards });

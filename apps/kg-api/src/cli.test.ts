@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deepRdfXml } from './__fixtures__/costly-documents';
 import { SKOS, TURTLE } from './__fixtures__/test-servers';
 import {
   startVocabKgApi,
@@ -133,6 +134,35 @@ describe('dcg-kg ingest', () => {
     if (content === '') expect(err.text()).toMatch(/the file is empty/);
     const after = await (await fetch(`${api.url}/v1/sources/vocab/graph`)).json();
     expect(after).toEqual(before);
+  });
+
+  it('refuses RDF/XML nested too deep, or with entities that expand too far, at its line and column', async () => {
+    const deep = join(dir, 'deep.rdf');
+    await writeFile(deep, deepRdfXml(50_000));
+    const laughs = join(dir, 'laughs.rdf');
+    const levels = Array.from({ length: 9 }, (_, i) =>
+      i === 0 ? '<!ENTITY e0 "lol">' : `<!ENTITY e${i} "${`&e${i - 1};`.repeat(10)}">`,
+    );
+    await writeFile(
+      laughs,
+      `<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF [\n${levels.join('\n')}\n]>\n<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="urn:a"><rdf:value>&e8;</rdf:value></rdf:Description></rdf:RDF>\n`,
+    );
+    for (const [file, message] of [
+      [deep, /deep\.rdf:2:\d+: elements are nested more than 128 levels deep \(nothing was sent\)/],
+      [
+        laughs,
+        /laughs\.rdf:8:1: entity e5 expands to more than 65536 characters \(nothing was sent\)/,
+      ],
+    ] as const) {
+      const err = capture();
+      const code = await runCli(
+        ['ingest', 'vocab', file, '--url', api.url, '--key', WRITER],
+        {},
+        { out: capture(), err },
+      );
+      expect(code).toBe(1);
+      expect(err.text()).toMatch(message);
+    }
   });
 
   it('refuses a file that is not UTF-8 with the byte, sending nothing', async () => {

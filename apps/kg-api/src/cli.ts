@@ -9,7 +9,7 @@ import {
   rdfFormatFromFileName,
   serializeGraph,
 } from '@dcg/knowledge-graph';
-import { jsonLdInWorker } from '@dcg/knowledge-graph/node';
+import { rdfInWorker } from '@dcg/knowledge-graph/node';
 import type { Quad } from 'n3';
 import { expandInputs, fileNames } from './cli-inputs';
 import { progressBar, waitingIndicator } from './progress-bar';
@@ -222,13 +222,14 @@ async function checkFile(
   const check = progressBar(`check ${name}`, text.length, io.err);
   const result = await parseRdf(text, format, {
     onProgress: (n) => check.update(n),
-    jsonLd: jsonLdInWorker(),
+    convert: rdfInWorker(),
   });
   check.finish();
   if (!result.success) {
     const issue = result.issues[0];
-    // Over a limit of the converter: the file may be valid, and has no line to point at.
-    if (result.exceeded)
+    // Over a limit of the converter (heap, time): the file may be valid, and has no line to
+    // point at. A depth or entity expansion refused before parsing has one.
+    if (result.exceeded === 'memory' || result.exceeded === 'time')
       throw new CliFailure(`${name}: ${issue?.message} (nothing was sent)`, { file: annotated });
     throw new CliFailure(
       `${name}:${issue?.line}:${issue?.column}: ${issue?.message} (nothing was sent)`,

@@ -56,4 +56,46 @@ describe('kg-api configuration', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it.each([
+    ['baseUrl', 'https://user:s3cret@vocab.example'],
+    ['sparqlEndpoint', 'http://dba:dba@127.0.0.1:8890/sparql'],
+    ['searchEndpoint', 'https://:token@search.example/v1/search/query'],
+    ['baseUrl', 'https://user@vocab.example'],
+  ])('refuses credentials in %s, naming upstreamAuth, never echoing them', (key, url) => {
+    let error: unknown;
+    try {
+      parseConfig(
+        KgApiConfigSchema,
+        // The schedule needs a baseUrl: a clean one, unless it is the one under test.
+        scheduled({ baseUrl: 'https://vocab.example', [key]: url }),
+      );
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ConfigError.isInstance(error)).toBe(true);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toEqual([
+      {
+        key: `sources[0].${key}`,
+        message: expect.stringMatching(/upstreamAuth\.basic .*passwordFromEnv/),
+      },
+    ]);
+    expect(JSON.stringify(problems)).not.toMatch(/s3cret|dba:dba|token/);
+    expect((error as Error).message).not.toMatch(/s3cret|dba:dba|:token/);
+  });
+
+  it('accepts publicUrl without a trailing slash and refuses one with a query or credentials', () => {
+    expect(parseConfig(KgApiConfigSchema, { publicUrl: 'https://kg.example/api/' }).publicUrl).toBe(
+      'https://kg.example/api',
+    );
+    for (const publicUrl of [
+      'https://kg.example/?a=1',
+      'https://kg.example/#x',
+      'https://u:p@kg.example',
+      'ftp://kg.example',
+    ]) {
+      expect(() => parseConfig(KgApiConfigSchema, { publicUrl })).toThrow(/publicUrl/);
+    }
+  });
 });

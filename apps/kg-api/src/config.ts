@@ -6,6 +6,7 @@ import {
 } from '@dcg/http-kit';
 import {
   DEFAULT_MAX_JSON_DEPTH,
+  DEFAULT_MAX_XML_DEPTH,
   SearchConfigSchema,
   SourcesConfigSchema,
 } from '@dcg/knowledge-graph';
@@ -66,6 +67,19 @@ const SparqlConfigSchema = z
  */
 export const KgApiConfigSchema = z
   .object({
+    /**
+     * The URL clients reach this kg-api at (behind a proxy: the proxy's), without a trailing
+     * slash: the Graph Store names a source's graph `{publicUrl}/v1/sources/{id}/graph`. Absent:
+     * the scheme and host of each request.
+     */
+    publicUrl: z
+      .url({ protocol: /^https?$/ })
+      .refine((u) => {
+        const url = new URL(u);
+        return !url.search && !url.hash && !url.username && !url.password && !u.includes('?');
+      }, 'a URL without credentials, query or fragment')
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional(),
     sources: SourcesConfigSchema.default([]),
     search: SearchConfigSchema.default(() => SearchConfigSchema.parse({})),
     sparql: SparqlConfigSchema.default(() => SparqlConfigSchema.parse({})),
@@ -93,9 +107,15 @@ export const KgApiConfigSchema = z
         pullTimeoutMs: z.number().int().min(1).max(3_600_000).default(120_000),
         /** Deepest nesting of JSON-LD arrays and objects (checked before parsing). */
         maxJsonLdDepth: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_JSON_DEPTH),
-        /** Heap limit of the worker thread that converts one JSON-LD document. */
+        /** Deepest nesting of RDF/XML elements (checked before parsing). */
+        maxRdfXmlDepth: z.number().int().min(2).max(10_000).default(DEFAULT_MAX_XML_DEPTH),
+        /**
+         * Heap limit of the worker thread that converts one document off the main thread
+         * (JSON-LD, RDF/XML, Turtle-family with very long lines; the name is from when only
+         * JSON-LD went there).
+         */
         jsonLdWorkerHeapMb: z.number().int().min(16).max(16_384).default(1024),
-        /** Longest conversion of one JSON-LD document (its worker is stopped then). */
+        /** Longest conversion of one document in that worker (it is stopped then). */
         jsonLdTimeoutMs: z.number().int().min(100).max(3_600_000).default(120_000),
       })
       .strict()
@@ -103,6 +123,7 @@ export const KgApiConfigSchema = z
         maxUploadBytes: 256 * MiB,
         pullTimeoutMs: 120_000,
         maxJsonLdDepth: DEFAULT_MAX_JSON_DEPTH,
+        maxRdfXmlDepth: DEFAULT_MAX_XML_DEPTH,
         jsonLdWorkerHeapMb: 1024,
         jsonLdTimeoutMs: 120_000,
       }),

@@ -59,7 +59,53 @@ const sparqlText = fc.oneof(
   fc.string({ maxLength: 300 }),
 );
 
+const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+
+/** RDF/XML: nested elements or literals, DOCTYPE entities (nested, recursive, laughing), fragments. */
+const rdfXml = fc.oneof(
+  fc
+    .record({
+      depth: fc.integer({ min: 1, max: 60_000 }),
+      literal: fc.boolean(),
+      cut: fc.nat(),
+    })
+    .map(({ depth, literal, cut }) => {
+      const inner = literal
+        ? `<skos:note rdf:parseType="Literal">${'<b>'.repeat(depth)}${'</b>'.repeat(depth)}</skos:note>`
+        : `${'<skos:narrower><rdf:Description>'.repeat(depth)}${'</rdf:Description></skos:narrower>'.repeat(depth)}`;
+      const text = `<rdf:RDF xmlns:rdf="${RDF_NS}" xmlns:skos="${SKOS}"><rdf:Description rdf:about="urn:a">${inner}</rdf:Description></rdf:RDF>`;
+      // Sometimes cut short: an unclosed document.
+      return cut % 4 === 0 ? text.slice(0, cut % text.length) : text;
+    }),
+  fc
+    .record({
+      levels: fc.integer({ min: 1, max: 12 }),
+      fanOut: fc.integer({ min: 1, max: 20 }),
+      selfReference: fc.boolean(),
+      value: fc.constantFrom('lol', '&amp;', '&#60;', '&#0;', '<b/>', '&undefined;', '%pe;'),
+    })
+    .map(({ levels, fanOut, selfReference, value }) => {
+      const names = Array.from({ length: levels }, (_, i) => `e${i}`);
+      const declarations = names
+        .map((name, i) =>
+          i === 0
+            ? `<!ENTITY e0 "${selfReference ? '&e0;' : value}">`
+            : `<!ENTITY ${name} "${`&e${i - 1};`.repeat(fanOut)}">`,
+        )
+        .join('');
+      return `<?xml version="1.0"?><!DOCTYPE rdf:RDF [${declarations}]><rdf:RDF xmlns:rdf="${RDF_NS}"><rdf:Description rdf:about="urn:a"><rdf:value>&${names.at(-1)};</rdf:value></rdf:Description></rdf:RDF>`;
+    }),
+  fc.constantFrom(
+    `<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><rdf:RDF xmlns:rdf="${RDF_NS}"><rdf:Description rdf:about="urn:a"><rdf:value>&x;</rdf:value></rdf:Description></rdf:RDF>`,
+    `<rdf:RDF xmlns:rdf="${RDF_NS}"><rdf:Description rdf:about="urn:a"><rdf:value>&constructor;&__proto__;</rdf:value></rdf:Description></rdf:RDF>`,
+    `<!DOCTYPE r [<!ENTITY a${' '.repeat(100_000)}]><r/>`,
+    `<!DOCTYPE r [${'<!--'.repeat(50_000)}]><r/>`,
+    `<r>${'&'.repeat(100_000)}</r>`,
+  ),
+);
+
 const rdfBody = fc.oneof(
+  rdfXml,
   fc.constantFrom(
     '',
     ' ',
@@ -109,6 +155,8 @@ const contentType = fc.constantFrom(
   'application/n-quads',
   'application/trig',
   'application/ld+json',
+  'application/rdf+xml',
+  'application/rdf+xml',
   'application/json',
   'text/plain; charset=latin1',
   'application/xml',
@@ -157,6 +205,43 @@ const request: fc.Arbitrary<FuzzRequest> = fc.oneof(
       path: `/v1/sources/vocab/graph${query}`,
       headers: { 'content-type': type, authorization: `Bearer ${WRITER}` },
       body,
+    })),
+  // The Graph Store: graph IRIs of this service and of others, with suffixes, repeated.
+  fc
+    .tuple(
+      fc.constantFrom('GET', 'HEAD', 'PUT', 'DELETE', 'POST'),
+      fc.array(
+        fc.oneof(
+          fc.constantFrom(
+            'urn:dcg:source:vocab',
+            'urn:dcg:source:nope',
+            'urn:dcg:source:',
+            'urn:dcg:source:vocab?y=1',
+            'urn:dcg:source:vocab#f',
+            'http://evil.example/v1/sources/vocab/graph',
+            'https://127.0.0.1/v1/sources/vocab/graph',
+            'SELF/v1/sources/vocab/graph',
+            'SELF/v1/sources/vocab/graph?y=1',
+            'SELF/v1/sources/vocab/graph#f',
+            'SELF/v1/sources/vocab/graph/',
+            'SELF/v1/sources/../graph',
+            'SELF/v1/sources/%FF/graph',
+            'default',
+            '',
+          ),
+          fc.webUrl({ withQueryParameters: true, withFragments: true }),
+          fc.string({ maxLength: 100 }),
+        ),
+        { minLength: 0, maxLength: 3 },
+      ),
+      maybeInvalid(rdfBody),
+      contentType,
+    )
+    .map(([method, graphs, body, type]) => ({
+      method,
+      path: `/v1/graph/store?${graphs.map((g) => `graph=${encodeURIComponent(g)}`).join('&')}`,
+      headers: { 'content-type': type, authorization: `Bearer ${WRITER}` },
+      ...(method === 'PUT' || method === 'POST' ? { body } : {}),
     })),
   fc.tuple(fc.string({ maxLength: 300 }), pageNumber, pageNumber).map(([term, offset, limit]) => ({
     method: 'GET',
@@ -267,7 +352,8 @@ describe('kg-api fuzz', () => {
           requests++;
           let status: number;
           try {
-            const response = await send(`${api.url}${r.path}`, r);
+            const path = r.path.replaceAll(encodeURIComponent('SELF'), encodeURIComponent(api.url));
+            const response = await send(`${api.url}${path}`, r);
             status = response.status;
             const text = response.body;
             if (status >= 400) expect(response.contentType).toMatch(/problem\+json/);

@@ -117,6 +117,74 @@ describe('RDF/XML uploads and the Graph Store Protocol', () => {
     expect(await search('lagoon')).toEqual([]);
   });
 
+  it('accepts only its own graph IRIs: another host, a query, a fragment or a repeated graph is a 400 that changes nothing', async () => {
+    const turtle = { 'content-type': 'text/turtle' };
+    const put = (graph: string) =>
+      store(graph, {
+        method: 'PUT',
+        headers: turtle,
+        body: `<https://ex.org/fjord> <${SKOS}prefLabel> "Fjord" .`,
+      });
+    expect((await put('urn:dcg:source:thesaurus')).status).toBe(200);
+    const own = `${api.url}/v1/sources/thesaurus/graph`;
+    for (const graph of [
+      'http://evil.example/v1/sources/thesaurus/graph',
+      own.replace('127.0.0.1', 'localhost'),
+      `${own}?y=1`,
+      `${own}#f`,
+      `${own}/`,
+      `${api.url}/prefix/v1/sources/thesaurus/graph`,
+      'urn:dcg:source:thesaurus?y=1',
+      'urn:dcg:source:thesaurus#f',
+    ]) {
+      for (const method of ['PUT', 'DELETE', 'GET']) {
+        const response = method === 'PUT' ? await put(graph) : await store(graph, { method });
+        expect(response.status, `${method} ${graph}`).toBe(400);
+        expect(((await response.json()) as { detail: string }).detail).toMatch(
+          /names no graph of this service/,
+        );
+      }
+    }
+    const twice = await fetch(
+      `${api.url}/v1/graph/store?graph=urn:dcg:source:thesaurus&graph=urn:dcg:source:remote`,
+      { method: 'DELETE', headers: { authorization: `Bearer ${WRITER}` } },
+    );
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { detail: string }).detail).toMatch(/given 2 times/);
+    expect(await search('fjord')).toEqual(['https://ex.org/fjord']);
+  });
+
+  it('with publicUrl configured, names graphs by it and by nothing else', async () => {
+    const other = await startKgApi({
+      dataDir: join(dir, 'public-url'),
+      logger: createLogger('test', { level: 'silent' }),
+      config: {
+        publicUrl: 'https://kg.example.org/api/',
+        sources: [
+          {
+            id: 'thesaurus',
+            name: 'thesaurus',
+            modes: { ingestion: { enabled: true }, passthrough: { enabled: false } },
+          },
+        ],
+        auth: { apiKeys: [{ name: 'ci', key: WRITER }] },
+      },
+    });
+    try {
+      const put = (graph: string) =>
+        fetch(`${other.url}/v1/graph/store?graph=${encodeURIComponent(graph)}`, {
+          method: 'PUT',
+          headers: { 'content-type': 'text/turtle', authorization: `Bearer ${WRITER}` },
+          body: '<urn:a> <urn:b> "c" .',
+        });
+      expect((await put('https://kg.example.org/api/v1/sources/thesaurus/graph')).status).toBe(200);
+      expect((await put(`${other.url}/v1/sources/thesaurus/graph`)).status).toBe(400);
+      expect((await put('https://kg.example.org/v1/sources/thesaurus/graph')).status).toBe(400);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('guards writes as uploads, and refuses what it cannot do', async () => {
     const turtle = { 'content-type': 'text/turtle' };
     const body = '<urn:a> <urn:b> "c" .';

@@ -144,11 +144,14 @@ describe('kg-api under hostile input', () => {
         '20 KB nested 1,000 deep',
         `${'{"@id":"urn:a","urn:p":'.repeat(1_000)}1${'}'.repeat(1_000)}`,
       ],
-    ])('%s: 400 with the position', async (_name, body) => {
+    ])('%s: 422 with the position and the setting', async (_name, body) => {
       const response = await upload(body, 'application/ld+json');
-      expect(response.status).toBe(400);
+      expect(response.status).toBe(422);
       const problem = (await response.json()) as Problem;
-      expect(problem.detail).toMatch(/nested more than 64 levels/);
+      expect(problem.type).toBe('urn:dcg:kg:document_too_costly');
+      expect(problem.detail).toMatch(
+        /nested more than 64 levels deep \(ingestion\.maxJsonLdDepth\)/,
+      );
       expect(problem.line).toBe(1);
       expect(problem.column).toBeGreaterThan(64);
     });

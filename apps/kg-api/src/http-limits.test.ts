@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { ConfigError, createLogger } from '@dcg/http-kit';
 import { msUntilIdleSocketClosed, startFailure, temporaryDirs } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +94,26 @@ describe('kg-api limits and headers', () => {
 
   it('disconnects a client that sends nothing (server.headersTimeoutMs)', async () => {
     expect(await msUntilIdleSocketClosed(api.url)).toBeLessThan(3_000);
+  });
+
+  it('answers HEAD with oversized headers 431 with no body, GET with its problem (issue 21)', async () => {
+    const answer = (method: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(api.url).port), '127.0.0.1');
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk;
+        });
+        socket.on('close', () => resolve(received));
+        socket.on('error', reject);
+        socket.write(
+          `${method} /v1/graph/store?graph=urn:dcg:source:local HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`,
+        );
+      });
+    const head = await answer('HEAD');
+    expect(head).toMatch(/^HTTP\/1.1 431 /);
+    expect(head.endsWith('\r\n\r\n')).toBe(true);
+    expect(await answer('GET')).toMatch(/^HTTP\/1.1 431 [\s\S]*\r\n\r\n\{"type":"about:blank"/);
   });
 });
 

@@ -53,7 +53,10 @@ describe('GET /v1/search/query filters and folding', () => {
     const parsed = await parseRdf(TURTLE, 'turtle');
     if (!parsed.success) throw new Error(parsed.issues[0]?.message);
     await kb.replaceGraph('local', parsed.data);
-    const rdfParse = { maxJsonDepth: config.ingestion.maxJsonLdDepth };
+    const rdfParse = {
+      maxJsonDepth: config.ingestion.maxJsonLdDepth,
+      maxXmlDepth: config.ingestion.maxRdfXmlDepth,
+    };
     app = buildKgApp({
       config,
       kb,

@@ -9,7 +9,7 @@ import {
   startHttpServer,
 } from '@dcg/http-kit';
 import { KnowledgeBase, resolveUpstreamHeaders, SourceIngestion } from '@dcg/knowledge-graph';
-import { FileGraphPersistence, jsonLdInWorker } from '@dcg/knowledge-graph/node';
+import { FileGraphPersistence, rdfInWorker } from '@dcg/knowledge-graph/node';
 import type { z } from 'zod';
 import { buildKgApp } from './app';
 import { type KgApiConfig, KgApiConfigSchema } from './config';
@@ -102,11 +102,13 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     logger.info('demo vocabulary ingested', { sourceId: DEMO_SOURCE.id, triples });
   }
   const rdfParse = {
-    jsonLd: jsonLdInWorker({
+    // JSON-LD, RDF/XML and very long-lined Turtle are parsed off the event loop.
+    convert: rdfInWorker({
       maxHeapMb: config.ingestion.jsonLdWorkerHeapMb,
       timeoutMs: config.ingestion.jsonLdTimeoutMs,
     }),
     maxJsonDepth: config.ingestion.maxJsonLdDepth,
+    maxXmlDepth: config.ingestion.maxRdfXmlDepth,
   };
   const ingestion = new SourceIngestion(
     kb,

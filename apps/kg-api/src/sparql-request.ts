@@ -1,4 +1,8 @@
-import { strictUtf8 as decodeStrictUtf8, ProblemError } from '@dcg/http-kit';
+import {
+  strictUtf8 as decodeStrictUtf8,
+  strictUtf8InSteps as decodeStrictUtf8InSteps,
+  ProblemError,
+} from '@dcg/http-kit';
 import { type KnowledgeGraphError, queryRejected } from '@dcg/knowledge-graph';
 import { PROBLEM_CODES } from '@dcg/sparql-subset';
 import type { Context } from 'hono';
@@ -26,6 +30,17 @@ function updateRefused(): KnowledgeGraphError {
  */
 export function strictUtf8(bytes: Uint8Array, what: string): string {
   return decodeStrictUtf8(bytes, what, { type: kgProblemType('invalid_utf8') });
+}
+
+/**
+ * {@link strictUtf8} in steps, the event loop turning between them: for uploads, which may be
+ * hundreds of MB.
+ *
+ * @example
+ * const text = await strictUtf8InSteps(new Uint8Array(await c.req.arrayBuffer()), 'body');
+ */
+export async function strictUtf8InSteps(bytes: Uint8Array, what: string): Promise<string> {
+  return decodeStrictUtf8InSteps(bytes, what, { type: kgProblemType('invalid_utf8') });
 }
 
 /**

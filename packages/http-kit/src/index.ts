@@ -39,7 +39,7 @@ export {
 } from './security-headers';
 export type { HttpServerConfig, RunningServer } from './server';
 export { HttpServerConfigSchema, startHttpServer } from './server';
-export { strictUtf8 } from './strict-utf8';
+export { strictUtf8, strictUtf8InSteps } from './strict-utf8';
 export type { DecodeUtf8Result } from './utf8';
-export { decodeUtf8 } from './utf8';
+export { decodeUtf8, decodeUtf8InSteps } from './utf8';
 export { zodValidationHook } from './zod-validation-hook';

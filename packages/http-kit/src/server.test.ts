@@ -125,6 +125,36 @@ describe('startHttpServer: limits', () => {
     expect(slow.received()).toMatch(/application\/problem\+json/);
   });
 
+  it('answers 431 to oversized headers, with no body to a HEAD request', async () => {
+    const server = await start(slowApp(), { port: 0 });
+    const answer = async (method: string) => {
+      const client = rawClient(server.port);
+      await client.connected;
+      client.socket.write(
+        `${method} /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`,
+      );
+      await client.closed;
+      return client.received();
+    };
+    const get = await answer('GET');
+    expect(get).toMatch(/^HTTP\/1.1 431 Request Header Fields Too Large/);
+    expect(get).toMatch(/\r\n\r\n\{"type":"about:blank"/);
+    const head = await answer('HEAD');
+    expect(head).toMatch(/^HTTP\/1.1 431 Request Header Fields Too Large/);
+    expect(head).toMatch(/Content-Length: \d+\r\n/);
+    expect(head.endsWith('\r\n\r\n')).toBe(true);
+    // After a HEAD on the same connection, a GET refused the same way gets its body.
+    const client = rawClient(server.port);
+    await client.connected;
+    client.socket.write('HEAD /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    await pause(200);
+    client.socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`);
+    await client.closed;
+    expect(client.received()).toMatch(
+      /431 Request Header Fields Too Large[\s\S]*\{"type":"about:blank"/,
+    );
+  });
+
   it('answers 408 to a body sent too slowly', async () => {
     const server = await start(slowApp(), {
       port: 0,

@@ -51,7 +51,7 @@ export interface RunningServer {
 const REQUEST_TIMEOUT = 'ERR_HTTP_REQUEST_TIMEOUT';
 
 /** A problem response written on the raw socket, for errors that happen before Hono sees a request. */
-function rawProblem(status: number, reason: string, detail: string): string {
+function rawProblem(status: number, reason: string, detail: string, head: boolean): string {
   const body = JSON.stringify({ type: 'about:blank', title: reason, status, detail });
   return [
     `HTTP/1.1 ${status} ${reason}`,
@@ -60,9 +60,12 @@ function rawProblem(status: number, reason: string, detail: string): string {
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
     '',
-    body,
+    // The answer to HEAD has the headers of the answer to GET, and no body (RFC 9110 §9.3.2).
+    head ? '' : body,
   ].join('\r\n');
 }
+
+const isHead = (bytes: Buffer | undefined) => bytes?.toString('latin1', 0, 5) === 'HEAD ';
 
 /**
  * Serves a fetch handler (a Hono app) on Node; port 0 picks a free port. Listens on 127.0.0.1
@@ -162,16 +165,21 @@ export function startHttpServer(
         socket.destroy();
         return;
       }
+      // A HEAD request is answered without a body. Its method is seen in the bytes the parser
+      // failed on when the request began there (headers sent at once); a 'data' listener would
+      // take the socket off Node's native HTTP parsing.
+      const head = isHead((error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket);
       const response =
         error.code === REQUEST_TIMEOUT
-          ? rawProblem(408, 'Request Timeout', 'The request was not received in time')
+          ? rawProblem(408, 'Request Timeout', 'The request was not received in time', head)
           : error.code === 'HPE_HEADER_OVERFLOW'
             ? rawProblem(
                 431,
                 'Request Header Fields Too Large',
                 'The request headers are too large',
+                head,
               )
-            : rawProblem(400, 'Bad Request', 'The request is not valid HTTP/1.1');
+            : rawProblem(400, 'Bad Request', 'The request is not valid HTTP/1.1', head);
       socket.end(response);
     });
     server.once('error', reject);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from './problem';
 import { strictUtf8 } from './strict-utf8';
-import { decodeUtf8 } from './utf8';
+import { decodeUtf8, decodeUtf8InSteps } from './utf8';
 
 describe('decodeUtf8', () => {
   it.each([
@@ -18,6 +18,28 @@ describe('decodeUtf8', () => {
   it('decodes valid UTF-8, dropping a byte order mark', () => {
     const bytes = new TextEncoder().encode('\uFEFF<urn:é> "€𝄞" .');
     expect(decodeUtf8(bytes)).toEqual({ success: true, text: '<urn:é> "€𝄞" .' });
+  });
+
+  it('decodes in steps as in one go: sequences across step borders, the offset of a bad byte far in', async () => {
+    // 3 MiB of four-byte characters shifted by one byte, so that steps cut sequences.
+    const text = `\uFEFFa${'𝄞é€'.repeat(350_000)}`;
+    const bytes = new TextEncoder().encode(text);
+    expect(await decodeUtf8InSteps(bytes)).toEqual({ success: true, text: text.slice(1) });
+    const bad = bytes.slice();
+    bad[2_500_001] = 0xff;
+    const offset = decodeUtf8(bad);
+    expect(offset.success).toBe(false);
+    expect(await decodeUtf8InSteps(bad)).toEqual(offset);
+    // A U+FEFF that begins a later step is text, not a byte order mark.
+    const zwnbsp = `${'a'.repeat(1024 * 1024)}\uFEFFb`;
+    expect(await decodeUtf8InSteps(new TextEncoder().encode(zwnbsp))).toEqual({
+      success: true,
+      text: zwnbsp,
+    });
+    // The end cut inside a sequence is refused too.
+    expect(await decodeUtf8InSteps(bytes.subarray(0, bytes.length - 1))).toMatchObject({
+      success: false,
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { ProblemError } from './problem';
-import { decodeUtf8 } from './utf8';
+import { type DecodeUtf8Result, decodeUtf8, decodeUtf8InSteps } from './utf8';
 
 /**
  * Decodes a request's text strictly, or throws a 400 problem naming the offset of the first byte
@@ -14,7 +14,29 @@ export function strictUtf8(
   what: string,
   options: { type?: string | undefined } = {},
 ): string {
-  const decoded = decodeUtf8(bytes);
+  return textOrProblem(decodeUtf8(bytes), what, options);
+}
+
+/**
+ * {@link strictUtf8} in steps, the event loop turning between them: for uploads, which may be
+ * hundreds of MB.
+ *
+ * @example
+ * const text = await strictUtf8InSteps(new Uint8Array(await c.req.arrayBuffer()), 'body');
+ */
+export async function strictUtf8InSteps(
+  bytes: Uint8Array,
+  what: string,
+  options: { type?: string | undefined } = {},
+): Promise<string> {
+  return textOrProblem(await decodeUtf8InSteps(bytes), what, options);
+}
+
+function textOrProblem(
+  decoded: DecodeUtf8Result,
+  what: string,
+  options: { type?: string | undefined },
+): string {
   if (decoded.success) return decoded.text;
   throw new ProblemError({
     ...(options.type ? { type: options.type } : {}),

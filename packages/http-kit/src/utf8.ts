@@ -22,6 +22,45 @@ export function decodeUtf8(bytes: Uint8Array): DecodeUtf8Result {
   }
 }
 
+/** Bytes decoded between two turns of the event loop by {@link decodeUtf8InSteps}. */
+const STEP = 1024 * 1024;
+
+// Later steps keep a U+FEFF they begin with: only the document's first character may be a BOM.
+const fatalKeepingBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * {@link decodeUtf8} in steps of about 1 MiB with the event loop turning between them: decoding a
+ * large upload in one call held it for a few hundred ms (60 MB). Each step ends on a character
+ * boundary and is decoded on its own (not in streaming mode, whose strings take two bytes a
+ * character even for ASCII: twice the memory, here and in the parsing worker).
+ *
+ * @example
+ * const decoded = await decodeUtf8InSteps(new Uint8Array(await request.arrayBuffer()));
+ */
+export async function decodeUtf8InSteps(bytes: Uint8Array): Promise<DecodeUtf8Result> {
+  if (bytes.length <= STEP) return decodeUtf8(bytes);
+  const pieces: string[] = [];
+  try {
+    for (let at = 0; at < bytes.length; ) {
+      if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      let end = Math.min(bytes.length, at + STEP);
+      // Back to the first byte of a character (continuation bytes are 10xxxxxx; at most 3).
+      for (
+        let k = 0;
+        k < 3 && end < bytes.length && ((bytes[end] as number) & 0xc0) === 0x80;
+        k++
+      ) {
+        end--;
+      }
+      pieces.push((at === 0 ? fatal : fatalKeepingBom).decode(bytes.subarray(at, end)));
+      at = end;
+    }
+  } catch {
+    return { success: false, byteOffset: firstInvalidByte(bytes) };
+  }
+  return { success: true, text: pieces.join('') };
+}
+
 /** Offset of the first byte that starts no valid UTF-8 sequence (RFC 3629), or `bytes.length`. */
 function firstInvalidByte(bytes: Uint8Array): number {
   const n = bytes.length;

@@ -47,7 +47,7 @@ describe.skipIf(!built)('dcg-kg from the @dcg/kg-cli bundle', () => {
     });
   });
 
-  it('converts JSON-LD in its worker thread (dist/json-ld-worker-thread.js)', async () => {
+  it('converts JSON-LD in its worker thread (dist/rdf-worker-thread.js)', async () => {
     const file = join(dir, 'vocab.jsonld');
     await writeFile(
       file,

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { KnowledgeGraphError } from './errors';
 import { KnowledgeBase } from './knowledge-base';
 import { MemoryGraphPersistence } from './memory-graph-persistence.testkit';
-import { jsonLdInWorker } from './node/json-ld-worker';
+import { rdfInWorker } from './node/rdf-worker';
 import { DEFAULT_MAX_JSON_DEPTH, parseRdf } from './parse-rdf';
 import { SearchConfigSchema } from './source-config';
 
 const skos = 'http://www.w3.org/2004/02/skos/core#';
-const jsonLd = jsonLdInWorker();
+const convert = rdfInWorker();
 
 /** Settles within `ms`, or fails the test instead of hanging it. */
 function settles<T>(promise: Promise<T>, ms = 5_000): Promise<T> {
@@ -19,10 +19,11 @@ function settles<T>(promise: Promise<T>, ms = 5_000): Promise<T> {
 }
 
 describe('documents that used to hang, crash or wipe', () => {
-  it.each(['turtle', 'n-triples', 'n-quads', 'trig'] as const)(
-    'an empty %s document settles with no quads',
+  it.each(['turtle', 'n-triples', 'n-quads', 'trig', 'rdf-xml'] as const)(
+    'an empty %s document settles with no quads, in this thread and in a worker',
     async (format) => {
       expect(await settles(parseRdf('', format))).toEqual({ success: true, data: [] });
+      expect(await settles(parseRdf('', format, { convert }))).toEqual({ success: true, data: [] });
     },
   );
 
@@ -33,7 +34,7 @@ describe('documents that used to hang, crash or wipe', () => {
       `${'{"@id":"urn:a","urn:p":'.repeat(10_000)}1${'}'.repeat(10_000)}`,
     ],
   ])('refuses JSON-LD with %s, with the position, before parsing', async (_name, text) => {
-    const parsed = await settles(parseRdf(text, 'json-ld', { jsonLd }));
+    const parsed = await settles(parseRdf(text, 'json-ld', { convert }));
     expect(parsed.success).toBe(false);
     if (parsed.success) return;
     expect(parsed.issues[0]?.message).toMatch(`nested more than ${DEFAULT_MAX_JSON_DEPTH} levels`);
@@ -43,10 +44,10 @@ describe('documents that used to hang, crash or wipe', () => {
 
   it('counts brackets inside strings as text, and the depth limit is configurable', async () => {
     const text = JSON.stringify({ '@id': 'urn:a', [`${skos}prefLabel`]: '[[[[{{{{\\"[[[' });
-    expect((await parseRdf(text, 'json-ld', { maxJsonDepth: 1, jsonLd })).success).toBe(true);
+    expect((await parseRdf(text, 'json-ld', { maxJsonDepth: 1, convert })).success).toBe(true);
     const nested = JSON.stringify({ '@id': 'urn:a', 'urn:p': { '@id': 'urn:b', 'urn:q': 'x' } });
-    expect((await parseRdf(nested, 'json-ld', { maxJsonDepth: 1, jsonLd })).success).toBe(false);
-    expect((await parseRdf(nested, 'json-ld', { maxJsonDepth: 2, jsonLd })).success).toBe(true);
+    expect((await parseRdf(nested, 'json-ld', { maxJsonDepth: 1, convert })).success).toBe(false);
+    expect((await parseRdf(nested, 'json-ld', { maxJsonDepth: 2, convert })).success).toBe(true);
   });
 
   it('converts JSON-LD in a worker: quads, named graphs to the default graph, syntax errors located', async () => {
@@ -58,7 +59,7 @@ describe('documents that used to hang, crash or wipe', () => {
         'skos:broader': { '@id': '_:b', 'skos:prefLabel': 'Element' },
       }),
       'json-ld',
-      { jsonLd },
+      { convert },
     );
     expect(parsed.success).toBe(true);
     if (!parsed.success) return;
@@ -66,7 +67,7 @@ describe('documents that used to hang, crash or wipe', () => {
     expect(parsed.data.every((q) => q.graph.termType === 'DefaultGraph')).toBe(true);
     expect(parsed.data).toHaveLength(3);
     const broken = await parseRdf('{\n  "@id": "urn:a",\n  "urn:p": [1, 2\n}', 'json-ld', {
-      jsonLd,
+      convert,
     });
     expect(broken).toMatchObject({ success: false, issues: [{ line: 4, column: 1 }] });
   });
@@ -77,7 +78,7 @@ describe('documents that used to hang, crash or wipe', () => {
       [`${skos}prefLabel`]: `Concept ${i}`,
     }));
     const parsed = await parseRdf(JSON.stringify({ '@graph': nodes }), 'json-ld', {
-      jsonLd: jsonLdInWorker({ maxHeapMb: 4 }),
+      convert: rdfInWorker({ maxHeapMb: 4 }),
     });
     expect(parsed).toMatchObject({
       success: false,
@@ -93,13 +94,13 @@ describe('documents that used to hang, crash or wipe', () => {
       '@id': `https://ex.org/c${i}`,
       [`${skos}prefLabel`]: `Concept ${i}`,
     }));
-    const convert = jsonLdInWorker({ timeoutMs: 2_500, maxWorkers: 1 });
+    const convert = rdfInWorker({ timeoutMs: 2_500, maxWorkers: 1 });
     const started = Date.now();
-    const slow = parseRdf(JSON.stringify({ '@graph': nodes }), 'json-ld', { jsonLd: convert });
+    const slow = parseRdf(JSON.stringify({ '@graph': nodes }), 'json-ld', { convert });
     const next = parseRdf(
       JSON.stringify({ '@id': 'https://ex.org/next', [`${skos}prefLabel`]: 'Next' }),
       'json-ld',
-      { jsonLd: convert },
+      { convert },
     );
     expect(await slow).toMatchObject({
       success: false,
@@ -112,13 +113,11 @@ describe('documents that used to hang, crash or wipe', () => {
   });
 
   it('converts documents arriving at once one after the other (maxWorkers 1), each correctly', async () => {
-    const convert = jsonLdInWorker({ maxWorkers: 1 });
+    const convert = rdfInWorker({ maxWorkers: 1 });
     const docs = Array.from({ length: 4 }, (_, i) =>
       JSON.stringify({ '@id': `https://ex.org/d${i}`, [`${skos}prefLabel`]: `Doc ${i}` }),
     );
-    const results = await Promise.all(
-      docs.map((doc) => parseRdf(doc, 'json-ld', { jsonLd: convert })),
-    );
+    const results = await Promise.all(docs.map((doc) => parseRdf(doc, 'json-ld', { convert })));
     expect(results.map((r) => r.success && r.data[0]?.object.value)).toEqual([
       'Doc 0',
       'Doc 1',
@@ -143,7 +142,7 @@ describe('documents that used to hang, crash or wipe', () => {
     if (!one.success) throw new Error('expected to parse');
     await kb.replaceGraph('a', one.data);
     for (const text of ['null', '{}', '{"port": 8080, "debug": true}']) {
-      const parsed = await parseRdf(text, 'json-ld', { jsonLd });
+      const parsed = await parseRdf(text, 'json-ld', { convert });
       if (!parsed.success) throw new Error(`expected ${text} to parse`);
       const error = await kb.replaceGraph('a', parsed.data).catch((e: unknown) => e);
       expect(KnowledgeGraphError.isInstance(error) && error.code).toBe('empty_graph');
@@ -189,5 +188,65 @@ describe('installing a large graph', () => {
     expect(kb.search('concept number 29999', { offset: 0, limit: 1 }).results).toEqual([
       'https://ex.org/c29999',
     ]);
+  });
+});
+
+describe('parsing off the main thread (rdfInWorker)', () => {
+  const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+  const xml = (body: string, doctype = '') =>
+    `<?xml version="1.0"?>\n${doctype}<rdf:RDF xmlns:rdf="${RDF}" xmlns:skos="${skos}">\n${body}\n</rdf:RDF>\n`;
+  const longTurtle = `<urn:a> <urn:p> ${'[ <urn:p> '.repeat(30_000)}"x"${' ]'.repeat(30_000)} .\n`;
+  const documents: Array<[string, string, Parameters<typeof parseRdf>[1]]> = [
+    [
+      'RDF/XML with nested entities',
+      xml(
+        '<skos:Concept rdf:about="&water;"><skos:prefLabel xml:lang="en">&label;</skos:prefLabel></skos:Concept>',
+        '<!DOCTYPE rdf:RDF [<!ENTITY ex "https://ex.org/"><!ENTITY water "&ex;water"><!ENTITY label "Water &amp; ice">]>\n',
+      ),
+      'rdf-xml',
+    ],
+    ['RDF/XML with a mismatched tag', xml('  <skos:Concept>\n  </skos:Collection>'), 'rdf-xml'],
+    ['truncated RDF/XML', xml('<skos:Concept rdf:about="urn:a">').slice(0, -12), 'rdf-xml'],
+    ['Turtle on one long line', longTurtle, 'turtle'],
+    ['broken Turtle on one long line', longTurtle.replace('"x"', '"x'), 'turtle'],
+    [
+      'broken Turtle on a long line after others',
+      `<urn:a> <urn:b> "c" .\n  ${longTurtle.replace(' ]', ' ] ]')}`,
+      'turtle',
+    ],
+  ];
+
+  it.each(documents)(
+    '%s: the same quads, or the same located error, as in this thread',
+    async (_name, text, format) => {
+      const inThread = await parseRdf(text, format);
+      const inWorker = await parseRdf(text, format, { convert });
+      expect(inWorker.success).toBe(inThread.success);
+      if (inThread.success && inWorker.success) {
+        const show = (quads: typeof inThread.data) =>
+          quads.map(
+            (q) =>
+              `${q.subject.termType === 'BlankNode' ? '_' : q.subject.value} ${q.predicate.value} ${q.object.termType === 'BlankNode' ? '_' : q.object.value}`,
+          );
+        expect(show(inWorker.data)).toEqual(show(inThread.data));
+        expect(inWorker.data.length).toBeGreaterThan(0);
+      } else {
+        // Blank node labels count per thread.
+        const shown = (result: typeof inThread) =>
+          JSON.stringify(result).replace(/_:n3-\d+/g, '_:b');
+        expect(shown(inWorker)).toEqual(shown(inThread));
+      }
+    },
+  );
+
+  it('refuses RDF/XML nested 50,000 deep before any worker starts, in well under a second of work', async () => {
+    const depth = 50_000;
+    const text = xml(
+      `<rdf:Description rdf:about="urn:a">${'<skos:related><rdf:Description>'.repeat(depth)}${'</rdf:Description></skos:related>'.repeat(depth)}</rdf:Description>`,
+    );
+    const started = performance.now();
+    const parsed = await settles(parseRdf(text, 'rdf-xml', { convert }));
+    expect(parsed).toMatchObject({ success: false, exceeded: 'depth', issues: [{ line: 3 }] });
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

@@ -8,7 +8,14 @@ export {
   type UpstreamCallOptions,
 } from './graph-queries';
 export { type GraphInfo, KnowledgeBase } from './knowledge-base';
-export { DEFAULT_MAX_JSON_DEPTH, type ParseRdfOptions, parseRdf } from './parse-rdf';
+export {
+  type ConversionLimit,
+  DEFAULT_MAX_JSON_DEPTH,
+  type ParseRdfOptions,
+  parseRdf,
+  type RdfConversion,
+  type RdfConverter,
+} from './parse-rdf';
 export type { PassthroughAnswer } from './passthrough';
 export type { PullOptions } from './pull-graph';
 export {
@@ -40,3 +47,5 @@ export {
   type UpstreamCredentialIssue,
   type UpstreamHeaders,
 } from './upstream-credentials';
+export { MAX_ENTITY_LENGTH } from './xml-entities';
+export { DEFAULT_MAX_XML_DEPTH, entityExpansionBudget } from './xml-preflight';

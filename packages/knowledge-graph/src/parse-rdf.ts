@@ -1,7 +1,8 @@
 import { JsonLdParser } from 'jsonld-streaming-parser';
 import { DataFactory, Parser, type Quad, Writer } from 'n3';
-import { parseRdfXml } from './parse-rdf-xml';
+import { locateXmlError, parseRdfXml } from './parse-rdf-xml';
 import type { RdfFormat } from './rdf-format';
+import { DEFAULT_MAX_XML_DEPTH, preflightXml } from './xml-preflight';
 
 /** A syntax error in an RDF document, located by 1-based line and column. */
 export interface RdfSyntaxIssue {
@@ -11,38 +12,60 @@ export interface RdfSyntaxIssue {
 }
 
 /**
- * A limit a document's conversion ran into (`jsonLdInWorker`): its heap (`memory`) or its time
- * (`time`). Such a document may well be valid: it is refused for what it costs.
+ * A limit a document ran into: its nesting (`depth`, checked before parsing), the text its XML
+ * entity references insert (`expansion`), or the heap (`memory`) or time (`time`) of its
+ * conversion off the main thread (`rdfInWorker`). Such a document may well be valid: it is
+ * refused for what it costs.
  */
-export type ConversionLimit = 'memory' | 'time';
+export type ConversionLimit = 'depth' | 'expansion' | 'memory' | 'time';
 
 /**
  * Result of {@link parseRdf}: the quads, or the syntax issues; `exceeded` says that the document
- * was refused at a conversion limit rather than for its syntax.
+ * was refused at a limit rather than for its syntax.
  */
 export type ParseRdfResult =
   | { success: true; data: Quad[] }
   | { success: false; issues: RdfSyntaxIssue[]; exceeded?: ConversionLimit };
 
-/**
- * What a JSON-LD converter answers: the document as N-Quads, or why it is not valid JSON-LD
- * (`position`: the character offset of a JSON syntax error), or the limit it ran into.
- */
-export type JsonLdConversion =
-  | { success: true; nquads: string }
-  | { success: false; message: string; position?: number; exceeded?: ConversionLimit };
+/** Where an n3 parser failed, as its error's `context` gives it. */
+export interface N3ErrorContext {
+  line?: number;
+  token?: N3Token;
+  previousToken?: N3Token;
+}
 
 /**
- * Converts a JSON-LD document (already checked for depth) to N-Quads. The default runs in the
- * calling thread; `jsonLdInWorker()` of `@dcg/knowledge-graph/node` runs it in a worker thread.
+ * What a converter answers: the document as N-Quads (in pieces of whole lines), or why it is not
+ * valid, located by the parser that found it (`position`: a character offset; `line`/`column`: an
+ * XML parser's; `n3`: an n3 parser's context), or the limit it ran into.
+ */
+export type RdfConversion =
+  | { success: true; nquads: string[] }
+  | {
+      success: false;
+      message: string;
+      position?: number;
+      line?: number;
+      column?: number;
+      n3?: N3ErrorContext;
+      exceeded?: ConversionLimit;
+    };
+
+/**
+ * Converts a document (already checked for depth; for RDF/XML with its DOCTYPE's `entities`
+ * expanded) to N-Quads off the calling thread: `rdfInWorker()` of `@dcg/knowledge-graph/node`.
  *
  * @example
- * const convert: JsonLdConverter = async (text) => ({ success: true, nquads: '' });
+ * const convert: RdfConverter = async (text, { format }) => ({ success: true, nquads: [] });
  */
-export type JsonLdConverter = (
+export type RdfConverter = (
   text: string,
-  options: { baseIri?: string | undefined },
-) => Promise<JsonLdConversion>;
+  request: {
+    format: RdfFormat;
+    baseIri?: string | undefined;
+    entities?: ReadonlyMap<string, string> | undefined;
+  },
+) => Promise<RdfConversion>;
 
 /** Options of {@link parseRdf}. */
 export interface ParseRdfOptions {
@@ -50,15 +73,23 @@ export interface ParseRdfOptions {
   baseIri?: string;
   /** Called with the number of characters consumed so far (for progress bars). */
   onProgress?: (consumed: number) => void;
-  /** Characters fed to the parser at a time (default 1 MiB; rounded up to a line break). */
+  /** Characters fed to an n3 parser at a time in this thread (default 64 KiB; rounded up to a line break). */
   chunkSize?: number;
   /**
    * JSON-LD: deepest nesting of arrays and objects accepted (default {@link DEFAULT_MAX_JSON_DEPTH}),
    * checked in one pass before parsing; deeper documents are refused with the position.
    */
   maxJsonDepth?: number;
-  /** JSON-LD: the converter to N-Quads (default: in this thread). */
-  jsonLd?: JsonLdConverter;
+  /**
+   * RDF/XML: deepest nesting of elements accepted (default {@link DEFAULT_MAX_XML_DEPTH}), checked
+   * in one pass before parsing; deeper documents are refused with the position.
+   */
+  maxXmlDepth?: number;
+  /**
+   * Converts JSON-LD, RDF/XML, and Turtle-family documents with a line longer than 256 KiB, off
+   * this thread (default: none, all is parsed in this thread).
+   */
+  convert?: RdfConverter;
 }
 
 /**
@@ -94,26 +125,72 @@ export async function parseRdf(
   options: ParseRdfOptions = {},
 ): Promise<ParseRdfResult> {
   if (format === 'json-ld') return parseJsonLd(text, options);
-  if (format === 'rdf-xml') return parseRdfXml(text, options);
-  return parseN3(text, format, options);
-}
-
-// Large documents are fed to the parser in chunks, yielding between them, so that a big upload
-// neither blocks the event loop for seconds nor builds one token array for the whole text.
-// Chunks end after a line break, which keeps n3's token positions meaningful (see below).
-const CHUNK = 1 << 20;
-
-async function parseN3(
-  text: string,
-  format: N3Format,
-  options: ParseRdfOptions,
-): Promise<ParseRdfResult> {
+  if (format === 'rdf-xml') return parseXml(text, options);
   // n3's lexer never reports the end of a stream that sent no data: an empty document would
   // never settle. It holds no quads.
   if (text.length === 0) return { success: true, data: [] };
+  // A chunk ends after a line break: a line longer than this would be one long synchronous
+  // stretch (nested blank nodes parse at about 1 MB/s).
+  if (options.convert && hasLineLongerThan(text, LONG_LINE)) {
+    return parseConverted(text, format, options, options.convert);
+  }
+  const parsed = await parseN3(textChunks(text, options.chunkSize ?? CHUNK), format, options);
+  if (parsed.success) return parsed;
+  return { success: false, issues: [locateN3Error(parsed.error, text, parsed.chunkStartLines)] };
+}
+
+// Large documents are fed to the parser in chunks, yielding between them, so that a big upload
+// neither blocks the event loop nor builds one token array for the whole text. A chunk of
+// 64 KiB is a few ms of work even in the slowest Turtle (nested blank nodes).
+// Chunks end after a line break, which keeps n3's token positions meaningful (see below).
+const CHUNK = 64 * 1024;
+
+/** Lines at least this long send a Turtle-family document to the converter. */
+const LONG_LINE = 256 * 1024;
+
+function hasLineLongerThan(text: string, limit: number): boolean {
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\n', start);
+    if ((end < 0 ? text.length : end) - start > limit) return true;
+    if (end < 0) return false;
+    start = end + 1;
+  }
+}
+
+/** A document's chunks, each ending after a line break, and the line each begins on. */
+function* textChunks(text: string, size: number): Generator<{ chunk: string; end: number }> {
+  const chunkSize = Math.max(1, size);
+  for (let offset = 0; offset < text.length; ) {
+    const breakAt = text.indexOf('\n', Math.min(offset + chunkSize, text.length) - 1);
+    const end = breakAt < 0 ? text.length : breakAt + 1;
+    yield { chunk: text.slice(offset, end), end };
+    offset = end;
+  }
+}
+
+/** Converted N-Quads in chunks of at most about 128 KiB (the in-thread JSON-LD converter sends one piece). */
+function* pieceChunks(pieces: readonly string[]): Generator<{ chunk: string; end: number }> {
+  let offset = 0;
+  for (const piece of pieces) {
+    for (const { chunk } of textChunks(piece, 128 * 1024)) {
+      offset += chunk.length;
+      yield { chunk, end: offset };
+    }
+  }
+}
+
+type N3Parsed =
+  | { success: true; data: Quad[] }
+  | { success: false; error: unknown; chunkStartLines: Set<number> };
+
+async function parseN3(
+  chunks: Iterable<{ chunk: string; end: number }>,
+  format: N3Format,
+  options: Pick<ParseRdfOptions, 'baseIri' | 'onProgress'>,
+): Promise<N3Parsed> {
   const quads: Quad[] = [];
   const graph = DataFactory.defaultGraph();
-  const chunkSize = Math.max(1, options.chunkSize ?? CHUNK);
   // Lines on which a chunk begins: n3 measures positions on them from the chunk start.
   const chunkStartLines = new Set<number>([1]);
   const handlers = new Map<string, (value?: unknown) => void>();
@@ -143,22 +220,88 @@ async function parseN3(
     });
     void (async () => {
       let line = 1;
-      for (let offset = 0; offset < text.length && !settled; ) {
-        const breakAt = text.indexOf('\n', Math.min(offset + chunkSize, text.length) - 1);
-        const end = breakAt < 0 ? text.length : breakAt + 1;
-        const chunk = text.slice(offset, end);
+      let first = true;
+      for (const { chunk, end } of chunks) {
+        if (settled) break;
+        if (!first) await yieldToEventLoop();
+        if (settled) break;
+        first = false;
         chunkStartLines.add(line);
         line += countLineBreaks(chunk);
         handlers.get('data')?.(chunk);
         options.onProgress?.(end);
-        offset = end;
-        if (end < text.length) await yieldToEventLoop();
       }
       if (!settled) handlers.get('end')?.();
     })();
   });
   if (failure === undefined) return { success: true, data: quads };
-  return { success: false, issues: [locateN3Error(failure, text, chunkStartLines)] };
+  return { success: false, error: failure, chunkStartLines };
+}
+
+/**
+ * A document converted off this thread: its N-Quads are parsed here in the pieces they came in,
+ * yielding between them; a failure is located in the original text.
+ */
+async function parseConverted(
+  text: string,
+  format: RdfFormat,
+  options: ParseRdfOptions,
+  convert: RdfConverter,
+  entities?: ReadonlyMap<string, string>,
+): Promise<ParseRdfResult> {
+  const converted = await convert(text, { format, baseIri: options.baseIri, entities });
+  if (!converted.success) {
+    return {
+      success: false,
+      issues: [locateConversionError(converted, text)],
+      ...(converted.exceeded === undefined ? {} : { exceeded: converted.exceeded }),
+    };
+  }
+  // n3 never settles on a stream that sent nothing (see parseRdf).
+  if (converted.nquads.every((piece) => piece.length === 0)) {
+    options.onProgress?.(text.length);
+    return { success: true, data: [] };
+  }
+  const parsed = await parseN3(pieceChunks(converted.nquads), 'n-quads', {});
+  options.onProgress?.(text.length);
+  if (parsed.success) return parsed;
+  // The converter's own N-Quads: not the client's text.
+  const message = parsed.error instanceof Error ? parsed.error.message : String(parsed.error);
+  return { success: false, issues: [{ message, line: 1, column: 1 }] };
+}
+
+function locateConversionError(
+  failure: Extract<RdfConversion, { success: false }>,
+  text: string,
+): RdfSyntaxIssue {
+  if (failure.n3) {
+    return locateN3Error({ message: failure.message, context: failure.n3 }, text, new Set([1]));
+  }
+  if (failure.line !== undefined && failure.column !== undefined) {
+    return locateXmlError(failure.message, { line: failure.line, column: failure.column });
+  }
+  const at =
+    failure.position === undefined ? { line: 1, column: 1 } : lineAndColumn(text, failure.position);
+  return { message: failure.message, ...at };
+}
+
+/** RDF/XML: the preflight (depth, entities), then the parser, off this thread when it can be. */
+async function parseXml(text: string, options: ParseRdfOptions): Promise<ParseRdfResult> {
+  // Like every format, an empty document holds no quads (the XML parser would want a root).
+  if (text.length === 0) return { success: true, data: [] };
+  const maxDepth = options.maxXmlDepth ?? DEFAULT_MAX_XML_DEPTH;
+  const checked = await preflightXml(text, maxDepth);
+  if (!checked.success) {
+    return {
+      success: false,
+      issues: [{ message: checked.message, ...lineAndColumn(text, checked.position) }],
+      ...(checked.exceeded ? { exceeded: checked.exceeded } : {}),
+    };
+  }
+  if (options.convert) {
+    return parseConverted(text, 'rdf-xml', options, options.convert, checked.entities);
+  }
+  return parseRdfXml(text, { ...options, entities: checked.entities });
 }
 
 // Line breaks as n3 counts them (\r\n, \n or \r).
@@ -186,14 +329,15 @@ function lineAt(text: string, line: number): string {
   return text.slice(start, end);
 }
 
-function newN3Parser(format: N3Format, options: ParseRdfOptions): Parser {
+function newN3Parser(format: N3Format, options: Pick<ParseRdfOptions, 'baseIri'>): Parser {
   return new Parser({
     format: n3Formats[format],
     ...(options.baseIri ? { baseIRI: options.baseIri } : {}),
   });
 }
 
-interface N3Token {
+/** A token as n3's lexer reports it (`start` and `end` within its line). */
+export interface N3Token {
   line: number;
   start: number;
   end: number;
@@ -259,6 +403,7 @@ async function parseJsonLd(text: string, options: ParseRdfOptions): Promise<Pars
   if (tooDeep >= 0) {
     return {
       success: false,
+      exceeded: 'depth',
       issues: [
         {
           message: `arrays and objects are nested more than ${maxDepth} levels deep`,
@@ -267,31 +412,14 @@ async function parseJsonLd(text: string, options: ParseRdfOptions): Promise<Pars
       ],
     };
   }
-  const converted = await (options.jsonLd ?? convertJsonLdInThread)(text, {
-    baseIri: options.baseIri,
-  });
-  if (!converted.success) {
-    const at =
-      converted.position === undefined
-        ? { line: 1, column: 1 }
-        : lineAndColumn(text, converted.position);
-    return {
-      success: false,
-      issues: [{ message: converted.message, ...at }],
-      ...(converted.exceeded === undefined ? {} : { exceeded: converted.exceeded }),
-    };
-  }
-  // Small chunks: each one is a stretch of synchronous work on this thread.
-  const parsed = await parseN3(converted.nquads, 'n-quads', { chunkSize: 128 * 1024 });
-  options.onProgress?.(text.length);
-  return parsed;
+  return parseConverted(text, 'json-ld', options, options.convert ?? convertJsonLdInThread);
 }
 
-/** The default {@link JsonLdConverter}: jsonld-streaming-parser in this thread. */
+/** The default converter of JSON-LD: jsonld-streaming-parser in this thread. */
 async function convertJsonLdInThread(
   text: string,
   options: { baseIri?: string | undefined },
-): Promise<JsonLdConversion> {
+): Promise<RdfConversion> {
   try {
     JSON.parse(text);
   } catch (error) {
@@ -310,11 +438,14 @@ async function convertJsonLdInThread(
     },
   });
   const quads: Quad[] = [];
-  return new Promise<JsonLdConversion>((resolve) => {
+  return new Promise<RdfConversion>((resolve) => {
     parser.on('data', (quad: Quad) => quads.push(quad));
     parser.on('error', (error: Error) => resolve({ success: false, message: error.message }));
     parser.on('end', () =>
-      resolve({ success: true, nquads: new Writer({ format: 'N-Quads' }).quadsToString(quads) }),
+      resolve({
+        success: true,
+        nquads: [new Writer({ format: 'N-Quads' }).quadsToString(quads)],
+      }),
     );
     try {
       parser.write(text);

@@ -13,7 +13,7 @@ export interface PullOptions {
   signal?: AbortSignal;
   fetch?: typeof fetch;
   /** Parsing options for the JSON-LD document (converter, depth limit). */
-  parse?: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
+  parse?: Pick<ParseRdfOptions, 'convert' | 'maxJsonDepth' | 'maxXmlDepth'>;
   /** Credentials of each source's upstream (see `resolveUpstreamHeaders`), sent with its pull. */
   upstreamHeaders?: UpstreamHeaders;
 }

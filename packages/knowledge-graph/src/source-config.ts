@@ -4,7 +4,18 @@ const sourceId = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" or "-", at most 64');
 
-const httpUrl = z.url({ protocol: /^https?$/ });
+// Credentials in a URL are never sent (fetch refuses such a URL: every call would fail) and would
+// show wherever the URL is logged: they belong in `upstreamAuth`, read from the environment.
+const httpUrl = z.url({ protocol: /^https?$/ }).refine(
+  (u) => {
+    const url = new URL(u);
+    return url.username === '' && url.password === '';
+  },
+  {
+    message:
+      'a URL with a user name or password in it is refused: remove them and configure upstreamAuth.basic (username or usernameFromEnv, and passwordFromEnv naming an environment variable)',
+  },
+);
 
 const envName = z
   .string()

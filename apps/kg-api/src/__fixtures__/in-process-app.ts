@@ -45,7 +45,10 @@ export async function inProcessKgApp(turtle: string): Promise<InProcessKgApp> {
     persistence,
   });
   await kb.replaceGraph('vocab', new Parser().parse(turtle));
-  const rdfParse = { maxJsonDepth: config.ingestion.maxJsonLdDepth };
+  const rdfParse = {
+    maxJsonDepth: config.ingestion.maxJsonLdDepth,
+    maxXmlDepth: config.ingestion.maxRdfXmlDepth,
+  };
   const app = buildKgApp({
     config,
     kb,

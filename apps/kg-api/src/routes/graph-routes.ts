@@ -19,7 +19,7 @@ import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { kgProblemType } from '../kg-problems';
-import { strictUtf8 } from '../sparql-request';
+import { strictUtf8InSteps } from '../sparql-request';
 import { mountGraphStoreRoutes } from './graph-store-routes';
 import { graphTransferOpenApi } from './graph-upload-openapi';
 import { bearerSecurity, GraphInfoSchema, problem, SourceParamsSchema } from './openapi-shared';
@@ -51,8 +51,10 @@ export function mountGraphRoutes(
     guards: Guards;
     ingestion: SourceIngestion;
     maxUploadBytes: number;
-    /** How uploads are parsed: the JSON-LD converter and depth limit. */
-    parse: Pick<ParseRdfOptions, 'jsonLd' | 'maxJsonDepth'>;
+    /** `publicUrl` of the configuration (Graph Store IRIs). */
+    publicUrl?: string | undefined;
+    /** How uploads are parsed: the converter off the main thread and the depth limits. */
+    parse: Pick<ParseRdfOptions, 'convert' | 'maxJsonDepth' | 'maxXmlDepth'>;
   },
 ): void {
   const { kb, guards } = deps;
@@ -208,7 +210,7 @@ export function mountGraphRoutes(
     tags: ['sources'],
     summary: "Replaces a source's graph with the uploaded document, atomically",
     description:
-      'The format follows Content-Type. A malformed document changes nothing and gets a 400 with the line and column of the error; text that is not UTF-8 gets a 400 with the byte offset. A document that yields no triples (an empty body, `{}`, `null`) is refused with 400 unless `allowEmpty=true` says the graph is meant to be emptied. JSON-LD whose conversion runs into a heap or time limit of the converter is refused with 422 `document_too_costly`. Answered once durable.',
+      'The format follows Content-Type. A malformed document changes nothing and gets a 400 with the line and column of the error; text that is not UTF-8 gets a 400 with the byte offset. A document that yields no triples (an empty body, `{}`, `null`) is refused with 400 unless `allowEmpty=true` says the graph is meant to be emptied. A document nested deeper than `ingestion.maxJsonLdDepth` (JSON-LD) or `ingestion.maxRdfXmlDepth` (RDF/XML), or whose XML entities expand too far, is refused before parsing with 422 `document_too_costly` and the line and column; so is one whose conversion runs into a heap or time limit of the converter. Answered once durable.',
     security: bearerSecurity,
     request: {
       params: SourceParamsSchema,
@@ -239,10 +241,28 @@ export function mountGraphRoutes(
       });
     }
     const allowEmpty = parseAllowEmpty(c.req.query('allowEmpty'));
-    const text = strictUtf8(new Uint8Array(await c.req.arrayBuffer()), 'body');
+    const text = await strictUtf8InSteps(new Uint8Array(await c.req.arrayBuffer()), 'body');
     const parsed = await parseRdf(text, format, deps.parse);
     if (!parsed.success) {
       const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
+      if (parsed.exceeded === 'depth' || parsed.exceeded === 'expansion') {
+        // Maybe valid, but refused before parsing for what it would cost; the place is known.
+        const setting =
+          parsed.exceeded === 'expansion'
+            ? ''
+            : format === 'json-ld'
+              ? ' (ingestion.maxJsonLdDepth)'
+              : ' (ingestion.maxRdfXmlDepth)';
+        throw new ProblemError({
+          type: kgProblemType('document_too_costly'),
+          status: 422,
+          title: 'Document too costly to convert',
+          detail: `${format} document refused at line ${issue.line}, column ${issue.column}: ${issue.message}${setting}. Nothing was changed.`,
+          code: 'document_too_costly',
+          line: issue.line,
+          column: issue.column,
+        });
+      }
       if (parsed.exceeded) {
         // Maybe valid, but over a limit of the converter (ingestion.jsonLdWorkerHeapMb, …TimeoutMs).
         throw new KnowledgeGraphError(
@@ -273,6 +293,7 @@ export function mountGraphRoutes(
     download,
     replace,
     remove: async (c, sourceId) => c.json(await kb.removeGraph(sourceId), 200),
+    publicUrl: deps.publicUrl,
   });
 }
 

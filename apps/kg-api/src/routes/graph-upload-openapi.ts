@@ -32,7 +32,7 @@ export const graphTransferOpenApi = {
     413: problem('body larger than ingestion.maxUploadBytes'),
     415: problem('Content-Type is not an RDF format'),
     422: problem(
-      'JSON-LD whose conversion needs more than ingestion.jsonLdWorkerHeapMb of heap or ingestion.jsonLdTimeoutMs of time (document_too_costly)',
+      'document_too_costly: JSON-LD or RDF/XML nested deeper than ingestion.maxJsonLdDepth / ingestion.maxRdfXmlDepth or XML entities that expand too far (with line and column), or a conversion that needs more than ingestion.jsonLdWorkerHeapMb of heap or ingestion.jsonLdTimeoutMs of time',
     ),
   },
   /** A download's body: the graph in a format written, by Accept. */

@@ -1,2 +1,6 @@
 export { FileGraphPersistence } from './file-graph-persistence';
-export { jsonLdInWorker } from './json-ld-worker';
+export {
+  DEFAULT_RDF_WORKER_HEAP_MB,
+  DEFAULT_RDF_WORKER_TIMEOUT_MS,
+  rdfInWorker,
+} from './rdf-worker';
