@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import {
   Counter,
@@ -10,7 +10,7 @@ import {
   Registry,
 } from 'prom-client';
 import { z } from 'zod';
-import { type ApiKey, bearerAuth } from './bearer-auth';
+import { type ApiKey, type AuthVariables, bearerAuth } from './bearer-auth';
 
 /**
  * Configuration of `/metrics`, the same key in every app (`metrics:` in its config file).
@@ -224,7 +224,9 @@ export class ServiceMetrics {
     if (options.config.requireKey) {
       const auth = bearerAuth({ keys: options.keys });
       const development = options.development ?? process.env.NODE_ENV !== 'production';
-      app.use('/metrics', (c, next) => (development && isLocalScrape(c) ? next() : auth(c, next)));
+      const guard: MiddlewareHandler<{ Variables: AuthVariables }> = (c, next) =>
+        development && isLocalScrape(c) ? next() : auth(c, next);
+      app.use('/metrics', guard);
     }
     app.get('/metrics', async (c) => {
       const body = await this.registry.metrics();
@@ -246,7 +248,7 @@ const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
  * for (most proxies add `X-Forwarded-For`; one that adds nothing makes every client look local,
  * which is why the rule holds outside production only). `app.request()` has no socket: not local.
  */
-function isLocalScrape(c: Parameters<MiddlewareHandler>[0]): boolean {
+function isLocalScrape(c: Context): boolean {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   const address = incoming?.socket?.remoteAddress;
   if (!address || !LOOPBACK.test(address)) return false;
