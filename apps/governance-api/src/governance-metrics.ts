@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { ComplianceState } from '@dcg/contract-schema';
 import type { CurrentResultSummary, Governance } from '@dcg/governance';
-import type { ServiceMetrics } from '@dcg/http-kit';
+import { packageVersion, type ServiceMetrics } from '@dcg/http-kit';
 import type { MarketplaceSearch } from '@dcg/marketplace-search';
 
 const SCRAPE_READ_TIMEOUT_MS = 2_000;
@@ -24,16 +23,6 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** A gauge's value, or no sample when it could not be read. */
 const valueOrNothing = (value: number | undefined) =>
   value === undefined ? [] : [{ labels: {}, value }];
-
-/** The version in this app's package.json (`src/` and `dist/` both sit beside it). */
-export function governanceApiVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
-}
 
 /**
  * What the routes report to the metrics.
@@ -62,7 +51,7 @@ export function registerGovernanceMetrics(
 ): GovernanceMetricsRecorder {
   const { governance } = deps;
   const { store } = governance;
-  metrics.buildInfo({ version: governanceApiVersion() });
+  metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
   metrics.gauge(
     'dcg_store_up',
     'The store answers a ping (1) or not (0)',

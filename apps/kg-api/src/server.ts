@@ -19,6 +19,7 @@ import {
   demoLoopbackSource,
   loadDemoVocabulary,
 } from './demo';
+import { IngestMetrics } from './ingest-metrics';
 import { scheduleIngestion } from './scheduler';
 
 /** Options of {@link startKgApi}. */
@@ -134,8 +135,10 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     [],
     () => ingestion.running,
   );
+  const ingestMetrics = new IngestMetrics(metrics, () => kb.sources().map((s) => s.id));
   const app = buildKgApp({
     metrics,
+    ingestMetrics,
     config,
     lifecycle,
     kb,
@@ -161,7 +164,10 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
   }
   const stopSchedule = scheduleIngestion(
     config.sources,
-    ingestion,
+    {
+      pull: (sourceId) =>
+        ingestMetrics.track(sourceId, 'scheduled_pull', () => ingestion.pull(sourceId)),
+    },
     logger,
     (sourceId) => kb.graphInfo(sourceId).triples > 0,
   );

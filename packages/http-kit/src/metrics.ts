@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
@@ -236,6 +237,22 @@ export class ServiceMetrics {
       });
     });
     return app;
+  }
+}
+
+/**
+ * The `version` of a package.json (`unknown` when unreadable), for {@link ServiceMetrics.buildInfo}:
+ * an app's `src/` and `dist/` both sit beside its package.json.
+ *
+ * @example
+ * metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
+ */
+export function packageVersion(packageJson: URL): string {
+  try {
+    const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
   }
 }
 

@@ -22,12 +22,17 @@ export interface InProcessKgApp {
  * @example
  * const { app, close } = await inProcessKgApp('<urn:a> <urn:b> "c" .');
  */
-export async function inProcessKgApp(turtle: string): Promise<InProcessKgApp> {
+export async function inProcessKgApp(
+  turtle: string,
+  /** More configuration (keys, limits), merged over the one source. */
+  overrides: Record<string, unknown> = {},
+): Promise<InProcessKgApp> {
   const dir = await mkdtemp(join(tmpdir(), 'kg-app-'));
   const logger = createLogger('test', { level: 'silent' });
   const config = parseConfig(
     KgApiConfigSchema,
     {
+      ...overrides,
       sources: [
         {
           id: 'vocab',
