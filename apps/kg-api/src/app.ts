@@ -71,6 +71,20 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
   metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
   const ingestMetrics =
     deps.ingestMetrics ?? new IngestMetrics(metrics, () => kb.sources().map((s) => s.id));
+  metrics.gauge(
+    'kg_storage_writable',
+    'Acknowledged graphs can be stored now (1) or not (0)',
+    [],
+    async () => ((await deps.storageWritable()) ? 1 : 0),
+  );
+  metrics.gauge('kg_triples', 'Triples in the knowledge base', [], () => kb.size);
+  metrics.gauge('kg_sources', 'Configured sources', [], () => kb.sources().length);
+  metrics.gauge(
+    'kg_pulls_running',
+    'Pulls from upstream sources in progress',
+    [],
+    () => deps.ingestion.running,
+  );
   // First, so that refused requests (401, 413, 429) are counted and timed too.
   app.use(metrics.middleware());
   app.use(securityHeaders());

@@ -121,20 +121,6 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
   );
   const lifecycle = new ServiceLifecycle();
   const metrics = new ServiceMetrics({ service: 'kg-api' });
-  metrics.gauge(
-    'kg_storage_writable',
-    'Acknowledged graphs can be stored now (1) or not (0)',
-    [],
-    async () => ((await persistence.writable()) ? 1 : 0),
-  );
-  metrics.gauge('kg_triples', 'Triples in the knowledge base', [], () => kb.size);
-  metrics.gauge('kg_sources', 'Configured sources', [], () => kb.sources().length);
-  metrics.gauge(
-    'kg_pulls_running',
-    'Pulls from upstream sources in progress',
-    [],
-    () => ingestion.running,
-  );
   const ingestMetrics = new IngestMetrics(metrics, () => kb.sources().map((s) => s.id));
   const app = buildKgApp({
     metrics,

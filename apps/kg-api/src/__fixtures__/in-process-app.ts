@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, parseConfig, resolveApiKeys } from '@dcg/http-kit';
+import { createLogger, parseConfig, resolveApiKeys, type ServiceMetrics } from '@dcg/http-kit';
 import { KnowledgeBase, SourceIngestion } from '@dcg/knowledge-graph';
 import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
 import type { OpenAPIHono } from '@hono/zod-openapi';
@@ -26,6 +26,8 @@ export async function inProcessKgApp(
   turtle: string,
   /** More configuration (keys, limits), merged over the one source. */
   overrides: Record<string, unknown> = {},
+  /** A registry of the caller's (default: one of the app's own). */
+  metrics?: ServiceMetrics,
 ): Promise<InProcessKgApp> {
   const dir = await mkdtemp(join(tmpdir(), 'kg-app-'));
   const logger = createLogger('test', { level: 'silent' });
@@ -52,6 +54,7 @@ export async function inProcessKgApp(
   await kb.replaceGraph('vocab', new Parser().parse(turtle));
   const rdfParse = { maxJsonDepth: config.ingestion.maxJsonLdDepth };
   const app = buildKgApp({
+    ...(metrics ? { metrics } : {}),
     config,
     kb,
     apiKeys: resolveApiKeys(config.auth.apiKeys, { env: {} }).keys,
