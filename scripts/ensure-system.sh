@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs and starts what the tests need outside npm: Debian's chromium (browser tests),
-# virtuoso-opensource (a real upstream SPARQL server) and a running PostgreSQL.
+# virtuoso-opensource (a real upstream SPARQL server), prometheus (for its promtool: the alert
+# rules and /metrics checks of tests/ops-monitoring.test.ts) and a running PostgreSQL.
 # Safe to run again: it only acts on what is missing.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v virtuoso-t >/dev/null 2>&1 || missing+=(virtuoso-opensource)
+command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
 
 if ((${#missing[@]})); then
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then

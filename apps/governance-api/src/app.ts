@@ -22,6 +22,7 @@ import type { Hono } from 'hono';
 import type { GovernanceEnv } from './app-env';
 import { authGuards } from './auth';
 import type { ResolvedApiKey } from './config';
+import { registerGovernanceMetrics } from './governance-metrics';
 import { governanceErrorHandler } from './governance-problems';
 import { bodySizeLimit } from './request-body';
 import { mountEvaluationResultRoutes } from './routes/evaluation-result-routes';
@@ -58,7 +59,10 @@ export interface GovernanceAppDeps {
   marketplaceSearch?: MarketplaceSearch;
   /** Extra sub-apps mounted at `/` (the demo tech adapter). */
   extras?: Hono[];
-  /** Prometheus metrics of this instance (default: a registry of its own with the HTTP metrics only). */
+  /**
+   * Prometheus metrics of this instance (default: a registry of its own without the process
+   * metrics); the app registers its HTTP and governance metrics on it (once per registry).
+   */
   metrics?: ServiceMetrics;
   /** Whether `/metrics` is served and asks for a key (default: served, key required). */
   metricsConfig?: MetricsConfig;
@@ -79,6 +83,10 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   const metrics =
     deps.metrics ?? new ServiceMetrics({ service: 'governance-api', processMetrics: false });
   const metricsConfig = deps.metricsConfig ?? MetricsConfigSchema.parse({});
+  const recorder = registerGovernanceMetrics(metrics, {
+    governance,
+    marketplaceSearch: deps.marketplaceSearch,
+  });
   // First, so that refused requests (401, 413, 429) are counted and timed too.
   app.use(metrics.middleware());
   app.use(securityHeaders());
@@ -105,7 +113,13 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   api.onError(governanceErrorHandler);
   mountTemplateRoutes(api, { governance, guards, maxBodyBytes });
   mountPolicyRoutes(api, { governance, guards, maxBodyBytes });
-  mountEvaluationResultRoutes(api, { governance, guards, maxBodyBytes, maxPageBytes });
+  mountEvaluationResultRoutes(api, {
+    governance,
+    guards,
+    maxBodyBytes,
+    maxPageBytes,
+    recorder,
+  });
   mountProvisioningRoutes(api, { governance, guards, maxBodyBytes, maxPageBytes });
   mountMarketplaceRoutes(api, { governance });
   if (deps.marketplaceSearch)

@@ -68,9 +68,14 @@ describe('governance-api operations: OpenAPI document and /metrics', () => {
       key: 'not-a-valid-key-at-all',
     });
 
-    const anonymous = await fetch(`${api.url}/metrics`);
+    // Through a proxy (a forwarding header), a key is asked; a scrape from this host outside
+    // production (the demo) needs none.
+    const anonymous = await fetch(`${api.url}/metrics`, {
+      headers: { 'x-forwarded-for': '203.0.113.7' },
+    });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect((await fetch(`${api.url}/metrics`)).status).toBe(200);
 
     const response = await fetch(`${api.url}/metrics`, {
       headers: { authorization: `Bearer ${KEYS.reader}` },

@@ -88,62 +88,6 @@ async function openStore(
   });
 }
 
-const STORE_PING_TIMEOUT_MS = 2_000;
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * The Prometheus metrics of governance-api: the process and HTTP metrics (submission and query
- * timings are the `http_request_duration_seconds` of their routes), store health, the plans in
- * progress and the provisioning outcomes.
- */
-function governanceMetrics(governance: Governance): ServiceMetrics {
-  const metrics = new ServiceMetrics({ service: 'governance-api' });
-  const { store } = governance;
-  metrics.gauge(
-    'dcg_store_up',
-    'The store answers a ping (1) or not (0)',
-    ['storage'],
-    async () => {
-      const up = await withTimeout(store.ping(), STORE_PING_TIMEOUT_MS).then(
-        () => 1,
-        () => 0,
-      );
-      return [{ labels: { storage: store.kind }, value: up }];
-    },
-  );
-  // The provisioning queue: plans accepted and not finished (a count query at scrape time).
-  metrics.gauge('governance_plans_running', 'Provisioning plans in progress', [], async () => {
-    const page = await withTimeout(
-      governance.coordinator.listPlans({ status: 'running', limit: 1, offset: 0 }),
-      STORE_PING_TIMEOUT_MS,
-    );
-    return page.meta.pagination.total;
-  });
-  const provisioned = metrics.counter(
-    'governance_provisioning_completed_total',
-    'Systems deployed or undeployed by the provisioning coordinator',
-    ['event', 'environment'],
-  );
-  governance.events.on('system.deployed', (e) =>
-    provisioned.inc({ event: 'deployed', environment: e.environment }),
-  );
-  governance.events.on('system.undeployed', (e) =>
-    provisioned.inc({ event: 'undeployed', environment: e.environment }),
-  );
-  return metrics;
-}
-
 /**
  * Starts governance-api in-process: validates the configuration, opens the store (SQLite in
  * `dataDir`, or PostgreSQL with `databaseUrl`) and runs its migrations, marks plans interrupted by
@@ -223,7 +167,8 @@ export async function startGovernanceApi(
     logger.warn('plans interrupted by an earlier stop were marked failed', { count: interrupted });
 
   const lifecycle = new ServiceLifecycle();
-  const metrics = governanceMetrics(governance);
+  // The app registers the governance metrics on it; the process metrics are added here only.
+  const metrics = new ServiceMetrics({ service: 'governance-api' });
   const marketplaceSearch = await openMarketplaceSearch({
     config,
     dataDir: options.dataDir,

@@ -3,6 +3,7 @@ import {
   healthRoutes,
   installErrorHandling,
   type Logger,
+  packageVersion,
   rateLimit,
   requestContext,
   type ServiceLifecycle,
@@ -23,6 +24,7 @@ import { cors } from 'hono/cors';
 import type { KgEnv } from './app-env';
 import { authGuards } from './auth';
 import type { KgApiConfig, ResolvedApiKey } from './config';
+import { IngestMetrics } from './ingest-metrics';
 import { kgErrorHandler } from './kg-problems';
 import { mountGraphRoutes } from './routes/graph-routes';
 import { mountPassthroughRoutes } from './routes/passthrough-routes';
@@ -45,8 +47,13 @@ export interface KgAppDeps {
   lifecycle?: ServiceLifecycle;
   /** Credentials of each source's upstream, resolved at start-up (default: none). */
   upstreamHeaders?: UpstreamHeaders;
-  /** Prometheus metrics of this instance (default: a registry of its own with the HTTP metrics only). */
+  /**
+   * Prometheus metrics of this instance (default: a registry of its own without the process
+   * metrics); the app registers its HTTP, SPARQL and build metrics on it (once per registry).
+   */
   metrics?: ServiceMetrics;
+  /** Ingest counts on `metrics` (default: made here; the server shares them with the scheduler). */
+  ingestMetrics?: IngestMetrics;
 }
 
 /**
@@ -61,6 +68,23 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
   const { config, kb } = deps;
   const app = new OpenAPIHono<KgEnv>({ defaultHook: zodValidationHook });
   const metrics = deps.metrics ?? new ServiceMetrics({ service: 'kg-api', processMetrics: false });
+  metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
+  const ingestMetrics =
+    deps.ingestMetrics ?? new IngestMetrics(metrics, () => kb.sources().map((s) => s.id));
+  metrics.gauge(
+    'kg_storage_writable',
+    'Acknowledged graphs can be stored now (1) or not (0)',
+    [],
+    async () => ((await deps.storageWritable()) ? 1 : 0),
+  );
+  metrics.gauge('kg_triples', 'Triples in the knowledge base', [], () => kb.size);
+  metrics.gauge('kg_sources', 'Configured sources', [], () => kb.sources().length);
+  metrics.gauge(
+    'kg_pulls_running',
+    'Pulls from upstream sources in progress',
+    [],
+    () => deps.ingestion.running,
+  );
   // First, so that refused requests (401, 413, 429) are counted and timed too.
   app.use(metrics.middleware());
   app.use(securityHeaders());
@@ -118,6 +142,7 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     kb,
     guards,
     ingestion: deps.ingestion,
+    ingestMetrics,
     maxUploadBytes: config.ingestion.maxUploadBytes,
     publicUrl: config.publicUrl,
     parse: deps.rdfParse,

@@ -52,6 +52,17 @@ describe('the embedded demo (demo vocabulary and the demo-loopback passthrough s
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('answers /metrics on the demo without a key to a scrape from this host, and asks one through a proxy', async () => {
+    const local = await fetch(`${api.url}/metrics`);
+    expect(local.status).toBe(200);
+    const { samples } = parsePrometheusText(await local.text());
+    expect(samples.some((s) => s.name === 'dcg_build_info')).toBe(true);
+    const proxied = await fetch(`${api.url}/metrics`, {
+      headers: { 'x-forwarded-for': '198.51.100.4' },
+    });
+    expect(proxied.status).toBe(401);
+  });
+
   it('lists demo-loopback as a passthrough-only source beside demo', async () => {
     const response = await fetch(`${api.url}/v1/sources`);
     const { sources } = (await response.json()) as {

@@ -179,7 +179,7 @@ describe('kg-api SPARQL queue depth in /metrics', () => {
       prefix: 'kg-ops-',
       config: {
         metrics: { requireKey: false },
-        sparql: { maxConcurrent: 1, maxQueued: 4, timeoutMs: 20_000 },
+        sparql: { maxConcurrent: 1, maxQueued: 3, timeoutMs: 20_000 },
       },
     });
     const { api } = kg;
@@ -208,6 +208,27 @@ describe('kg-api SPARQL queue depth in /metrics', () => {
         await new Promise((r) => setTimeout(r, 25));
       }
       expect(await depth()).toBe(3);
+      const admission = async () => {
+        const { samples } = parsePrometheusText(await (await fetch(`${api.url}/metrics`)).text());
+        const of = (name: string, reason?: string) =>
+          samples.find(
+            (s) => s.name === name && (reason === undefined || s.labels.reason === reason),
+          )?.value;
+        return {
+          running: of('kg_sparql_queries_running'),
+          queueFull: of('kg_sparql_queries_refused_total', 'queue_full'),
+          aborted: of('kg_sparql_queries_refused_total', 'aborted'),
+        };
+      };
+      expect(await admission()).toEqual({ running: 1, queueFull: 0, aborted: 0 });
+      // One more than sparql.maxQueued: refused at once.
+      const extra = await fetch(`${api.url}/v1/graph/sparql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/sparql-query' },
+        body: expensiveQuery(Date.now() * 100 + 9),
+      });
+      expect(extra.status).toBe(503);
+      expect((await admission()).queueFull).toBe(1);
       // Clients that go away leave the queue.
       clients.abort();
       await Promise.all(queries);
@@ -215,6 +236,7 @@ describe('kg-api SPARQL queue depth in /metrics', () => {
         await new Promise((r) => setTimeout(r, 25));
       }
       expect(await depth()).toBe(0);
+      expect((await admission()).aborted).toBe(3);
     } finally {
       clients.abort();
       await kg.close();
@@ -231,7 +253,12 @@ describe('kg-api with readsRequireKey and the default metrics config', () => {
       expect(security('get /v1/search/query')).toEqual([{ bearerAuth: [] }]);
       expect(security('get /metrics')).toEqual([{ bearerAuth: [] }]);
       expect(security('get /health')).toEqual([]);
-      expect((await fetch(`${api.url}/metrics`)).status).toBe(401);
+      // Through a proxy a key is asked; from this host outside production (the demo), none.
+      const proxied = await fetch(`${api.url}/metrics`, {
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      });
+      expect(proxied.status).toBe(401);
+      expect((await fetch(`${api.url}/metrics`)).status).toBe(200);
       const scraped = await fetch(`${api.url}/metrics`, {
         headers: { authorization: `Bearer ${WRITER}` },
       });

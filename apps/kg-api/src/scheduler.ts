@@ -14,7 +14,7 @@ import { Cron } from 'croner';
  */
 export function scheduleIngestion(
   sources: readonly SourceConfig[],
-  ingestion: SourceIngestion,
+  ingestion: Pick<SourceIngestion, 'pull'>,
   logger: Logger,
   hasGraph: (sourceId: string) => boolean = () => true,
 ): () => void {

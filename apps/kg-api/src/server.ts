@@ -19,6 +19,7 @@ import {
   demoLoopbackSource,
   loadDemoVocabulary,
 } from './demo';
+import { IngestMetrics } from './ingest-metrics';
 import { scheduleIngestion } from './scheduler';
 
 /** Options of {@link startKgApi}. */
@@ -122,22 +123,10 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
   );
   const lifecycle = new ServiceLifecycle();
   const metrics = new ServiceMetrics({ service: 'kg-api' });
-  metrics.gauge(
-    'kg_storage_writable',
-    'Acknowledged graphs can be stored now (1) or not (0)',
-    [],
-    async () => ((await persistence.writable()) ? 1 : 0),
-  );
-  metrics.gauge('kg_triples', 'Triples in the knowledge base', [], () => kb.size);
-  metrics.gauge('kg_sources', 'Configured sources', [], () => kb.sources().length);
-  metrics.gauge(
-    'kg_pulls_running',
-    'Pulls from upstream sources in progress',
-    [],
-    () => ingestion.running,
-  );
+  const ingestMetrics = new IngestMetrics(metrics, () => kb.sources().map((s) => s.id));
   const app = buildKgApp({
     metrics,
+    ingestMetrics,
     config,
     lifecycle,
     kb,
@@ -163,7 +152,10 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
   }
   const stopSchedule = scheduleIngestion(
     config.sources,
-    ingestion,
+    {
+      pull: (sourceId) =>
+        ingestMetrics.track(sourceId, 'scheduled_pull', () => ingestion.pull(sourceId)),
+    },
     logger,
     (sourceId) => kb.graphInfo(sourceId).triples > 0,
   );

@@ -84,6 +84,7 @@ export {
 export type {
   ContractGuard,
   CurrentResultStatus,
+  CurrentResultSummary,
   EvaluationResultRepository,
   GovernanceStore,
   InstanceRecord,

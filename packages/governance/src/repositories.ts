@@ -195,6 +195,22 @@ export interface CurrentResultStatus {
 }
 
 /**
+ * The current results of one environment and policy in one state: how many data contracts, and
+ * when the newest of those results arrived (the monitoring view, see
+ * {@link EvaluationResultRepository.summarizeCurrentResults}).
+ *
+ * @example
+ * const row: CurrentResultSummary = { environment: 'production', policyId: 'p1', status: 'violated', contracts: 2, lastReceivedAt: '2026-01-01T00:00:00.000Z' };
+ */
+export interface CurrentResultSummary {
+  environment: string;
+  policyId: string;
+  status: ComplianceState;
+  contracts: number;
+  lastReceivedAt: string;
+}
+
+/**
  * A new result before storage assigns its sequence number.
  *
  * @example
@@ -255,6 +271,12 @@ export interface EvaluationResultRepository {
     contractId: string,
     filter: { environment: string; limit: number; offset: number },
   ): Promise<Page<CurrentResultStatus>>;
+  /**
+   * The current results counted per environment, policy and state, with the time of the newest
+   * in each group: one grouped read of the current pointers (one row per contract, policy and
+   * environment), never of the history or the documents. For `/metrics` at scrape time.
+   */
+  summarizeCurrentResults(): Promise<CurrentResultSummary[]>;
   /** History of a contract, newest first. */
   listResultHistory(
     contractId: string,

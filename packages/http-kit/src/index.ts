@@ -12,7 +12,13 @@ export { ServiceLifecycle } from './lifecycle';
 export type { Logger, LogLevel } from './logger';
 export { createLogger, LOG_LEVELS, logLevelFromEnv } from './logger';
 export type { MetricsConfig } from './metrics';
-export { LATENCY_BUCKETS, MetricsConfigSchema, ServiceMetrics, UNMATCHED_ROUTE } from './metrics';
+export {
+  LATENCY_BUCKETS,
+  MetricsConfigSchema,
+  packageVersion,
+  ServiceMetrics,
+  UNMATCHED_ROUTE,
+} from './metrics';
 export type { OpenApiDocumentOptions, SecurityRequirement } from './openapi-document';
 export { serveOpenApiDocument } from './openapi-document';
 export type { Problem, ProblemFieldError } from './problem';

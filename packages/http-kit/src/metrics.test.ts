@@ -3,11 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { ServiceMetrics } from './metrics';
 import { parsePrometheusText, requestsTotal } from './operations.testkit';
 import { rateLimit } from './rate-limit';
+import { startHttpServer } from './server';
 
 const KEY = 'metrics-key-0123456789abcdef';
 const keys = [{ key: KEY, role: 'reader' }];
 
-function appWith(metrics: ServiceMetrics, config = { enabled: true, requireKey: true }) {
+function appWith(
+  metrics: ServiceMetrics,
+  config = { enabled: true, requireKey: true },
+  development?: boolean,
+) {
   const app = new Hono();
   app.use(metrics.middleware());
   app.use(
@@ -28,7 +33,10 @@ function appWith(metrics: ServiceMetrics, config = { enabled: true, requireKey: 
     throw new Error('boom');
   });
   app.onError((_, c) => c.text('failed', 500));
-  app.route('/', metrics.routes({ config, keys }));
+  app.route(
+    '/',
+    metrics.routes({ config, keys, ...(development === undefined ? {} : { development }) }),
+  );
   return app;
 }
 
@@ -95,5 +103,60 @@ describe('ServiceMetrics', () => {
     expect(
       (await off.request('/metrics', { headers: { authorization: `Bearer ${KEY}` } })).status,
     ).toBe(404);
+  });
+
+  it('labels dcg_build_info with version, commit and the Node.js version', async () => {
+    const metrics = new ServiceMetrics({ service: 'test', processMetrics: false });
+    metrics.buildInfo({ version: '1.2.3', commit: 'abc1234' });
+    const { samples, types } = await scrape(appWith(metrics));
+    expect(types.get('dcg_build_info')).toBe('gauge');
+    expect(samples).toContainEqual({
+      name: 'dcg_build_info',
+      labels: {
+        service: 'test',
+        version: '1.2.3',
+        commit: 'abc1234',
+        node_version: process.version,
+      },
+      value: 1,
+    });
+    const unknown = new ServiceMetrics({ service: 'test', processMetrics: false });
+    unknown.buildInfo({ version: '1.2.3' });
+    const info = (await scrape(appWith(unknown))).samples.find((s) => s.name === 'dcg_build_info');
+    expect(info?.labels.commit).toBe(process.env.DCG_COMMIT || 'unknown');
+  });
+
+  it('outside production, serves a loopback scrape without a key, unless a proxy forwarded it', async () => {
+    // Only the metrics routes: the rate limit of appWith would answer 429 first.
+    const only = (service: string, development: boolean) =>
+      new Hono().route(
+        '/',
+        new ServiceMetrics({ service, processMetrics: false }).routes({
+          config: { enabled: true, requireKey: true },
+          keys,
+          development,
+        }),
+      );
+    const development = only('dev', true);
+    const production = only('prod', false);
+    // app.request() has no socket: never local, so the key is asked even in development.
+    expect((await development.request('/metrics')).status).toBe(401);
+    const dev = await startHttpServer(development, { port: 0 });
+    const prod = await startHttpServer(production, { port: 0 });
+    try {
+      expect((await fetch(`${dev.url}/metrics`)).status).toBe(200);
+      for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
+        const proxied = await fetch(`${dev.url}/metrics`, { headers: { [header]: '203.0.113.9' } });
+        expect(proxied.status, header).toBe(401);
+      }
+      expect((await fetch(`${prod.url}/metrics`)).status).toBe(401);
+      const keyed = await fetch(`${prod.url}/metrics`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      expect(keyed.status).toBe(200);
+    } finally {
+      await dev.close();
+      await prod.close();
+    }
   });
 });

@@ -1,4 +1,6 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import {
   Counter,
@@ -9,7 +11,7 @@ import {
   Registry,
 } from 'prom-client';
 import { z } from 'zod';
-import { type ApiKey, bearerAuth } from './bearer-auth';
+import { type ApiKey, type AuthVariables, bearerAuth } from './bearer-auth';
 
 /**
  * Configuration of `/metrics`, the same key in every app (`metrics:` in its config file).
@@ -160,6 +162,30 @@ export class ServiceMetrics {
   }
 
   /**
+   * `dcg_build_info{version, commit, node_version}`, always 1: which build runs where (join it on
+   * `service` to label other series, or alert when two versions serve at once). Call it once per
+   * registry. `commit` defaults to the `DCG_COMMIT` environment variable, else `unknown`.
+   *
+   * @example
+   * metrics.buildInfo({ version: '0.1.0', commit: process.env.DCG_COMMIT });
+   */
+  buildInfo(info: { version: string; commit?: string | undefined }): void {
+    const gauge = this.gauge('dcg_build_info', 'The build that runs: always 1, labelled', [
+      'version',
+      'commit',
+      'node_version',
+    ]);
+    gauge.set(
+      {
+        version: info.version,
+        commit: info.commit || process.env.DCG_COMMIT || 'unknown',
+        node_version: process.version,
+      },
+      1,
+    );
+  }
+
+  /**
    * Counts and times every request: mount it first (before auth and rate limits), so that refused
    * requests are counted too.
    *
@@ -185,15 +211,24 @@ export class ServiceMetrics {
 
   /**
    * `GET /metrics` in the Prometheus text format; behind any valid API key unless
-   * `config.requireKey` is off; absent when `config.enabled` is off.
+   * `config.requireKey` is off; absent when `config.enabled` is off. Outside production
+   * (`development`, default: `NODE_ENV` is not `production`, the rule that also makes development
+   * keys) a scrape from a loopback address with no forwarding header needs no key, so the demo's
+   * `/metrics` answers on every app: see {@link isLocalScrape}.
    *
    * @example
    * app.route('/', metrics.routes({ config: config.metrics, keys: apiKeys }));
    */
-  routes(options: { config: MetricsConfig; keys: readonly ApiKey[] }): Hono {
+  routes(options: { config: MetricsConfig; keys: readonly ApiKey[]; development?: boolean }): Hono {
     const app = new Hono();
     if (!options.config.enabled) return app;
-    if (options.config.requireKey) app.use('/metrics', bearerAuth({ keys: options.keys }));
+    if (options.config.requireKey) {
+      const auth = bearerAuth({ keys: options.keys });
+      const development = options.development ?? process.env.NODE_ENV !== 'production';
+      const guard: MiddlewareHandler<{ Variables: AuthVariables }> = (c, next) =>
+        development && isLocalScrape(c) ? next() : auth(c, next);
+      app.use('/metrics', guard);
+    }
     app.get('/metrics', async (c) => {
       const body = await this.registry.metrics();
       return c.body(body, 200, {
@@ -203,4 +238,36 @@ export class ServiceMetrics {
     });
     return app;
   }
+}
+
+/**
+ * The `version` of a package.json (`unknown` when unreadable), for {@link ServiceMetrics.buildInfo}:
+ * an app's `src/` and `dist/` both sit beside its package.json.
+ *
+ * @example
+ * metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
+ */
+export function packageVersion(packageJson: URL): string {
+  try {
+    const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i;
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
+
+/**
+ * A request that came over a socket from this host (127.0.0.0/8, ::1) and carries no forwarding
+ * header: a reverse proxy on the same host connects from loopback too, but says whom it forwards
+ * for (most proxies add `X-Forwarded-For`; one that adds nothing makes every client look local,
+ * which is why the rule holds outside production only). `app.request()` has no socket: not local.
+ */
+function isLocalScrape(c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const address = incoming?.socket?.remoteAddress;
+  if (!address || !LOOPBACK.test(address)) return false;
+  return FORWARDING_HEADERS.every((name) => c.req.header(name) === undefined);
 }

@@ -4,6 +4,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import { assertPolicyAllowed, type Guards } from '../auth';
+import type { GovernanceMetricsRecorder } from '../governance-metrics';
 import { readJson } from '../governance-problems';
 import { pageResponse } from '../page-response';
 import { jsonSchemaComponent } from './json-schema-component';
@@ -27,7 +28,13 @@ const PATH = '/v1/computational-governance/policies/{policyId}/evaluation-result
  */
 export function mountEvaluationResultRoutes(
   app: OpenAPIHono<GovernanceEnv>,
-  deps: { governance: Governance; guards: Guards; maxBodyBytes: number; maxPageBytes: number },
+  deps: {
+    governance: Governance;
+    guards: Guards;
+    maxBodyBytes: number;
+    maxPageBytes: number;
+    recorder?: GovernanceMetricsRecorder;
+  },
 ): void {
   const { governance, guards } = deps;
 
@@ -79,6 +86,7 @@ export function mountEvaluationResultRoutes(
       const environment = c.req.query('environment');
       const body = await readJson(c, deps.maxBodyBytes);
       const accepted = await governance.results.submit({ policyId, environment, body });
+      deps.recorder?.resultAccepted(accepted.status);
       return c.json(accepted, 201);
     },
   );

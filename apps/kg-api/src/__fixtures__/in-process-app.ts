@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, parseConfig, resolveApiKeys } from '@dcg/http-kit';
+import { createLogger, parseConfig, resolveApiKeys, type ServiceMetrics } from '@dcg/http-kit';
 import { KnowledgeBase, SourceIngestion } from '@dcg/knowledge-graph';
 import { FileGraphPersistence } from '@dcg/knowledge-graph/node';
 import type { OpenAPIHono } from '@hono/zod-openapi';
@@ -22,12 +22,19 @@ export interface InProcessKgApp {
  * @example
  * const { app, close } = await inProcessKgApp('<urn:a> <urn:b> "c" .');
  */
-export async function inProcessKgApp(turtle: string): Promise<InProcessKgApp> {
+export async function inProcessKgApp(
+  turtle: string,
+  /** More configuration (keys, limits), merged over the one source. */
+  overrides: Record<string, unknown> = {},
+  /** A registry of the caller's (default: one of the app's own). */
+  metrics?: ServiceMetrics,
+): Promise<InProcessKgApp> {
   const dir = await mkdtemp(join(tmpdir(), 'kg-app-'));
   const logger = createLogger('test', { level: 'silent' });
   const config = parseConfig(
     KgApiConfigSchema,
     {
+      ...overrides,
       sources: [
         {
           id: 'vocab',
@@ -50,6 +57,7 @@ export async function inProcessKgApp(turtle: string): Promise<InProcessKgApp> {
     maxXmlDepth: config.ingestion.maxRdfXmlDepth,
   };
   const app = buildKgApp({
+    ...(metrics ? { metrics } : {}),
     config,
     kb,
     apiKeys: resolveApiKeys(config.auth.apiKeys, { env: {} }).keys,

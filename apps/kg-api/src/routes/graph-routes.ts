@@ -18,6 +18,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
+import type { IngestMetrics } from '../ingest-metrics';
 import { kgProblemType } from '../kg-problems';
 import { strictUtf8InSteps } from '../sparql-request';
 import { mountGraphStoreRoutes } from './graph-store-routes';
@@ -49,7 +50,8 @@ export function mountGraphRoutes(
   deps: {
     kb: KnowledgeBase;
     guards: Guards;
-    ingestion: SourceIngestion;
+    ingestion: Pick<SourceIngestion, 'pull'>;
+    ingestMetrics: IngestMetrics;
     maxUploadBytes: number;
     /** `publicUrl` of the configuration (Graph Store IRIs). */
     publicUrl?: string | undefined;
@@ -164,7 +166,10 @@ export function mountGraphRoutes(
     }),
     async (c) => {
       const { sourceId } = c.req.valid('param');
-      return c.json(await deps.ingestion.pull(sourceId), 200);
+      const info = await deps.ingestMetrics.track(sourceId, 'pull', () =>
+        deps.ingestion.pull(sourceId),
+      );
+      return c.json(info, 200);
     },
   );
 
@@ -283,15 +288,18 @@ export function mountGraphRoutes(
     c.get('logger').info('graph replaced', { sourceId, triples: info.triples, format });
     return c.json(info, 200);
   };
+  // Both upload routes (this one and the Graph Store Protocol's PUT) count as ingests.
+  const upload = (c: Context<KgEnv>, sourceId: string) =>
+    deps.ingestMetrics.track(sourceId, 'upload', () => replace(c, sourceId));
   app.put('/v1/sources/:sourceId/graph', guards.write, uploadLimit, (c) =>
-    replace(c, c.req.param('sourceId')),
+    upload(c, c.req.param('sourceId')),
   );
 
   mountGraphStoreRoutes(app, {
     guards,
     uploadLimit,
     download,
-    replace,
+    replace: upload,
     remove: async (c, sourceId) => c.json(await kb.removeGraph(sourceId), 200),
     publicUrl: deps.publicUrl,
   });

@@ -246,6 +246,18 @@ export function mountSparqlRoutes(
     [],
     () => admission.load.queued,
   );
+  deps.metrics.gauge(
+    'kg_sparql_queries_running',
+    'SPARQL queries being evaluated now (at most sparql.maxConcurrent)',
+    [],
+    () => admission.load.running,
+  );
+  const refused = deps.metrics.counter(
+    'kg_sparql_queries_refused_total',
+    'SPARQL queries that got no evaluation slot: queue_full (503 at once), deadline (timed out waiting), aborted (the client left while waiting)',
+    ['reason'],
+  );
+  for (const reason of ['queue_full', 'deadline', 'aborted']) refused.inc({ reason }, 0);
   // The time a query waits for a slot is not in it (that is in http_request_duration_seconds).
   const evaluationTime = deps.metrics.histogram(
     'kg_sparql_evaluation_duration_seconds',
@@ -285,6 +297,7 @@ export function mountSparqlRoutes(
     const format = negotiate(accept, request.format, ALL_RESULTS_FORMATS);
     const entered = await admission.enter(deadline, c.req.raw.signal);
     if ('reason' in entered) {
+      refused.inc({ reason: entered.reason.replace('-', '_') });
       if (entered.reason === 'queue-full') {
         const load = admission.load;
         return problemResponse(

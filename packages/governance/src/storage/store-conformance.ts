@@ -329,6 +329,33 @@ export function describeStoreConformance(
       expect(await store.getCurrentStatuses([], 'production')).toEqual([]);
     });
 
+    it('summarizes current results per environment, policy and state (the monitoring view)', async () => {
+      const env = 'summary-env';
+      const a = 'urn:dmb:cmp:summary:0:a';
+      const b = 'urn:dmb:cmp:summary:0:b';
+      const c = 'urn:dmb:cmp:summary:0:c';
+      await store.appendResult(result(a, 1, { environment: env, policyId: 'ps' }));
+      await store.appendResult(result(b, 3, { environment: env, policyId: 'ps' }));
+      await store.appendResult(result(c, 4, { environment: env, policyId: 'ps' }));
+      // a turns compliant: only its current result counts, not its history.
+      const last = await store.appendResult(result(a, 2, { environment: env, policyId: 'ps' }));
+      await store.appendResult(
+        result(a, 5, {
+          environment: env,
+          policyId: 'pt',
+          status: 'unprocessable',
+          detailsConform: false,
+        }),
+      );
+      const rows = (await store.summarizeCurrentResults()).filter((r) => r.environment === env);
+      expect(rows.map(({ lastReceivedAt: _, ...r }) => r)).toEqual([
+        { environment: env, policyId: 'ps', status: 'compliant', contracts: 2 },
+        { environment: env, policyId: 'ps', status: 'violated', contracts: 1 },
+        { environment: env, policyId: 'pt', status: 'unprocessable', contracts: 1 },
+      ]);
+      expect(rows[0]?.lastReceivedAt).toBe(last.receivedAt);
+    });
+
     it('keeps every result as history and the latest one current', async () => {
       const contract = 'urn:dmb:cmp:a:b:0:port';
       const first = await store.appendResult(result(contract, 1));

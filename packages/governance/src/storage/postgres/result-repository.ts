@@ -1,5 +1,9 @@
 import type { ComplianceState } from '@dcg/contract-schema';
-import type { EvaluationResultRepository, StoredEvaluationResult } from '../../repositories';
+import type {
+  CurrentResultSummary,
+  EvaluationResultRepository,
+  StoredEvaluationResult,
+} from '../../repositories';
 import { GroupCommit } from '../group-commit';
 import { enqueueResult, type PendingResult as Pending } from '../pending-result';
 import { clampPaging } from '../row-mapping';
@@ -15,6 +19,22 @@ interface ResultRow {
   details_conform: boolean;
   status: ComplianceState;
 }
+
+interface SummaryRow {
+  environment: string;
+  policy_id: string;
+  status: ComplianceState;
+  contracts: number | string;
+  last_received_at: string;
+}
+
+const summaryFromRow = (row: SummaryRow): CurrentResultSummary => ({
+  environment: row.environment,
+  policyId: row.policy_id,
+  status: row.status,
+  contracts: Number(row.contracts),
+  lastReceivedAt: row.last_received_at,
+});
 
 const resultFromRow = (row: ResultRow): StoredEvaluationResult => ({
   seq: Number(row.seq),
@@ -112,6 +132,16 @@ export function postgresResultRepository(
               );
         const row = rows[0] as ResultRow | undefined;
         return row ? resultFromRow(row) : null;
+      });
+    },
+
+    async summarizeCurrentResults() {
+      return ctx.run('summarize results', async () => {
+        const { rows } = await pool.query(
+          `SELECT environment, policy_id, status, count(*) AS contracts, max(received_at) AS last_received_at
+     FROM current_results GROUP BY environment, policy_id, status ORDER BY environment, policy_id, status`,
+        );
+        return (rows as SummaryRow[]).map(summaryFromRow);
       });
     },
 

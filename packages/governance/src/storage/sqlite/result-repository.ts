@@ -1,6 +1,7 @@
 import type { ComplianceState } from '@dcg/contract-schema';
 import type {
   CurrentResultStatus,
+  CurrentResultSummary,
   EvaluationResultRepository,
   StoredEvaluationResult,
 } from '../../repositories';
@@ -19,6 +20,22 @@ interface ResultRow {
   details_conform: number;
   status: ComplianceState;
 }
+
+interface SummaryRow {
+  environment: string;
+  policy_id: string;
+  status: ComplianceState;
+  contracts: number | string;
+  last_received_at: string;
+}
+
+const summaryFromRow = (row: SummaryRow): CurrentResultSummary => ({
+  environment: row.environment,
+  policyId: row.policy_id,
+  status: row.status,
+  contracts: Number(row.contracts),
+  lastReceivedAt: row.last_received_at,
+});
 
 const resultFromRow = (row: ResultRow): StoredEvaluationResult => ({
   seq: row.seq,
@@ -76,6 +93,10 @@ export function sqliteResultRepository(
   const listStates = db.prepare(
     `SELECT contract_id, policy_id, seq, status, received_at FROM evaluation_results
      WHERE contract_id = ? AND environment = ? ORDER BY seq DESC LIMIT ? OFFSET ?`,
+  );
+  const summary = db.prepare(
+    `SELECT environment, policy_id, status, count(*) AS contracts, max(received_at) AS last_received_at
+     FROM current_results GROUP BY environment, policy_id, status ORDER BY environment, policy_id, status`,
   );
   const guarded = db.prepare(
     'SELECT 1 FROM instance_guards WHERE contract_id = ? AND environment = ? AND policy_id = ? LIMIT 1',
@@ -172,6 +193,12 @@ export function sqliteResultRepository(
           meta: { pagination: { limit, offset, total } },
         };
       });
+    },
+
+    async summarizeCurrentResults() {
+      return ctx.run('summarize results', () =>
+        (summary.all() as SummaryRow[]).map(summaryFromRow),
+      );
     },
 
     async listResultHistory(contractId, filter) {
