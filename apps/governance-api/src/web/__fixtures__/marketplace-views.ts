@@ -110,6 +110,7 @@ export const unprocessableView: ContractComplianceView = {
       'compliant_xor_children',
       [0, 'result', 'details', 'results', 'root', 0],
       EXACTLY_ONE_MESSAGE_BOTH,
+      { has: 'both' },
     ),
     validationIssue(
       'issues_without_compliant',
