@@ -22,9 +22,12 @@ export interface ComplianceCounts {
  * @example
  * ContractComplianceStateSchema.parse('unknown');
  */
-export const ContractComplianceStateSchema = z
-  .enum(['compliant', 'violated', 'unprocessable', 'unknown'])
-  .meta({ id: 'ContractComplianceState' });
+export const ContractComplianceStateSchema = z.enum([
+  'compliant',
+  'violated',
+  'unprocessable',
+  'unknown',
+]);
 /** The state of a data contract, `unknown` without a result. */
 export type ContractComplianceState = z.infer<typeof ContractComplianceStateSchema>;
 
@@ -49,9 +52,7 @@ export const COMPLIANCE_SEVERITY_ORDER: readonly ContractComplianceState[] = [
  * @example
  * InstanceComplianceSchema.parse('none');
  */
-export const InstanceComplianceSchema = z
-  .enum([...ContractComplianceStateSchema.options, 'none'])
-  .meta({ id: 'InstanceCompliance' });
+export const InstanceComplianceSchema = z.enum([...ContractComplianceStateSchema.options, 'none']);
 /** The compliance of an instance as a whole. */
 export type InstanceCompliance = z.infer<typeof InstanceComplianceSchema>;
 

@@ -1,3 +1,4 @@
+import { MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import { type McpServer, requireScopes } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { describeCompliance } from './compliance-summary';
@@ -26,7 +27,12 @@ export function registerPrompts(server: McpServer, deps: DcgMcpDeps): void {
         'Explains, for the people who use a data product, why one of its data contracts is violated (or not), which requirements fail and what to do about it.',
       argsSchema: z.object({
         contractId: z.string().min(1).max(500).describe('Data contract (output port) URN'),
-        environment: z.string().min(1).max(200).optional().describe('Environment, e.g. production'),
+        environment: z
+          .string()
+          .min(1)
+          .max(MAX_ENVIRONMENT_LENGTH)
+          .optional()
+          .describe('Environment, e.g. production'),
       }),
       scopeChallenge: requireScopes(SCOPES.marketplaceRead),
     },
@@ -88,7 +94,12 @@ export function registerPrompts(server: McpServer, deps: DcgMcpDeps): void {
         'Finds the data products that answer a need, checks that their data contracts are healthy, and relates the need to the business glossary.',
       argsSchema: z.object({
         need: z.string().min(1).max(2000).describe('What data you need, in your words'),
-        environment: z.string().min(1).max(200).optional().describe('Environment, e.g. production'),
+        environment: z
+          .string()
+          .min(1)
+          .max(MAX_ENVIRONMENT_LENGTH)
+          .optional()
+          .describe('Environment, e.g. production'),
       }),
     },
     ({ need, environment }) => ({

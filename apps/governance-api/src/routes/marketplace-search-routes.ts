@@ -1,3 +1,4 @@
+import { MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import { ProblemError } from '@dcg/http-kit';
 import {
   EmbeddingJobSchema,
@@ -13,7 +14,7 @@ import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { bearerSecurity, problem } from './openapi-schemas';
 
-const Environment = z.string().min(1).max(200);
+const Environment = z.string().min(1).max(MAX_ENVIRONMENT_LENGTH);
 
 const unavailable = {
   ...problem('The embedding storage or provider is unavailable'),

@@ -19,6 +19,8 @@ export interface RecordLike {
   description?: string;
   compliant?: boolean;
   issues?: string[];
+  checked?: false;
+  severity?: string;
   children?: RecordLike[];
   target?: string;
 }
