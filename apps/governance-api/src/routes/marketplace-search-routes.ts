@@ -4,7 +4,6 @@ import {
   EmbeddingJobSchema,
   EmbeddingsStatusSchema,
   type MarketplaceSearch,
-  MarketplaceSearchError,
   MarketplaceSearchQuerySchema,
   SearchResultSchema,
 } from '@dcg/marketplace-search';
@@ -22,35 +21,6 @@ const unavailable = {
     'Retry-After': z.string().meta({ description: 'Seconds to wait before retrying' }),
   }),
 };
-
-const PROBLEMS: Partial<Record<MarketplaceSearchError['code'], { status: number; title: string }>> =
-  {
-    search_unavailable: { status: 409, title: 'Embeddings search is disabled' },
-    store_failed: { status: 503, title: 'Embedding storage unavailable' },
-    invalid_query: { status: 400, title: 'Invalid search' },
-  };
-
-async function withSearchProblems<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (!MarketplaceSearchError.isInstance(error)) throw error;
-    const mapped = PROBLEMS[error.code] ?? { status: 503, title: 'Marketplace search unavailable' };
-    throw new ProblemError(
-      {
-        status: mapped.status,
-        title: mapped.title,
-        // Store internals stay in the logs; provider messages never hold the key.
-        detail:
-          error.code === 'store_failed'
-            ? 'The embedding storage is unavailable; retry later'
-            : error.message,
-        type: `urn:dcg:marketplace-search:${error.code}`,
-      },
-      { cause: error },
-    );
-  }
-}
 
 /**
  * Marketplace search and embeddings: `GET /v1/marketplace/search` (public, like the marketplace),
@@ -97,7 +67,8 @@ export function mountMarketplaceSearchRoutes(
     }),
     async (c) => {
       const query = c.req.valid('query');
-      return c.json(await withSearchProblems(() => search.search(query)), 200);
+      // A MarketplaceSearchError becomes its problem in the API's one onError.
+      return c.json(await search.search(query), 200);
     },
   );
 
@@ -132,7 +103,7 @@ export function mountMarketplaceSearchRoutes(
     }),
     async (c) => {
       const { environment } = c.req.valid('json');
-      const job = await withSearchProblems(() => search.createEmbeddings(environment));
+      const job = await search.createEmbeddings(environment);
       c.header('Location', `/marketplace/embeddingsSearch/jobs/${encodeURIComponent(job.id)}`);
       return c.json(job, 202);
     },
@@ -168,7 +139,7 @@ export function mountMarketplaceSearchRoutes(
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const job = await withSearchProblems(() => search.getJob(id));
+      const job = await search.getJob(id);
       if (!job)
         throw new ProblemError({
           status: 404,
@@ -200,7 +171,7 @@ export function mountMarketplaceSearchRoutes(
     }),
     async (c) => {
       const { environment } = c.req.valid('query');
-      return c.json(await withSearchProblems(() => search.status(environment)), 200);
+      return c.json(await search.status(environment), 200);
     },
   );
 }
