@@ -9,6 +9,13 @@ import { SCOPES } from './scopes';
 import { describeFailure, ToolInputError } from './tool-errors';
 import { systemOfComponent } from './urns';
 
+const EnvironmentArgument = z
+  .string()
+  .min(1)
+  .max(MAX_ENVIRONMENT_LENGTH)
+  .optional()
+  .describe('Environment, e.g. production');
+
 /**
  * Registers the prompts: explain_contract_violation (why a data contract is violated and what to
  * do) and find_data (find data products for a need, check their contracts, relate the glossary).
@@ -27,12 +34,7 @@ export function registerPrompts(server: McpServer, deps: DcgMcpDeps): void {
         'Explains, for the people who use a data product, why one of its data contracts is violated (or not), which requirements fail and what to do about it.',
       argsSchema: z.object({
         contractId: z.string().min(1).max(500).describe('Data contract (output port) URN'),
-        environment: z
-          .string()
-          .min(1)
-          .max(MAX_ENVIRONMENT_LENGTH)
-          .optional()
-          .describe('Environment, e.g. production'),
+        environment: EnvironmentArgument,
       }),
       scopeChallenge: requireScopes(SCOPES.marketplaceRead),
     },
@@ -94,12 +96,7 @@ export function registerPrompts(server: McpServer, deps: DcgMcpDeps): void {
         'Finds the data products that answer a need, checks that their data contracts are healthy, and relates the need to the business glossary.',
       argsSchema: z.object({
         need: z.string().min(1).max(2000).describe('What data you need, in your words'),
-        environment: z
-          .string()
-          .min(1)
-          .max(MAX_ENVIRONMENT_LENGTH)
-          .optional()
-          .describe('Environment, e.g. production'),
+        environment: EnvironmentArgument,
       }),
     },
     ({ need, environment }) => ({

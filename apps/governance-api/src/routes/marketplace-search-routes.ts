@@ -1,4 +1,3 @@
-import { MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import { ProblemError } from '@dcg/http-kit';
 import {
   EmbeddingJobSchema,
@@ -11,9 +10,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { bearerSecurity, problem } from './openapi-schemas';
-
-const Environment = z.string().min(1).max(MAX_ENVIRONMENT_LENGTH);
+import { bearerSecurity, EnvironmentSchema as Environment, problem } from './openapi-schemas';
 
 const unavailable = {
   ...problem('The embedding storage or provider is unavailable'),
