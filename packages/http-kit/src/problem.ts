@@ -78,7 +78,11 @@ export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
-/** Turns zod issues into problem field errors with JSON paths. */
+/** Turns zod issues into problem field errors with JSON paths and zod's issue codes. */
 export function fieldErrorsFromZod(error: z.ZodError): ProblemFieldError[] {
-  return error.issues.map((issue) => ({ path: jsonPath(issue.path), message: issue.message }));
+  return error.issues.map((issue) => ({
+    path: jsonPath(issue.path),
+    message: issue.message,
+    code: issue.code,
+  }));
 }
