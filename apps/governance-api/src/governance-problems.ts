@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_DEPTH, depthIssue, toJsonPath } from '@dcg/contract-schema';
 import { GovernanceError, type GovernanceIssue } from '@dcg/governance';
 import { type Problem, ProblemError, type ProblemFieldError, problemResponse } from '@dcg/http-kit';
+import { MarketplaceSearchError } from '@dcg/marketplace-search';
 import type { Context, ErrorHandler } from 'hono';
 import type { GovernanceEnv } from './app-env';
 import { readBodyText } from './request-body';
@@ -16,10 +17,17 @@ const STATUS: Record<GovernanceError['code'], { status: number; title: string }>
   adapter_failure: { status: 502, title: 'Tech adapter failure' },
 };
 
+const SEARCH_STATUS: Partial<
+  Record<MarketplaceSearchError['code'], { status: number; title: string }>
+> = {
+  search_unavailable: { status: 409, title: 'Embeddings search is disabled' },
+  store_failed: { status: 503, title: 'Embedding storage unavailable' },
+  invalid_query: { status: 400, title: 'Invalid search' },
+};
+
 /** An entry of a problem's `errors[]`: the location as a JSONPath string, and the issue's code. */
 function wireIssue(code: string, path: string, message: string): ProblemFieldError {
-  // `code` is an extension member of the entry (RFC 9457 allows them).
-  return { path, message, code } as ProblemFieldError;
+  return { path, message, code };
 }
 
 /**
@@ -64,13 +72,44 @@ export function governanceProblem(error: GovernanceError): Problem {
 }
 
 /**
- * The error handler of the governance API routes: a {@link GovernanceError} becomes its problem
- * details, once, here; anything else goes on to the app's handler (`installErrorHandling`).
+ * The problem details of a marketplace search error: `type` is
+ * `urn:dcg:marketplace-search:<code>`; a provider or store outage is a 503.
+ *
+ * @example
+ * searchProblem(new MarketplaceSearchError('search_unavailable', 'disabled')).status; // 409
+ */
+export function searchProblem(error: MarketplaceSearchError): Problem {
+  const { status, title } = SEARCH_STATUS[error.code] ?? {
+    status: 503,
+    title: 'Marketplace search unavailable',
+  };
+  return {
+    status,
+    title,
+    // Store internals stay in the logs; provider messages never hold the key.
+    detail:
+      error.code === 'store_failed'
+        ? 'The embedding storage is unavailable; retry later'
+        : error.message,
+    type: `urn:dcg:marketplace-search:${error.code}`,
+  };
+}
+
+/**
+ * The error handler of the governance API routes: a {@link GovernanceError} or a
+ * {@link MarketplaceSearchError} becomes its problem details, once, here; anything else goes on
+ * to the app's handler (`installErrorHandling`).
  *
  * @example
  * api.onError(governanceErrorHandler);
  */
 export const governanceErrorHandler: ErrorHandler<GovernanceEnv> = (error, c) => {
+  if (MarketplaceSearchError.isInstance(error)) {
+    if (error.code === 'store_failed') {
+      c.get('logger')?.error('embedding store failure', { error: error.cause ?? error });
+    }
+    return problemResponse({ instance: c.req.path, ...searchProblem(error) });
+  }
   if (!GovernanceError.isInstance(error)) throw error;
   if (error.code === 'storage_failure') {
     c.get('logger')?.error('storage failure', { error: error.cause ?? error });

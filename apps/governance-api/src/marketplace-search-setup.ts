@@ -1,10 +1,10 @@
 import { join } from 'node:path';
+import { type InstanceCompliance, instanceCompliance } from '@dcg/contract-schema';
 import type { Governance } from '@dcg/governance';
 import type { Logger } from '@dcg/http-kit';
 import { ConfigError } from '@dcg/http-kit';
 import {
   type EmbeddingStore,
-  instanceCompliance,
   MarketplaceSearch,
   MarketplaceSearchError,
 } from '@dcg/marketplace-search';
@@ -72,7 +72,7 @@ export async function openMarketplaceSearch(options: {
     provider,
     source: { listInstances: (filter) => governance.store.listInstances(filter) },
     complianceOf: async (systemIds, environment) => {
-      const out = new Map<string, ReturnType<typeof instanceCompliance>>();
+      const out = new Map<string, InstanceCompliance>();
       for (const systemId of systemIds) {
         const view = await governance.marketplace.getInstance(systemId, environment);
         if (!view) continue;

@@ -121,6 +121,7 @@ describe('complianceStatus', () => {
           segments: ['result', 'details', 'results', 'root', 0],
           path: '$.result.details.results.root[0]',
           message: 'a validation record has exactly one of `compliant` and `children`: it has both',
+          params: { has: 'both' },
         },
       ],
       counts: { compliant: 0, failing: 0 },
@@ -138,6 +139,7 @@ describe('complianceStatus', () => {
         segments: [],
         path: '$',
         message: 'expected object, received string',
+        params: { expected: 'object', received: 'string' },
       },
     ]);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ComplianceCounts, countVerdict, requirementVerdict } from './compliance-rollup';
 import {
   type EvaluationResource,
   type EvaluationResult,
@@ -6,7 +7,6 @@ import {
 } from './evaluation-result';
 import { conformsToEvaluationResultFast } from './fast-validation';
 import type { ValidationRecord } from './result-details';
-import { isBlockingSeverity } from './severity';
 import {
   type Validation,
   type ValidationIssue,
@@ -168,20 +168,6 @@ export interface ComplianceTreeTarget {
   records: ComplianceTreeNode[];
 }
 
-/**
- * Counts of requirements (records with `compliant`): `failing` counts only those that make the
- * contract violated; a requirement not checked (`checked: false`) or failing with a non-blocking
- * severity (`warning`, `info`) is counted apart.
- */
-export interface ComplianceCounts {
-  compliant: number;
-  failing: number;
-  /** Requirements the guardian reported as not checked. */
-  notChecked?: number;
-  /** Failing requirements of a non-blocking severity. */
-  warnings?: number;
-}
-
 /** The compliance status of a stored evaluation result. */
 export interface ComplianceStatus {
   status: ComplianceState;
@@ -209,10 +195,10 @@ function toNode(
     const compliant = record.compliant === true;
     const notChecked = record.checked === false;
     const severity = typeof record.severity === 'string' ? record.severity : undefined;
-    if (compliant) counts.compliant++;
-    else if (notChecked) counts.notChecked = (counts.notChecked ?? 0) + 1;
-    else if (!isBlockingSeverity(severity)) counts.warnings = (counts.warnings ?? 0) + 1;
-    else counts.failing++;
+    countVerdict(
+      counts,
+      requirementVerdict({ key: record.key, compliant, checked: record.checked, severity }),
+    );
     const issues = record.issues ?? [];
     return {
       ...base,

@@ -101,3 +101,51 @@ describe('describeDetailsIssue', () => {
     expect(told.location).not.toMatch(/\$|\[/);
   });
 });
+
+describe('describeDetailsIssue reads values, not messages', () => {
+  it('tells an issue from its code and params whatever its message says', () => {
+    const at = [0, 'result', 'details', 'results', 'root', 0];
+    expect(
+      describeDetailsIssue(
+        validationIssue('compliant_xor_children', at, 'anything', { has: 'neither' }),
+      ).sentence,
+    ).toMatch(/^This record has neither a verdict/);
+    expect(
+      describeDetailsIssue(
+        validationIssue('invalid_type', [...at, 'key'], 'expected boolean, received string', {
+          expected: 'string',
+          received: 'undefined',
+        }),
+      ).sentence,
+    ).toBe('“key” is missing: it must be text.');
+    expect(
+      describeDetailsIssue(
+        validationIssue('too_deep', [...at, 'children'], 'whatever', { maxDepth: 64 }),
+      ).sentence,
+    ).toBe('Sub-records is nested deeper than 64 levels.');
+  });
+
+  it('tells an issue without params in general words, with its message as written', () => {
+    const at = [0, 'result', 'details', 'results', 'root', 0];
+    // The message of rule 1 word for word, but no params: the sentence does not read it.
+    expect(
+      describeDetailsIssue(
+        validationIssue(
+          'compliant_xor_children',
+          at,
+          'a validation record has exactly one of `compliant` and `children`: it has both',
+        ),
+      ).sentence,
+    ).toBe(
+      'A record must have exactly one of a verdict (“compliant”) and sub-records (“children”).',
+    );
+  });
+
+  it('gets the params from validation, rule 1 and the depth check alike', () => {
+    const [both] = issuesOf({ results: { root: [{ key: 'a', compliant: true, children: [] }] } });
+    expect(both?.params).toEqual({ has: 'both' });
+    const [missing, wrong] = issuesOf({ results: { root: [{ compliant: 1 }] } });
+    expect(missing?.params).toEqual({ expected: 'string', received: 'undefined' });
+    expect(wrong?.params).toEqual({ expected: 'boolean', received: 'number' });
+  });
+});

@@ -1,11 +1,12 @@
 import type { PathSegment } from './document-limits';
-import { EXACTLY_ONE_MESSAGE_BOTH, EXACTLY_ONE_MESSAGE_NEITHER } from './result-details';
 
 /** What {@link describeDetailsIssue} reads of an issue (a `ValidationIssue`, or one as JSON). */
 export interface DetailsIssueLike {
   code: string;
   segments: ReadonlyArray<PathSegment>;
   message: string;
+  /** The values the sentence is told from (see `ValidationIssue.params`). */
+  params?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -49,9 +50,6 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
   undefined: 'nothing',
 };
 
-const MISSING = /^is required \(expected (\w+)\)$/;
-const WRONG_TYPE = /^expected (\w+), received (\w+)$/;
-
 function relativeToDetails(segments: ReadonlyArray<PathSegment>): PathSegment[] {
   for (const prefix of DETAILS_PREFIXES) {
     if (prefix.every((segment, index) => segments[index] === segment)) {
@@ -62,7 +60,7 @@ function relativeToDetails(segments: ReadonlyArray<PathSegment>): PathSegment[] 
 }
 
 const quoted = (name: string) => `“${name}”`;
-const typeWords = (type: string) => TYPE_WORDS[type] ?? type;
+const typeWords = (type: unknown) => TYPE_WORDS[String(type)] ?? String(type);
 
 /** One step of the location: a target, a record, an issue, or a field. */
 function stepWords(segments: ReadonlyArray<PathSegment>, index: number): string {
@@ -104,28 +102,33 @@ function asSentence(text: string): string {
 }
 
 function sentenceOf(issue: DetailsIssueLike, subject: string): string {
+  const params = issue.params ?? {};
   switch (issue.code) {
     case 'compliant_xor_children':
-      if (issue.message === EXACTLY_ONE_MESSAGE_BOTH) {
+      if (params.has === 'both') {
         return 'This record has both a verdict (“compliant”) and sub-records (“children”): a record is either a requirement or a section, never both.';
       }
-      if (issue.message === EXACTLY_ONE_MESSAGE_NEITHER) {
+      if (params.has === 'neither') {
         return 'This record has neither a verdict (“compliant”) nor sub-records (“children”): a record is either a requirement or a section.';
       }
       return 'A record must have exactly one of a verdict (“compliant”) and sub-records (“children”).';
     case 'issues_without_compliant':
       return 'This record lists issues but has no verdict: only a requirement (a record with “compliant”) may list issues.';
     case 'invalid_type': {
-      const missing = MISSING.exec(issue.message);
-      if (missing) return `${subject} is missing: it must be ${typeWords(missing[1]!)}.`;
-      const wrong = WRONG_TYPE.exec(issue.message);
-      if (wrong) {
-        return `${subject} must be ${typeWords(wrong[1]!)}, not ${typeWords(wrong[2]!)}.`;
+      const { expected, received } = params;
+      if (expected === 'never') return `${subject} is not allowed here.`;
+      if (expected !== undefined && received === 'undefined') {
+        return `${subject} is missing: it must be ${typeWords(expected)}.`;
+      }
+      if (expected !== undefined && received !== undefined) {
+        return `${subject} must be ${typeWords(expected)}, not ${typeWords(received)}.`;
       }
       return asSentence(`${subject} ${issue.message}`);
     }
     case 'too_deep':
-      return asSentence(`${subject} ${issue.message}`);
+      return typeof params.maxDepth === 'number'
+        ? `${subject} is nested deeper than ${params.maxDepth} levels.`
+        : asSentence(`${subject} ${issue.message}`);
     default:
       return asSentence(issue.message);
   }
@@ -134,10 +137,13 @@ function sentenceOf(issue: DetailsIssueLike, subject: string): string {
 /**
  * A schema error of result details as a sentence for people, located relative to the details
  * (issues of a submitted body, `[0, 'result', 'details', …]`, or of a stored result are both
- * understood). Reads the issue's `code` and `segments`; no JSONPath and no backticks in the answer.
+ * understood). Reads the issue's `code`, `params` and `segments`, never its message (an issue without the
+ * values it needs is told in general words, with its message as written); no JSONPath and no
+ * backticks in the answer.
  *
  * @example
- * describeDetailsIssue(validationIssue('invalid_type', [0, 'result', 'details', 'results', 'root', 0, 'key'], 'is required (expected string)'));
+ * describeDetailsIssue(validationIssue('invalid_type', [0, 'result', 'details', 'results', 'root', 0, 'key'],
+ *   'is required (expected string)', { expected: 'string', received: 'undefined' }));
  * // { location: 'root › record 1', sentence: '“key” is missing: it must be text.' }
  */
 export function describeDetailsIssue(issue: DetailsIssueLike): DetailsIssueSentence {

@@ -1,6 +1,22 @@
 export {
-  type CheckedSubmission,
+  COMPLIANCE_SEVERITY_ORDER,
   type ComplianceCounts,
+  type ContractComplianceState,
+  ContractComplianceStateSchema,
+  countVerdict,
+  type FailingRequirement,
+  failingRequirements,
+  type InstanceCompliance,
+  InstanceComplianceSchema,
+  instanceCompliance,
+  type RequirementNodeLike,
+  type RequirementVerdict,
+  requirementTally,
+  requirementVerdict,
+  sumCounts,
+} from './compliance-rollup';
+export {
+  type CheckedSubmission,
   type ComplianceState,
   ComplianceStateSchema,
   type ComplianceStatus,
@@ -53,6 +69,7 @@ export {
   type PathSegment,
 } from './document-limits';
 export type { DocumentIssue, DocumentIssueCode, DocumentParse } from './document-parse';
+export { MAX_ENVIRONMENT_LENGTH } from './environment-name';
 export {
   type EvaluationOutcome,
   EvaluationOutcomeSchema,

@@ -77,12 +77,14 @@ describe('parseProvisioningDescriptor', () => {
           segments: ['descriptor', 'dataProduct', 'kind'],
           path: '$.descriptor.dataProduct.kind',
           message: 'is required (expected string)',
+          params: { expected: 'string', received: 'undefined' },
         },
         {
           code: 'invalid_type',
           segments: ['descriptor', 'componentIdToProvision'],
           path: '$.descriptor.componentIdToProvision',
           message: 'is required (expected string)',
+          params: { expected: 'string', received: 'undefined' },
         },
       ],
     });

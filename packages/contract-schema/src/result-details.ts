@@ -53,7 +53,7 @@ function checkRecordRules(ctx: z.core.ParsePayload<ValidationRecord>): void {
   if (hasCompliant === hasChildren) {
     ctx.issues.push({
       code: 'custom',
-      params: { code: 'compliant_xor_children' },
+      params: { code: 'compliant_xor_children', has: hasCompliant ? 'both' : 'neither' },
       input: record,
       message: hasCompliant ? EXACTLY_ONE_MESSAGE_BOTH : EXACTLY_ONE_MESSAGE_NEITHER,
     });

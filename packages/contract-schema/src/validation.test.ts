@@ -19,12 +19,14 @@ describe('toValidationIssues', () => {
         segments: ['results', 'root', 0, 'compliant'],
         path: '$.results.root[0].compliant',
         message: 'expected boolean, received string',
+        params: { expected: 'boolean', received: 'string' },
       },
       {
         code: 'invalid_type',
         segments: ['results', 'root', 1, 'key'],
         path: '$.results.root[1].key',
         message: 'is required (expected string)',
+        params: { expected: 'string', received: 'undefined' },
       },
     ]);
   });

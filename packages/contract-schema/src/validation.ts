@@ -51,7 +51,16 @@ export interface ValidationIssue {
   /** `segments` as JSONPath text, rooted at `$`. */
   path: string;
   message: string;
+  /**
+   * What the code says in values, so that no reader has to parse `message`: `expected` and
+   * `received` on `invalid_type` (`received: 'undefined'` for a missing field), `has` (`both` or
+   * `neither`) on `compliant_xor_children`, `maxDepth` on `too_deep`.
+   */
+  params?: ValidationIssueParams | undefined;
 }
+
+/** The values of a {@link ValidationIssue}, by name (see `params`). */
+export type ValidationIssueParams = Readonly<Record<string, string | number>>;
 
 /**
  * A {@link ValidationIssue} as JSON (the `schemaErrors` of a result whose details break A4).
@@ -69,6 +78,12 @@ export const ValidationIssueSchema = z
       .string()
       .describe('The location as JSONPath, e.g. `$[0].result.details.results.root[0]`'),
     message: z.string(),
+    params: z
+      .record(z.string(), z.union([z.string(), z.number()]))
+      .optional()
+      .describe(
+        'The values of the issue: `expected`/`received` on `invalid_type`, `has` on `compliant_xor_children`, `maxDepth` on `too_deep`',
+      ),
   })
   .meta({ id: 'ValidationIssue' });
 
@@ -83,8 +98,15 @@ export function validationIssue(
   code: ValidationIssueCode,
   segments: ReadonlyArray<PathSegment>,
   message: string,
+  params?: ValidationIssueParams,
 ): ValidationIssue {
-  return { code, segments: [...segments], path: toJsonPath(segments), message };
+  return {
+    code,
+    segments: [...segments],
+    path: toJsonPath(segments),
+    message,
+    ...(params === undefined ? {} : { params }),
+  };
 }
 
 /**
@@ -99,7 +121,7 @@ export function prefixIssues(
   issues: ReadonlyArray<ValidationIssue>,
 ): ValidationIssue[] {
   return issues.map((issue) =>
-    validationIssue(issue.code, [...prefix, ...issue.segments], issue.message),
+    validationIssue(issue.code, [...prefix, ...issue.segments], issue.message, issue.params),
   );
 }
 
@@ -108,20 +130,42 @@ export type Validation<T> =
   | { success: true; data: T }
   | { success: false; issues: ValidationIssue[] };
 
+// zod's default wording of a type error; custom messages (`{ error: … }`) do not match and stay.
 const INVALID_TYPE = /^Invalid input: expected (.+), received (.+)$/;
 
+/** zod's name of a value's type, as its messages word it. */
+function typeNameOf(value: unknown): string {
+  const type: string = z.core.util.parsedType(value);
+  return type === 'nan' ? 'NaN' : type;
+}
+
 /**
- * Rewrites zod's terse type messages into ones that read well in a CI log. Works from the
- * message text, so issues from a `safeParse` without `reportInput` read the same.
+ * The values of a zod issue that callers branch on. zod keeps the received value only with
+ * `reportInput` (validateWith asks for it); for issues of a plain `safeParse`, its default
+ * message is the one record of what was received.
  */
-function messageOf(issue: z.core.$ZodIssue): string {
-  // Only zod's default wording is rewritten; custom messages stay.
-  const match = issue.code === 'invalid_type' ? INVALID_TYPE.exec(issue.message) : null;
-  if (match === null) return issue.message;
-  const [, expected, received] = match;
-  if (received === 'undefined') return `is required (expected ${expected})`;
-  if (expected === 'never') return 'is not allowed here';
-  return `expected ${expected}, received ${received}`;
+function paramsOf(issue: z.core.$ZodIssue): ValidationIssueParams | undefined {
+  if (issue.code === 'custom') {
+    const { code: _code, ...rest } = (issue.params ?? {}) as Record<string, string | number>;
+    return Object.keys(rest).length > 0 ? rest : undefined;
+  }
+  if (issue.code !== 'invalid_type') return undefined;
+  const received =
+    'input' in issue ? typeNameOf(issue.input) : INVALID_TYPE.exec(issue.message)?.[2];
+  return received === undefined
+    ? { expected: issue.expected }
+    : { expected: issue.expected, received };
+}
+
+/**
+ * Rewrites zod's terse type messages into ones that read well in a CI log, from the issue's
+ * values; only zod's default wording is rewritten, custom messages stay.
+ */
+function messageOf(issue: z.core.$ZodIssue, params: ValidationIssueParams | undefined): string {
+  if (issue.code !== 'invalid_type' || !INVALID_TYPE.test(issue.message)) return issue.message;
+  if (params?.received === 'undefined') return `is required (expected ${params.expected})`;
+  if (params?.expected === 'never') return 'is not allowed here';
+  return `expected ${params?.expected}, received ${params?.received}`;
 }
 
 /** A custom issue of this package's schemas names its rule in `params.code`. */
@@ -140,13 +184,15 @@ function codeOf(issue: z.core.$ZodIssue): ValidationIssueCode {
  * // [{ code: 'compliant_xor_children', segments: ['results', 'root', 0], path: '$.results.root[0]', message: … }]
  */
 export function toValidationIssues(issues: ReadonlyArray<z.core.$ZodIssue>): ValidationIssue[] {
-  return issues.map((issue) =>
-    validationIssue(
+  return issues.map((issue) => {
+    const params = paramsOf(issue);
+    return validationIssue(
       codeOf(issue),
       issue.path.map((segment) => (typeof segment === 'number' ? segment : String(segment))),
-      messageOf(issue),
-    ),
-  );
+      messageOf(issue, params),
+      params,
+    );
+  });
 }
 
 /**
@@ -163,7 +209,9 @@ export function depthIssue(
 ): ValidationIssue | undefined {
   const path = findTooDeep(value, maxDepth);
   if (path === undefined) return undefined;
-  return validationIssue('too_deep', path, `is nested deeper than ${maxDepth} levels`);
+  return validationIssue('too_deep', path, `is nested deeper than ${maxDepth} levels`, {
+    maxDepth,
+  });
 }
 
 /**
@@ -181,7 +229,8 @@ export function validateWith<S extends z.ZodType>(
 ): Validation<z.output<S>> {
   const deep = depthIssue(value, limits.maxDepth);
   if (deep !== undefined) return { success: false, issues: [deep] };
-  const result = schema.safeParse(value);
+  // With the input on each issue, what was received is read from the value, not from a message.
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return { success: true, data: result.data };
   return { success: false, issues: toValidationIssues(result.error.issues) };
 }

@@ -5,7 +5,7 @@
  * @example
  * if (environment.length > MAX_ENVIRONMENT_LENGTH) throw new Error('too long');
  */
-export const MAX_ENVIRONMENT_LENGTH = 200;
+export { MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 
 /** Longest identifier accepted in a path or filter (policy, contract, template, system ids). */
 export const MAX_ID_LENGTH = 500;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ENVIRONMENT_LENGTH } from './limits';
 
 /**
  * When a policy runs: `active` during deployment, `passive` outside it (guardians push results).
@@ -53,7 +54,7 @@ export const PolicyCreateSchema = z.strictObject({
   resourceType: z.string().trim().min(1).max(200),
   trigger: PolicyTriggerSchema,
   status: PolicyStatusSchema.default('enabled'),
-  environment: z.string().trim().min(1).max(200).nullable().default(null),
+  environment: z.string().trim().min(1).max(MAX_ENVIRONMENT_LENGTH).nullable().default(null),
 });
 /** Input of a direct policy creation. */
 export type PolicyCreate = z.input<typeof PolicyCreateSchema>;

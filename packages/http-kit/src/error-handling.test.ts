@@ -65,6 +65,11 @@ describe('an app built from the kit', () => {
       '$.name',
       '$.tags[1]',
     ]);
+    // Clients branch on each entry's code, never on its message.
+    expect(problem.errors.map((e: { code: string }) => e.code)).toEqual([
+      'invalid_type',
+      'invalid_type',
+    ]);
   });
 
   it('answers malformed JSON with 400, not 500', async () => {

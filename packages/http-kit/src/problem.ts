@@ -1,9 +1,13 @@
 import { z } from 'zod';
 
-/** One problem with a piece of input, located by a JSON path such as `$.resource.id`. */
+/**
+ * One problem with a piece of input, located by a JSON path such as `$.resource.id`, with the
+ * stable `code` of the issue (zod's issue code or a rule's), so that clients branch on it.
+ */
 export const ProblemFieldErrorSchema = z.object({
   path: z.string(),
   message: z.string(),
+  code: z.string().optional(),
 });
 export type ProblemFieldError = z.infer<typeof ProblemFieldErrorSchema>;
 
@@ -74,7 +78,11 @@ export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
-/** Turns zod issues into problem field errors with JSON paths. */
+/** Turns zod issues into problem field errors with JSON paths and zod's issue codes. */
 export function fieldErrorsFromZod(error: z.ZodError): ProblemFieldError[] {
-  return error.issues.map((issue) => ({ path: jsonPath(issue.path), message: issue.message }));
+  return error.issues.map((issue) => ({
+    path: jsonPath(issue.path),
+    message: issue.message,
+    code: issue.code,
+  }));
 }

@@ -1,4 +1,5 @@
 import type { CallOptions, HttpClientOptions } from '@dcg/client-transport';
+import { MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import { z } from 'zod';
 import { createTransport, type Transport } from './http-transport';
 import { rankLexically } from './lexical-search';
@@ -132,7 +133,7 @@ const OptionsSchema = z.object({
 });
 
 const Id = z.string().min(1).max(500);
-const Environment = z.string().min(1).max(200);
+const Environment = z.string().min(1).max(MAX_ENVIRONMENT_LENGTH);
 const SearchQuery = z.string().trim().min(1).max(500);
 const Limit = z.number().int().min(1).max(100);
 

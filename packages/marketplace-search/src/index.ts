@@ -39,9 +39,6 @@ export {
   type SearchLogger,
 } from './marketplace-search';
 export {
-  type InstanceCompliance,
-  InstanceComplianceSchema,
-  instanceCompliance,
   type MarketplaceSearchQuery,
   MarketplaceSearchQuerySchema,
 } from './search-query';

@@ -1,3 +1,4 @@
+import type { InstanceCompliance } from '@dcg/contract-schema';
 import type { EmbeddingProvider } from './embedding-provider';
 import type { EmbeddingStore, StoredEmbedding } from './embedding-store';
 import { MarketplaceSearchError } from './errors';
@@ -5,7 +6,7 @@ import { type FusedHit, fuseRankings } from './hybrid-ranking';
 import { type InstanceDocument, instanceDocument, type SearchableInstance } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
 import { PendingInstances } from './pending-instances';
-import type { InstanceCompliance, MarketplaceSearchQuery } from './search-query';
+import type { MarketplaceSearchQuery } from './search-query';
 import type { EmbeddingJob, EmbeddingsStatus, SearchHit, SearchResult } from './search-wire';
 import { type VectorHit, VectorIndex } from './vector-index';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instanceCompliance, MarketplaceSearchQuerySchema } from './search-query';
+import { MarketplaceSearchQuerySchema } from './search-query';
 
 describe('MarketplaceSearchQuerySchema', () => {
   it('applies defaults and splits comma lists', () => {
@@ -32,15 +32,5 @@ describe('MarketplaceSearchQuerySchema', () => {
     expect(
       MarketplaceSearchQuerySchema.safeParse({ q: 'x'.repeat(513), environment: 'p' }).success,
     ).toBe(false);
-  });
-});
-
-describe('instanceCompliance', () => {
-  it('takes the worst state of the contracts', () => {
-    expect(instanceCompliance([])).toBe('none');
-    expect(instanceCompliance(['compliant', 'compliant'])).toBe('compliant');
-    expect(instanceCompliance(['compliant', 'unknown'])).toBe('unknown');
-    expect(instanceCompliance(['unknown', 'unprocessable'])).toBe('unprocessable');
-    expect(instanceCompliance(['unprocessable', 'violated', 'compliant'])).toBe('violated');
   });
 });

@@ -1,15 +1,5 @@
+import { InstanceComplianceSchema, MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import { z } from 'zod';
-
-/** Compliance of an instance as a whole, for filtering (see {@link instanceCompliance}). */
-export const InstanceComplianceSchema = z.enum([
-  'compliant',
-  'violated',
-  'unprocessable',
-  'unknown',
-  'none',
-]);
-/** Compliance of an instance as a whole. */
-export type InstanceCompliance = z.infer<typeof InstanceComplianceSchema>;
 
 const csvList = z.union([z.string(), z.array(z.string())]).transform((v) =>
   (Array.isArray(v) ? v : [v])
@@ -28,26 +18,10 @@ const csvList = z.union([z.string(), z.array(z.string())]).transform((v) =>
  */
 export const MarketplaceSearchQuerySchema = z.object({
   q: z.string().trim().min(1, 'q must not be empty').max(512, 'q has at most 512 characters'),
-  environment: z.string().min(1).max(200),
+  environment: z.string().min(1).max(MAX_ENVIRONMENT_LENGTH),
   limit: z.coerce.number().int().min(1).max(50).default(10),
   kind: csvList.pipe(z.array(z.string().min(1).max(100)).max(20)).optional(),
   compliance: csvList.pipe(z.array(InstanceComplianceSchema).max(20)).optional(),
 });
 /** A validated search query. */
 export type MarketplaceSearchQuery = z.output<typeof MarketplaceSearchQuerySchema>;
-
-/**
- * The compliance of an instance from the states of its data contracts: `violated` if any is
- * violated, else `unprocessable` if any result cannot be processed, else `unknown` if any has no
- * result yet, else `compliant`; `none` without data contracts.
- *
- * @example
- * instanceCompliance(['compliant', 'violated']); // 'violated'
- */
-export function instanceCompliance(contractStates: readonly string[]): InstanceCompliance {
-  if (contractStates.length === 0) return 'none';
-  for (const state of ['violated', 'unprocessable', 'unknown'] as const) {
-    if (contractStates.includes(state)) return state;
-  }
-  return 'compliant';
-}

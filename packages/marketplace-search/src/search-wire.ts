@@ -1,5 +1,5 @@
+import { InstanceComplianceSchema } from '@dcg/contract-schema';
 import { z } from 'zod';
-import { InstanceComplianceSchema } from './search-query';
 
 /**
  * One search hit, with why it matched: `matchedBy` lists the evidence (exact URN or name, words,

@@ -1,40 +1,5 @@
-import type { ComplianceTreeNode, ContractCompliance } from '@dcg/marketplace-client';
-
-/** One requirement of a data contract that its latest evaluation found failing. */
-export interface FailingRequirement {
-  /** Keys from the root of the tree to the requirement, e.g. `['orders', 'quality', 'amount_not_null']`. */
-  readonly path: readonly string[];
-  readonly name?: string | undefined;
-  readonly description?: string | undefined;
-  readonly issues: readonly string[];
-}
-
-/**
- * The failing requirements of a compliance tree: every node with `compliant: false` none of whose
- * descendants is itself failing (the most specific failures), in tree order.
- *
- * @example
- * failingRequirements(compliance.tree); // [{ path: ['orders', 'amount_not_null'], issues: ['12 rows…'] }]
- */
-export function failingRequirements(tree: readonly ComplianceTreeNode[]): FailingRequirement[] {
-  const out: FailingRequirement[] = [];
-  const visit = (node: ComplianceTreeNode, path: string[]): boolean => {
-    const here = [...path, node.key];
-    let childFailed = false;
-    for (const child of node.children ?? []) childFailed = visit(child, here) || childFailed;
-    if (node.compliant === false && !childFailed) {
-      out.push({
-        path: here,
-        ...(node.name === undefined ? {} : { name: node.name }),
-        ...(node.description === undefined ? {} : { description: node.description }),
-        issues: node.issues ?? [],
-      });
-    }
-    return childFailed || node.compliant === false;
-  };
-  for (const node of tree) visit(node, []);
-  return out;
-}
+import { failingRequirements } from '@dcg/contract-schema';
+import type { ContractCompliance } from '@dcg/marketplace-client';
 
 /**
  * One paragraph that says where a contract stands, for the text content of a tool answer and for

@@ -1,5 +1,6 @@
-export type { FailingRequirement } from './compliance-summary';
-export { describeCompliance, failingRequirements } from './compliance-summary';
+// The failing list lives with the other compliance rules; kept here for existing callers.
+export { type FailingRequirement, failingRequirements } from '@dcg/contract-schema';
+export { describeCompliance } from './compliance-summary';
 export { createDcgMcpServer } from './create-dcg-mcp-server';
 export type { DcgMcpCacheHints, DcgMcpDeps, DcgMcpLimits } from './dcg-mcp-deps';
 export { DEFAULT_CACHE_HINTS, DEFAULT_LIMITS } from './dcg-mcp-deps';

@@ -1,3 +1,4 @@
+import { failingRequirements, MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import {
   ComplianceStatusSchema,
   ContractComplianceSchema,
@@ -6,7 +7,7 @@ import {
 } from '@dcg/marketplace-client';
 import { type McpServer, requireScopes } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { describeCompliance, failingRequirements } from './compliance-summary';
+import { describeCompliance } from './compliance-summary';
 import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { decodeCursor, encodeCursor, fitItems } from './paging';
 import { SCOPES } from './scopes';
@@ -26,7 +27,7 @@ const readOnlyClosed = {
 const Environment = z
   .string()
   .min(1)
-  .max(200)
+  .max(MAX_ENVIRONMENT_LENGTH)
   .describe('Deployment environment, e.g. "production" or "development"');
 const Urn = (what: string) => z.string().min(1).max(500).describe(what);
 const Cursor = z

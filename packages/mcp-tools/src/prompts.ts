@@ -1,3 +1,4 @@
+import { MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import { type McpServer, requireScopes } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { describeCompliance } from './compliance-summary';
@@ -7,6 +8,13 @@ import { dataContractResourceUri } from './resource-list';
 import { SCOPES } from './scopes';
 import { describeFailure, ToolInputError } from './tool-errors';
 import { systemOfComponent } from './urns';
+
+const EnvironmentArgument = z
+  .string()
+  .min(1)
+  .max(MAX_ENVIRONMENT_LENGTH)
+  .optional()
+  .describe('Environment, e.g. production');
 
 /**
  * Registers the prompts: explain_contract_violation (why a data contract is violated and what to
@@ -26,7 +34,7 @@ export function registerPrompts(server: McpServer, deps: DcgMcpDeps): void {
         'Explains, for the people who use a data product, why one of its data contracts is violated (or not), which requirements fail and what to do about it.',
       argsSchema: z.object({
         contractId: z.string().min(1).max(500).describe('Data contract (output port) URN'),
-        environment: z.string().min(1).max(200).optional().describe('Environment, e.g. production'),
+        environment: EnvironmentArgument,
       }),
       scopeChallenge: requireScopes(SCOPES.marketplaceRead),
     },
@@ -88,7 +96,7 @@ export function registerPrompts(server: McpServer, deps: DcgMcpDeps): void {
         'Finds the data products that answer a need, checks that their data contracts are healthy, and relates the need to the business glossary.',
       argsSchema: z.object({
         need: z.string().min(1).max(2000).describe('What data you need, in your words'),
-        environment: z.string().min(1).max(200).optional().describe('Environment, e.g. production'),
+        environment: EnvironmentArgument,
       }),
       // It steers the model through both the marketplace and the knowledge graph tools.
       scopeChallenge: requireScopes(SCOPES.marketplaceRead, SCOPES.knowledgeGraphRead),

@@ -3,7 +3,6 @@ import {
   EmbeddingJobSchema,
   EmbeddingsStatusSchema,
   type MarketplaceSearch,
-  MarketplaceSearchError,
   MarketplaceSearchQuerySchema,
   SearchResultSchema,
 } from '@dcg/marketplace-search';
@@ -11,9 +10,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { bearerSecurity, problem } from './openapi-schemas';
-
-const Environment = z.string().min(1).max(200);
+import { bearerSecurity, EnvironmentSchema as Environment, problem } from './openapi-schemas';
 
 const unavailable = {
   ...problem('The embedding storage or provider is unavailable'),
@@ -21,35 +18,6 @@ const unavailable = {
     'Retry-After': z.string().meta({ description: 'Seconds to wait before retrying' }),
   }),
 };
-
-const PROBLEMS: Partial<Record<MarketplaceSearchError['code'], { status: number; title: string }>> =
-  {
-    search_unavailable: { status: 409, title: 'Embeddings search is disabled' },
-    store_failed: { status: 503, title: 'Embedding storage unavailable' },
-    invalid_query: { status: 400, title: 'Invalid search' },
-  };
-
-async function withSearchProblems<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (!MarketplaceSearchError.isInstance(error)) throw error;
-    const mapped = PROBLEMS[error.code] ?? { status: 503, title: 'Marketplace search unavailable' };
-    throw new ProblemError(
-      {
-        status: mapped.status,
-        title: mapped.title,
-        // Store internals stay in the logs; provider messages never hold the key.
-        detail:
-          error.code === 'store_failed'
-            ? 'The embedding storage is unavailable; retry later'
-            : error.message,
-        type: `urn:dcg:marketplace-search:${error.code}`,
-      },
-      { cause: error },
-    );
-  }
-}
 
 /**
  * Marketplace search and embeddings: `GET /v1/marketplace/search` (public, like the marketplace),
@@ -96,7 +64,8 @@ export function mountMarketplaceSearchRoutes(
     }),
     async (c) => {
       const query = c.req.valid('query');
-      return c.json(await withSearchProblems(() => search.search(query)), 200);
+      // A MarketplaceSearchError becomes its problem in the API's one onError.
+      return c.json(await search.search(query), 200);
     },
   );
 
@@ -131,7 +100,7 @@ export function mountMarketplaceSearchRoutes(
     }),
     async (c) => {
       const { environment } = c.req.valid('json');
-      const job = await withSearchProblems(() => search.createEmbeddings(environment));
+      const job = await search.createEmbeddings(environment);
       c.header('Location', `/marketplace/embeddingsSearch/jobs/${encodeURIComponent(job.id)}`);
       return c.json(job, 202);
     },
@@ -167,7 +136,7 @@ export function mountMarketplaceSearchRoutes(
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const job = await withSearchProblems(() => search.getJob(id));
+      const job = await search.getJob(id);
       if (!job)
         throw new ProblemError({
           status: 404,
@@ -199,7 +168,7 @@ export function mountMarketplaceSearchRoutes(
     }),
     async (c) => {
       const { environment } = c.req.valid('query');
-      return c.json(await withSearchProblems(() => search.status(environment)), 200);
+      return c.json(await search.status(environment), 200);
     },
   );
 }

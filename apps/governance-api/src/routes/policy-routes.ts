@@ -1,5 +1,6 @@
 import {
   type Governance,
+  MAX_ENVIRONMENT_LENGTH,
   PolicyCreateSchema,
   PolicySchema,
   PolicyStatusSchema,
@@ -39,8 +40,10 @@ export function mountPolicyRoutes(
           resourceType: text(200).optional(),
           trigger: PolicyTriggerSchema.optional(),
           status: PolicyStatusSchema.optional(),
-          environment: text(200).optional(),
-          env: text(200).optional().describe('Alias of environment (the established name)'),
+          environment: text(MAX_ENVIRONMENT_LENGTH).optional(),
+          env: text(MAX_ENVIRONMENT_LENGTH)
+            .optional()
+            .describe('Alias of environment (the established name)'),
           text: z.string().max(500).optional(),
         }),
       },

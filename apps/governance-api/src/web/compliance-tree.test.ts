@@ -31,6 +31,50 @@ describe('complianceTree', () => {
     );
   });
 
+  it('shows a requirement the guardian did not check as not checked, with why, never as failing', () => {
+    const out = String(
+      render([
+        {
+          key: 'quality',
+          children: [
+            { key: 'row_count', compliant: false, checked: false, issues: ['no SQL engine'] },
+            { key: 'id_unique', compliant: true },
+          ],
+        },
+      ]),
+    );
+    expect(out).toContain('data-key="quality"><details open>');
+    expect(out).toMatch(/<li class="section section-compliant"/);
+    expect(out).toContain('1 of 2 requirements not checked');
+    expect(out).toMatch(
+      /requirement-not-checked" data-key="row_count"><span class="verdict"><span aria-hidden="true">\?<\/span> Not checked<\/span>.*<ul class="issues" aria-label="Why row_count was not checked"><li>no SQL engine<\/li><\/ul>/,
+    );
+    expect(out).not.toContain('Failing');
+    expect(out).not.toContain('Not reported');
+  });
+
+  it('shows a requirement failing with a non-blocking severity as a warning', () => {
+    const out = String(
+      render([
+        {
+          key: 'sla',
+          children: [
+            { key: 'freshness', compliant: false, severity: 'warning', issues: ['3 hours late'] },
+            { key: 'latency', compliant: false, issues: ['too slow'] },
+          ],
+        },
+        { key: 'docs', children: [{ key: 'readme', compliant: false, severity: 'info' }] },
+      ]),
+    );
+    expect(out).toContain('1 of 2 requirements failing');
+    expect(out).toContain('1 of 1 requirement failing as warnings');
+    expect(out).toMatch(
+      /requirement-warning" data-key="freshness"><span class="verdict"><span aria-hidden="true">!<\/span> Warning/,
+    );
+    expect(out).toMatch(/requirement-failing" data-key="latency"/);
+    expect(out).toContain('data-key="docs"><details open>');
+  });
+
   it('collapses sections where every requirement is met, nested ones too', () => {
     const out = String(
       render([

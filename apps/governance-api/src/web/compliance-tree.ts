@@ -1,39 +1,25 @@
-import type { ComplianceTreeNode } from '@dcg/contract-schema';
+import {
+  type ComplianceCounts,
+  type ComplianceTreeNode,
+  requirementTally,
+  requirementVerdict,
+  sumCounts,
+} from '@dcg/contract-schema';
 import { type Markup, markup, trusted } from './markup';
-
-/** Requirements below a node (leaves), split by their verdict. */
-interface RequirementTally {
-  compliant: number;
-  failing: number;
-  unreported: number;
-}
-
-function leafTally(node: ComplianceTreeNode): RequirementTally {
-  if (node.compliant === true) return { compliant: 1, failing: 0, unreported: 0 };
-  if (node.compliant === false) return { compliant: 0, failing: 1, unreported: 0 };
-  return { compliant: 0, failing: 0, unreported: 1 };
-}
-
-function sumTallies(tallies: RequirementTally[]): RequirementTally {
-  const total: RequirementTally = { compliant: 0, failing: 0, unreported: 0 };
-  for (const tally of tallies) {
-    total.compliant += tally.compliant;
-    total.failing += tally.failing;
-    total.unreported += tally.unreported;
-  }
-  return total;
-}
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-function sectionState(tally: RequirementTally): string {
-  const total = tally.compliant + tally.failing + tally.unreported;
+function sectionState(tally: ComplianceCounts): string {
+  const notChecked = tally.notChecked ?? 0;
+  const warnings = tally.warnings ?? 0;
+  const total = tally.compliant + tally.failing + notChecked + warnings;
   if (total === 0) return 'no requirements';
-  if (tally.failing > 0) return `${tally.failing} of ${plural(total, 'requirement')} failing`;
-  if (tally.unreported > 0)
-    return `${tally.unreported} of ${plural(total, 'requirement')} not reported`;
+  const of = (count: number, what: string) => `${count} of ${plural(total, 'requirement')} ${what}`;
+  if (tally.failing > 0) return of(tally.failing, 'failing');
+  if (notChecked > 0) return of(notChecked, 'not checked');
+  if (warnings > 0) return of(warnings, 'failing as warnings');
   return total === 1 ? 'the requirement is met' : `all ${total} requirements met`;
 }
 
@@ -65,7 +51,7 @@ function description(node: ComplianceTreeNode): Markup | string {
 /** A rendered node with the tally of the requirements in it, so ancestors need not count again. */
 interface Rendered {
   html: Markup;
-  tally: RequirementTally;
+  tally: ComplianceCounts;
 }
 
 function sectionItem(
@@ -75,9 +61,9 @@ function sectionItem(
   rendered: Rendered[],
   depth: number,
 ): Rendered {
-  const tally = sumTallies(rendered.map((child) => child.tally));
-  // Sections stay collapsed while all is well and open where something fails or is missing.
-  const open = tally.failing > 0 || tally.unreported > 0;
+  const tally = sumCounts(rendered.map((child) => child.tally));
+  // Sections stay collapsed while all is well and open where something fails or was not checked.
+  const open = tally.failing > 0 || (tally.notChecked ?? 0) > 0 || (tally.warnings ?? 0) > 0;
   const state = tally.failing > 0 ? 'failing' : 'compliant';
   const flat = depth >= MAX_INDENTED_DEPTH ? trusted(' class="flat"') : '';
   const list =
@@ -88,24 +74,33 @@ function sectionItem(
   };
 }
 
+function issueList(node: ComplianceTreeNode, label: string, none: string): Markup {
+  const issues = node.issues ?? [];
+  return issues.length > 0
+    ? markup`<ul class="issues" aria-label="${label}">${issues.map((issue) => markup`<li>${issue}</li>`)}</ul>`
+    : markup`<p class="issues">${none}</p>`;
+}
+
+// A4 rule 5: every requirement carries `compliant`, so a requirement is met, failing (as an
+// error or as a warning) or, where the guardian says so, not checked; there is no fourth case.
 function renderRequirement(node: ComplianceTreeNode, depth: number): Markup {
   const name = node.name ?? node.key;
-  if (node.compliant === true) {
-    return markup`<li class="requirement requirement-compliant" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">✓</span> Met</span><div>${nodeLabel(node, depth)}${description(node)}</div></li>`;
+  const label = markup`<div>${nodeLabel(node, depth)}${description(node)}</div>`;
+  switch (requirementVerdict(node)) {
+    case 'compliant':
+      return markup`<li class="requirement requirement-compliant" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">✓</span> Met</span>${label}</li>`;
+    case 'not_checked':
+      return markup`<li class="requirement requirement-not-checked" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">?</span> Not checked</span>${label}${issueList(node, `Why ${name} was not checked`, 'The guardian did not say why it did not check this requirement.')}</li>`;
+    case 'warning':
+      return markup`<li class="requirement requirement-warning" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">!</span> Warning</span>${label}${issueList(node, `Issues of ${name}`, 'No issue was reported for this requirement.')}</li>`;
+    case 'failing':
+      return markup`<li class="requirement requirement-failing" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">✗</span> Failing</span>${label}${issueList(node, `Issues of ${name}`, 'No issue was reported for this requirement.')}</li>`;
   }
-  if (node.compliant === false) {
-    const issues = node.issues ?? [];
-    const list =
-      issues.length > 0
-        ? markup`<ul class="issues" aria-label="Issues of ${name}">${issues.map((issue) => markup`<li>${issue}</li>`)}</ul>`
-        : markup`<p class="issues">No issue was reported for this requirement.</p>`;
-    return markup`<li class="requirement requirement-failing" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">✗</span> Failing</span><div>${nodeLabel(node, depth)}${description(node)}</div>${list}</li>`;
-  }
-  return markup`<li class="requirement requirement-unreported" data-key="${node.key}"><span class="verdict"><span aria-hidden="true">?</span> Not reported</span><div>${nodeLabel(node, depth)}${description(node)}</div></li>`;
 }
 
 function renderNode(node: ComplianceTreeNode, depth: number): Rendered {
-  if (!node.section) return { html: renderRequirement(node, depth), tally: leafTally(node) };
+  if (!node.section)
+    return { html: renderRequirement(node, depth), tally: requirementTally([node]) };
   return sectionItem(
     markup`data-key="${node.key}"`,
     nodeLabel(node, depth),

@@ -1,3 +1,4 @@
+import { COMPLIANCE_SEVERITY_ORDER } from '@dcg/contract-schema';
 import type { ComplianceViewStatus, MarketplaceInstanceView } from '@dcg/governance';
 import { formatTimestamp } from './format-timestamp';
 import { contractHref, instanceAnchor, marketplaceHref, systemHref } from './marketplace-links';
@@ -25,8 +26,6 @@ export interface InstancesPageModel {
   total?: number;
 }
 
-const STATUS_ORDER: ComplianceViewStatus[] = ['violated', 'unprocessable', 'unknown', 'compliant'];
-
 // How a count of contracts in each state reads in a sentence ("2 violated, 1 without results yet").
 const TALLY_WORDS: Readonly<Record<ComplianceViewStatus, string>> = {
   violated: 'violated',
@@ -44,7 +43,7 @@ function contractStatus(
 function statusTally(instance: MarketplaceInstanceView): string {
   const contracts = instance.components.filter((component) => component.dataContract);
   if (contracts.length === 0) return 'No data contracts';
-  const parts = STATUS_ORDER.flatMap((status) => {
+  const parts = COMPLIANCE_SEVERITY_ORDER.flatMap((status) => {
     const count = contracts.filter((component) => contractStatus(component) === status).length;
     return count === 0 ? [] : [`${count} ${TALLY_WORDS[status]}`];
   });

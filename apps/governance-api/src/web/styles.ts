@@ -68,7 +68,8 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .verdict{font-weight:600;white-space:nowrap}
 .requirement-failing .verdict{color:var(--bad-fg)}
 .requirement-compliant .verdict{color:var(--ok-fg)}
-.requirement-unreported .verdict{color:var(--unk-fg)}
+.requirement-warning .verdict{color:var(--warn-fg)}
+.requirement-not-checked .verdict{color:var(--unk-fg)}
 .node-key{color:var(--muted);font-weight:400;font-size:.85em}
 .node-description{color:var(--muted);margin:.1rem 0 0;font-size:.95em}
 .issues{grid-column:2;margin:.25rem 0 .25rem;padding:.4rem .75rem .4rem 1.75rem;background:var(--bad-bg);border-radius:4px;color:#5c1010}

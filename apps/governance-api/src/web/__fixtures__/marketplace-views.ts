@@ -19,6 +19,8 @@ export interface RecordLike {
   description?: string;
   compliant?: boolean;
   issues?: string[];
+  checked?: false;
+  severity?: string;
   children?: RecordLike[];
   target?: string;
 }
@@ -110,6 +112,7 @@ export const unprocessableView: ContractComplianceView = {
       'compliant_xor_children',
       [0, 'result', 'details', 'results', 'root', 0],
       EXACTLY_ONE_MESSAGE_BOTH,
+      { has: 'both' },
     ),
     validationIssue(
       'issues_without_compliant',
