@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIfStale } from './build-if-stale.mjs';
+import { endOfLifeNotice } from './node-line.mjs';
 
 const apps = [
   { name: 'governance-api', port: 8080 },
@@ -53,6 +54,10 @@ function stopAll(code) {
     children.map((c) => (c.exitCode === null ? new Promise((r) => c.on('exit', r)) : null)),
   ).then(() => process.exit(code));
 }
+
+// Once per start, before the apps' own output: the apps run on this same Node binary.
+const notice = endOfLifeNotice(process.version);
+if (notice) console.warn(`note: ${notice}`);
 
 const present = apps.filter((app) => existsSync(join(root, 'apps', app.name, 'src', 'main.ts')));
 const compiled = (app) => existsSync(join(root, 'apps', app.name, 'tsup.config.ts'));

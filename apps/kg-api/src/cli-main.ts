@@ -7,6 +7,6 @@ runCli(process.argv.slice(2), process.env).then(
   },
   (error: unknown) => {
     process.stderr.write(`dcg-kg: ${(error as Error).stack ?? String(error)}\n`);
-    process.exitCode = 1;
+    process.exitCode = 2; // no verdict: see EXIT in cli.ts
   },
 );

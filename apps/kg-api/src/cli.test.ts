@@ -68,7 +68,11 @@ describe('dcg-kg ingest', () => {
       triples: 30_000,
       format: 'n-triples',
     });
-    expect(err.text()).toMatch(/upload 100%/);
+    // Not a terminal: each tenth of the progress is one line, 100 % once (not again at the end).
+    const progress = err.text().split('\n');
+    expect(progress.filter((line) => line.startsWith('upload 100%'))).toHaveLength(1);
+    expect(progress.filter((line) => /^check vocab\.nt 100%/.test(line))).toHaveLength(1);
+    expect(new Set(progress).size).toBe(progress.length);
     // While kg-api parses and stores the upload, the wait is shown, then how long it took.
     expect(err.text()).toMatch(
       /upload 100%[^\n]*\nprocessing: waiting for kg-api\n(.*\n)*processing done in \d+\.\d s\n/,
@@ -276,7 +280,7 @@ describe('dcg-kg ingest', () => {
     };
     const none = await run('nowhere/**/*.ttl');
     expect(none).toMatchObject({
-      code: 1,
+      code: 2,
       err: 'dcg-kg: nowhere/**/*.ttl: the pattern matches no file\n',
     });
     await mkdir(join(dir, 'mixed'), { recursive: true });
@@ -305,6 +309,39 @@ describe('dcg-kg ingest', () => {
       expect(await runCli(argv, {}, { out, err: capture() })).toBe(0);
       expect(out.text()).toMatch(/^Usage: dcg-kg ingest SOURCE FILE\|DIRECTORY\|GLOB/);
     }
+  });
+
+  it('exits 2 when it could not run: a file that cannot be read, kg-api unreachable', async () => {
+    const run = async (args: string[]) => {
+      const err = capture();
+      const code = await runCli(
+        ['ingest', 'vocab', ...args],
+        { INIT_CWD: dir },
+        {
+          out: capture(),
+          err,
+        },
+      );
+      return { code, err: err.text() };
+    };
+    expect(await run(['missing.ttl', '--url', api.url, '--key', WRITER])).toEqual({
+      code: 2,
+      err: 'dcg-kg: cannot read missing.ttl: no such file or directory\n',
+    });
+    await writeFile(join(dir, 'reachable.ttl'), TURTLE);
+    const unreachable = await run(['reachable.ttl', '--url', 'http://127.0.0.1:9']);
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.err).toMatch(/^dcg-kg: cannot reach kg-api at http:\/\/127\.0\.0\.1:9: /);
+  });
+
+  it('prints its help on stderr and exits 2 when run with no arguments', async () => {
+    const out = capture();
+    const err = capture();
+    expect(await runCli([], {}, { out, err })).toBe(2);
+    expect(out.text()).toBe('');
+    expect(err.text()).toMatch(/^Usage: dcg-kg ingest SOURCE FILE\|DIRECTORY\|GLOB/);
+    expect(err.text()).not.toContain('unknown command');
+    expect(err.text()).toContain('Exit codes: 0 uploaded; 1 refused');
   });
 
   it('explains its usage on bad arguments', async () => {

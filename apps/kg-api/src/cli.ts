@@ -31,6 +31,10 @@ is shown.
   --url     kg-api base URL (env DCG_KG_URL, default http://127.0.0.1:8081)
   --key     API key with the writer role (env DCG_KG_API_KEY)
   --format  turtle | n-triples | n-quads | trig | json-ld | rdf-xml (default: from each file's extension)
+
+Exit codes: 0 uploaded; 1 refused (a file fails the check: syntax, UTF-8, no triples; kg-api
+refuses the upload: key, source); 2 could not run (bad arguments, a file that cannot be read,
+kg-api unreachable or failing).
 `;
 
 const FORMATS: readonly RdfFormat[] = [
@@ -42,16 +46,32 @@ const FORMATS: readonly RdfFormat[] = [
   'rdf-xml',
 ];
 
-/** Thrown for a failure the CLI reports as a message (exit code 1), without a stack. */
+/**
+ * Exit codes, the same in the three dcg CLIs (dcg-contract, dcg-guardian, dcg-kg): 0 done;
+ * 1 refused: a file failed the local check (syntax, UTF-8, no triples) or kg-api refused the
+ * upload (4xx: key, source); 2 no verdict: bad arguments, a file that cannot be read, kg-api
+ * unreachable or failing (5xx).
+ */
+export const EXIT = { done: 0, refused: 1, couldNotRun: 2 } as const;
+
+/** Thrown for a failure the CLI reports as a message (exit code 1 by default), without a stack. */
 class CliFailure extends Error {
   constructor(
     message: string,
     /** The file and the place in it the failure is about, for GitHub annotations. */
     readonly at?: { file: string; line?: number | undefined; column?: number | undefined },
+    readonly exitCode: number = EXIT.refused,
   ) {
     super(message);
   }
 }
+
+/** A failure that leaves no verdict on the files (exit code 2). */
+const couldNotRun = (message: string) => new CliFailure(message, undefined, EXIT.couldNotRun);
+
+/** A refusal of kg-api: 4xx is a verdict on the upload, 5xx says it could not be processed. */
+const refusal = (status: number, message: string) =>
+  status >= 500 ? couldNotRun(message) : new CliFailure(message);
 
 /** A GitHub Actions workflow command that shows `message` on the file (and line) it is about. */
 function githubAnnotation(failure: CliFailure): string {
@@ -87,7 +107,12 @@ export async function runCli(
     parsed = parseCliArgs(argv);
   } catch (error) {
     io.err.write(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
+    return EXIT.couldNotRun;
+  }
+  if (parsed.usage) {
+    // No arguments: the help, on stderr since nothing was done (as dcg-contract and dcg-guardian).
+    io.err.write(USAGE);
+    return EXIT.couldNotRun;
   }
   if (parsed.help) {
     io.out.write(USAGE);
@@ -108,7 +133,7 @@ export async function runCli(
     // paths are meant from where the user typed the command (INIT_CWD).
     const cwd = env.INIT_CWD ?? process.cwd();
     const files = await expandInputs(parsed.inputs, cwd).catch((error: Error) => {
-      throw new CliFailure(error.message);
+      throw couldNotRun(error.message);
     });
     const checked: CheckedFile[] = [];
     for (const path of files) checked.push(await checkFile(path, cwd, parsed.format, io));
@@ -166,12 +191,13 @@ export async function runCli(
       duplex: 'half',
     } as RequestInit)
       .catch((error: Error) => {
-        throw new CliFailure(`cannot reach kg-api at ${url}: ${error.cause ?? error.message}`);
+        throw couldNotRun(`cannot reach kg-api at ${url}: ${error.cause ?? error.message}`);
       })
       .finally(() => processing?.finish());
     const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
     if (!response.ok) {
-      throw new CliFailure(
+      throw refusal(
+        response.status,
         `kg-api refused the upload: ${response.status} ${answer.title ?? ''}${answer.detail ? ` — ${answer.detail}` : ''}`,
       );
     }
@@ -186,7 +212,7 @@ export async function runCli(
       io.err.write(`dcg-kg: ${error.message}\n`);
       // In GitHub Actions the failure is also an annotation (on the file's line for a syntax error).
       if (env.GITHUB_ACTIONS === 'true') io.err.write(githubAnnotation(error));
-      return 1;
+      return error.exitCode;
     }
     throw error;
   }
@@ -209,9 +235,9 @@ async function checkFile(
 ): Promise<CheckedFile> {
   const { name, path: annotated } = fileNames(path, cwd);
   const format = forced ?? rdfFormatFromFileName(path);
-  if (!format) throw new CliFailure(`cannot tell the RDF format of ${name}; pass --format`);
+  if (!format) throw couldNotRun(`cannot tell the RDF format of ${name}; pass --format`);
   const bytes = await readFile(path).catch((error: Error) => {
-    throw new CliFailure(`cannot read ${name}: ${error.message}`);
+    throw couldNotRun(`cannot read ${name}: ${error.message}`);
   });
   const decoded = decodeUtf8(bytes);
   if (!decoded.success)
@@ -254,7 +280,7 @@ async function preflight(url: string, sourceId: string, key: string | undefined)
       headers: { ...authorization, ...(init.headers as Record<string, string> | undefined) },
       signal: AbortSignal.timeout(30_000),
     }).catch((error: Error) => {
-      throw new CliFailure(`cannot reach kg-api at ${url}: ${error.cause ?? error.message}`);
+      throw couldNotRun(`cannot reach kg-api at ${url}: ${error.cause ?? error.message}`);
     });
   const listing = await ask('/v1/sources');
   if (listing.ok) {
@@ -285,10 +311,19 @@ async function preflight(url: string, sourceId: string, key: string | undefined)
       `kg-api refused the key for an upload to "${sourceId}" (nothing was sent): ${why}${key ? '' : '; pass --key or set DCG_KG_API_KEY'}`,
     );
   }
-  throw new CliFailure(`kg-api refused the upload (nothing was sent): ${why}`);
+  throw refusal(probe.status, `kg-api refused the upload (nothing was sent): ${why}`);
 }
 
 function parseCliArgs(argv: string[]) {
+  if (argv.length === 0) {
+    return {
+      usage: true as const,
+      help: false as const,
+      version: false as const,
+      sourceId: '',
+      inputs: [],
+    };
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -301,13 +336,26 @@ function parseCliArgs(argv: string[]) {
     },
   });
   if (values.help || positionals[0] === 'help') {
-    return { help: true as const, version: false as const, sourceId: '', inputs: [] };
+    return {
+      usage: false as const,
+      help: true as const,
+      version: false as const,
+      sourceId: '',
+      inputs: [],
+    };
   }
   if (values.version || positionals[0] === 'version') {
-    return { help: false as const, version: true as const, sourceId: '', inputs: [] };
+    return {
+      usage: false as const,
+      help: false as const,
+      version: true as const,
+      sourceId: '',
+      inputs: [],
+    };
   }
   const [command, sourceId, ...inputs] = positionals;
-  if (command !== 'ingest') throw new Error(`unknown command "${command ?? ''}"`);
+  if (command === undefined) throw new Error('a command is needed: ingest');
+  if (command !== 'ingest') throw new Error(`unknown command "${command}"`);
   if (!sourceId || inputs.length === 0) {
     throw new Error('ingest needs SOURCE and at least one FILE, DIRECTORY or GLOB');
   }
@@ -316,6 +364,7 @@ function parseCliArgs(argv: string[]) {
     throw new Error(`--format must be one of ${FORMATS.join(', ')}`);
   }
   return {
+    usage: false as const,
     help: false as const,
     version: false as const,
     sourceId,

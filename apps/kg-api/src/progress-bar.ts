@@ -41,8 +41,9 @@ export function progressBar(
       );
       return;
     }
+    // Each tenth once: the last update often reaches 100 % before finish() is called.
     const decile = Math.floor(ratio * 10);
-    if (decile !== lastDecile || final) {
+    if (decile !== lastDecile) {
       lastDecile = decile;
       stream.write(
         `${label} ${(ratio * 100).toFixed(0)}% (${formatBytes(current)}/${formatBytes(total)})\n`,

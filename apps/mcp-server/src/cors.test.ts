@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '@dcg/http-kit';
+import { ConfigError, createLogger, parseConfig } from '@dcg/http-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpServerConfigSchema } from './config';
 import { type RunningMcpServer, startMcpServer } from './server';
 
 const ALLOWED = 'https://inspector.example';
@@ -161,5 +162,30 @@ describe('mcp-server CORS and DNS-rebinding protection', () => {
       redirect: 'manual',
     });
     expect(get.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('mcp-server cors.origin configuration', () => {
+  const problems = (origin: unknown) => {
+    try {
+      parseConfig(McpServerConfigSchema, { cors: { origin } }, 'configuration file test.yaml');
+    } catch (error) {
+      expect(ConfigError.isInstance(error)).toBe(true);
+      return (error as ConfigError).problems;
+    }
+    return [];
+  };
+
+  it('names the key and the reason, never just "Invalid input"', () => {
+    expect(problems(42)).toEqual([
+      { key: 'cors.origin', message: 'expected string or array, received number' },
+    ]);
+    expect(problems([ALLOWED, `${OTHER}/path`])).toEqual([
+      {
+        key: 'cors.origin[1]',
+        message: 'must be an origin such as https://app.example.com (scheme, host, port; no path)',
+      },
+    ]);
+    expect(problems([ALLOWED])).toEqual([]);
   });
 });

@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '@dcg/http-kit';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from './config';
 
@@ -48,4 +51,35 @@ describe('readConfig', () => {
       /METRICS_REQUIRE_KEY must be 1 or 0[\s\S]*METRICS_KEY must be at least 16 characters/,
     );
   });
+
+  it('is a ConfigError of @dcg/http-kit with one problem per bad variable', () => {
+    let error: unknown;
+    try {
+      readConfig({ PORT: 'x', LOG_LEVEL: 'verbose' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as ConfigError).problems.map((p) => p.key)).toEqual(['PORT', 'LOG_LEVEL']);
+  });
+
+  it('stops the process with one JSON line and exit code 1, as the other apps do', () => {
+    const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+    const run = spawnSync(process.execPath, ['--conditions=@dcg/source', '--import', 'tsx', main], {
+      env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'silent', DCG_DEMO: '' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      level: 'error',
+      name: 'postgres-guardian',
+      msg: 'invalid configuration',
+      problems: [{ key: 'PORT', message: 'PORT must be a port number' }],
+    });
+    expect(run.stderr).toContain('- PORT: PORT must be a port number');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
 });

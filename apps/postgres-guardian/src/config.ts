@@ -1,5 +1,5 @@
 import { parseDuration } from '@dcg/guardian-sdk';
-import { LOG_LEVELS } from '@dcg/http-kit';
+import { LOG_LEVELS, parseConfig } from '@dcg/http-kit';
 import { z } from 'zod';
 
 const duration = (name: string) =>
@@ -78,7 +78,8 @@ export const PostgresGuardianConfigSchema = z.looseObject({
 export type PostgresGuardianConfig = z.infer<typeof PostgresGuardianConfigSchema>;
 
 /**
- * Reads the configuration; every bad variable is named in one error message.
+ * Reads the configuration; every bad variable is named in one `ConfigError` (from
+ * `@dcg/http-kit`, as in the other apps), with a `problems` entry per variable.
  *
  * @example
  * const config = readConfig(process.env);
@@ -91,8 +92,6 @@ export function readConfig(env: Record<string, string | undefined>): PostgresGua
   if (defined.GOVERNANCE_URL === undefined && defined.GOVERNANCE_API_PORT !== undefined) {
     defined.GOVERNANCE_URL = `http://127.0.0.1:${defined.GOVERNANCE_API_PORT}`;
   }
-  const parsed = PostgresGuardianConfigSchema.safeParse(defined);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
-  throw new Error(`postgres-guardian configuration is invalid:\n  ${problems.join('\n  ')}`);
+  // The formatter of the other apps: a ConfigError naming each bad variable (`problems`).
+  return parseConfig(PostgresGuardianConfigSchema, defined, 'environment');
 }

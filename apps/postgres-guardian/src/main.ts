@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openFileContractRegistry, startGuardian } from '@dcg/guardian-sdk/node';
 import { postgresContractCheck } from '@dcg/guardian-sdk/postgres';
-import { createLogger, ServiceMetrics } from '@dcg/http-kit';
+import { ConfigError, createLogger, ServiceMetrics } from '@dcg/http-kit';
 import pg from 'pg';
 import { readConfig } from './config';
 import { createDemoTables } from './demo-tables';
@@ -11,12 +11,22 @@ import { buildGuardianHttpApp } from './http-app';
 // The reference guardian: a tech adapter for the coordinator, and a scheduler that checks the
 // contracts it guards in PostgreSQL. Only the public API of @dcg/guardian-sdk is used.
 
+// `--once` (CI) checks what the registry holds and exits: no adapter is served then.
+const once = process.argv.includes('--once');
+
 let config: ReturnType<typeof readConfig>;
 try {
   config = readConfig(process.env);
 } catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(2);
+  if (!ConfigError.isInstance(error)) throw error;
+  // As the apps started by runService: one JSON line, the message on stderr, exit code 1. With
+  // --once, 1 means "violated": there a configuration that stops the check is 2, could not run.
+  createLogger('postgres-guardian', { level: 'info' }).error('invalid configuration', {
+    detail: error.message,
+    problems: error.problems,
+  });
+  process.stderr.write(`${error.message}\n`);
+  process.exit(once ? 2 : 1);
 }
 
 // JSON lines at LOG_LEVEL, secrets redacted (connection strings, keys); `listening` always shows.
@@ -45,9 +55,6 @@ pool.on('error', (error) =>
 const registry = openFileContractRegistry(join(config.DCG_DATA_DIR, 'contracts.json'), {
   defaultEnvironment: config.DCG_ENVIRONMENT,
 });
-
-// `--once` (CI) checks what the registry holds and exits: no adapter is served then.
-const once = process.argv.includes('--once');
 
 // Demo (`pnpm start`): fresh demo tables, an orders "pipeline" that keeps orders fresh, and the
 // guardian key that governance-api's demo writes into its data folder.

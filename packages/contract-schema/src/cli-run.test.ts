@@ -152,16 +152,30 @@ describe('dcg-contract validate', () => {
       ['validate', '--kind', 'details', '--format', 'xml', good.path],
       '--format must be text or json',
     ],
-    [['validate', '--kind', 'details', '--frob', good.path], 'unknown option --frob'],
-    [['validate', '--kind', 'details', '--strict=yes', good.path], '--strict takes no value'],
+    [['validate', '--kind', 'details', '--frob', good.path], "Unknown option '--frob'"],
+    [
+      ['validate', '--kind', 'details', '--strict=yes', good.path],
+      "Option '--strict' does not take an argument",
+    ],
+    [['validate', good.path, '--kind'], "Option '--kind <value>' argument missing"],
+    [['validate', '--kind', '--strict', good.path], "Option '--kind' argument is ambiguous"],
     [['frobnicate'], 'unknown command "frobnicate"'],
-    [[], 'missing command'],
   ])('exits 2 on usage errors: %j', async (argv, message) => {
     const io = memoryIo();
     expect(await run(argv, io)).toBe(EXIT.usage);
     expect(io.err).toContain(message);
     expect(io.err).toContain('Usage:');
     expect(io.err).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('dcg-contract with no arguments', () => {
+  it('prints its usage on stderr and exits 2, as dcg-guardian and dcg-kg do', async () => {
+    const io = memoryIo();
+    expect(await run([], io)).toBe(EXIT.usage);
+    expect(io.out).toBe('');
+    expect(io.err).toMatch(/^Usage:\n {2}dcg-contract validate --kind/);
+    expect(io.err).toContain('Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable file');
   });
 });
 

@@ -1,3 +1,4 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import {
   type CliFileReport,
   type CliFinding,
@@ -48,7 +49,8 @@ export interface CliIo {
 }
 
 /**
- * Exit codes of `dcg-contract`.
+ * Exit codes of `dcg-contract`, the same in the three dcg CLIs (dcg-contract, dcg-guardian,
+ * dcg-kg): 0 the check passed, 1 it failed, 2 no verdict (usage error, a file that cannot be read).
  *
  * @example
  * if ((await run(argv, io)) === EXIT.invalid) console.error('fix the document');
@@ -65,7 +67,7 @@ type Kind = keyof typeof VALIDATORS;
 
 const COMMON = `FILE is JSON or YAML; "-" reads standard input; a folder means the .json, .yaml and .yml
 files under it; a quoted glob ('contracts/**/*.yaml') the files it matches.
-Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable file.`;
+Exit codes: 0 valid, 1 invalid, 2 usage error or unreadable file (as dcg-guardian and dcg-kg).`;
 
 const HELP = {
   validate: `Usage: dcg-contract validate --kind KIND [--strict] [--format text|json|junit] FILE...
@@ -123,44 +125,32 @@ interface Options {
 function parseOptions(
   command: Command,
   args: ReadonlyArray<string>,
-  allowed: ReadonlyArray<string>,
+  allowed: ReadonlyArray<'kind' | 'format' | 'guardian' | 'strict'>,
   formats: ReadonlyArray<Options['format']> = ['text', 'json'],
 ): Options {
   const usage = HELP[command];
-  const options: Options = { format: 'text', strict: false, help: false, positional: [] };
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index] as string;
-    if (arg === '-' || !arg.startsWith('-')) {
-      options.positional.push(arg);
-      continue;
-    }
-    if (arg === '--') {
-      options.positional.push(...args.slice(index + 1));
-      break;
-    }
-    if (arg === '--help' || arg === '-h') {
-      options.help = true;
-      continue;
-    }
-    const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
-    const name = flag.replace(/^--/, '');
-    if (!allowed.includes(name)) throw new UsageError(`unknown option ${flag}`, usage);
-    if (name === 'strict') {
-      if (inline !== undefined) throw new UsageError('--strict takes no value', usage);
-      options.strict = true;
-      continue;
-    }
-    const value = inline ?? args[++index];
-    if (value === undefined) throw new UsageError(`${flag} needs a value`, usage);
-    if (name === 'format') {
-      if (!(formats as string[]).includes(value)) {
-        throw new UsageError(`--format must be ${formats.join(' or ')}, not "${value}"`, usage);
-      }
-      options.format = value as Options['format'];
-    } else if (name === 'kind') options.kind = value;
-    else if (name === 'guardian') options.guardian = value;
+  const spec: ParseArgsConfig['options'] = { help: { type: 'boolean', short: 'h' } };
+  for (const name of allowed) spec[name] = { type: name === 'strict' ? 'boolean' : 'string' };
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    // The same parser as dcg-guardian and dcg-kg: `-` is a FILE, `--` ends the options.
+    parsed = parseArgs({ args: [...args], options: spec, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message, usage);
   }
-  return options;
+  const { values, positionals } = parsed;
+  const format = (values.format as string | undefined) ?? 'text';
+  if (!(formats as string[]).includes(format)) {
+    throw new UsageError(`--format must be ${formats.join(' or ')}, not "${format}"`, usage);
+  }
+  return {
+    format: format as Options['format'],
+    strict: values.strict === true,
+    help: values.help === true,
+    positional: positionals,
+    ...(typeof values.kind === 'string' ? { kind: values.kind } : {}),
+    ...(typeof values.guardian === 'string' ? { guardian: values.guardian } : {}),
+  };
 }
 
 type Loaded =
@@ -411,7 +401,9 @@ export async function run(argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
         return help(topic, io);
       }
       case undefined:
-        throw new UsageError('missing command');
+        // No arguments: the help, on stderr since nothing was done (as dcg-guardian and dcg-kg).
+        io.stderr(`${USAGE}\n`);
+        return EXIT.usage;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

@@ -135,6 +135,31 @@ describe('dcg-guardian convert datacontract-cli', () => {
     }
   });
 
+  it('prints its usage on stderr and exits 2 with no arguments, an unknown option or command', async () => {
+    for (const argv of [
+      [],
+      ['--frobnicate'],
+      ['inspect', 'run.json'],
+      ['convert', 'x', 'run.json'],
+    ]) {
+      const { value, out, err } = io();
+      expect(await runCli(argv, value), argv.join(' ')).toBe(2);
+      expect(out).toEqual([]);
+      expect(err.join('')).toMatch(/usage: dcg-guardian convert datacontract-cli/);
+    }
+    const unknown = io();
+    await runCli(['convert', 'datacontract-cli', runFile, '--frobnicate'], unknown.value);
+    expect(unknown.err.join('')).toMatch(/^dcg-guardian: Unknown option '--frobnicate'/);
+    // A value that looks like an option is refused rather than taken as the resource id.
+    const ambiguous = io();
+    expect(
+      await runCli(
+        ['convert', 'datacontract-cli', runFile, '--resource-id', '--submit'],
+        ambiguous.value,
+      ),
+    ).toBe(2);
+  });
+
   it('exits 2 with a message for bad usage, a missing file and a document that is not a run', async () => {
     const a = io();
     expect(await runCli(['convert'], a.value)).toBe(2);

@@ -1,3 +1,4 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { convertDatacontractCliRun } from './datacontract-cli';
 import { GovernanceClient } from './governance-client';
 import { GuardianSdkError } from './guardian-sdk-error';
@@ -12,86 +13,126 @@ export interface CliIo {
   version: string;
 }
 
+/**
+ * Exit codes, the same in the three dcg CLIs (dcg-contract, dcg-guardian, dcg-kg): 0 the check
+ * passed (compliant), 1 it failed (violated), 2 no verdict (bad arguments, an input file that
+ * cannot be read, a run whose checks did not run, a submission that failed).
+ *
+ * @example
+ * if ((await runCli(argv, io)) === CLI_EXIT.violated) console.error('the contract is violated');
+ */
+export const CLI_EXIT = { compliant: 0, violated: 1, couldNotRun: 2 } as const;
+
 const USAGE = `usage: dcg-guardian convert datacontract-cli RUN.json [--resource-id URN] [--display-name NAME]
          [--submit --url GOVERNANCE_URL --policy POLICY_ID --environment ENV]   (key: DCG_API_KEY)
        dcg-guardian --version | -V
        dcg-guardian --help | -h
 
 Prints the A3 submission body (JSON) to stdout, or submits it with --submit.
-Exit codes: 0 compliant, 1 violated, 2 could not run (bad input, a run whose checks did not run,
-submission failed; a run that could not run is never submitted).`;
+Exit codes: 0 compliant, 1 violated, 2 could not run (bad arguments, a file that cannot be read,
+a run whose checks did not run, submission failed; a run that could not run is never submitted).`;
 
-function option(args: string[], name: string): string | undefined {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
-}
+const OPTIONS = {
+  'resource-id': { type: 'string' },
+  'display-name': { type: 'string' },
+  submit: { type: 'boolean' },
+  url: { type: 'string' },
+  policy: { type: 'string' },
+  environment: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+} as const satisfies ParseArgsConfig['options'];
 
 /**
- * The `dcg-guardian` command line, over injected I/O. Returns the exit code.
+ * The `dcg-guardian` command line, over injected I/O. Returns the exit code ({@link CLI_EXIT}).
  *
  * @example
  * const code = await runCli(['convert', 'datacontract-cli', 'run.json', '--resource-id', 'urn:x'], io);
  */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
-  if (args[0] === '--version' || args[0] === '-V') {
-    io.stdout(`${io.version}\n`);
-    return 0;
-  }
-  if (args[0] === '--help' || args[0] === '-h') {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
-  if (
-    args[0] !== 'convert' ||
-    args[1] !== 'datacontract-cli' ||
-    !args[2] ||
-    args[2].startsWith('--')
-  ) {
+  if (args.length === 0) {
+    // No arguments: the help, on stderr since nothing was done (as dcg-contract and dcg-kg).
     io.stderr(`${USAGE}\n`);
-    return 2;
+    return CLI_EXIT.couldNotRun;
   }
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.stderr(`dcg-guardian: ${(error as Error).message}\n\n${USAGE}\n`);
+    return CLI_EXIT.couldNotRun;
+  }
+  const values = parsed.values as {
+    'resource-id'?: string;
+    'display-name'?: string;
+    submit?: boolean;
+    url?: string;
+    policy?: string;
+    environment?: string;
+    help?: boolean;
+    version?: boolean;
+  };
+  if (values.version) {
+    io.stdout(`${io.version}\n`);
+    return CLI_EXIT.compliant;
+  }
+  if (values.help) {
+    io.stdout(`${USAGE}\n`);
+    return CLI_EXIT.compliant;
+  }
+  const [command, format, file, ...extra] = parsed.positionals;
+  if (command !== 'convert' || format !== 'datacontract-cli' || !file || extra.length > 0) {
+    const why =
+      command !== 'convert'
+        ? `unknown command "${command}"`
+        : format !== 'datacontract-cli'
+          ? 'convert needs the format datacontract-cli'
+          : !file
+            ? 'convert datacontract-cli needs RUN.json'
+            : `unexpected argument "${extra[0]}"`;
+    io.stderr(`dcg-guardian: ${why}\n\n${USAGE}\n`);
+    return CLI_EXIT.couldNotRun;
+  }
+  const submit = values.submit === true;
   let run: unknown;
   try {
-    run = JSON.parse(await io.readFile(args[2]));
+    run = JSON.parse(await io.readFile(file));
   } catch (error) {
-    io.stderr(`cannot read ${args[2]}: ${(error as Error).message}\n`);
-    return 2;
+    io.stderr(`dcg-guardian: cannot read ${file}: ${(error as Error).message}\n`);
+    return CLI_EXIT.couldNotRun;
   }
   // The URN of the data contract: --resource-id, else the run's dataContractId when it is one.
   const fromRun = (run as { dataContractId?: unknown } | null)?.dataContractId;
   const resourceId =
-    option(args, '--resource-id') ??
+    values['resource-id'] ??
     (typeof fromRun === 'string' && fromRun.startsWith('urn:') ? fromRun : undefined);
   if (!resourceId) {
     io.stderr(
-      `--resource-id is required (the URN of the data contract) unless the run's dataContractId is a URN\n${USAGE}\n`,
+      `dcg-guardian: --resource-id is required (the URN of the data contract) unless the run's dataContractId is a URN\n\n${USAGE}\n`,
     );
-    return 2;
+    return CLI_EXIT.couldNotRun;
   }
   try {
-    const displayName = option(args, '--display-name');
+    const displayName = values['display-name'];
     const converted = convertDatacontractCliRun(run, {
       resourceId,
       ...(displayName ? { displayName } : {}),
     });
-    const code = converted.outcome === 'compliant' ? 0 : converted.outcome === 'violated' ? 1 : 2;
+    const code =
+      CLI_EXIT[converted.outcome === 'could_not_run' ? 'couldNotRun' : converted.outcome];
     // A run that could not run is no verdict: said on stderr, and never submitted.
     if (converted.outcome === 'could_not_run') {
-      io.stderr(
-        `could not run: ${converted.reason}${args.includes('--submit') ? '; nothing was submitted' : ''}\n`,
-      );
+      io.stderr(`could not run: ${converted.reason}${submit ? '; nothing was submitted' : ''}\n`);
     }
-    if (!args.includes('--submit')) {
+    if (!submit) {
       io.stdout(`${JSON.stringify(converted.body, null, 2)}\n`);
       return code;
     }
-    if (converted.outcome === 'could_not_run') return 2;
-    const url = option(args, '--url');
-    const policyId = option(args, '--policy');
-    const environment = option(args, '--environment');
+    if (converted.outcome === 'could_not_run') return CLI_EXIT.couldNotRun;
+    const { url, policy: policyId, environment } = values;
     if (!url || !policyId || !environment) {
-      io.stderr('--submit needs --url, --policy and --environment\n');
-      return 2;
+      io.stderr(`dcg-guardian: --submit needs --url, --policy and --environment\n\n${USAGE}\n`);
+      return CLI_EXIT.couldNotRun;
     }
     const client = new GovernanceClient({ baseUrl: url, apiKey: io.env.DCG_API_KEY });
     const receipt = await client.submit({ policyId, environment, body: converted.body });
@@ -101,8 +142,8 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     return code;
   } catch (error) {
     io.stderr(
-      `${GuardianSdkError.isInstance(error) ? `${error.code}: ` : ''}${(error as Error).message}\n`,
+      `dcg-guardian: ${GuardianSdkError.isInstance(error) ? `${error.code}: ` : ''}${(error as Error).message}\n`,
     );
-    return 2;
+    return CLI_EXIT.couldNotRun;
   }
 }

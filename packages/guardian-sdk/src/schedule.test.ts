@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, parseDuration } from './duration';
+import { GuardianSdkError } from './guardian-sdk-error';
 import { parseCron, scheduleFromGuard } from './schedule';
 
 describe('schedules and durations', () => {
@@ -15,8 +16,23 @@ describe('schedules and durations', () => {
       '2026-04-01T12:30:00.000Z',
     );
     expect(() => parseCron('* * *')).toThrow(/5 fields/);
-    expect(() => parseCron('61 * * * *')).toThrow(/minute "61" is out of range/);
+    expect(() => parseCron('61 * * * *')).toThrow(/Invalid value for minute: 61/);
     expect(() => parseCron('0 0 31 2 *').next(new Date())).toThrow(/never matches/);
+    // Cron's rule, kept with croner: day-of-month and day-of-week both restricted, either matches.
+    expect(parseCron('0 0 1 * 1').next(at('2026-01-02T00:00:00Z')).toISOString()).toBe(
+      '2026-01-05T00:00:00.000Z',
+    );
+    expect(parseCron('0 9 * * MON-FRI').next(at('2026-01-03T12:00:00Z')).toISOString()).toBe(
+      '2026-01-05T09:00:00.000Z',
+    );
+    // Classic cron only: croner's seconds and years fields are refused.
+    expect(() => parseCron('0 0 0 * * *')).toThrow(/5 fields/);
+    try {
+      parseCron('x * * * *');
+      expect.unreachable();
+    } catch (error) {
+      expect(GuardianSdkError.isInstance(error) && error.code).toBe('invalid_schedule');
+    }
   });
 
   it('reads monitoringResultScheduling', () => {

@@ -1,34 +1,9 @@
+import { Cron } from 'croner';
 import { parseDuration } from './duration';
 import { GuardianSdkError } from './guardian-sdk-error';
 
 /** When a contract is checked: every `intervalMs`, or at the times of a 5-field cron expression (UTC). */
 export type Schedule = { intervalMs: number } | { cron: string };
-
-const FIELDS = [
-  { name: 'minute', min: 0, max: 59 },
-  { name: 'hour', min: 0, max: 23 },
-  { name: 'day of month', min: 1, max: 31 },
-  { name: 'month', min: 1, max: 12 },
-  { name: 'day of week', min: 0, max: 7 },
-] as const;
-
-function parseField(text: string, field: (typeof FIELDS)[number]): Set<number> {
-  const values = new Set<number>();
-  for (const part of text.split(',')) {
-    const match = /^(\*|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(part);
-    if (!match) throw new Error(`cannot read the ${field.name} "${part}"`);
-    const [, all, from, to, step] = match;
-    const low = all === '*' ? field.min : Number(from);
-    const high = all === '*' ? field.max : to !== undefined ? Number(to) : step ? field.max : low;
-    const by = step ? Number(step) : 1;
-    if (low < field.min || high > field.max || low > high || by < 1) {
-      throw new Error(`the ${field.name} "${part}" is out of range ${field.min}-${field.max}`);
-    }
-    for (let v = low; v <= high; v += by)
-      values.add(field.name === 'day of week' && v === 7 ? 0 : v);
-  }
-  return values;
-}
 
 /** A parsed cron expression: `next(after)` is the first matching minute after `after` (UTC). */
 export interface CronExpression {
@@ -37,65 +12,39 @@ export interface CronExpression {
 
 /**
  * Parses a 5-field cron expression (`minute hour day-of-month month day-of-week`, UTC; `*`,
- * lists, ranges and steps). Throws `GuardianSdkError` `invalid_schedule` naming the bad field.
+ * lists, ranges, steps and names such as `MON`), with croner, the cron library kg-api uses too.
+ * Throws `GuardianSdkError` `invalid_schedule` saying what is wrong.
  *
  * @example
  * parseCron('*\/15 * * * *').next(new Date('2026-01-01T00:07:00Z')); // 2026-01-01T00:15:00Z
  */
 export function parseCron(expression: string): CronExpression {
-  const parts = expression.trim().split(/\s+/);
-  if (parts.length !== 5) {
+  const text = expression.trim();
+  // croner also reads 6 and 7 fields (seconds, years): a guard's schedule is classic cron.
+  if (text.split(/\s+/).length !== 5) {
     throw new GuardianSdkError(
       'invalid_schedule',
       `a cron expression has 5 fields (minute hour day-of-month month day-of-week): "${expression.slice(0, 80)}"`,
     );
   }
-  let sets: Set<number>[];
+  let cron: Cron;
   try {
-    sets = parts.map((part, i) => parseField(part, FIELDS[i] as (typeof FIELDS)[number]));
+    // Paused, no function: only computes times. legacyMode: when day-of-month and day-of-week
+    // are both restricted, either may match (cron's rule).
+    cron = new Cron(text, { paused: true, timezone: 'Etc/UTC', legacyMode: true });
   } catch (error) {
     throw new GuardianSdkError(
       'invalid_schedule',
-      `cron "${expression}": ${(error as Error).message}`,
+      `cron "${expression.slice(0, 80)}": ${(error as Error).message}`,
     );
   }
-  const [minutes, hours, days, months, weekdays] = sets as [
-    Set<number>,
-    Set<number>,
-    Set<number>,
-    Set<number>,
-    Set<number>,
-  ];
-  const anyDay = parts[2] === '*';
-  const anyWeekday = parts[4] === '*';
-  const dayMatches = (d: Date) => {
-    const dom = days.has(d.getUTCDate());
-    const dow = weekdays.has(d.getUTCDay());
-    // Cron's rule: when both are restricted, either may match.
-    if (anyDay) return dow;
-    if (anyWeekday) return dom;
-    return dom || dow;
-  };
   return {
     next(after) {
-      const t = new Date(after.getTime());
-      t.setUTCSeconds(0, 0);
-      t.setUTCMinutes(t.getUTCMinutes() + 1);
-      const limit = after.getTime() + 5 * 366 * 86_400_000;
-      while (t.getTime() <= limit) {
-        if (!months.has(t.getUTCMonth() + 1)) {
-          t.setUTCMonth(t.getUTCMonth() + 1, 1);
-          t.setUTCHours(0, 0);
-        } else if (!dayMatches(t)) {
-          t.setUTCDate(t.getUTCDate() + 1);
-          t.setUTCHours(0, 0);
-        } else if (!hours.has(t.getUTCHours())) {
-          t.setUTCHours(t.getUTCHours() + 1, 0);
-        } else if (!minutes.has(t.getUTCMinutes())) {
-          t.setUTCMinutes(t.getUTCMinutes() + 1);
-        } else return t;
+      const next = cron.nextRun(after);
+      if (next === null) {
+        throw new GuardianSdkError('invalid_schedule', `cron "${expression}" never matches`);
       }
-      throw new GuardianSdkError('invalid_schedule', `cron "${expression}" never matches`);
+      return next;
     },
   };
 }

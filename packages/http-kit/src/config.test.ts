@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, parseConfig } from './config';
 
 const Schema = z.strictObject({
   port: z.number().int().default(8080),
@@ -45,6 +45,35 @@ describe('loadConfig', () => {
       expect(ConfigError.isInstance(error)).toBe(true);
       expect((error as ConfigError).problems[0]?.key).toBe('auth.apiKeys[0].key');
     }
+  });
+
+  it('explains a value that no option of a union takes, naming the key and the reason', () => {
+    const Origin = z
+      .string()
+      .refine((value) => URL.canParse(value) && new URL(value).origin === value, {
+        message: 'must be an origin such as https://app.example.com',
+      });
+    const Cors = z.strictObject({
+      cors: z.strictObject({ origin: z.union([Origin, z.array(Origin)]) }),
+    });
+    const problems = (origin: unknown) => {
+      try {
+        parseConfig(Cors, { cors: { origin } });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems(42)).toEqual([
+      { key: 'cors.origin', message: 'expected string or array, received number' },
+    ]);
+    expect(problems(['https://a.example.com', 'https://b.example.com/path'])).toEqual([
+      { key: 'cors.origin[1]', message: 'must be an origin such as https://app.example.com' },
+    ]);
+    expect(problems('https://a.example.com/path')).toEqual([
+      { key: 'cors.origin', message: 'must be an origin such as https://app.example.com' },
+    ]);
+    expect(JSON.stringify(problems({ list: [] }))).not.toContain('Invalid input');
   });
 
   it('explains an unreadable or malformed file', () => {

@@ -30,6 +30,47 @@ function keyOf(path: ReadonlyArray<PropertyKey>): string {
   return jsonPath(path).replace(/^\$\.?/, '') || '(root)';
 }
 
+type Problem = { key: string; message: string };
+
+/** One problem per bad key, named by its full path; a union is explained, not "Invalid input". */
+function problemsOf(issues: readonly z.core.$ZodIssue[], base: PropertyKey[]): Problem[] {
+  const problems: Problem[] = [];
+  for (const issue of issues) {
+    const path = [...base, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys)
+        problems.push({ key: keyOf([...path, key]), message: 'unknown key' });
+    } else if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      problems.push(...unionProblems(issue.errors, path));
+    } else {
+      problems.push({ key: keyOf(path), message: issue.message });
+    }
+  }
+  return problems;
+}
+
+/**
+ * A value that none of a union's options took (`origin: a string or a list`): when its type
+ * matched an option, that option's problems say why (`cors.origin[0]: must be an origin…`);
+ * when it matched none, the types it may have (`expected string or array, received number`).
+ */
+function unionProblems(branches: z.core.$ZodIssue[][], path: PropertyKey[]): Problem[] {
+  const wrongType = (branch: z.core.$ZodIssue[]) =>
+    branch.every((issue) => issue.code === 'invalid_type' && issue.path.length === 0);
+  const matched = branches.find((branch) => !wrongType(branch));
+  if (matched) return problemsOf(matched, path);
+  const expected = [
+    ...new Set(branches.flat().map((issue) => ('expected' in issue ? String(issue.expected) : ''))),
+  ].filter(Boolean);
+  const received = /received (\w+)/.exec(branches[0]?.[0]?.message ?? '')?.[1];
+  return [
+    {
+      key: keyOf(path),
+      message: `expected ${expected.join(' or ')}${received ? `, received ${received}` : ''}`,
+    },
+  ];
+}
+
 /**
  * Validates a configuration object; an unknown or invalid key throws a `ConfigError` naming it.
  * Use strict object schemas so that unknown keys are reported.
@@ -44,15 +85,7 @@ export function parseConfig<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(raw ?? {});
   if (result.success) return result.data;
-  const problems: Array<{ key: string; message: string }> = [];
-  for (const issue of result.error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys)
-        problems.push({ key: keyOf([...issue.path, key]), message: 'unknown key' });
-    } else {
-      problems.push({ key: keyOf(issue.path), message: issue.message });
-    }
-  }
+  const problems = problemsOf(result.error.issues, []);
   const lines = problems.map((p) => `  - ${p.key}: ${p.message}`).join('\n');
   throw new ConfigError(`Invalid ${origin}:\n${lines}`, problems);
 }
