@@ -8,6 +8,7 @@ import {
   END_USER_HEADER,
   isProduction,
   type Logger,
+  packageVersion,
   parseConfig,
   ServiceLifecycle,
   ServiceMetrics,
@@ -315,6 +316,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     }
 
     const metrics = options.metrics ?? new ServiceMetrics({ service: 'mcp-server' });
+    metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
     if (provider) {
       countOAuthErrors(provider, { logger, metrics });
       extras.push(

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { openFileContractRegistry, startGuardian } from '@dcg/guardian-sdk/node';
 import { postgresContractCheck } from '@dcg/guardian-sdk/postgres';
-import { ConfigError, createLogger, ServiceMetrics } from '@dcg/http-kit';
+import { ConfigError, createLogger, packageVersion, ServiceMetrics } from '@dcg/http-kit';
 import pg from 'pg';
 import { readConfig } from './config';
 import { createDemoTables } from './demo-tables';
@@ -38,6 +38,7 @@ const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =
 };
 
 const metrics = new ServiceMetrics({ service: 'postgres-guardian' });
+metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
 // outcome: compliant, violated, could_not_run (nothing sent: the reason is logged), abandoned.
 const runs = metrics.counter('guardian_runs_total', 'Contract checks finished, by outcome', [
   'outcome',

@@ -170,6 +170,8 @@ export class ServiceMetrics {
    * metrics.buildInfo({ version: '0.1.0', commit: process.env.DCG_COMMIT });
    */
   buildInfo(info: { version: string; commit?: string | undefined }): void {
+    // One build per registry: a second call (a registry shared by two servers in one process) is a no-op.
+    if (this.registry.getSingleMetric('dcg_build_info')) return;
     const gauge = this.gauge('dcg_build_info', 'The build that runs: always 1, labelled', [
       'version',
       'commit',
