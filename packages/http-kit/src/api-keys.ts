@@ -57,7 +57,8 @@ export function resolveApiKeys<E extends ApiKeyEntry>(
     return { ...rest, key } as ResolvedApiKey<E>;
   });
   if (keys.length === 0 && (options.production ?? isProduction(options.env))) {
-    const message = `no API key is configured, and in production (NODE_ENV set to anything but development or test) there is no development key`;
+    const mode = options.env.NODE_ENV ? `NODE_ENV=${options.env.NODE_ENV}` : 'production mode';
+    const message = `no API key is configured, and in production (${mode}: any NODE_ENV but development, dev or test) there is no development key`;
     const role = options.exampleRole ?? options.developmentRole ?? 'reader';
     throw new ConfigError(
       `Invalid configuration:\n  - auth.apiKeys: ${message}. Configure keys in the configuration file (DCG_CONFIG), for example:\n` +
