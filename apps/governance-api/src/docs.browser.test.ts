@@ -2,75 +2,70 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
+import { chromiumAvailable, launchChromium } from '@dcg/testing-browser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from './__fixtures__/test-keys';
 import { type RunningGovernanceApi, startGovernanceApi } from './server';
-import {
-  CHROMIUM_PATH,
-  chromiumAvailable,
-  launchChromium,
-} from './web/__fixtures__/headless-chromium';
-
-if (!chromiumAvailable) {
-  console.warn(`[governance-api docs] ${CHROMIUM_PATH} is missing: the browser test is skipped`);
-}
 
 // The API reference under its content security policy: Swagger UI must still load its own
 // scripts and styles and fetch the OpenAPI document, with nothing blocked.
-describe.skipIf(!chromiumAvailable)('the API reference page in a browser', () => {
-  let api: RunningGovernanceApi;
-  let browser: Browser;
-  let dataDir: string;
+describe.skipIf(!chromiumAvailable('governance-api API reference'))(
+  'the API reference page in a browser',
+  () => {
+    let api: RunningGovernanceApi;
+    let browser: Browser;
+    let dataDir: string;
 
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'governance-docs-'));
-    api = await startGovernanceApi({
-      config: testConfig,
-      dataDir,
-      logger: createLogger('docs-browser-test', { level: 'silent' }),
+    beforeAll(async () => {
+      dataDir = await mkdtemp(join(tmpdir(), 'governance-docs-'));
+      api = await startGovernanceApi({
+        config: testConfig,
+        dataDir,
+        logger: createLogger('docs-browser-test', { level: 'silent' }),
+      });
+      browser = await launchChromium();
     });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await api?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await browser?.close();
+      await api?.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    });
 
-  it('renders every operation of the OpenAPI document with no blocked resource', async () => {
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
+    it('renders every operation of the OpenAPI document with no blocked resource', async () => {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+      page.on('response', (r) => {
+        if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+      });
+      const response = await page.goto(`${api.url}/docs`);
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await page.waitForSelector('.opblock', { timeout: 20_000 });
+      const document = (await (await fetch(`${api.url}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const operations = Object.values(document.paths).reduce(
+        (sum, methods) => sum + Object.keys(methods).length,
+        0,
+      );
+      expect(await page.locator('.opblock').count()).toBe(operations);
+      expect(await page.locator('.info .title').textContent()).toContain('dcg governance-api');
+      // Styles applied: Swagger UI's stylesheet gives an operation block a border.
+      const border = await page
+        .locator('.opblock')
+        .first()
+        .evaluate((el) => getComputedStyle(el).borderTopStyle);
+      expect(border).toBe('solid');
+      // Expanding an operation works (scripts run, no inline handler needed).
+      await page.locator('.opblock-summary').first().click();
+      await page.waitForSelector('.opblock-body');
+      expect(problems).toEqual([]);
+      await page.close();
     });
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
-    });
-    const response = await page.goto(`${api.url}/docs`);
-    expect(response?.status()).toBe(200);
-    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
-    await page.waitForSelector('.opblock', { timeout: 20_000 });
-    const document = (await (await fetch(`${api.url}/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, unknown>>;
-    };
-    const operations = Object.values(document.paths).reduce(
-      (sum, methods) => sum + Object.keys(methods).length,
-      0,
-    );
-    expect(await page.locator('.opblock').count()).toBe(operations);
-    expect(await page.locator('.info .title').textContent()).toContain('dcg governance-api');
-    // Styles applied: Swagger UI's stylesheet gives an operation block a border.
-    const border = await page
-      .locator('.opblock')
-      .first()
-      .evaluate((el) => getComputedStyle(el).borderTopStyle);
-    expect(border).toBe('solid');
-    // Expanding an operation works (scripts run, no inline handler needed).
-    await page.locator('.opblock-summary').first().click();
-    await page.waitForSelector('.opblock-body');
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-});
+  },
+);

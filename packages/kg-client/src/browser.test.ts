@@ -1,17 +1,13 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { chromiumAvailable, launchChromium } from '@dcg/testing-browser';
 import { build } from 'esbuild';
 import { Hono } from 'hono';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveApp } from './__fixtures__/serve-app';
 
 // The root entry must run in a browser: it is bundled for the browser platform (a `node:` import
 // would fail the build) and driven in headless Chromium against a real server of the same origin.
-
-const chromiumPath = '/usr/bin/chromium';
-const haveChromium = existsSync(chromiumPath);
-if (!haveChromium) console.warn(`SKIPPED: kg-client in a browser (${chromiumPath} not found)`);
 
 const scenario = `(async () => {
   const kg = await import(location.origin + '/kg-client.js');
@@ -31,7 +27,7 @@ const scenario = `(async () => {
   };
 })()`;
 
-describe.skipIf(!haveChromium)('kg-client in a browser', () => {
+describe.skipIf(!chromiumAvailable('kg-client in a browser'))('kg-client in a browser', () => {
   let browser: Browser;
   let server: { url: string; close: () => Promise<void> };
   let flaky = 0;
@@ -76,10 +72,7 @@ describe.skipIf(!haveChromium)('kg-client in a browser', () => {
       });
     });
     server = await serveApp(app);
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -3,7 +3,8 @@ import { TEST_DATABASE_URL } from './test-database-url';
 
 /**
  * Whether the test PostgreSQL answers. When it does not, tests skip with a visible message,
- * unless `DCG_REQUIRE_POSTGRES=1` (CI), where its absence is a failure.
+ * unless the run requires it (`DCG_REQUIRE_POSTGRES=1`, set by `.ci/run`, or `CI=true`), where its
+ * absence is a failure.
  *
  * @example
  * const available = await postgresAvailable();
@@ -19,9 +20,9 @@ export async function postgresAvailable(): Promise<boolean> {
     await client.query('SELECT 1');
     return true;
   } catch (error) {
-    if (process.env.DCG_REQUIRE_POSTGRES === '1') {
+    if (process.env.DCG_REQUIRE_POSTGRES === '1' || process.env.CI === 'true') {
       throw new Error(
-        `PostgreSQL is required (DCG_REQUIRE_POSTGRES=1) but ${TEST_DATABASE_URL} is unreachable`,
+        `PostgreSQL is required (DCG_REQUIRE_POSTGRES=1 or CI=true) but ${TEST_DATABASE_URL} is unreachable`,
         { cause: error },
       );
     }

@@ -13,7 +13,9 @@ export type VirtuosoAvailability = { available: true } | { available: false; rea
 
 /**
  * Checks that `virtuoso-t`, `isql-vt` and the template virtuoso.ini are present, so a test suite
- * can skip with a visible message instead of failing on a machine without Virtuoso.
+ * can skip with a visible message instead of failing on a machine without Virtuoso. When the run
+ * requires Virtuoso (`DCG_REQUIRE_VIRTUOSO=1`, set by `.ci/run`, or `CI=true`) its absence throws
+ * instead, so CI never passes by skipping the upstream tests.
  *
  * @example
  * const availability = await isVirtuosoAvailable();
@@ -23,6 +25,24 @@ export type VirtuosoAvailability = { available: true } | { available: false; rea
 export async function isVirtuosoAvailable(
   options: { virtuosoBin?: string; isqlBin?: string; iniTemplate?: string } = {},
 ): Promise<VirtuosoAvailability> {
+  const availability = await checkVirtuoso(options);
+  if (!availability.available && virtuosoRequired()) {
+    throw new Error(
+      `Virtuoso is required here (DCG_REQUIRE_VIRTUOSO=1 or CI=true): ${availability.reason}; run scripts/ensure-system.sh`,
+    );
+  }
+  return availability;
+}
+
+function virtuosoRequired(): boolean {
+  return process.env.DCG_REQUIRE_VIRTUOSO === '1' || process.env.CI === 'true';
+}
+
+async function checkVirtuoso(options: {
+  virtuosoBin?: string;
+  isqlBin?: string;
+  iniTemplate?: string;
+}): Promise<VirtuosoAvailability> {
   const virtuosoBin = options.virtuosoBin ?? virtuosoDefaults.virtuosoBin;
   const isqlBin = options.isqlBin ?? virtuosoDefaults.isqlBin;
   const iniTemplate = options.iniTemplate ?? virtuosoDefaults.iniTemplate;

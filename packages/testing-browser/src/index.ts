@@ -1,0 +1,1 @@
+export { CHROMIUM_FLAGS, CHROMIUM_PATH, chromiumAvailable, launchChromium } from './chromium';
