@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { labelledConcepts, percentile, queryLoad } from '../src/__fixtures__/query-load';
-import { exited, spawnKgApi } from '../src/__fixtures__/spawn-app';
+import { spawnKgApi } from '../src/__fixtures__/spawn-app';
 
 const QUERIES = Number(process.env.KG_LOAD_QUERIES ?? 20);
 const TIMEOUT_MS = Number(process.env.KG_LOAD_TIMEOUT_MS ?? 5_000);
@@ -134,6 +134,6 @@ try {
   console.log(JSON.stringify(result));
 } finally {
   api.child.kill('SIGTERM');
-  await exited(api.child);
+  await api.exited();
   await rm(dir, { recursive: true, force: true });
 }

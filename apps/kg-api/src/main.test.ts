@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, spawnKgApi } from './__fixtures__/spawn-app';
+import { runKgApiToExit, spawnKgApi } from './__fixtures__/spawn-app';
 
 const WRITER = 'writer-key-0123456789abcdef';
 
@@ -45,7 +45,7 @@ auth:
     });
     expect(put.status).toBe(200);
     first.child.kill('SIGKILL');
-    await exited(first.child);
+    await first.exited();
 
     const second = await spawnKgApi(env);
     try {
@@ -55,7 +55,7 @@ auth:
       expect(body.totalResults).toBe(2_000);
     } finally {
       second.child.kill('SIGTERM');
-      await exited(second.child);
+      await second.exited();
     }
   });
 
@@ -82,7 +82,7 @@ auth:
       );
       await new Promise((r) => setTimeout(r, delayMs));
       app.child.kill('SIGKILL');
-      await exited(app.child);
+      await app.exited();
       const acknowledged = (await inFlight) === 200;
 
       const again = await spawnKgApi(env);
@@ -98,7 +98,7 @@ auth:
         );
       } finally {
         again.child.kill('SIGKILL');
-        await exited(again.child);
+        await again.exited();
       }
     }
   });
@@ -116,7 +116,7 @@ auth:
       expect(await passthrough.json()).toMatchObject({ boolean: true });
     } finally {
       app.child.kill('SIGTERM');
-      await exited(app.child);
+      await app.exited();
     }
   });
 
@@ -133,18 +133,18 @@ auth:
       expect(sources.map((s) => s.id)).toEqual(['vocab', 'demo']);
     } finally {
       app.child.kill('SIGTERM');
-      await exited(app.child);
+      await app.exited();
     }
   });
 
   it('refuses to start on an unknown configuration key, naming it', async () => {
     const bad = join(dir, 'bad.yaml');
     await writeFile(bad, 'sources: []\nsparql:\n  timeoutMs: 10\n  maxRowz: 5\n');
-    const failure = await spawnKgApi({ DCG_DATA_DIR: join(dir, 'bad'), DCG_CONFIG: bad }).then(
-      () => undefined,
-      (error: { code?: number; out?: string }) => error,
-    );
-    expect(failure?.code).toBe(1);
-    expect(failure?.out).toMatch(/sparql\.maxRowz/);
+    const { code, output } = await runKgApiToExit({
+      DCG_DATA_DIR: join(dir, 'bad'),
+      DCG_CONFIG: bad,
+    });
+    expect(code).toBe(1);
+    expect(output).toMatch(/sparql\.maxRowz/);
   });
 });

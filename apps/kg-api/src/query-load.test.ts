@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expensiveQuery, labelledConcepts, queryLoad } from './__fixtures__/query-load';
-import { exited, spawnKgApi } from './__fixtures__/spawn-app';
+import { spawnKgApi } from './__fixtures__/spawn-app';
 
 const WRITER = 'writer-key-0123456789abcdef';
 const TIMEOUT_MS = 3_000;
@@ -52,7 +52,7 @@ describe('SPARQL under load', () => {
   afterAll(async () => {
     for (const server of servers) {
       server.child.kill('SIGTERM');
-      await exited(server.child);
+      await server.exited();
     }
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@dcg/http-kit';
 import { parsePrometheusText, requestsTotal } from '@dcg/http-kit/testkit';
+import { runToExit } from '@dcg/testing-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningMcpServer, startMcpServer } from './server';
 
@@ -83,23 +83,10 @@ describe('mcp-server operations: /metrics, security headers, LOG_LEVEL', () => {
   });
 
   it('refuses LOG_LEVEL=verbose at start-up with one clear line and exit code 1', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@dcg/source', '--import', 'tsx', 'src/main.ts'],
-      {
-        cwd: appDir,
-        env: { ...process.env, LOG_LEVEL: 'verbose', PORT: '0', DCG_DATA_DIR: dir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
+    const { code, output: out } = await runToExit({
+      appDir,
+      env: { LOG_LEVEL: 'verbose', DCG_DATA_DIR: dir },
     });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
     expect(out).toContain(
       'mcp-server: LOG_LEVEL must be one of debug, info, warn, error, silent; not "verbose"',

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
 import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
+import { type SpawnedService, spawnService } from '@dcg/testing-process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,59 +49,24 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const children: ChildProcess[] = [];
+const children: SpawnedService[] = [];
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
+  for (const child of children) await child.stop();
 });
 
 /** Starts `src/main.ts` as its own process and waits for its "listening" line. */
 async function spawnServer(
   env: Record<string, string>,
 ): Promise<{ demoUser?: { username: string; password: string } }> {
-  const tsx = join(import.meta.dirname, '..', '..', '..', 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts'], {
-    cwd: join(import.meta.dirname, '..'),
-    env: {
-      ...process.env,
-      DATABASE_URL: TEST_DATABASE_URL,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await spawnService({
+    appDir: join(import.meta.dirname, '..'),
+    env: { DATABASE_URL: TEST_DATABASE_URL, LOG_LEVEL: 'warn', ...env },
   });
-  children.push(child);
-  let demoUser: { username: string; password: string } | undefined;
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`mcp-server did not start:\n${output}`)),
-      60_000,
-    );
-    child.once('exit', (code) => reject(new Error(`mcp-server exited (${code}):\n${output}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      for (const line of output.split('\n')) {
-        if (!line.startsWith('{')) continue;
-        const record = JSON.parse(line) as { msg?: string; username?: string; demoLogin?: string };
-        if (record.msg?.startsWith('demo user'))
-          demoUser = { username: record.username!, password: record.demoLogin! };
-        if (record.msg === 'listening') {
-          clearTimeout(timer);
-          resolve();
-        }
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-  });
-  return demoUser ? { demoUser } : {};
+  children.push(server);
+  const demo = server.records().find((record) => String(record.msg).startsWith('demo user'));
+  return demo
+    ? { demoUser: { username: String(demo.username), password: String(demo.demoLogin) } }
+    : {};
 }
 
 describe('mcp-server instances and restarts', () => {

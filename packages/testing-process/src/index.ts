@@ -1,0 +1,6 @@
+export {
+  runToExit,
+  type ServiceCommand,
+  type SpawnedService,
+  spawnService,
+} from './spawn-service';
