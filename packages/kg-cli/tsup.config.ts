@@ -1,8 +1,9 @@
 import { defineConfig } from 'tsup';
 
-// dcg-kg is written in apps/kg-api (src/cli.ts, next to the API it talks to) on the private
-// @dcg/knowledge-graph (RDF formats and the local syntax check). This package bundles that code
-// from source into one file, so that the published CLI depends on public packages only.
+// dcg-kg talks to kg-api through the published @dcg/kg-client (a dependency) and checks each file
+// locally with the private @dcg/knowledge-graph (RDF formats, the syntax check): that one and the
+// other private packages are bundled from source, so the published CLI depends on public packages
+// only.
 export default defineConfig({
   entry: {
     'dcg-kg': 'src/dcg-kg.ts',
@@ -16,7 +17,7 @@ export default defineConfig({
   clean: true,
   sourcemap: false,
   dts: false,
-  noExternal: [/^@dcg\//],
+  noExternal: [/^@dcg\/(?!kg-client$)/],
   esbuildOptions(options) {
     options.conditions = ['@dcg/source'];
   },

@@ -24,11 +24,14 @@ export type RetryKind = 'idempotent' | 'query';
 
 /** One call of the transport; `parse` checks the JSON answer (`I`: the client's issue type). */
 export interface HttpCall<T, I> {
-  readonly method: 'get' | 'post';
+  readonly method: 'get' | 'post' | 'put';
   /** Path relative to the base URL, without a leading slash. */
   readonly path: string;
   readonly searchParams?: Record<string, string | number> | URLSearchParams;
-  readonly body?: string;
+  /** A string, bytes, or a stream of bytes (an upload; streams need Node or HTTP/2). */
+  readonly body?: string | Uint8Array | ReadableStream<Uint8Array>;
+  /** Extra request headers (`content-length` of a streamed body). */
+  readonly headers?: Record<string, string>;
   readonly contentType?: string;
   readonly accept: string;
   readonly retry: RetryKind;
@@ -103,9 +106,12 @@ export function createHttpTransport<I>(
         headers: {
           accept: call.accept,
           ...(call.contentType ? { 'content-type': call.contentType } : {}),
+          ...call.headers,
         },
         ...(call.searchParams ? { searchParams: call.searchParams } : {}),
-        ...(call.body !== undefined ? { body: call.body } : {}),
+        ...(call.body !== undefined ? { body: call.body as BodyInit } : {}),
+        // What a streamed body needs (not in ky's types); allowed and ignored for other bodies.
+        ...({ duplex: 'half' } as object),
       });
       const text = await readText(response, settings.maxResponseBytes, (issue, cause) =>
         errors.invalid(url, [issue], cause),

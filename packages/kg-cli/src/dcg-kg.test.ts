@@ -3,9 +3,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunningKgApi } from '@dcg/kg-api';
-import { startVocabKgApi, type VocabKgApi, WRITER_KEY as writer } from '@dcg/kg-api/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type KgApiProcess,
+  startKgApiProcess,
+  WRITER_KEY as writer,
+} from './__fixtures__/kg-api-process';
 
 // The bundled dist/dcg-kg.js, as npm installs it, against a real kg-api. `pnpm test` builds the
 // packages first; without dist (a bare vitest run on a fresh clone) this skips and says so.
@@ -22,13 +25,14 @@ function runBin(args: string[]): Promise<{ code: number; stdout: string; stderr:
 }
 
 describe.skipIf(!built)('dcg-kg from the @dcg/kg-cli bundle', () => {
-  let kg: VocabKgApi;
+  let kg: KgApiProcess;
   let dir: string;
-  let api: RunningKgApi;
+  let api: KgApiProcess;
   beforeAll(async () => {
-    kg = await startVocabKgApi({ prefix: 'kg-cli-' });
-    ({ dir, api } = kg);
-  });
+    kg = await startKgApiProcess();
+    ({ dir } = kg);
+    api = kg;
+  }, 60_000);
   afterAll(() => kg?.close());
 
   it('uploads a Turtle file and prints what kg-api stored', async () => {

@@ -119,24 +119,7 @@ const describeChunk = 100;
  * console.log(first?.label?.value, first?.broader);
  */
 export function createKgClient(options: KgClientOptions): KgClient {
-  const parsed = OptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const issues = schemaIssues(parsed.error.issues);
-    throw new KgClientError(
-      'invalid_argument',
-      `invalid client options: ${issues.map((issue) => `${issue.path.replace(/^\$\.?/, '')}: ${issue.message}`).join('; ')}`,
-    );
-  }
-  const settings = parsed.data;
-  const baseUrl = settings.baseUrl.replace(/\/+$/, '');
-  const transport = createTransport({
-    baseUrl,
-    timeoutMs: settings.timeoutMs,
-    retries: settings.retries,
-    maxResponseBytes: settings.maxResponseBytes,
-    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
-    ...(settings.fetch ? { fetch: settings.fetch } : {}),
-  });
+  const { baseUrl, transport } = connect(options);
   return {
     baseUrl,
     ...endpoint(transport, baseUrl, ''),
@@ -286,4 +269,33 @@ function invalidArgument(call: string, error: z.core.$ZodError): KgClientError {
     'invalid_argument',
     `${call}: ${issues.map((issue) => `${issue.path.replace(/^\$\.?/, '')}: ${issue.message}`).join('; ')}`,
   );
+}
+
+/**
+ * The client's validated options as its base URL and transport; invalid options throw a
+ * `KgClientError` (`invalid_argument`) naming each one.
+ *
+ * @example
+ * const { baseUrl, transport } = connect({ baseUrl: 'http://127.0.0.1:8081' });
+ */
+export function connect(options: KgClientOptions): { baseUrl: string; transport: Transport } {
+  const parsed = OptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issues = schemaIssues(parsed.error.issues);
+    throw new KgClientError(
+      'invalid_argument',
+      `invalid client options: ${issues.map((issue) => `${issue.path.replace(/^\$\.?/, '')}: ${issue.message}`).join('; ')}`,
+    );
+  }
+  const settings = parsed.data;
+  const baseUrl = settings.baseUrl.replace(/\/+$/, '');
+  const transport = createTransport({
+    baseUrl,
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+    maxResponseBytes: settings.maxResponseBytes,
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    ...(settings.fetch ? { fetch: settings.fetch } : {}),
+  });
+  return { baseUrl, transport };
 }

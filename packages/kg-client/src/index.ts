@@ -5,6 +5,7 @@ export type {
   ProblemDetails,
   RdfTerm,
   SearchPage,
+  SourceSummary,
   SparqlAskResults,
   SparqlBinding,
   SparqlResults,

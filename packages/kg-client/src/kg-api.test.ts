@@ -6,6 +6,7 @@ import { gov, vocabulary } from './__fixtures__/vocabulary';
 import { createKgClient, type KgClient } from './create-kg-client';
 import { KgProblemError } from './kg-client-error';
 import { toPlainRows } from './plain-values';
+import { createSourceGraphsClient } from './source-graphs';
 
 // The client against the REAL kg-api, run as its own process: internal search and SPARQL over an
 // uploaded vocabulary, passthrough search to a second kg-api, passthrough SPARQL to Virtuoso.
@@ -175,6 +176,58 @@ describe.skipIf(!kgApiPresent())('kg-client against kg-api', () => {
     expect(error).toBeInstanceOf(KgProblemError);
     expect((error as KgProblemError).status).toBe(400);
     expect(JSON.stringify((error as KgProblemError).problem)).toContain('AGGREGATE_NOT_SUPPORTED');
+  });
+
+  it('lists the sources and replaces a graph with a writer key, reporting upload progress', async () => {
+    const writer = createSourceGraphsClient({ baseUrl: api.url, apiKey: writerKey });
+    const sources = await writer.sources();
+    expect(sources.map((source) => source.id)).toEqual(
+      expect.arrayContaining(['local', 'upstream']),
+    );
+    expect(sources.find((source) => source.id === 'upstream')?.modes).toMatchObject({
+      ingestion: { enabled: false },
+      passthrough: { enabled: true },
+    });
+    // Over 256 KiB, so that it goes in several chunks.
+    const lines = Array.from(
+      { length: 6_000 },
+      (_, i) =>
+        `<https://ex.org/t${i}> <http://www.w3.org/2004/02/skos/core#prefLabel> "Progress term ${i}" .`,
+    );
+    const document = new TextEncoder().encode(`${lines.join('\n')}\n`);
+    const progress: number[] = [];
+    let uploaded = 0;
+    const info = await writer.replaceGraph('local', document, {
+      mediaType: 'application/n-triples',
+      onUploadProgress: (sent, total) => {
+        expect(total).toBe(document.byteLength);
+        progress.push(sent);
+      },
+      onUploaded: () => {
+        uploaded += 1;
+      },
+    });
+    expect(info).toMatchObject({ sourceId: 'local', triples: 6_000 });
+    expect(progress.length).toBeGreaterThan(1);
+    expect(progress.at(-1)).toBe(document.byteLength);
+    expect(uploaded).toBe(1);
+    expect((await client.search('progress term 5999')).results[0]).toBe('https://ex.org/t5999');
+    await writer.replaceGraph('local', vocabulary, { mediaType: 'text/turtle' });
+
+    const reader = createSourceGraphsClient({ baseUrl: api.url, apiKey: readerKey });
+    const refused = await caught(
+      reader.replaceGraph('local', vocabulary, { mediaType: 'text/turtle' }),
+    );
+    expect(refused).toMatchObject({ code: 'problem', status: 403 });
+    const noIngestion = await caught(
+      writer.replaceGraph('upstream', vocabulary, { mediaType: 'text/turtle' }),
+    );
+    expect(noIngestion).toMatchObject({ code: 'problem' });
+    expect(
+      await caught(writer.replaceGraph('..', vocabulary, { mediaType: 'text/turtle' })),
+    ).toMatchObject({
+      code: 'invalid_argument',
+    });
   });
 
   it('passes search through to a second kg-api', async () => {

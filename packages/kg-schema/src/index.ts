@@ -14,6 +14,8 @@ export {
   SearchRequestSchema,
   SearchResponseSchema,
 } from './search-response';
+export type { GraphInfo, SourceSummary } from './sources';
+export { GraphInfoSchema, SourceListSchema, SourceSummarySchema } from './sources';
 export type {
   BlankNodeTerm,
   IriTerm,

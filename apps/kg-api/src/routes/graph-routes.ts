@@ -23,19 +23,13 @@ import { kgProblemType } from '../kg-problems';
 import { strictUtf8InSteps } from '../sparql-request';
 import { mountGraphStoreRoutes } from './graph-store-routes';
 import { graphTransferOpenApi } from './graph-upload-openapi';
-import { bearerSecurity, GraphInfoSchema, problem, SourceParamsSchema } from './openapi-shared';
-
-const SourceSummarySchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    modes: z.object({
-      ingestion: z.object({ enabled: z.boolean(), schedule: z.string().optional() }),
-      passthrough: z.object({ enabled: z.boolean() }),
-    }),
-    graph: GraphInfoSchema,
-  })
-  .meta({ id: 'SourceSummary' });
+import {
+  bearerSecurity,
+  GraphInfoSchema,
+  problem,
+  SourceListSchema,
+  SourceParamsSchema,
+} from './openapi-shared';
 
 /**
  * Sources and their graphs: list, upload (`PUT` Turtle, N-Triples, N-Quads, TriG, JSON-LD or
@@ -73,7 +67,7 @@ export function mountGraphRoutes(
         200: {
           description: 'The sources',
           content: {
-            'application/json': { schema: z.object({ sources: z.array(SourceSummarySchema) }) },
+            'application/json': { schema: SourceListSchema },
           },
         },
       },

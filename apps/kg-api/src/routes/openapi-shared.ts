@@ -1,6 +1,12 @@
 import { ProblemSchema } from '@dcg/http-kit';
-import { SearchResponseSchema } from '@dcg/kg-schema';
+import {
+  SearchResponseSchema,
+  GraphInfoSchema as WireGraphInfoSchema,
+  SourceListSchema as WireSourceListSchema,
+} from '@dcg/kg-schema';
 import { z } from 'zod';
+import type * as zm from 'zod/mini';
+import type { ZodMiniType } from 'zod/mini';
 
 /**
  * A problem-details response entry for OpenAPI route definitions.
@@ -26,19 +32,20 @@ export const SourceParamsSchema = z.object({
 });
 
 /**
- * What is known about a source's ingested graph.
+ * What is known about a source's ingested graph: kg-schema's `GraphInfoSchema`, for OpenAPI.
  *
  * @example
  * content: { 'application/json': { schema: GraphInfoSchema } }
  */
-export const GraphInfoSchema = z
-  .object({
-    sourceId: z.string(),
-    triples: z.number().int(),
-    searchableDocuments: z.number().int(),
-    updatedAt: z.string().optional().describe('ISO time of the last change since start-up'),
-  })
-  .meta({ id: 'GraphInfo' });
+export const GraphInfoSchema = openApiSchema(WireGraphInfoSchema, 'GraphInfo');
+
+/**
+ * The answer of `GET /v1/sources`: kg-schema's `SourceListSchema`, for OpenAPI.
+ *
+ * @example
+ * content: { 'application/json': { schema: SourceListSchema } }
+ */
+export const SourceListSchema = openApiSchema(WireSourceListSchema, 'SourceList');
 
 /**
  * A JSON object of SPARQL 1.1 Query Results JSON (for the OpenAPI document only: the schema that
@@ -73,11 +80,16 @@ export const bearerSecurity = [{ bearerAuth: [] }];
  * @example
  * content: { 'application/json': { schema: SearchResponseOpenApiSchema } }
  */
-export const SearchResponseOpenApiSchema = (() => {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(SearchResponseSchema);
+export const SearchResponseOpenApiSchema = openApiSchema(SearchResponseSchema);
+
+/**
+ * A wire schema of kg-schema (written with `zod/mini`, which keeps kg-client's browser bundle
+ * small and which @hono/zod-openapi cannot walk) as a classic zod schema that checks with it and
+ * is documented by its JSON Schema, under `id` in the OpenAPI components when given.
+ */
+function openApiSchema<S extends ZodMiniType>(wire: S, id?: string) {
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(wire);
   return z
-    .custom<z.infer<typeof SearchResponseSchema>>(
-      (value) => SearchResponseSchema.safeParse(value).success,
-    )
-    .meta(jsonSchema);
-})();
+    .custom<zm.infer<S>>((value) => wire.safeParse(value).success)
+    .meta(id ? { id, ...jsonSchema } : jsonSchema);
+}

@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deepRdfXml } from './__fixtures__/costly-documents';
-import { SKOS, TURTLE } from './__fixtures__/test-servers';
 import {
-  startVocabKgApi,
-  type VocabKgApi,
+  deepRdfXml,
+  type KgApiProcess,
+  SKOS,
+  startKgApiProcess,
+  TURTLE,
   WRITER_KEY as WRITER,
-} from './__fixtures__/vocab-kg-api';
+} from './__fixtures__/kg-api-process';
 import { runCli } from './cli';
-import type { RunningKgApi } from './server';
 
 function capture() {
   let text = '';
@@ -26,23 +26,21 @@ function capture() {
 }
 
 describe('dcg-kg ingest', () => {
-  let kg: VocabKgApi;
+  let kg: KgApiProcess;
   let dir: string;
-  let api: RunningKgApi;
+  let api: KgApiProcess;
   beforeAll(async () => {
-    kg = await startVocabKgApi({
-      prefix: 'kg-cli-',
-      sources: [
-        {
-          id: 'upstream-only',
-          name: 'upstream-only',
-          baseUrl: 'http://127.0.0.1:9',
-          modes: { ingestion: { enabled: false }, passthrough: { enabled: true } },
-        },
-      ],
-    });
-    ({ dir, api } = kg);
-  });
+    kg = await startKgApiProcess([
+      {
+        id: 'upstream-only',
+        name: 'upstream-only',
+        baseUrl: 'http://127.0.0.1:9',
+        modes: { ingestion: { enabled: false }, passthrough: { enabled: true } },
+      },
+    ]);
+    ({ dir } = kg);
+    api = kg;
+  }, 60_000);
   afterAll(() => kg?.close());
 
   it('uploads a file with progress and reports the result', async () => {
@@ -353,10 +351,15 @@ describe('dcg-kg ingest', () => {
   it('runs as the dcg-kg executable', async () => {
     const file = join(dir, 'small.ttl');
     await writeFile(file, TURTLE);
-    const bin = fileURLToPath(new URL('../bin/dcg-kg.mjs', import.meta.url));
-    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'ingest', 'vocab', file], {
-      env: { ...process.env, DCG_KG_URL: api.url, DCG_KG_API_KEY: WRITER },
-    });
+    // From source, as `pnpm dcg-kg` runs it in the workspace.
+    const entry = fileURLToPath(new URL('./dcg-kg.ts', import.meta.url));
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=@dcg/source', '--import', 'tsx', entry, 'ingest', 'vocab', file],
+      {
+        env: { ...process.env, DCG_KG_URL: api.url, DCG_KG_API_KEY: WRITER },
+      },
+    );
     expect(JSON.parse(stdout)).toMatchObject({ triples: 6, format: 'turtle' });
   });
 });

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { decodeUtf8 } from '@dcg/http-kit/utf8';
+import { KgClientError, type KgProblemError } from '@dcg/kg-client';
+import { createSourceGraphsClient, type SourceGraphs } from '@dcg/kg-client/graphs';
 import {
   mediaTypeOfRdfFormat,
   parseRdf,
@@ -127,7 +129,8 @@ export async function runCli(
     const { sourceId } = parsed;
     const url = (parsed.url ?? env.DCG_KG_URL ?? 'http://127.0.0.1:8081').replace(/\/+$/, '');
     const key = parsed.key ?? env.DCG_KG_API_KEY;
-    await preflight(url, sourceId, key);
+    const kg = connect(url, key);
+    await preflight(kg, url, sourceId, key);
 
     // Through `pnpm --filter kg-api dcg-kg …` the script runs in the package folder: relative
     // paths are meant from where the user typed the command (INIT_CWD).
@@ -161,46 +164,20 @@ export async function runCli(
 
     const upload = progressBar('upload', bytes.byteLength, io.err);
     let processing: ReturnType<typeof waitingIndicator> | undefined;
-    let sent = 0;
-    const chunkSize = 256 * 1024;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= bytes.byteLength) {
-          controller.close();
-          return;
-        }
-        const chunk = bytes.subarray(sent, sent + chunkSize);
-        sent += chunk.byteLength;
-        upload.update(sent);
-        controller.enqueue(chunk);
-        if (sent >= bytes.byteLength) {
+    const started = performance.now();
+    const answer = await kg
+      .replaceGraph(sourceId, bytes, {
+        mediaType: mediaTypeOfRdfFormat(format),
+        onUploadProgress: (sent) => upload.update(sent),
+        onUploaded: () => {
           upload.finish();
           processing ??= waitingIndicator('processing', io.err);
-        }
-      },
-    });
-    const started = performance.now();
-    const response = await fetch(`${url}/v1/sources/${encodeURIComponent(sourceId)}/graph`, {
-      method: 'PUT',
-      headers: {
-        'content-type': mediaTypeOfRdfFormat(format),
-        'content-length': String(bytes.byteLength),
-        ...(key ? { authorization: `Bearer ${key}` } : {}),
-      },
-      body,
-      duplex: 'half',
-    } as RequestInit)
-      .catch((error: Error) => {
-        throw couldNotRun(`cannot reach kg-api at ${url}: ${error.cause ?? error.message}`);
+        },
+      })
+      .catch((error: unknown) => {
+        throw failureOf(error, url, 'kg-api refused the upload');
       })
       .finally(() => processing?.finish());
-    const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!response.ok) {
-      throw refusal(
-        response.status,
-        `kg-api refused the upload: ${response.status} ${answer.title ?? ''}${answer.detail ? ` — ${answer.detail}` : ''}`,
-      );
-    }
     const seconds = (performance.now() - started) / 1000;
     const uploaded = single ? { file } : { files: checked.map((f) => f.name) };
     io.out.write(
@@ -265,6 +242,40 @@ async function checkFile(
   return { name, format, bytes, quads: result.data };
 }
 
+/** The kg-api client of one run; a bad `--url` is a usage error. */
+function connect(url: string, key: string | undefined): SourceGraphs {
+  try {
+    return createSourceGraphsClient({
+      baseUrl: url,
+      timeoutMs: 30_000,
+      ...(key ? { apiKey: key } : {}),
+    });
+  } catch (error) {
+    throw couldNotRun(`--url ${url}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * What a failed call means for the run: a problem answer is kg-api's verdict (4xx refused, 5xx
+ * could not run); no answer, a timeout or a malformed answer leave no verdict.
+ */
+function failureOf(error: unknown, url: string, refusedBy: string): CliFailure {
+  if (isProblem(error)) {
+    const { title, detail } = error.problem;
+    return refusal(
+      error.status,
+      `${refusedBy}: ${error.status} ${title ?? ''}${detail ? ` — ${detail}` : ''}`,
+    );
+  }
+  if (KgClientError.isInstance(error) && error.code === 'network') {
+    const cause = (error.cause as { cause?: unknown; message?: string } | undefined) ?? {};
+    return couldNotRun(
+      `cannot reach kg-api at ${url}: ${cause.cause ?? cause.message ?? error.message}`,
+    );
+  }
+  return couldNotRun(`${(error as Error).message}`);
+}
+
 /**
  * Asks kg-api, before the file is read or sent, whether the upload can succeed: the source
  * exists and takes uploads (`GET /v1/sources`), and the key may write to it. The write check is
@@ -272,46 +283,48 @@ async function checkFile(
  * source and its ingestion mode before the media type, so a 415 means all three are fine and
  * nothing was changed.
  */
-async function preflight(url: string, sourceId: string, key: string | undefined): Promise<void> {
-  const authorization: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-  const ask = (path: string, init: RequestInit = {}) =>
-    fetch(`${url}${path}`, {
-      ...init,
-      headers: { ...authorization, ...(init.headers as Record<string, string> | undefined) },
-      signal: AbortSignal.timeout(30_000),
-    }).catch((error: Error) => {
-      throw couldNotRun(`cannot reach kg-api at ${url}: ${error.cause ?? error.message}`);
-    });
-  const listing = await ask('/v1/sources');
-  if (listing.ok) {
-    const { sources = [] } = (await listing.json().catch(() => ({}))) as {
-      sources?: { id: string; modes?: { ingestion?: { enabled?: boolean } } }[];
-    };
+async function preflight(
+  kg: SourceGraphs,
+  url: string,
+  sourceId: string,
+  key: string | undefined,
+): Promise<void> {
+  // A listing kg-api refuses (reads that need a key the caller lacks) says nothing yet: the
+  // write check below does.
+  const sources = await kg.sources().catch((error: unknown) => {
+    if (isProblem(error)) return undefined;
+    throw failureOf(error, url, 'kg-api refused to list its sources');
+  });
+  if (sources) {
     const source = sources.find((candidate) => candidate.id === sourceId);
     if (!source) {
       const known = sources.map((candidate) => candidate.id).join(', ') || 'none';
       throw new CliFailure(`kg-api at ${url} has no source "${sourceId}" (its sources: ${known})`);
     }
-    if (source.modes?.ingestion?.enabled === false) {
+    if (!source.modes.ingestion.enabled) {
       throw new CliFailure(
         `source "${sourceId}" does not take uploads (modes.ingestion.enabled is false in the kg-api configuration)`,
       );
     }
   }
-  const probe = await ask(`/v1/sources/${encodeURIComponent(sourceId)}/graph`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/x-dcg-kg-preflight' },
-    body: '',
-  });
-  if (probe.status === 415) return;
-  const answer = (await probe.json().catch(() => ({}))) as Record<string, unknown>;
-  const why = `${probe.status} ${answer.title ?? ''}${answer.detail ? ` — ${answer.detail}` : ''}`;
-  if (probe.status === 401 || probe.status === 403) {
+  const probe = await kg
+    .replaceGraph(sourceId, new Uint8Array(), { mediaType: 'application/x-dcg-kg-preflight' })
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  if (isProblem(probe) && probe.status === 415) return;
+  if (isProblem(probe) && (probe.status === 401 || probe.status === 403)) {
+    const { title, detail } = probe.problem;
     throw new CliFailure(
-      `kg-api refused the key for an upload to "${sourceId}" (nothing was sent): ${why}${key ? '' : '; pass --key or set DCG_KG_API_KEY'}`,
+      `kg-api refused the key for an upload to "${sourceId}" (nothing was sent): ${probe.status} ${title ?? ''}${detail ? ` — ${detail}` : ''}${key ? '' : '; pass --key or set DCG_KG_API_KEY'}`,
     );
   }
-  throw refusal(probe.status, `kg-api refused the upload (nothing was sent): ${why}`);
+  if (probe === undefined) {
+    // kg-api took an empty document of an unknown type: not the kg-api this CLI knows.
+    throw couldNotRun(`kg-api at ${url} accepted a preflight upload it should have refused`);
+  }
+  throw failureOf(probe, url, 'kg-api refused the upload (nothing was sent)');
 }
 
 function parseCliArgs(argv: string[]) {
@@ -373,4 +386,9 @@ function parseCliArgs(argv: string[]) {
     key: values.key,
     format,
   };
+}
+
+/** A problem answer of kg-api (by code: the client's classes may come from two bundles). */
+function isProblem(error: unknown): error is KgProblemError {
+  return KgClientError.isInstance(error) && error.code === 'problem';
 }
