@@ -21,6 +21,22 @@ export function problem(description: string) {
   return { description, content: { 'application/problem+json': { schema: ProblemSchema } } };
 }
 
+/**
+ * A wire schema of `@dcg/governance-schema` for a route's OpenAPI entry. Those schemas are written
+ * with `zod/mini` (that keeps `@dcg/marketplace-client`'s browser bundle small), which
+ * @hono/zod-openapi cannot walk: the route gets a classic zod schema that checks with the wire
+ * schema and is documented by its JSON Schema, as component `id`.
+ *
+ * @example
+ * content: { 'application/json': { schema: wireSchema('MarketplaceSearchResult', SearchResultSchema) } }
+ */
+export function wireSchema<T extends z.core.$ZodType>(id: string, schema: T) {
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema);
+  return z
+    .custom<z.output<T>>((value) => z.safeParse(schema, value).success)
+    .meta({ ...jsonSchema, id });
+}
+
 /** Security requirement of the guarded endpoints. */
 export const bearerSecurity = [{ bearerAuth: [] }];
 
