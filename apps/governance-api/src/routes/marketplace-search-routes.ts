@@ -10,12 +10,8 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import {
-  bearerSecurity,
-  EnvironmentSchema as Environment,
-  problem,
-  wireSchema,
-} from './openapi-schemas';
+import { wireSchema } from './json-schema-component';
+import { bearerSecurity, EnvironmentSchema as Environment, problem } from './openapi-schemas';
 
 const SearchResultSchema = wireSchema('MarketplaceSearchResult', SearchResultWire);
 const EmbeddingJobSchema = wireSchema('EmbeddingJob', EmbeddingJobWire);
