@@ -1,10 +1,10 @@
 import { failingRequirements, MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import {
-  ComplianceStatusSchema,
   ContractComplianceSchema,
-  type MarketplaceSearchHit,
+  ContractComplianceStateSchema,
   PolicySchema,
-} from '@dcg/marketplace-client';
+} from '@dcg/governance-schema';
+import type { MarketplaceSearchHit } from '@dcg/marketplace-client';
 import { type McpServer, requireScopes } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { describeCompliance } from './compliance-summary';
@@ -13,6 +13,7 @@ import { decodeCursor, encodeCursor, fitItems } from './paging';
 import { SCOPES } from './scopes';
 import { ComponentViewSchema, readSystem, SystemViewSchema } from './system-view';
 import { ToolInputError, toToolError } from './tool-errors';
+import { toolOutputSchema } from './tool-output-schema';
 import { jsonBytes, tooLarge, toolResult } from './tool-result';
 import { systemOfComponent } from './urns';
 
@@ -45,7 +46,11 @@ const SearchHitSchema = z.object({
   matched: z.array(z.string()).optional(),
   dataContracts: z
     .array(
-      z.object({ id: z.string(), name: z.string().optional(), status: ComplianceStatusSchema }),
+      z.object({
+        id: z.string(),
+        name: z.string().optional(),
+        status: ContractComplianceStateSchema,
+      }),
     )
     .optional(),
 });
@@ -57,7 +62,7 @@ const FailingRequirementSchema = z.object({
   issues: z.array(z.string()),
 });
 
-// The client's wire shapes, strict here (a tool's output schema lists every member it answers).
+// governance-api's wire shapes (@dcg/governance-schema), strict here (a tool's output schema lists every member it answers).
 const compliance = ContractComplianceSchema.shape;
 const ComplianceOutputSchema = z.object({
   contractId: compliance.contractId,
@@ -113,12 +118,14 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         limit: Limit,
         cursor: Cursor,
       }),
-      outputSchema: z.object({
-        mode: z.enum(['semantic', 'lexical']),
-        fallbackReason: z.string().optional(),
-        hits: z.array(SearchHitSchema),
-        nextCursor: z.string().optional(),
-      }),
+      outputSchema: toolOutputSchema(
+        z.object({
+          mode: z.enum(['hybrid', 'lexical']),
+          fallbackReason: z.string().optional(),
+          hits: z.array(SearchHitSchema),
+          nextCursor: z.string().optional(),
+        }),
+      ),
       annotations: readOnlyClosed,
       scopeChallenge,
     },
@@ -165,7 +172,7 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         systemId: Urn('System URN, e.g. urn:dmb:dp:finance:orders:0'),
         environment: Environment.optional(),
       }),
-      outputSchema: SystemViewSchema,
+      outputSchema: toolOutputSchema(SystemViewSchema),
       annotations: readOnlyClosed,
       scopeChallenge,
     },
@@ -199,14 +206,16 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         componentId: Urn('Component URN, e.g. urn:dmb:cmp:finance:orders:0:orders-port'),
         environment: Environment.optional(),
       }),
-      outputSchema: z.object({
-        systemId: z.string(),
-        systemName: z.string(),
-        environment: z.string(),
-        component: ComponentViewSchema,
-        compliance: ComplianceOutputSchema.optional(),
-        note: z.string().optional(),
-      }),
+      outputSchema: toolOutputSchema(
+        z.object({
+          systemId: z.string(),
+          systemName: z.string(),
+          environment: z.string(),
+          component: ComponentViewSchema,
+          compliance: ComplianceOutputSchema.optional(),
+          note: z.string().optional(),
+        }),
+      ),
       annotations: readOnlyClosed,
       scopeChallenge,
     },
@@ -266,7 +275,7 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         ),
         environment: Environment.optional(),
       }),
-      outputSchema: ComplianceOutputSchema,
+      outputSchema: toolOutputSchema(ComplianceOutputSchema),
       annotations: readOnlyClosed,
       scopeChallenge,
     },
@@ -319,11 +328,13 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         limit: Limit,
         cursor: Cursor,
       }),
-      outputSchema: z.object({
-        policies: z.array(PolicyOutputSchema),
-        total: z.number().int(),
-        nextCursor: z.string().optional(),
-      }),
+      outputSchema: toolOutputSchema(
+        z.object({
+          policies: z.array(PolicyOutputSchema),
+          total: z.number().int(),
+          nextCursor: z.string().optional(),
+        }),
+      ),
       annotations: readOnlyClosed,
       scopeChallenge,
     },
