@@ -12,7 +12,7 @@ import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { decodeCursor, encodeCursor, fitItems } from './paging';
 import { SCOPES } from './scopes';
 import { ComponentViewSchema, readSystem, SystemViewSchema } from './system-view';
-import { ToolInputError, toToolError } from './tool-errors';
+import { ToolInputError, toToolError, withToolErrors } from './tool-errors';
 import { toolOutputSchema } from './tool-output-schema';
 import { jsonBytes, tooLarge, toolResult } from './tool-result';
 import { systemOfComponent } from './urns';
@@ -176,24 +176,20 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
       annotations: readOnlyClosed,
       scopeChallenge,
     },
-    async ({ systemId, environment }, ctx) => {
-      try {
-        const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
-        if (!view) throw new ToolInputError(notDeployed(systemId, environment));
-        if (jsonBytes(view) > limits.maxResultBytes) {
-          return tooLarge(
-            limits.maxResultBytes,
-            'read its output ports one by one with get_component',
-          );
-        }
-        return toolResult(
-          view,
-          `${view.name} (${view.systemId}) in ${view.environment}: ${view.outputPorts.length} output port(s).`,
+    withToolErrors(async ({ systemId, environment }, ctx) => {
+      const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
+      if (!view) throw new ToolInputError(notDeployed(systemId, environment));
+      if (jsonBytes(view) > limits.maxResultBytes) {
+        return tooLarge(
+          limits.maxResultBytes,
+          'read its output ports one by one with get_component',
         );
-      } catch (error) {
-        return toToolError(error);
       }
-    },
+      return toolResult(
+        view,
+        `${view.name} (${view.systemId}) in ${view.environment}: ${view.outputPorts.length} output port(s).`,
+      );
+    }),
   );
 
   server.registerTool(
@@ -219,48 +215,44 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
       annotations: readOnlyClosed,
       scopeChallenge,
     },
-    async ({ componentId, environment }, ctx) => {
-      try {
-        const systemId = systemOfComponent(componentId);
-        if (!systemId) {
-          throw new ToolInputError(
-            `"${componentId}" is not a component URN (urn:dmb:cmp:<domain>:<system>:<major>:<component>)`,
-          );
-        }
-        const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
-        const component = view
-          ? [...view.outputPorts, ...view.otherComponents].find((c) => c.id === componentId)
-          : undefined;
-        if (!view || !component) throw new ToolInputError(notDeployed(componentId, environment));
-        const compliance = component.isDataContract
-          ? complianceOutput(
-              await marketplace.getContractCompliance(componentId, view.environment, {
-                signal: ctx.mcpReq.signal,
-              }),
-            )
-          : undefined;
-        const answer = {
-          systemId: view.systemId,
-          systemName: view.name,
-          environment: view.environment,
-          component,
-          ...(compliance ? { compliance } : {}),
-          ...(view.note ? { note: view.note } : {}),
-        };
-        if (jsonBytes(answer) > limits.maxResultBytes) {
-          return tooLarge(
-            limits.maxResultBytes,
-            'the data contract of this component is too large to answer',
-          );
-        }
-        return toolResult(
-          answer,
-          `${component.name ?? component.id} of ${view.name} in ${view.environment}${compliance ? `: ${compliance.status}` : ''}.`,
+    withToolErrors(async ({ componentId, environment }, ctx) => {
+      const systemId = systemOfComponent(componentId);
+      if (!systemId) {
+        throw new ToolInputError(
+          `"${componentId}" is not a component URN (urn:dmb:cmp:<domain>:<system>:<major>:<component>)`,
         );
-      } catch (error) {
-        return toToolError(error);
       }
-    },
+      const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
+      const component = view
+        ? [...view.outputPorts, ...view.otherComponents].find((c) => c.id === componentId)
+        : undefined;
+      if (!view || !component) throw new ToolInputError(notDeployed(componentId, environment));
+      const compliance = component.isDataContract
+        ? complianceOutput(
+            await marketplace.getContractCompliance(componentId, view.environment, {
+              signal: ctx.mcpReq.signal,
+            }),
+          )
+        : undefined;
+      const answer = {
+        systemId: view.systemId,
+        systemName: view.name,
+        environment: view.environment,
+        component,
+        ...(compliance ? { compliance } : {}),
+        ...(view.note ? { note: view.note } : {}),
+      };
+      if (jsonBytes(answer) > limits.maxResultBytes) {
+        return tooLarge(
+          limits.maxResultBytes,
+          'the data contract of this component is too large to answer',
+        );
+      }
+      return toolResult(
+        answer,
+        `${component.name ?? component.id} of ${view.name} in ${view.environment}${compliance ? `: ${compliance.status}` : ''}.`,
+      );
+    }),
   );
 
   server.registerTool(
@@ -279,34 +271,30 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
       annotations: readOnlyClosed,
       scopeChallenge,
     },
-    async ({ contractId, environment }, ctx) => {
-      try {
-        let where = environment;
-        if (where === undefined) {
-          const systemId = systemOfComponent(contractId);
-          const instance = systemId
-            ? await marketplace.getInstance(systemId, { signal: ctx.mcpReq.signal })
-            : null;
-          if (!instance) {
-            throw new ToolInputError(
-              `The environment of "${contractId}" cannot be found (its system is not deployed); give the environment`,
-            );
-          }
-          where = instance.environment;
+    withToolErrors(async ({ contractId, environment }, ctx) => {
+      let where = environment;
+      if (where === undefined) {
+        const systemId = systemOfComponent(contractId);
+        const instance = systemId
+          ? await marketplace.getInstance(systemId, { signal: ctx.mcpReq.signal })
+          : null;
+        if (!instance) {
+          throw new ToolInputError(
+            `The environment of "${contractId}" cannot be found (its system is not deployed); give the environment`,
+          );
         }
-        const answer = complianceOutput(
-          await marketplace.getContractCompliance(contractId, where, { signal: ctx.mcpReq.signal }),
-        );
-        const fitted = fitItems(
-          answer.failingRequirements,
-          (some) => ({ ...answer, failingRequirements: [...some] }),
-          limits.maxResultBytes,
-        );
-        return toolResult(fitted.answer, answer.explanation.split('\n')[0] ?? answer.status);
-      } catch (error) {
-        return toToolError(error);
+        where = instance.environment;
       }
-    },
+      const answer = complianceOutput(
+        await marketplace.getContractCompliance(contractId, where, { signal: ctx.mcpReq.signal }),
+      );
+      const fitted = fitItems(
+        answer.failingRequirements,
+        (some) => ({ ...answer, failingRequirements: [...some] }),
+        limits.maxResultBytes,
+      );
+      return toolResult(fitted.answer, answer.explanation.split('\n')[0] ?? answer.status);
+    }),
   );
 
   server.registerTool(
@@ -338,55 +326,51 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
       annotations: readOnlyClosed,
       scopeChallenge,
     },
-    async ({ resourceType, environment, status, trigger, limit, cursor }, ctx) => {
-      try {
-        const size = limit ?? limits.defaultPageSize;
-        const key = JSON.stringify([
-          'policies',
-          resourceType,
-          environment ?? null,
-          status ?? null,
-          trigger ?? null,
-          size,
-        ]);
-        const offset = decodeCursor(cursor, key);
-        const page = await marketplace.listPolicies({
-          resourceType,
-          environment,
-          status,
-          trigger,
-          limit: size,
-          offset,
-          signal: ctx.mcpReq.signal,
-        });
-        const policies = page.data.map((p) => ({
-          id: p.id,
-          name: p.name,
-          description: p.description,
-          resourceType: p.resourceType,
-          trigger: p.trigger,
-          status: p.status,
-          environment: p.environment,
-        }));
-        const total = page.meta.pagination.total;
-        const build = (some: readonly (typeof policies)[number][], next: boolean) => ({
-          policies: [...some],
-          total,
-          ...(next ? { nextCursor: encodeCursor(offset + some.length, key) } : {}),
-        });
-        const fitted = fitItems(policies, (some) => build(some, true), limits.maxResultBytes);
-        const answer = build(
-          policies.slice(0, fitted.count),
-          offset + fitted.count < total && (fitted.count > 0 || policies.length === 0),
-        );
-        return toolResult(
-          answer,
-          `${answer.policies.length} of ${total} polic(ies) govern ${resourceType}.`,
-        );
-      } catch (error) {
-        return toToolError(error);
-      }
-    },
+    withToolErrors(async ({ resourceType, environment, status, trigger, limit, cursor }, ctx) => {
+      const size = limit ?? limits.defaultPageSize;
+      const key = JSON.stringify([
+        'policies',
+        resourceType,
+        environment ?? null,
+        status ?? null,
+        trigger ?? null,
+        size,
+      ]);
+      const offset = decodeCursor(cursor, key);
+      const page = await marketplace.listPolicies({
+        resourceType,
+        environment,
+        status,
+        trigger,
+        limit: size,
+        offset,
+        signal: ctx.mcpReq.signal,
+      });
+      const policies = page.data.map((p) => ({
+        id: p.id,
+        name: p.name,
+        description: p.description,
+        resourceType: p.resourceType,
+        trigger: p.trigger,
+        status: p.status,
+        environment: p.environment,
+      }));
+      const total = page.meta.pagination.total;
+      const build = (some: readonly (typeof policies)[number][], next: boolean) => ({
+        policies: [...some],
+        total,
+        ...(next ? { nextCursor: encodeCursor(offset + some.length, key) } : {}),
+      });
+      const fitted = fitItems(policies, (some) => build(some, true), limits.maxResultBytes);
+      const answer = build(
+        policies.slice(0, fitted.count),
+        offset + fitted.count < total && (fitted.count > 0 || policies.length === 0),
+      );
+      return toolResult(
+        answer,
+        `${answer.policies.length} of ${total} polic(ies) govern ${resourceType}.`,
+      );
+    }),
   );
 }
 
