@@ -92,7 +92,9 @@ describe('createMarketplaceClient against governance-api with its demo data', ()
   it("searches through governance-api's search endpoint, which says why each hit matched", async () => {
     const client = createMarketplaceClient({ baseUrl: api.url });
     const byName = await client.search('invoices', { environment: 'production' });
-    expect(byName.mode).toBe('semantic');
+    // Embeddings are off in this configuration: governance-api answers by words and says so.
+    expect(byName.mode).toBe('lexical');
+    expect(byName.fallbackReason).toEqual(expect.any(String));
     expect(byName.hits[0]).toMatchObject({ systemId: SYSTEM, why: expect.any(String) });
     const byUrn = await client.search(SYSTEM, { environment: 'production' });
     expect(byUrn.hits[0]).toMatchObject({ systemId: SYSTEM });
@@ -134,7 +136,18 @@ describe('createMarketplaceClient against a server that has the search endpoint'
                   mode: 'hybrid',
                   model: 'local',
                   pending: 0,
-                  hits: [{ systemId: 'urn:dmb:dp:a:b:0', name: 'B', score: 0.9, why: 'meaning' }],
+                  hits: [
+                    {
+                      systemId: 'urn:dmb:dp:a:b:0',
+                      environment: 'production',
+                      name: 'B',
+                      kind: 'dataproduct',
+                      score: 0.9,
+                      matchedBy: ['meaning'],
+                      why: 'close in meaning (similarity 0.61, rank 1)',
+                      vector: { rank: 1, similarity: 0.61 },
+                    },
+                  ],
                 }
               : { title: 'Not Found', status },
           ),
@@ -155,11 +168,12 @@ describe('createMarketplaceClient against a server that has the search endpoint'
 
   it('uses it when it answers, falls back on 404 and asks again after the probe interval', async () => {
     const client = createMarketplaceClient({ baseUrl: url, retries: 0, searchProbeIntervalMs: 50 });
-    const semantic = await client.search('orders', { environment: 'production' });
-    expect(semantic).toMatchObject({
-      mode: 'semantic',
-      hits: [{ systemId: 'urn:dmb:dp:a:b:0', why: 'meaning' }],
+    const hybrid = await client.search('orders', { environment: 'production' });
+    expect(hybrid).toMatchObject({
+      mode: 'hybrid',
+      hits: [{ systemId: 'urn:dmb:dp:a:b:0', matched: ['meaning'] }],
     });
+    expect(hybrid.fallbackReason).toBeUndefined();
     status = 404;
     expect((await client.search('orders', { environment: 'production' })).mode).toBe('lexical');
     const before = searches;
@@ -167,7 +181,7 @@ describe('createMarketplaceClient against a server that has the search endpoint'
     expect(searches).toBe(before); // remembered: no second probe within the interval
     status = 200;
     await new Promise((r) => setTimeout(r, 60));
-    expect((await client.search('orders', { environment: 'production' })).mode).toBe('semantic');
+    expect((await client.search('orders', { environment: 'production' })).mode).toBe('hybrid');
   });
 
   it('falls back on a 503 and says why', async () => {

@@ -1,21 +1,23 @@
 import type { CallOptions, HttpClientOptions } from '@dcg/client-transport';
 import { MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
-import { z } from 'zod';
-import { createTransport, type Transport } from './http-transport';
-import { rankLexically } from './lexical-search';
-import { MarketplaceClientError, MarketplaceProblemError } from './marketplace-client-error';
 import {
   type ContractCompliance,
   ContractComplianceSchema,
   type DeployedDescriptor,
   DeployedDescriptorSchema,
-  InstanceListSchema,
   type MarketplaceInstance,
+  MarketplaceInstanceListSchema,
   MarketplaceInstanceSchema,
+  POLICY_STATUSES,
+  POLICY_TRIGGERS,
   type PolicyPage,
   PolicyPageSchema,
-  SearchAnswerSchema,
-} from './schemas';
+  SearchResultSchema,
+} from '@dcg/governance-schema';
+import * as z from 'zod/mini';
+import { createTransport, type Transport } from './http-transport';
+import { rankLexically } from './lexical-search';
+import { MarketplaceClientError, MarketplaceProblemError } from './marketplace-client-error';
 
 /**
  * Options of {@link createMarketplaceClient}: where governance-api is (policies need an
@@ -54,8 +56,8 @@ export interface MarketplaceSearchHit {
   readonly kind?: string | undefined;
   readonly score?: number | undefined;
   /**
-   * Why it matched, when the search says (semantic: `exact-urn`, `exact-name`, `words`,
-   * `meaning`; lexical: the fields that matched).
+   * Why it matched, when the search says (governance-api's search: `exact-urn`, `exact-name`,
+   * `words`, `meaning`; this client's ranking: the fields that matched).
    */
   readonly matched?: readonly string[] | undefined;
   /** The reason in a sentence, when governance-api's search answered. */
@@ -66,9 +68,12 @@ export interface MarketplaceSearchHit {
 
 /** The answer of {@link MarketplaceClient.search}. */
 export interface MarketplaceSearchResult {
-  /** `semantic`: governance-api's search endpoint answered; `lexical`: this client ranked. */
-  readonly mode: 'semantic' | 'lexical';
-  /** Set when the search endpoint was not used, saying why. */
+  /**
+   * As governance-api's search says: `hybrid` when meaning (embeddings) took part, `lexical` when
+   * only words did (also when this client ranked, `fallbackReason` saying why).
+   */
+  readonly mode: 'hybrid' | 'lexical';
+  /** Set when meaning took no part, saying why. */
   readonly fallbackReason?: string | undefined;
   readonly hits: readonly MarketplaceSearchHit[];
 }
@@ -113,29 +118,30 @@ export interface MarketplaceClient {
 }
 
 const OptionsSchema = z.object({
-  baseUrl: z
-    .union([z.string(), z.instanceof(URL)])
-    .transform((value) => String(value).replace(/\/+$/, ''))
-    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-      message: 'must be an absolute http(s) URL',
-    })
-    .refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' }),
-  apiKey: z.string().min(1).optional(),
-  timeoutMs: z.number().int().min(1).max(2_147_483_647).default(10_000),
-  retries: z.number().int().min(0).max(10).default(2),
-  maxResponseBytes: z
-    .number()
-    .int()
-    .min(1)
-    .default(16 * 1024 * 1024),
-  searchProbeIntervalMs: z.number().int().min(0).default(60_000),
-  fetch: z.custom<typeof globalThis.fetch>((value) => typeof value === 'function').optional(),
+  baseUrl: z.pipe(
+    z.pipe(
+      z.union([z.string(), z.instanceof(URL)]),
+      z.transform((value) => String(value).replace(/\/+$/, '')),
+    ),
+    z.string().check(
+      z.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+        message: 'must be an absolute http(s) URL',
+      }),
+      z.refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' }),
+    ),
+  ),
+  apiKey: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
+  timeoutMs: z._default(z.int().check(z.gte(1), z.lte(2_147_483_647)), 10_000),
+  retries: z._default(z.int().check(z.gte(0), z.lte(10)), 2),
+  maxResponseBytes: z._default(z.int().check(z.gte(1)), 16 * 1024 * 1024),
+  searchProbeIntervalMs: z._default(z.int().check(z.gte(0)), 60_000),
+  fetch: z.optional(z.custom<typeof globalThis.fetch>((value) => typeof value === 'function')),
 });
 
-const Id = z.string().min(1).max(500);
-const Environment = z.string().min(1).max(MAX_ENVIRONMENT_LENGTH);
-const SearchQuery = z.string().trim().min(1).max(500);
-const Limit = z.number().int().min(1).max(100);
+const Id = z.string().check(z.minLength(1), z.maxLength(500));
+const Environment = z.string().check(z.minLength(1), z.maxLength(MAX_ENVIRONMENT_LENGTH));
+const SearchQuery = z.string().check(z.trim(), z.minLength(1), z.maxLength(500));
+const Limit = z.int().check(z.gte(1), z.lte(100));
 
 /**
  * Creates a typed client of governance-api's marketplace (instances, deployed descriptors,
@@ -161,13 +167,13 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
   let searchAbsentUntil = 0;
 
   const listInstances: MarketplaceClient['listInstances'] = async (callOptions = {}) => {
-    check('listInstances', z.object({ environment: Environment.optional() }), {
+    check('listInstances', z.object({ environment: z.optional(Environment) }), {
       environment: callOptions.environment,
     });
     const answer = await get({
       path: 'v1/marketplace/instances',
       searchParams: { environment: callOptions.environment },
-      schema: InstanceListSchema,
+      schema: MarketplaceInstanceListSchema,
       signal: callOptions.signal,
     });
     return answer.data;
@@ -176,7 +182,7 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
   const search: MarketplaceClient['search'] = async (query, callOptions = {}) => {
     const input = check(
       'search',
-      z.object({ query: SearchQuery, environment: Environment.optional(), limit: Limit }),
+      z.object({ query: SearchQuery, environment: z.optional(Environment), limit: Limit }),
       { query, environment: callOptions.environment, limit: callOptions.limit ?? 10 },
     );
     // governance-api's search ranks within one environment; across all of them this client ranks.
@@ -189,7 +195,7 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
         const answer = await get({
           path: 'v1/marketplace/search',
           searchParams: { q: input.query, environment: input.environment, limit: input.limit },
-          schema: SearchAnswerSchema,
+          schema: SearchResultSchema,
           signal: callOptions.signal,
         });
         const hits = answer.hits.slice(0, input.limit);
@@ -201,20 +207,13 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
             : await listInstances({ environment: input.environment, signal: callOptions.signal });
         const byKey = new Map(listed.map((i) => [`${i.environment}\u0000${i.systemId}`, i]));
         return {
-          mode: 'semantic',
+          mode: answer.mode,
           ...(answer.mode === 'lexical'
             ? { fallbackReason: answer.fallback ?? 'the marketplace search answered lexically' }
             : {}),
           hits: hits.map((hit) => {
-            const instance =
-              byKey.get(`${hit.environment}\u0000${hit.systemId}`) ??
-              MarketplaceInstanceSchema.safeParse(hit).data;
-            const matchedBy = (hit as { matchedBy?: unknown }).matchedBy;
-            return {
-              ...hit,
-              ...(Array.isArray(matchedBy) ? { matched: matchedBy.map(String) } : {}),
-              ...(instance ? { instance } : {}),
-            };
+            const instance = byKey.get(`${hit.environment}\u0000${hit.systemId}`);
+            return { ...hit, matched: hit.matchedBy, ...(instance ? { instance } : {}) };
           }),
         };
       } catch (error) {
@@ -258,7 +257,7 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
     listInstances,
     search,
     async getInstance(systemId, callOptions = {}) {
-      check('getInstance', z.object({ systemId: Id, environment: Environment.optional() }), {
+      check('getInstance', z.object({ systemId: Id, environment: z.optional(Environment) }), {
         systemId,
         environment: callOptions.environment,
       });
@@ -274,7 +273,7 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
     async getDeployedDescriptor(systemId, environment, callOptions = {}) {
       check(
         'getDeployedDescriptor',
-        z.object({ systemId: Id, environment: Environment.optional() }),
+        z.object({ systemId: Id, environment: z.optional(Environment) }),
         { systemId, environment },
       );
       return nullWhenNotFound(
@@ -302,13 +301,13 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
       const q = check(
         'listPolicies',
         z.object({
-          resourceType: z.string().min(1).max(200).optional(),
-          environment: Environment.optional(),
-          trigger: z.enum(['active', 'passive']).optional(),
-          status: z.enum(['draft', 'grace', 'enabled']).optional(),
-          text: z.string().max(500).optional(),
-          limit: z.number().int().min(1).max(1000).optional(),
-          offset: z.number().int().min(0).optional(),
+          resourceType: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+          environment: z.optional(Environment),
+          trigger: z.optional(z.enum(POLICY_TRIGGERS)),
+          status: z.optional(z.enum(POLICY_STATUSES)),
+          text: z.optional(z.string().check(z.maxLength(500))),
+          limit: z.optional(z.int().check(z.gte(1), z.lte(1000))),
+          offset: z.optional(z.int().check(z.gte(0))),
         }),
         { ...query, signal: undefined },
       );
@@ -332,13 +331,13 @@ async function nullWhenNotFound<T>(call: Promise<T>): Promise<T | null> {
   }
 }
 
-function check<S extends z.ZodType>(call: string, schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
+function check<S extends z.core.$ZodType>(call: string, schema: S, value: unknown): z.output<S> {
+  const parsed = z.safeParse(schema, value);
   if (!parsed.success) throw invalidArgument(call, parsed.error);
   return parsed.data;
 }
 
-function invalidArgument(call: string, error: z.ZodError): MarketplaceClientError {
+function invalidArgument(call: string, error: z.core.$ZodError): MarketplaceClientError {
   const issues = error.issues.map((issue) => ({
     code: issue.code,
     path: issue.path.map((p) => (typeof p === 'number' ? p : String(p))),

@@ -5,7 +5,7 @@ import {
   type TransportErrors,
   type TransportSettings,
 } from '@dcg/client-transport';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   MarketplaceClientError,
   type MarketplaceIssue,
@@ -16,14 +16,14 @@ import {
 export type { TransportSettings };
 
 /** One GET of the transport (every call of this client reads). */
-export interface TransportCall<S extends z.ZodType> {
+export interface TransportCall<S extends z.core.$ZodType> {
   readonly path: string;
   readonly searchParams?: Record<string, string | number | undefined>;
   readonly schema: S;
   readonly signal?: AbortSignal | undefined;
 }
 
-export type Transport = <S extends z.ZodType>(call: TransportCall<S>) => Promise<z.output<S>>;
+export type Transport = <S extends z.core.$ZodType>(call: TransportCall<S>) => Promise<z.output<S>>;
 
 /**
  * The GET transport of `@dcg/client-transport` with this package's errors: every call is a GET,
@@ -34,7 +34,9 @@ export type Transport = <S extends z.ZodType>(call: TransportCall<S>) => Promise
  */
 export function createTransport(settings: TransportSettings): Transport {
   const send = createHttpTransport(settings, marketplaceErrors);
-  return async function get<S extends z.ZodType>(call: TransportCall<S>): Promise<z.output<S>> {
+  return async function get<S extends z.core.$ZodType>(
+    call: TransportCall<S>,
+  ): Promise<z.output<S>> {
     const searchParams: Record<string, string | number> = {};
     for (const [key, value] of Object.entries(call.searchParams ?? {})) {
       if (value !== undefined) searchParams[key] = value;
@@ -47,7 +49,7 @@ export function createTransport(settings: TransportSettings): Transport {
       retry: 'idempotent',
       signal: call.signal,
       parse: (json) => {
-        const parsed = call.schema.safeParse(json);
+        const parsed = z.safeParse(call.schema, json);
         if (parsed.success) return { success: true, data: parsed.data };
         const issues = parsed.error.issues.map((issue) => ({
           code: issue.code,

@@ -1,3 +1,22 @@
+// The wire schemas and types of governance-api's answers, from @dcg/governance-schema.
+export {
+  type ComplianceTreeNode,
+  ComplianceTreeNodeSchema,
+  type ContractCompliance,
+  ContractComplianceSchema,
+  type ContractComplianceState as ComplianceStatus,
+  ContractComplianceStateSchema as ComplianceStatusSchema,
+  type DeployedDescriptor,
+  DeployedDescriptorSchema,
+  type InstanceComponent,
+  InstanceComponentSchema,
+  type MarketplaceInstance,
+  MarketplaceInstanceSchema,
+  type Policy,
+  type PolicyPage,
+  PolicyPageSchema,
+  PolicySchema,
+} from '@dcg/governance-schema';
 export type {
   CallOptions,
   MarketplaceClient,
@@ -15,21 +34,3 @@ export type {
   ProblemDetails,
 } from './marketplace-client-error';
 export { MarketplaceClientError, MarketplaceProblemError } from './marketplace-client-error';
-export type {
-  ComplianceStatus,
-  ComplianceTreeNode,
-  ContractCompliance,
-  DeployedDescriptor,
-  InstanceComponent,
-  MarketplaceInstance,
-  Policy,
-  PolicyPage,
-} from './schemas';
-export {
-  ComplianceStatusSchema,
-  ContractComplianceSchema,
-  DeployedDescriptorSchema,
-  MarketplaceInstanceSchema,
-  PolicyPageSchema,
-  PolicySchema,
-} from './schemas';

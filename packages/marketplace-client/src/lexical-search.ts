@@ -1,4 +1,4 @@
-import type { MarketplaceInstance } from './schemas';
+import type { MarketplaceInstance } from '@dcg/governance-schema';
 
 /** One instance found by {@link rankLexically}, with why it matched. */
 export interface LexicalHit {

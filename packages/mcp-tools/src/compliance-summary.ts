@@ -1,5 +1,5 @@
 import { failingRequirements } from '@dcg/contract-schema';
-import type { ContractCompliance } from '@dcg/marketplace-client';
+import type { ContractCompliance } from '@dcg/governance-schema';
 
 /**
  * One paragraph that says where a contract stands, for the text content of a tool answer and for

@@ -24,5 +24,5 @@ export {
   readSystem,
   SystemViewSchema,
 } from './system-view';
-export { describeFailure, ToolInputError, toToolError } from './tool-errors';
+export { describeFailure, ToolInputError, toToolError, withToolErrors } from './tool-errors';
 export { systemOfComponent } from './urns';

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { decodeCursor, encodeCursor, fitItems } from './paging';
 import { SCOPES } from './scopes';
-import { toToolError } from './tool-errors';
+import { withToolErrors } from './tool-errors';
 import { tooLarge, toolResult } from './tool-result';
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true } as const;
@@ -94,36 +94,32 @@ export function registerKnowledgeGraphTools(server: McpServer, deps: DcgMcpDeps)
       annotations: { ...readOnly, openWorldHint: false },
       scopeChallenge: read,
     },
-    async ({ term, limit, lang, cursor }, ctx) => {
-      try {
-        const size = limit ?? limits.defaultPageSize;
-        const key = JSON.stringify(['kg-search', term, size, lang ?? null]);
-        const offset = decodeCursor(cursor, key);
-        const signal = ctx.mcpReq.signal;
-        const page = await kg.search(term, { offset, limit: size, signal });
-        const described = await kg.describe(page.results, {
-          ...(lang ? { lang } : {}),
-          signal,
-        });
-        const concepts = described.map(toConcept);
-        const build = (some: readonly z.infer<typeof ConceptSchema>[], next: boolean) => ({
-          results: [...some],
-          totalResults: page.totalResults,
-          ...(next ? { nextCursor: encodeCursor(offset + some.length, key) } : {}),
-        });
-        const fitted = fitItems(concepts, (some) => build(some, true), limits.maxResultBytes);
-        const answer = build(
-          concepts.slice(0, fitted.count),
-          offset + fitted.count < page.totalResults && fitted.count > 0,
-        );
-        return toolResult(
-          answer,
-          `${answer.results.length} of ${page.totalResults} concept(s) match "${term}".`,
-        );
-      } catch (error) {
-        return toToolError(error);
-      }
-    },
+    withToolErrors(async ({ term, limit, lang, cursor }, ctx) => {
+      const size = limit ?? limits.defaultPageSize;
+      const key = JSON.stringify(['kg-search', term, size, lang ?? null]);
+      const offset = decodeCursor(cursor, key);
+      const signal = ctx.mcpReq.signal;
+      const page = await kg.search(term, { offset, limit: size, signal });
+      const described = await kg.describe(page.results, {
+        ...(lang ? { lang } : {}),
+        signal,
+      });
+      const concepts = described.map(toConcept);
+      const build = (some: readonly z.infer<typeof ConceptSchema>[], next: boolean) => ({
+        results: [...some],
+        totalResults: page.totalResults,
+        ...(next ? { nextCursor: encodeCursor(offset + some.length, key) } : {}),
+      });
+      const fitted = fitItems(concepts, (some) => build(some, true), limits.maxResultBytes);
+      const answer = build(
+        concepts.slice(0, fitted.count),
+        offset + fitted.count < page.totalResults && fitted.count > 0,
+      );
+      return toolResult(
+        answer,
+        `${answer.results.length} of ${page.totalResults} concept(s) match "${term}".`,
+      );
+    }),
   );
 
   server.registerTool(
@@ -144,32 +140,24 @@ export function registerKnowledgeGraphTools(server: McpServer, deps: DcgMcpDeps)
       annotations: { ...readOnly, openWorldHint: false },
       scopeChallenge: read,
     },
-    async ({ iris, lang }, ctx) => {
-      try {
-        const described = await kg.describe(iris, {
-          ...(lang ? { lang } : {}),
-          signal: ctx.mcpReq.signal,
-        });
-        const concepts = described.map(toConcept);
-        const fitted = fitItems(
-          concepts,
-          (some) => ({ concepts: [...some] }),
+    withToolErrors(async ({ iris, lang }, ctx) => {
+      const described = await kg.describe(iris, {
+        ...(lang ? { lang } : {}),
+        signal: ctx.mcpReq.signal,
+      });
+      const concepts = described.map(toConcept);
+      const fitted = fitItems(concepts, (some) => ({ concepts: [...some] }), limits.maxResultBytes);
+      if (fitted.count < concepts.length) {
+        return tooLarge(
           limits.maxResultBytes,
+          `ask for at most ${Math.max(1, fitted.count)} IRIs at a time`,
         );
-        if (fitted.count < concepts.length) {
-          return tooLarge(
-            limits.maxResultBytes,
-            `ask for at most ${Math.max(1, fitted.count)} IRIs at a time`,
-          );
-        }
-        return toolResult(
-          fitted.answer,
-          `${concepts.filter((c) => c.found).length} of ${concepts.length} concept(s) found.`,
-        );
-      } catch (error) {
-        return toToolError(error);
       }
-    },
+      return toolResult(
+        fitted.answer,
+        `${concepts.filter((c) => c.found).length} of ${concepts.length} concept(s) found.`,
+      );
+    }),
   );
 
   server.registerTool(
@@ -183,13 +171,9 @@ export function registerKnowledgeGraphTools(server: McpServer, deps: DcgMcpDeps)
       annotations: { ...readOnly, openWorldHint: false },
       scopeChallenge: read,
     },
-    async ({ query }, ctx) => {
-      try {
-        return await runSparql(kg, query, undefined, limits.maxResultBytes, ctx.mcpReq.signal);
-      } catch (error) {
-        return toToolError(error);
-      }
-    },
+    withToolErrors(async ({ query }, ctx) => {
+      return await runSparql(kg, query, undefined, limits.maxResultBytes, ctx.mcpReq.signal);
+    }),
   );
 
   server.registerTool(
@@ -212,19 +196,15 @@ export function registerKnowledgeGraphTools(server: McpServer, deps: DcgMcpDeps)
       annotations: { ...readOnly, openWorldHint: true },
       scopeChallenge: requireScopes(SCOPES.knowledgeGraphPassthrough),
     },
-    async ({ source, query }, ctx) => {
-      try {
-        return await runSparql(
-          kg.source(source),
-          query,
-          source,
-          limits.maxResultBytes,
-          ctx.mcpReq.signal,
-        );
-      } catch (error) {
-        return toToolError(error);
-      }
-    },
+    withToolErrors(async ({ source, query }, ctx) => {
+      return await runSparql(
+        kg.source(source),
+        query,
+        source,
+        limits.maxResultBytes,
+        ctx.mcpReq.signal,
+      );
+    }),
   );
 }
 

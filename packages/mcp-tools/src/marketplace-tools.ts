@@ -1,10 +1,10 @@
 import { failingRequirements, MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import {
-  ComplianceStatusSchema,
   ContractComplianceSchema,
-  type MarketplaceSearchHit,
+  ContractComplianceStateSchema,
   PolicySchema,
-} from '@dcg/marketplace-client';
+} from '@dcg/governance-schema';
+import type { MarketplaceSearchHit } from '@dcg/marketplace-client';
 import { type McpServer, requireScopes } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { describeCompliance } from './compliance-summary';
@@ -12,7 +12,8 @@ import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { decodeCursor, encodeCursor, fitItems } from './paging';
 import { SCOPES } from './scopes';
 import { ComponentViewSchema, readSystem, SystemViewSchema } from './system-view';
-import { ToolInputError, toToolError } from './tool-errors';
+import { ToolInputError, toToolError, withToolErrors } from './tool-errors';
+import { toolOutputSchema } from './tool-output-schema';
 import { jsonBytes, tooLarge, toolResult } from './tool-result';
 import { systemOfComponent } from './urns';
 
@@ -45,7 +46,11 @@ const SearchHitSchema = z.object({
   matched: z.array(z.string()).optional(),
   dataContracts: z
     .array(
-      z.object({ id: z.string(), name: z.string().optional(), status: ComplianceStatusSchema }),
+      z.object({
+        id: z.string(),
+        name: z.string().optional(),
+        status: ContractComplianceStateSchema,
+      }),
     )
     .optional(),
 });
@@ -57,7 +62,7 @@ const FailingRequirementSchema = z.object({
   issues: z.array(z.string()),
 });
 
-// The client's wire shapes, strict here (a tool's output schema lists every member it answers).
+// governance-api's wire shapes (@dcg/governance-schema), strict here (a tool's output schema lists every member it answers).
 const compliance = ContractComplianceSchema.shape;
 const ComplianceOutputSchema = z.object({
   contractId: compliance.contractId,
@@ -113,12 +118,14 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         limit: Limit,
         cursor: Cursor,
       }),
-      outputSchema: z.object({
-        mode: z.enum(['semantic', 'lexical']),
-        fallbackReason: z.string().optional(),
-        hits: z.array(SearchHitSchema),
-        nextCursor: z.string().optional(),
-      }),
+      outputSchema: toolOutputSchema(
+        z.object({
+          mode: z.enum(['hybrid', 'lexical']),
+          fallbackReason: z.string().optional(),
+          hits: z.array(SearchHitSchema),
+          nextCursor: z.string().optional(),
+        }),
+      ),
       annotations: readOnlyClosed,
       scopeChallenge,
     },
@@ -165,28 +172,24 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         systemId: Urn('System URN, e.g. urn:dmb:dp:finance:orders:0'),
         environment: Environment.optional(),
       }),
-      outputSchema: SystemViewSchema,
+      outputSchema: toolOutputSchema(SystemViewSchema),
       annotations: readOnlyClosed,
       scopeChallenge,
     },
-    async ({ systemId, environment }, ctx) => {
-      try {
-        const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
-        if (!view) throw new ToolInputError(notDeployed(systemId, environment));
-        if (jsonBytes(view) > limits.maxResultBytes) {
-          return tooLarge(
-            limits.maxResultBytes,
-            'read its output ports one by one with get_component',
-          );
-        }
-        return toolResult(
-          view,
-          `${view.name} (${view.systemId}) in ${view.environment}: ${view.outputPorts.length} output port(s).`,
+    withToolErrors(async ({ systemId, environment }, ctx) => {
+      const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
+      if (!view) throw new ToolInputError(notDeployed(systemId, environment));
+      if (jsonBytes(view) > limits.maxResultBytes) {
+        return tooLarge(
+          limits.maxResultBytes,
+          'read its output ports one by one with get_component',
         );
-      } catch (error) {
-        return toToolError(error);
       }
-    },
+      return toolResult(
+        view,
+        `${view.name} (${view.systemId}) in ${view.environment}: ${view.outputPorts.length} output port(s).`,
+      );
+    }),
   );
 
   server.registerTool(
@@ -199,59 +202,57 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         componentId: Urn('Component URN, e.g. urn:dmb:cmp:finance:orders:0:orders-port'),
         environment: Environment.optional(),
       }),
-      outputSchema: z.object({
-        systemId: z.string(),
-        systemName: z.string(),
-        environment: z.string(),
-        component: ComponentViewSchema,
-        compliance: ComplianceOutputSchema.optional(),
-        note: z.string().optional(),
-      }),
+      outputSchema: toolOutputSchema(
+        z.object({
+          systemId: z.string(),
+          systemName: z.string(),
+          environment: z.string(),
+          component: ComponentViewSchema,
+          compliance: ComplianceOutputSchema.optional(),
+          note: z.string().optional(),
+        }),
+      ),
       annotations: readOnlyClosed,
       scopeChallenge,
     },
-    async ({ componentId, environment }, ctx) => {
-      try {
-        const systemId = systemOfComponent(componentId);
-        if (!systemId) {
-          throw new ToolInputError(
-            `"${componentId}" is not a component URN (urn:dmb:cmp:<domain>:<system>:<major>:<component>)`,
-          );
-        }
-        const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
-        const component = view
-          ? [...view.outputPorts, ...view.otherComponents].find((c) => c.id === componentId)
-          : undefined;
-        if (!view || !component) throw new ToolInputError(notDeployed(componentId, environment));
-        const compliance = component.isDataContract
-          ? complianceOutput(
-              await marketplace.getContractCompliance(componentId, view.environment, {
-                signal: ctx.mcpReq.signal,
-              }),
-            )
-          : undefined;
-        const answer = {
-          systemId: view.systemId,
-          systemName: view.name,
-          environment: view.environment,
-          component,
-          ...(compliance ? { compliance } : {}),
-          ...(view.note ? { note: view.note } : {}),
-        };
-        if (jsonBytes(answer) > limits.maxResultBytes) {
-          return tooLarge(
-            limits.maxResultBytes,
-            'the data contract of this component is too large to answer',
-          );
-        }
-        return toolResult(
-          answer,
-          `${component.name ?? component.id} of ${view.name} in ${view.environment}${compliance ? `: ${compliance.status}` : ''}.`,
+    withToolErrors(async ({ componentId, environment }, ctx) => {
+      const systemId = systemOfComponent(componentId);
+      if (!systemId) {
+        throw new ToolInputError(
+          `"${componentId}" is not a component URN (urn:dmb:cmp:<domain>:<system>:<major>:<component>)`,
         );
-      } catch (error) {
-        return toToolError(error);
       }
-    },
+      const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
+      const component = view
+        ? [...view.outputPorts, ...view.otherComponents].find((c) => c.id === componentId)
+        : undefined;
+      if (!view || !component) throw new ToolInputError(notDeployed(componentId, environment));
+      const compliance = component.isDataContract
+        ? complianceOutput(
+            await marketplace.getContractCompliance(componentId, view.environment, {
+              signal: ctx.mcpReq.signal,
+            }),
+          )
+        : undefined;
+      const answer = {
+        systemId: view.systemId,
+        systemName: view.name,
+        environment: view.environment,
+        component,
+        ...(compliance ? { compliance } : {}),
+        ...(view.note ? { note: view.note } : {}),
+      };
+      if (jsonBytes(answer) > limits.maxResultBytes) {
+        return tooLarge(
+          limits.maxResultBytes,
+          'the data contract of this component is too large to answer',
+        );
+      }
+      return toolResult(
+        answer,
+        `${component.name ?? component.id} of ${view.name} in ${view.environment}${compliance ? `: ${compliance.status}` : ''}.`,
+      );
+    }),
   );
 
   server.registerTool(
@@ -266,38 +267,34 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         ),
         environment: Environment.optional(),
       }),
-      outputSchema: ComplianceOutputSchema,
+      outputSchema: toolOutputSchema(ComplianceOutputSchema),
       annotations: readOnlyClosed,
       scopeChallenge,
     },
-    async ({ contractId, environment }, ctx) => {
-      try {
-        let where = environment;
-        if (where === undefined) {
-          const systemId = systemOfComponent(contractId);
-          const instance = systemId
-            ? await marketplace.getInstance(systemId, { signal: ctx.mcpReq.signal })
-            : null;
-          if (!instance) {
-            throw new ToolInputError(
-              `The environment of "${contractId}" cannot be found (its system is not deployed); give the environment`,
-            );
-          }
-          where = instance.environment;
+    withToolErrors(async ({ contractId, environment }, ctx) => {
+      let where = environment;
+      if (where === undefined) {
+        const systemId = systemOfComponent(contractId);
+        const instance = systemId
+          ? await marketplace.getInstance(systemId, { signal: ctx.mcpReq.signal })
+          : null;
+        if (!instance) {
+          throw new ToolInputError(
+            `The environment of "${contractId}" cannot be found (its system is not deployed); give the environment`,
+          );
         }
-        const answer = complianceOutput(
-          await marketplace.getContractCompliance(contractId, where, { signal: ctx.mcpReq.signal }),
-        );
-        const fitted = fitItems(
-          answer.failingRequirements,
-          (some) => ({ ...answer, failingRequirements: [...some] }),
-          limits.maxResultBytes,
-        );
-        return toolResult(fitted.answer, answer.explanation.split('\n')[0] ?? answer.status);
-      } catch (error) {
-        return toToolError(error);
+        where = instance.environment;
       }
-    },
+      const answer = complianceOutput(
+        await marketplace.getContractCompliance(contractId, where, { signal: ctx.mcpReq.signal }),
+      );
+      const fitted = fitItems(
+        answer.failingRequirements,
+        (some) => ({ ...answer, failingRequirements: [...some] }),
+        limits.maxResultBytes,
+      );
+      return toolResult(fitted.answer, answer.explanation.split('\n')[0] ?? answer.status);
+    }),
   );
 
   server.registerTool(
@@ -319,63 +316,61 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         limit: Limit,
         cursor: Cursor,
       }),
-      outputSchema: z.object({
-        policies: z.array(PolicyOutputSchema),
-        total: z.number().int(),
-        nextCursor: z.string().optional(),
-      }),
+      outputSchema: toolOutputSchema(
+        z.object({
+          policies: z.array(PolicyOutputSchema),
+          total: z.number().int(),
+          nextCursor: z.string().optional(),
+        }),
+      ),
       annotations: readOnlyClosed,
       scopeChallenge,
     },
-    async ({ resourceType, environment, status, trigger, limit, cursor }, ctx) => {
-      try {
-        const size = limit ?? limits.defaultPageSize;
-        const key = JSON.stringify([
-          'policies',
-          resourceType,
-          environment ?? null,
-          status ?? null,
-          trigger ?? null,
-          size,
-        ]);
-        const offset = decodeCursor(cursor, key);
-        const page = await marketplace.listPolicies({
-          resourceType,
-          environment,
-          status,
-          trigger,
-          limit: size,
-          offset,
-          signal: ctx.mcpReq.signal,
-        });
-        const policies = page.data.map((p) => ({
-          id: p.id,
-          name: p.name,
-          description: p.description,
-          resourceType: p.resourceType,
-          trigger: p.trigger,
-          status: p.status,
-          environment: p.environment,
-        }));
-        const total = page.meta.pagination.total;
-        const build = (some: readonly (typeof policies)[number][], next: boolean) => ({
-          policies: [...some],
-          total,
-          ...(next ? { nextCursor: encodeCursor(offset + some.length, key) } : {}),
-        });
-        const fitted = fitItems(policies, (some) => build(some, true), limits.maxResultBytes);
-        const answer = build(
-          policies.slice(0, fitted.count),
-          offset + fitted.count < total && (fitted.count > 0 || policies.length === 0),
-        );
-        return toolResult(
-          answer,
-          `${answer.policies.length} of ${total} polic(ies) govern ${resourceType}.`,
-        );
-      } catch (error) {
-        return toToolError(error);
-      }
-    },
+    withToolErrors(async ({ resourceType, environment, status, trigger, limit, cursor }, ctx) => {
+      const size = limit ?? limits.defaultPageSize;
+      const key = JSON.stringify([
+        'policies',
+        resourceType,
+        environment ?? null,
+        status ?? null,
+        trigger ?? null,
+        size,
+      ]);
+      const offset = decodeCursor(cursor, key);
+      const page = await marketplace.listPolicies({
+        resourceType,
+        environment,
+        status,
+        trigger,
+        limit: size,
+        offset,
+        signal: ctx.mcpReq.signal,
+      });
+      const policies = page.data.map((p) => ({
+        id: p.id,
+        name: p.name,
+        description: p.description,
+        resourceType: p.resourceType,
+        trigger: p.trigger,
+        status: p.status,
+        environment: p.environment,
+      }));
+      const total = page.meta.pagination.total;
+      const build = (some: readonly (typeof policies)[number][], next: boolean) => ({
+        policies: [...some],
+        total,
+        ...(next ? { nextCursor: encodeCursor(offset + some.length, key) } : {}),
+      });
+      const fitted = fitItems(policies, (some) => build(some, true), limits.maxResultBytes);
+      const answer = build(
+        policies.slice(0, fitted.count),
+        offset + fitted.count < total && (fitted.count > 0 || policies.length === 0),
+      );
+      return toolResult(
+        answer,
+        `${answer.policies.length} of ${total} polic(ies) govern ${resourceType}.`,
+      );
+    }),
   );
 }
 

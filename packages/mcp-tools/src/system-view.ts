@@ -1,15 +1,15 @@
 import {
-  ComplianceStatusSchema,
+  ContractComplianceStateSchema,
   type DeployedDescriptor,
-  type MarketplaceClient,
   type MarketplaceInstance,
   MarketplaceInstanceSchema,
-} from '@dcg/marketplace-client';
+} from '@dcg/governance-schema';
+import type { MarketplaceClient } from '@dcg/marketplace-client';
 import { z } from 'zod';
 import { describeFailure } from './tool-errors';
 
 const ComplianceBadgeSchema = z.object({
-  status: ComplianceStatusSchema,
+  status: ContractComplianceStateSchema,
   evaluatedAt: z.string().nullable(),
 });
 

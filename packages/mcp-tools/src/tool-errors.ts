@@ -13,12 +13,32 @@ const backendNames = {
  * are not the backends' are rethrown: they are bugs and the SDK reports them.
  *
  * @example
- * try { ... } catch (error) { return toToolError(error); }
+ * return toToolError(new ToolInputError('cursor is not one this server issued'));
  */
 export function toToolError(error: unknown): CallToolResult {
   const text = describeFailure(error);
   if (text === undefined) throw error;
   return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/**
+ * The one wrapper of the tool handlers: a backend failure or a `ToolInputError` thrown by the
+ * handler becomes a tool error a person understands (see {@link toToolError}); any other error is
+ * rethrown, and the SDK reports it.
+ *
+ * @example
+ * server.registerTool('get_system', config, withToolErrors(async ({ systemId }) => toolResult(await read(systemId), 'Found.')));
+ */
+export function withToolErrors<A extends unknown[], R>(
+  handler: (...args: A) => Promise<R>,
+): (...args: A) => Promise<R | CallToolResult> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      return toToolError(error);
+    }
+  };
 }
 
 /** The sentence for a backend failure, or undefined when the error is not a backend's. */
