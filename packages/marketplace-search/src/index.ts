@@ -24,7 +24,14 @@ export {
   type OpenAIEmbeddingModel,
   retryAfterMs,
 } from './http-embedding-provider';
-export { type FusedHit, type FusionOptions, fuseRankings } from './hybrid-ranking';
+export {
+  type FusedHit,
+  type FusionOptions,
+  fuseRankings,
+  keepRelevant,
+  LEXICAL_SCORE_RATIO,
+  type MeaningCut,
+} from './hybrid-ranking';
 export {
   type InstanceDocument,
   instanceDocument,

@@ -2,7 +2,7 @@ import type { InstanceCompliance } from '@dcg/contract-schema';
 import type { EmbeddingProvider } from './embedding-provider';
 import type { EmbeddingStore, StoredEmbedding } from './embedding-store';
 import { MarketplaceSearchError } from './errors';
-import { type FusedHit, fuseRankings } from './hybrid-ranking';
+import { type FusedHit, fuseRankings, keepRelevant } from './hybrid-ranking';
 import { type InstanceDocument, instanceDocument, type SearchableInstance } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
 import { PendingInstances } from './pending-instances';
@@ -328,7 +328,9 @@ export class MarketplaceSearch {
         fallback = `the embedding provider failed: ${(error as Error).message}`;
       }
     }
-    let fused = fuseRankings(lexicalHits, vectorHits, { limit: candidates });
+    let fused = keepRelevant(fuseRankings(lexicalHits, vectorHits, { limit: candidates }), {
+      meaning: provider?.meaningCut,
+    });
     if (query.kind?.length) {
       const kinds = new Set(query.kind.map((k) => k.toLowerCase()));
       fused = fused.filter((h) =>

@@ -6,10 +6,14 @@ import {
   formatMetrics,
   qualityMetrics,
 } from './__fixtures__/quality-metrics';
-import { fuseRankings } from './hybrid-ranking';
+import { fuseRankings, keepRelevant } from './hybrid-ranking';
 import { instanceDocument } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
-import { createLocalEmbedder, LOCAL_EMBEDDER_MIN_SIMILARITY } from './node/local-embedder';
+import {
+  createLocalEmbedder,
+  LOCAL_EMBEDDER_MEANING_CUT,
+  LOCAL_EMBEDDER_MIN_SIMILARITY,
+} from './node/local-embedder';
 import { VectorIndex } from './vector-index';
 
 const ENV = 'production';
@@ -125,11 +129,16 @@ describe('held-out quality set: 80 systems, 52 queries in six categories', () =>
   const idOf = (key: string) => key.slice(key.indexOf('\u0000') + 1);
   // The search as it runs (limit 10, the API's default).
   const search = (q: string, vector: Float32Array): string[] =>
-    fuseRankings(
-      lexical.search(q, { environment: ENV, limit: 50 }),
-      vectors.search(vector, { environment: ENV, limit: 50, minSimilarity: FLOOR }),
-      { limit: 10 },
-    ).map((h) => idOf(h.key));
+    keepRelevant(
+      fuseRankings(
+        lexical.search(q, { environment: ENV, limit: 50 }),
+        vectors.search(vector, { environment: ENV, limit: 50, minSimilarity: FLOOR }),
+        { limit: 50 },
+      ),
+      { meaning: LOCAL_EMBEDDER_MEANING_CUT },
+    )
+      .slice(0, 10)
+      .map((h) => idOf(h.key));
   const byCategory = (table: CategoryMetrics[]) =>
     Object.fromEntries(table.map((m) => [m.category, m]));
 
