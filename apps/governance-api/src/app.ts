@@ -27,6 +27,7 @@ import { governanceErrorHandler } from './governance-problems';
 import { bodySizeLimit } from './request-body';
 import { mountEvaluationResultRoutes } from './routes/evaluation-result-routes';
 import { mountEventRoutes } from './routes/event-routes';
+import { registerWireComponents } from './routes/json-schema-component';
 import { mountMarketplaceRoutes } from './routes/marketplace-routes';
 import { mountMarketplaceSearchRoutes } from './routes/marketplace-search-routes';
 import { mountPolicyRoutes } from './routes/policy-routes';
@@ -130,6 +131,7 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
     maxStreamsPerKey: deps.maxEventStreamsPerKey,
     lifecycle: deps.lifecycle,
   });
+  registerWireComponents(api);
   app.route('/', api);
   app.route(
     '/',

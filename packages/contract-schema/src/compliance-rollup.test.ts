@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   COMPLIANCE_SEVERITY_ORDER,
   failingRequirements,
-  InstanceComplianceSchema,
   instanceCompliance,
   type RequirementNodeLike,
   requirementTally,
@@ -10,6 +9,7 @@ import {
   sumCounts,
 } from './compliance-rollup';
 import { complianceStatus } from './compliance-status';
+import { InstanceComplianceSchema } from './compliance-wire';
 
 const tree: RequirementNodeLike[] = [
   {

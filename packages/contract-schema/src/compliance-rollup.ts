@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { ContractComplianceState, InstanceCompliance } from './compliance-wire';
 import { isBlockingSeverity } from './severity';
 
 /**
@@ -16,22 +16,6 @@ export interface ComplianceCounts {
 }
 
 /**
- * The state of a data contract as the marketplace lists it: a {@link ComplianceState} of its
- * latest result, or `unknown` while no result has arrived.
- *
- * @example
- * ContractComplianceStateSchema.parse('unknown');
- */
-export const ContractComplianceStateSchema = z.enum([
-  'compliant',
-  'violated',
-  'unprocessable',
-  'unknown',
-]);
-/** The state of a data contract, `unknown` without a result. */
-export type ContractComplianceState = z.infer<typeof ContractComplianceStateSchema>;
-
-/**
  * The contract states from the most to the least severe: the order the roll-up of an instance
  * follows and the order views list their tallies in.
  *
@@ -44,17 +28,6 @@ export const COMPLIANCE_SEVERITY_ORDER: readonly ContractComplianceState[] = [
   'unknown',
   'compliant',
 ];
-
-/**
- * The compliance of an instance as a whole (see {@link instanceCompliance}): a contract state, or
- * `none` for an instance without data contracts.
- *
- * @example
- * InstanceComplianceSchema.parse('none');
- */
-export const InstanceComplianceSchema = z.enum([...ContractComplianceStateSchema.options, 'none']);
-/** The compliance of an instance as a whole. */
-export type InstanceCompliance = z.infer<typeof InstanceComplianceSchema>;
 
 /**
  * The roll-up of an instance from the states of its data contracts: the most severe state in

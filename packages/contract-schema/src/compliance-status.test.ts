@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ComplianceTreeNodeSchema,
   checkSubmission,
   complianceStateOf,
   complianceStatus,
   UNPROCESSABLE_MESSAGE,
 } from './compliance-status';
+import { ComplianceTreeNodeSchema } from './compliance-wire';
 import { isBlockingSeverity } from './severity';
 
 const details = {

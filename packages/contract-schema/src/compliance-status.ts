@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { type ComplianceCounts, countVerdict, requirementVerdict } from './compliance-rollup';
+import type { ComplianceState, ComplianceTreeNode, VerdictOverride } from './compliance-wire';
 import {
   type EvaluationResource,
   type EvaluationResult,
@@ -13,7 +13,7 @@ import {
   validateSubmission,
   validateWith,
 } from './validation';
-import { type VerdictOverride, verdictOverride } from './verdict-override';
+import { verdictOverride } from './verdict-override';
 
 /**
  * What the marketplace shows when `details` does not conform to A4.
@@ -22,19 +22,6 @@ import { type VerdictOverride, verdictOverride } from './verdict-override';
  * if (status.status === 'unprocessable') render(UNPROCESSABLE_MESSAGE);
  */
 export const UNPROCESSABLE_MESSAGE = 'The monitoring results cannot be processed';
-
-/**
- * State of a data contract's latest result: `compliant` / `violated` follow `satisfiesPolicy`;
- * `unprocessable`: the `details` break A4 (the result is stored all the same).
- *
- * @example
- * ComplianceStateSchema.parse('violated');
- */
-export const ComplianceStateSchema = z
-  .enum(['compliant', 'violated', 'unprocessable'])
-  .meta({ id: 'ComplianceState' });
-/** State of a data contract as rendered in the marketplace. */
-export type ComplianceState = z.infer<typeof ComplianceStateSchema>;
 
 /**
  * The one derivation of the compliance state: from the verdict of the envelope and whether the
@@ -110,57 +97,6 @@ export function checkSubmission(body: unknown): Validation<CheckedSubmission> {
   });
   return { success: true, data: { result, status, detailsIssues: parsed.issues } };
 }
-
-/** A node of the view tree, as {@link ComplianceTreeNodeSchema} describes it. */
-export interface ComplianceTreeNode {
-  key: string;
-  name?: string | undefined;
-  description?: string | undefined;
-  /** True for a section (a record with `children`), false for a requirement (with `compliant`). */
-  section: boolean;
-  /** A requirement's verdict; absent on sections. */
-  compliant?: boolean | undefined;
-  /** A failing requirement's issues, when it reported any. */
-  issues?: string[] | undefined;
-  /** `false` on a requirement the guardian did not check (it reports why in `issues`). */
-  checked?: false | undefined;
-  /** The requirement's severity, when the record carries one (see `isBlockingSeverity`). */
-  severity?: string | undefined;
-  /** A section's records. */
-  children?: ComplianceTreeNode[] | undefined;
-  /** On the top-level nodes of a view: the `details.results` key they were reported under. */
-  target?: string | undefined;
-}
-
-/**
- * The view tree of a result's validation records: the one shape the marketplace API answers and its
- * pages render. `section` says what a node is, so no reader has to guess from the fields.
- *
- * @example
- * ComplianceTreeNodeSchema.parse({ key: 'quality', section: true, children: [{ key: 'a', section: false, compliant: true }] });
- */
-export const ComplianceTreeNodeSchema: z.ZodType<ComplianceTreeNode> = z
-  .object({
-    key: z.string(),
-    name: z.string().optional(),
-    description: z.string().optional(),
-    section: z.boolean().describe('True for a section (has children), false for a requirement'),
-    compliant: z.boolean().optional().describe("A requirement's verdict; absent on sections"),
-    issues: z.array(z.string()).optional(),
-    checked: z
-      .literal(false)
-      .optional()
-      .describe('false on a requirement the guardian did not check (issues say why)'),
-    severity: z.string().optional().describe("The requirement's severity (ODCS)"),
-    get children() {
-      return z.array(ComplianceTreeNodeSchema).optional();
-    },
-    target: z
-      .string()
-      .optional()
-      .describe('Top-level nodes: the `details.results` key (`root` or a subcomponent URN)'),
-  })
-  .meta({ id: 'ComplianceTreeNode' });
 
 /** The records reported under one key of `details.results` (`root` or a subcomponent URN). */
 export interface ComplianceTreeTarget {

@@ -1,13 +1,9 @@
 export {
   COMPLIANCE_SEVERITY_ORDER,
   type ComplianceCounts,
-  type ContractComplianceState,
-  ContractComplianceStateSchema,
   countVerdict,
   type FailingRequirement,
   failingRequirements,
-  type InstanceCompliance,
-  InstanceComplianceSchema,
   instanceCompliance,
   type RequirementNodeLike,
   type RequirementVerdict,
@@ -17,17 +13,26 @@ export {
 } from './compliance-rollup';
 export {
   type CheckedSubmission,
-  type ComplianceState,
-  ComplianceStateSchema,
   type ComplianceStatus,
-  type ComplianceTreeNode,
-  ComplianceTreeNodeSchema,
   type ComplianceTreeTarget,
   checkSubmission,
   complianceStateOf,
   complianceStatus,
   UNPROCESSABLE_MESSAGE,
 } from './compliance-status';
+export {
+  type ComplianceState,
+  ComplianceStateSchema,
+  type ComplianceTreeNode,
+  ComplianceTreeNodeSchema,
+  type ContractComplianceState,
+  ContractComplianceStateSchema,
+  type InstanceCompliance,
+  InstanceComplianceSchema,
+  ValidationIssueSchema,
+  type VerdictOverride,
+  VerdictOverrideSchema,
+} from './compliance-wire';
 export { ContractSchemaError, type ContractSchemaErrorCode } from './contract-schema-error';
 export {
   type ComponentDescriptor,
@@ -171,7 +176,6 @@ export {
   type Validation,
   type ValidationIssue,
   type ValidationIssueCode,
-  ValidationIssueSchema,
   validateDescriptor,
   validateDetails,
   validateSubmission,
@@ -185,4 +189,4 @@ export {
   type ValidationStatus,
   ValidationStatusSchema,
 } from './validation-result';
-export { type VerdictOverride, VerdictOverrideSchema, verdictOverride } from './verdict-override';
+export { verdictOverride } from './verdict-override';

@@ -63,31 +63,6 @@ export interface ValidationIssue {
 export type ValidationIssueParams = Readonly<Record<string, string | number>>;
 
 /**
- * A {@link ValidationIssue} as JSON (the `schemaErrors` of a result whose details break A4).
- *
- * @example
- * ValidationIssueSchema.parse({ code: 'too_deep', segments: ['a'], path: '$.a', message: 'is nested deeper than 2 levels' });
- */
-export const ValidationIssueSchema = z
-  .object({
-    code: z.string().describe('Stable reason, e.g. `invalid_type`, `compliant_xor_children`'),
-    segments: z
-      .array(z.union([z.string(), z.number()]))
-      .describe('The location as keys and indexes'),
-    path: z
-      .string()
-      .describe('The location as JSONPath, e.g. `$[0].result.details.results.root[0]`'),
-    message: z.string(),
-    params: z
-      .record(z.string(), z.union([z.string(), z.number()]))
-      .optional()
-      .describe(
-        'The values of the issue: `expected`/`received` on `invalid_type`, `has` on `compliant_xor_children`, `maxDepth` on `too_deep`',
-      ),
-  })
-  .meta({ id: 'ValidationIssue' });
-
-/**
  * Builds a {@link ValidationIssue}; its `path` is derived from `segments`.
  *
  * @example

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { complianceStatus } from './compliance-status';
-import { VerdictOverrideSchema, verdictOverride } from './verdict-override';
+import { VerdictOverrideSchema } from './compliance-wire';
+import { verdictOverride } from './verdict-override';
 
 const result = (satisfiesPolicy: boolean, root: unknown[]) => ({
   resource: { id: 'urn:dmb:cmp:a:b:0:port', descriptor: '' },

@@ -1,21 +1,4 @@
-import { z } from 'zod';
-
-/**
- * A result whose verdict (`satisfiesPolicy`) disagrees with its records: `compliant` while some
- * requirement fails (`compliant_despite_failing`), or `violated` while none fails
- * (`violated_without_failing`). The verdict decides the state (A3); this says so for people.
- *
- * @example
- * VerdictOverrideSchema.parse({ code: 'violated_without_failing', message: '…' });
- */
-export const VerdictOverrideSchema = z
-  .object({
-    code: z.enum(['compliant_despite_failing', 'violated_without_failing']),
-    message: z.string().describe('The disagreement as a sentence for people'),
-  })
-  .meta({ id: 'VerdictOverride' });
-/** A verdict that overrides the records of its result. */
-export type VerdictOverride = z.infer<typeof VerdictOverrideSchema>;
+import type { VerdictOverride } from './compliance-wire';
 
 const requirements = (count: number) => `${count} requirement${count === 1 ? '' : 's'}`;
 

@@ -1,45 +1,30 @@
+import {
+  POLICY_STATUSES,
+  POLICY_TRIGGERS,
+  type Policy,
+  PolicySchema,
+} from '@dcg/governance-schema';
 import { z } from 'zod';
 import { MAX_ENVIRONMENT_LENGTH } from './limits';
 
 /**
  * When a policy runs: `active` during deployment, `passive` outside it (guardians push results).
+ * Classic zod over governance-schema's values, for request schemas the OpenAPI generator walks.
  *
  * @example
  * PolicyTriggerSchema.parse('passive');
  */
-export const PolicyTriggerSchema = z.enum(['active', 'passive']);
+export const PolicyTriggerSchema = z.enum(POLICY_TRIGGERS);
 /**
  * Lifecycle of a policy.
  *
  * @example
  * PolicyStatusSchema.parse('enabled');
  */
-export const PolicyStatusSchema = z.enum(['draft', 'grace', 'enabled']);
+export const PolicyStatusSchema = z.enum(POLICY_STATUSES);
 
-/**
- * A computational governance policy.
- *
- * @example
- * const policy = PolicySchema.parse({ id: 'p1', name: 'Orders contract', description: '',
- *   resourceType: 'dataproduct', trigger: 'passive', status: 'enabled', environment: null,
- *   templateId: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() });
- */
-export const PolicySchema = z.object({
-  id: z.string().min(1),
-  name: z.string(),
-  description: z.string(),
-  resourceType: z.string().min(1),
-  trigger: PolicyTriggerSchema,
-  status: PolicyStatusSchema,
-  /** null: the policy applies in every environment. */
-  environment: z.string().nullable(),
-  /** The guardian template that created this policy, null for policies created directly. */
-  templateId: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-/** A computational governance policy. */
-export type Policy = z.infer<typeof PolicySchema>;
+/** A computational governance policy: `PolicySchema` of `@dcg/governance-schema`. */
+export { type Policy, PolicySchema };
 
 /**
  * Body of `POST /v1/computational-governance/policies`.

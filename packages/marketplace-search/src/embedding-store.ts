@@ -1,4 +1,4 @@
-import type { EmbeddingJob, EmbeddingJobStatus } from './search-wire';
+import type { EmbeddingJob, EmbeddingJobStatus } from '@dcg/governance-schema';
 
 export type { EmbeddingJob, EmbeddingJobStatus };
 

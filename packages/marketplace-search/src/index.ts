@@ -1,3 +1,16 @@
+export {
+  type EmbeddingJob,
+  EmbeddingJobSchema,
+  type EmbeddingJobStatus,
+  type EmbeddingsStatus,
+  EmbeddingsStatusSchema,
+  type MarketplaceSearchQuery,
+  MarketplaceSearchQuerySchema,
+  type SearchHit,
+  SearchHitSchema,
+  type SearchResult,
+  SearchResultSchema,
+} from '@dcg/governance-schema';
 export type { EmbeddingProvider } from './embedding-provider';
 export {
   type EmbeddingStore,
@@ -45,20 +58,5 @@ export {
   type MarketplaceSearchOptions,
   type SearchLogger,
 } from './marketplace-search';
-export {
-  type MarketplaceSearchQuery,
-  MarketplaceSearchQuerySchema,
-} from './search-query';
-export {
-  type EmbeddingJob,
-  EmbeddingJobSchema,
-  type EmbeddingJobStatus,
-  type EmbeddingsStatus,
-  EmbeddingsStatusSchema,
-  type SearchHit,
-  SearchHitSchema,
-  type SearchResult,
-  SearchResultSchema,
-} from './search-wire';
 export { stem, tokenize } from './text-tokens';
 export { normalize, type VectorHit, VectorIndex } from './vector-index';

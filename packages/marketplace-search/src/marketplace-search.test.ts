@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MarketplaceSearchQuerySchema } from '@dcg/governance-schema';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateMarketplace, systemUrn } from './__fixtures__/marketplace-corpus';
 import type { EmbeddingStore } from './embedding-store';
@@ -9,7 +10,6 @@ import type { SearchableInstance } from './instance-text';
 import { type InstanceSource, MarketplaceSearch } from './marketplace-search';
 import { type FakeEmbeddingsApi, startFakeEmbeddingsApi } from './node/embeddings-api.testkit';
 import { openSqliteEmbeddingStore } from './node/sqlite-embedding-store';
-import { MarketplaceSearchQuerySchema } from './search-query';
 
 const KEY = 'test-key-0123456789abcdef0123456789';
 const dir = mkdtempSync(join(tmpdir(), 'dcg-mps-'));

@@ -1,4 +1,11 @@
 import type { InstanceCompliance } from '@dcg/contract-schema';
+import type {
+  EmbeddingJob,
+  EmbeddingsStatus,
+  MarketplaceSearchQuery,
+  SearchHit,
+  SearchResult,
+} from '@dcg/governance-schema';
 import type { EmbeddingProvider } from './embedding-provider';
 import type { EmbeddingStore, StoredEmbedding } from './embedding-store';
 import { MarketplaceSearchError } from './errors';
@@ -6,8 +13,6 @@ import { type FusedHit, fuseRankings, keepRelevant } from './hybrid-ranking';
 import { type InstanceDocument, instanceDocument, type SearchableInstance } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
 import { PendingInstances } from './pending-instances';
-import type { MarketplaceSearchQuery } from './search-query';
-import type { EmbeddingJob, EmbeddingsStatus, SearchHit, SearchResult } from './search-wire';
 import { type VectorHit, VectorIndex } from './vector-index';
 
 /**

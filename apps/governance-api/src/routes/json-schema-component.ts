@@ -57,3 +57,48 @@ export function jsonSchemaComponent(
   app.openAPIRegistry.registerComponent('schemas', name, rewriteRefs(root) as never);
   return { $ref: `#/components/schemas/${name}` };
 }
+
+// The components the wire schemas of `wireSchema` refer to, registered by `registerWireComponents`.
+const wireComponents = new Map<string, unknown>();
+
+/**
+ * A wire schema of `@dcg/governance-schema` for a route's OpenAPI entry. Those schemas are written
+ * with `zod/mini` (that keeps `@dcg/marketplace-client`'s browser bundle small), which
+ * @hono/zod-openapi cannot walk: the route gets a classic zod schema that checks with the wire
+ * schema and is documented by its JSON Schema as component `id`; the schemas it refers to become
+ * components through {@link registerWireComponents}.
+ *
+ * @example
+ * content: { 'application/json': { schema: wireSchema('MarketplaceSearchResult', SearchResultSchema) } }
+ */
+export function wireSchema<T extends z.core.$ZodType>(id: string, schema: T) {
+  const json = z.toJSONSchema(schema, { unrepresentable: 'any' }) as Record<string, unknown>;
+  const {
+    $schema: _dialect,
+    $defs = {},
+    ...rest
+  } = json as {
+    $defs?: Record<string, unknown>;
+  } & Record<string, unknown>;
+  // A schema registered under an id comes out as a reference to itself in `$defs`.
+  const self = typeof rest.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(rest.$ref)?.[1] : undefined;
+  const root = self === undefined ? rest : ($defs[self] as Record<string, unknown>);
+  for (const [defName, def] of Object.entries($defs)) {
+    if (defName !== self) wireComponents.set(defName, rewriteRefs(def));
+  }
+  return z
+    .custom<z.output<T>>((value) => z.safeParse(schema, value).success)
+    .meta({ ...(rewriteRefs(root) as Record<string, unknown>), id });
+}
+
+/**
+ * Registers the components the `wireSchema` entries refer to (call once, after mounting routes).
+ *
+ * @example
+ * registerWireComponents(app);
+ */
+export function registerWireComponents(app: OpenAPIHono<GovernanceEnv>): void {
+  for (const [name, def] of wireComponents) {
+    app.openAPIRegistry.registerComponent('schemas', name, def as never);
+  }
+}

@@ -9,6 +9,7 @@ import {
   ContractComplianceViewSchema,
   DeployedDescriptorViewSchema,
   EnvironmentSchema,
+  MarketplaceInstanceListViewSchema,
   MarketplaceInstanceViewSchema,
   problem,
 } from './openapi-schemas';
@@ -45,7 +46,7 @@ export function mountMarketplaceRoutes(
           description: 'The instances',
           content: {
             'application/json': {
-              schema: z.object({ data: z.array(MarketplaceInstanceViewSchema) }),
+              schema: MarketplaceInstanceListViewSchema,
             },
           },
         },

@@ -1,16 +1,21 @@
-import { ProblemError } from '@dcg/http-kit';
 import {
-  EmbeddingJobSchema,
-  EmbeddingsStatusSchema,
-  type MarketplaceSearch,
+  EmbeddingJobSchema as EmbeddingJobWire,
+  EmbeddingsStatusSchema as EmbeddingsStatusWire,
   MarketplaceSearchQuerySchema,
-  SearchResultSchema,
-} from '@dcg/marketplace-search';
+  SearchResultSchema as SearchResultWire,
+} from '@dcg/governance-schema';
+import { ProblemError } from '@dcg/http-kit';
+import type { MarketplaceSearch } from '@dcg/marketplace-search';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
+import { wireSchema } from './json-schema-component';
 import { bearerSecurity, EnvironmentSchema as Environment, problem } from './openapi-schemas';
+
+const SearchResultSchema = wireSchema('MarketplaceSearchResult', SearchResultWire);
+const EmbeddingJobSchema = wireSchema('EmbeddingJob', EmbeddingJobWire);
+const EmbeddingsStatusSchema = wireSchema('EmbeddingsStatus', EmbeddingsStatusWire);
 
 const unavailable = {
   ...problem('The embedding storage or provider is unavailable'),

@@ -1,20 +1,24 @@
 import {
-  AcceptedEvaluationResultSchema,
-  ContractComplianceViewSchema,
   DEFAULT_PAGE_SIZE,
-  DeployedDescriptorViewSchema,
   RegisteredTemplateSchema as DomainRegisteredTemplateSchema,
   MAX_ENVIRONMENT_LENGTH,
   MAX_PAGE_OFFSET,
   MAX_PAGE_SIZE,
-  MarketplaceInstanceViewSchema,
-  PolicySchema,
-  StoredEvaluationResultSchema,
 } from '@dcg/governance';
+import {
+  AcceptedEvaluationResultSchema as AcceptedEvaluationResultWire,
+  ContractComplianceSchema,
+  DeployedDescriptorSchema,
+  EvaluationResultHistorySchema,
+  MarketplaceInstanceListSchema,
+  MarketplaceInstanceSchema,
+  PaginationMetaSchema as PaginationMetaWire,
+  PolicyPageSchema as PolicyPageWire,
+  PolicySchema as PolicyWire,
+} from '@dcg/governance-schema';
 import { ProblemSchema } from '@dcg/http-kit';
 import { z } from 'zod';
-
-// Response schemas for the OpenAPI document.
+import { wireSchema } from './json-schema-component';
 
 /** A problem-details response entry for route definitions. */
 export function problem(description: string) {
@@ -33,43 +37,40 @@ export const PagingQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).max(MAX_PAGE_OFFSET).default(0),
 });
 
-/** `meta.pagination` of list answers. */
-export const PaginationMetaSchema = z.object({
-  pagination: z.object({
-    limit: z.number().int(),
-    offset: z.number().int(),
-    total: z.number().int(),
-    nextOffset: z
-      .number()
-      .int()
-      .optional()
-      .describe('The offset of the next page, when more items follow'),
-    truncated: z
-      .boolean()
-      .optional()
-      .describe('True when the page was cut short by limits.maxPageBytes, not by limit'),
-  }),
-});
+// The response shapes are the wire schemas of @dcg/governance-schema, documented through their
+// JSON Schema (see wireSchema). Only the template of a registration is documented loosely: the
+// OpenAPI generator cannot render some of InfrastructureTemplateSchema's constructs (see
+// json-schema-component.ts); the request body documents it in full.
 
-export const PolicyPageSchema = z
-  .object({ data: z.array(PolicySchema), meta: PaginationMetaSchema })
-  .meta({ id: 'PolicyPage' });
+/** `meta.pagination` of list answers, for classic schemas of pages (provisioning plans). */
+export const PaginationMetaSchema = wireSchema('PaginationMeta', PaginationMetaWire);
+export const PolicySchema = wireSchema('Policy', PolicyWire);
+export const PolicyPageSchema = wireSchema('PolicyPage', PolicyPageWire);
+export const ResultHistoryPageSchema = wireSchema(
+  'EvaluationResultHistory',
+  EvaluationResultHistorySchema,
+);
+export const AcceptedEvaluationResultSchema = wireSchema(
+  'AcceptedEvaluationResult',
+  AcceptedEvaluationResultWire,
+);
+export const ContractComplianceViewSchema = wireSchema(
+  'ContractCompliance',
+  ContractComplianceSchema,
+);
+export const MarketplaceInstanceViewSchema = wireSchema(
+  'MarketplaceInstance',
+  MarketplaceInstanceSchema,
+);
+export const MarketplaceInstanceListViewSchema = wireSchema(
+  'MarketplaceInstanceList',
+  MarketplaceInstanceListSchema,
+);
+export const DeployedDescriptorViewSchema = wireSchema(
+  'DeployedDescriptor',
+  DeployedDescriptorSchema,
+);
 
-// The response shapes are the domain's own zod schemas. Only the template of a registration is
-// documented loosely: the OpenAPI generator cannot render some of InfrastructureTemplateSchema's
-// constructs (see json-schema-component.ts); the request body documents it in full.
 export const RegisteredTemplateSchema = DomainRegisteredTemplateSchema.extend({
   template: z.record(z.string(), z.unknown()),
 }).meta({ id: 'RegisteredTemplate' });
-
-export {
-  AcceptedEvaluationResultSchema,
-  ContractComplianceViewSchema,
-  DeployedDescriptorViewSchema,
-  MarketplaceInstanceViewSchema,
-  StoredEvaluationResultSchema,
-};
-
-export const ResultHistoryPageSchema = z
-  .object({ data: z.array(StoredEvaluationResultSchema), meta: PaginationMetaSchema })
-  .meta({ id: 'EvaluationResultHistory' });

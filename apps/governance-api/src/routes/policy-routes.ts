@@ -2,7 +2,6 @@ import {
   type Governance,
   MAX_ENVIRONMENT_LENGTH,
   PolicyCreateSchema,
-  PolicySchema,
   PolicyStatusSchema,
   PolicyTriggerSchema,
 } from '@dcg/governance';
@@ -10,7 +9,13 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { bearerSecurity, PagingQuerySchema, PolicyPageSchema, problem } from './openapi-schemas';
+import {
+  bearerSecurity,
+  PagingQuerySchema,
+  PolicyPageSchema,
+  PolicySchema,
+  problem,
+} from './openapi-schemas';
 
 const text = (max: number) => z.string().min(1).max(max);
 

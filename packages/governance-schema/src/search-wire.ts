@@ -1,0 +1,89 @@
+import { InstanceComplianceSchema } from '@dcg/contract-schema';
+import * as z from 'zod/mini';
+
+/**
+ * One search hit, with why it matched: `matchedBy` lists the evidence (exact URN or name, words,
+ * meaning), `why` says it in a sentence, `lexical` / `vector` give the ranks behind it.
+ *
+ * @example
+ * SearchHitSchema.parse(hit).why; // 'words: invoice; close in meaning (similarity 0.61, rank 2)'
+ */
+export const SearchHitSchema = z.object({
+  systemId: z.string(),
+  environment: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  domain: z.optional(z.string()),
+  score: z.number(),
+  matchedBy: z.array(z.enum(['exact-urn', 'exact-name', 'words', 'meaning'])),
+  why: z.string(),
+  lexical: z.optional(z.object({ rank: z.int(), matchedTerms: z.array(z.string()) })),
+  vector: z.optional(z.object({ rank: z.int(), similarity: z.number() })),
+  compliance: z.optional(InstanceComplianceSchema),
+});
+/** One search hit. */
+export type SearchHit = z.infer<typeof SearchHitSchema>;
+
+/**
+ * A search answer: `mode` says whether vectors took part, `fallback` why not, `pending` how many
+ * instances of the environment have no current embedding yet.
+ *
+ * @example
+ * if (result.mode === 'lexical') console.warn(result.fallback);
+ */
+export const SearchResultSchema = z.object({
+  mode: z.enum(['hybrid', 'lexical']),
+  fallback: z.optional(z.string()),
+  model: z.nullable(z.string()),
+  pending: z.int(),
+  hits: z.array(SearchHitSchema),
+});
+/** A search answer. */
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+/**
+ * A `createEmbeddings` job: progress (`done` / `total`, `failed`) readable while it runs, at most
+ * 20 errors kept; `resumed` counts restarts after its process stopped.
+ *
+ * @example
+ * const job = EmbeddingJobSchema.parse(await res.json());
+ */
+export const EmbeddingJobSchema = z.object({
+  id: z.string(),
+  environment: z.string(),
+  model: z.string(),
+  status: z.enum(['running', 'completed', 'failed']),
+  total: z.int(),
+  done: z.int(),
+  failed: z.int(),
+  errors: z.array(z.object({ systemId: z.string(), message: z.string() })),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  finishedAt: z.nullable(z.string()),
+  resumed: z.int(),
+});
+/** A `createEmbeddings` job. */
+export type EmbeddingJob = z.infer<typeof EmbeddingJobSchema>;
+/** State of an embedding job. */
+export type EmbeddingJobStatus = EmbeddingJob['status'];
+
+/**
+ * Embeddings status: the model, how many instances are embedded and pending (missing or stale),
+ * embeddings of other models left in the store, the last provider error and running jobs.
+ *
+ * @example
+ * const { pending } = EmbeddingsStatusSchema.parse(await res.json());
+ */
+export const EmbeddingsStatusSchema = z.object({
+  enabled: z.boolean(),
+  model: z.nullable(z.string()),
+  dimensions: z.nullable(z.int()),
+  instances: z.int(),
+  embedded: z.int(),
+  pending: z.int(),
+  otherModels: z.record(z.string(), z.int()),
+  lastError: z.nullable(z.object({ message: z.string(), at: z.string() })),
+  runningJobs: z.array(EmbeddingJobSchema),
+});
+/** Embeddings status. */
+export type EmbeddingsStatus = z.infer<typeof EmbeddingsStatusSchema>;
