@@ -1,4 +1,4 @@
-import type { LexicalHit } from './lexical-index';
+import type { LexicalHit, QueryTerm } from './lexical-index';
 import type { VectorHit } from './vector-index';
 
 /**
@@ -12,7 +12,9 @@ export interface FusedHit {
   key: string;
   score: number;
   exact: 'urn' | 'name' | undefined;
-  lexical: { rank: number; score: number; matchedTerms: string[] } | undefined;
+  lexical:
+    | { rank: number; score: number; matchedTerms: string[]; matches: QueryTerm[] }
+    | undefined;
   vector: { rank: number; similarity: number } | undefined;
 }
 
@@ -39,7 +41,7 @@ export interface FusionOptions {
  * first: someone who types an identifier means that instance.
  *
  * @example
- * fuseRankings([{ key: 'a', score: 3, matchedTerms: ['invoice'], exact: undefined }], [{ key: 'a', similarity: 0.8 }], { limit: 5 })[0]?.key; // 'a'
+ * fuseRankings([{ key: 'a', score: 3, matchedTerms: ['invoice'], matches: [], exact: undefined }], [{ key: 'a', similarity: 0.8 }], { limit: 5 })[0]?.key; // 'a'
  */
 export function fuseRankings(
   lexical: readonly LexicalHit[],
@@ -62,7 +64,12 @@ export function fuseRankings(
     const hit = get(h.key);
     hit.score += lw / (k + i + 1);
     hit.exact = h.exact;
-    hit.lexical = { rank: i + 1, score: h.score, matchedTerms: h.matchedTerms };
+    hit.lexical = {
+      rank: i + 1,
+      score: h.score,
+      matchedTerms: h.matchedTerms,
+      matches: h.matches,
+    };
   });
   vector.forEach((h, i) => {
     const hit = get(h.key);

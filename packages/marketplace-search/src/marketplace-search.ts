@@ -9,6 +9,7 @@ import type {
 import type { EmbeddingProvider } from './embedding-provider';
 import type { EmbeddingStore, StoredEmbedding } from './embedding-store';
 import { MarketplaceSearchError } from './errors';
+import { explainHit } from './hit-explanation';
 import { type FusedHit, fuseRankings, keepRelevant } from './hybrid-ranking';
 import { type InstanceDocument, instanceDocument, type SearchableInstance } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
@@ -321,7 +322,8 @@ export class MarketplaceSearch {
       );
       vectorSearch.catch(() => {}); // awaited below
     }
-    const lexicalHits = this.lexical.search(q, { environment, limit: candidates });
+    const plan = this.lexical.plan(q);
+    const lexicalHits = this.lexical.search(q, { environment, limit: candidates, plan });
     let vectorHits: VectorHit[] = [];
     try {
       vectorHits = (await vectorSearch) ?? [];
@@ -363,6 +365,7 @@ export class MarketplaceSearch {
       model: this.model,
       pending,
       hits,
+      ...(plan.didYouMean === undefined ? {} : { suggestions: [plan.didYouMean] }),
     };
   }
 
@@ -437,25 +440,7 @@ export class MarketplaceSearch {
 
   private toHit(h: FusedHit, compliance: Map<string, InstanceCompliance> | undefined): SearchHit {
     const doc = this.docs.get(h.key) as InstanceDocument;
-    const matchedBy: SearchHit['matchedBy'] = [];
-    const why: string[] = [];
-    if (h.exact === 'urn') {
-      matchedBy.push('exact-urn');
-      why.push('exact URN');
-    } else if (h.exact === 'name') {
-      matchedBy.push('exact-name');
-      why.push('exact name');
-    }
-    if (h.lexical && h.lexical.matchedTerms.length > 0) {
-      matchedBy.push('words');
-      why.push(`words: ${h.lexical.matchedTerms.join(', ')}`);
-    }
-    if (h.vector) {
-      matchedBy.push('meaning');
-      why.push(
-        `close in meaning (similarity ${h.vector.similarity.toFixed(2)}, rank ${h.vector.rank})`,
-      );
-    }
+    const { matchedBy, why } = explainHit(h);
     const state = compliance?.get(doc.systemId);
     return {
       systemId: doc.systemId,
@@ -465,7 +450,7 @@ export class MarketplaceSearch {
       ...(doc.domain === undefined ? {} : { domain: doc.domain }),
       score: Number(h.score.toFixed(6)),
       matchedBy,
-      why: why.join('; '),
+      why,
       ...(h.lexical
         ? { lexical: { rank: h.lexical.rank, matchedTerms: h.lexical.matchedTerms } }
         : {}),
