@@ -26,6 +26,7 @@ export {
   resolveEmbeddingsApiKey,
 } from './embeddings-search-config';
 export { MarketplaceSearchError, type MarketplaceSearchErrorCode } from './errors';
+export { explainHit } from './hit-explanation';
 export {
   type AzureOpenAIProviderOptions,
   createAzureOpenAIProvider,
@@ -51,12 +52,22 @@ export {
   type SearchableInstance,
   textHash,
 } from './instance-text';
-export { instanceKey, type LexicalHit, LexicalIndex } from './lexical-index';
+export {
+  instanceKey,
+  type LexicalHit,
+  LexicalIndex,
+  type QueryPlan,
+  type QueryPlanOptions,
+  type QueryTerm,
+  SYNONYM_WEIGHT,
+  TYPO_WEIGHT,
+} from './lexical-index';
 export {
   type InstanceSource,
   MarketplaceSearch,
   type MarketplaceSearchOptions,
   type SearchLogger,
 } from './marketplace-search';
+export type { Thesaurus } from './query-expansion';
 export { stem, tokenize } from './text-tokens';
 export { normalize, type VectorHit, VectorIndex } from './vector-index';

@@ -320,8 +320,11 @@ export class LexicalIndex {
         // `owed` matching `owe` is an inflection, not a misspelling: nothing to suggest.
         if (spelled && !word.startsWith(spelled)) corrections.set(word, spelled);
       }
+      // Only a word no instance uses is expanded: a word found as typed already says what the
+      // user means, and its synonyms (other senses included) would only add noise.
       let synonyms = 0;
-      for (const synonym of options.synonyms?.(word) ?? []) {
+      const expand = !this.postings.has(term) && options.synonyms;
+      for (const synonym of expand ? expand(word) : []) {
         for (const s of tokenize(synonym, 4)) {
           if (synonyms >= MAX_SYNONYMS || !this.postings.has(s)) continue;
           push({ term: s, typed: word, via: 'synonym', weight: SYNONYM_WEIGHT });

@@ -14,6 +14,7 @@ import { type FusedHit, fuseRankings, keepRelevant } from './hybrid-ranking';
 import { type InstanceDocument, instanceDocument, type SearchableInstance } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
 import { PendingInstances } from './pending-instances';
+import type { Thesaurus } from './query-expansion';
 import { type VectorHit, VectorIndex } from './vector-index';
 
 /**
@@ -68,6 +69,11 @@ export interface MarketplaceSearchOptions {
    * provider's `minSimilarity` (0.3 for the local embedder), else none.
    */
   minVectorSimilarity?: number;
+  /**
+   * Synonyms for query words no instance uses (e.g. `createWordNetThesaurus()` from `./node`),
+   * weighted below the words typed; none by default. Closed with the search.
+   */
+  thesaurus?: Thesaurus;
   /** Query vectors kept (default 1,000). */
   queryCacheSize?: number;
   /**
@@ -322,7 +328,10 @@ export class MarketplaceSearch {
       );
       vectorSearch.catch(() => {}); // awaited below
     }
-    const plan = this.lexical.plan(q);
+    const thesaurus = this.options.thesaurus;
+    const plan = this.lexical.plan(q, {
+      synonyms: thesaurus && ((word) => thesaurus.synonyms(word)),
+    });
     const lexicalHits = this.lexical.search(q, { environment, limit: candidates, plan });
     let vectorHits: VectorHit[] = [];
     try {
@@ -390,6 +399,7 @@ export class MarketplaceSearch {
     if (this.orphanTimer) clearInterval(this.orphanTimer);
     await this.idle();
     await this.options.provider?.close?.();
+    this.options.thesaurus?.close?.();
   }
 
   /**

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELD_OUT_QUERIES, heldOutMarketplace } from './__fixtures__/held-out-marketplace';
 import { generateMarketplace, QUALITY_QUERIES } from './__fixtures__/marketplace-corpus';
 import {
@@ -14,6 +14,7 @@ import {
   LOCAL_EMBEDDER_MEANING_CUT,
   LOCAL_EMBEDDER_MIN_SIMILARITY,
 } from './node/local-embedder';
+import { createWordNetThesaurus } from './node/wordnet-thesaurus';
 import { VectorIndex } from './vector-index';
 
 const ENV = 'production';
@@ -128,10 +129,16 @@ describe('held-out quality set: 80 systems, 52 queries in six categories', () =>
 
   const idOf = (key: string) => key.slice(key.indexOf('\u0000') + 1);
   // The search as it runs (limit 10, the API's default).
+  const thesaurus = createWordNetThesaurus();
+  afterAll(() => thesaurus.close());
   const search = (q: string, vector: Float32Array): string[] =>
     keepRelevant(
       fuseRankings(
-        lexical.search(q, { environment: ENV, limit: 50 }),
+        lexical.search(q, {
+          environment: ENV,
+          limit: 50,
+          plan: lexical.plan(q, { synonyms: (w) => thesaurus.synonyms(w) }),
+        }),
         vectors.search(vector, { environment: ENV, limit: 50, minSimilarity: FLOOR }),
         { limit: 50 },
       ),

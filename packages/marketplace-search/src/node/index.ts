@@ -13,3 +13,4 @@ export {
   type PostgresEmbeddingStoreOptions,
 } from './postgres-embedding-store';
 export { openSqliteEmbeddingStore } from './sqlite-embedding-store';
+export { createWordNetThesaurus, type WordNetThesaurusOptions } from './wordnet-thesaurus';
