@@ -10,6 +10,7 @@ import {
 } from '@dcg/marketplace-search';
 import {
   createEmbeddingProvider,
+  createWordNetThesaurus,
   openPostgresEmbeddingStore,
   openSqliteEmbeddingStore,
 } from '@dcg/marketplace-search/node';
@@ -71,6 +72,7 @@ export async function openMarketplaceSearch(options: {
     store,
     provider,
     source: { listInstances: (filter) => governance.store.listInstances(filter) },
+    thesaurus: createWordNetThesaurus(),
     complianceOf: async (systemIds, environment) => {
       const out = new Map<string, InstanceCompliance>();
       for (const systemId of systemIds) {

@@ -26,7 +26,8 @@ export type SearchHit = z.infer<typeof SearchHitSchema>;
 
 /**
  * A search answer: `mode` says whether vectors took part, `fallback` why not, `pending` how many
- * instances of the environment have no current embedding yet.
+ * instances of the environment have no current embedding yet, `suggestions` the query respelled
+ * where a word looked like a typo of an indexed word ("did you mean").
  *
  * @example
  * if (result.mode === 'lexical') console.warn(result.fallback);
@@ -37,6 +38,7 @@ export const SearchResultSchema = z.object({
   model: z.nullable(z.string()),
   pending: z.int(),
   hits: z.array(SearchHitSchema),
+  suggestions: z.optional(z.array(z.string())),
 });
 /** A search answer. */
 export type SearchResult = z.infer<typeof SearchResultSchema>;

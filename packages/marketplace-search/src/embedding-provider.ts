@@ -1,3 +1,5 @@
+import type { MeaningCut } from './hybrid-ranking';
+
 /**
  * Something that turns texts into vectors. `model` names the model and its dimensions: vectors
  * stored under one `model` never mix with another's, and a changed `model` makes stored vectors
@@ -16,6 +18,11 @@ export interface EmbeddingProvider {
    * `minVectorSimilarity`. Absent: no floor.
    */
   readonly minSimilarity?: number;
+  /**
+   * How close a hit found only by meaning must come to stay in the answer (see `keepRelevant`),
+   * calibrated for this model on the quality set. Absent: `minSimilarity` is the only cut.
+   */
+  readonly meaningCut?: MeaningCut;
   /** One vector per text, in order. Batching within the provider's limits happens inside. */
   embed(
     texts: readonly string[],

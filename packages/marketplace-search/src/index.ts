@@ -26,6 +26,7 @@ export {
   resolveEmbeddingsApiKey,
 } from './embeddings-search-config';
 export { MarketplaceSearchError, type MarketplaceSearchErrorCode } from './errors';
+export { explainHit } from './hit-explanation';
 export {
   type AzureOpenAIProviderOptions,
   createAzureOpenAIProvider,
@@ -37,19 +38,36 @@ export {
   type OpenAIEmbeddingModel,
   retryAfterMs,
 } from './http-embedding-provider';
-export { type FusedHit, type FusionOptions, fuseRankings } from './hybrid-ranking';
+export {
+  type FusedHit,
+  type FusionOptions,
+  fuseRankings,
+  keepRelevant,
+  LEXICAL_SCORE_RATIO,
+  type MeaningCut,
+} from './hybrid-ranking';
 export {
   type InstanceDocument,
   instanceDocument,
   type SearchableInstance,
   textHash,
 } from './instance-text';
-export { instanceKey, type LexicalHit, LexicalIndex } from './lexical-index';
+export {
+  instanceKey,
+  type LexicalHit,
+  LexicalIndex,
+  type QueryPlan,
+  type QueryPlanOptions,
+  type QueryTerm,
+  SYNONYM_WEIGHT,
+  TYPO_WEIGHT,
+} from './lexical-index';
 export {
   type InstanceSource,
   MarketplaceSearch,
   type MarketplaceSearchOptions,
   type SearchLogger,
 } from './marketplace-search';
+export type { Thesaurus } from './query-expansion';
 export { stem, tokenize } from './text-tokens';
 export { normalize, type VectorHit, VectorIndex } from './vector-index';

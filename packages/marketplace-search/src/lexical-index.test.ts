@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { instanceDocument, type SearchableInstance } from './instance-text';
-import { instanceKey, LexicalIndex } from './lexical-index';
+import { instanceKey, LexicalIndex, SYNONYM_WEIGHT, TYPO_WEIGHT } from './lexical-index';
 
 const instance = (
   systemId: string,
@@ -68,5 +68,43 @@ describe('LexicalIndex', () => {
         instanceDocument(instance(`urn:${i}`, `System ${i}`, i % 2 ? 'glacier ice' : 'sea level')),
       );
     expect(index.search('glacier', { environment: 'production', limit: 500 })).toHaveLength(150);
+  });
+
+  it('reads typos as the nearest indexed words, weighted lower, and says what was meant', () => {
+    const index = new LexicalIndex();
+    index.upsert(instanceDocument(instance('urn:o', 'Sales Orders', 'Orders placed by customers')));
+    index.upsert(instanceDocument(instance('urn:p', 'Payroll', 'Monthly gross pay')));
+    const plan = index.plan('ordres');
+    expect(plan.terms).toEqual([
+      { term: 'order', typed: 'ordres', via: 'typo', weight: TYPO_WEIGHT },
+    ]);
+    expect(plan.didYouMean).toBe('orders');
+    const [hit] = index.search('ordres', { environment: 'production', limit: 5 });
+    expect(hit).toMatchObject({ key: instanceKey('production', 'urn:o'), matchedTerms: ['order'] });
+    expect(hit?.matches[0]?.via).toBe('typo');
+    const typed = index.search('orders', { environment: 'production', limit: 5 })[0];
+    expect(typed?.score).toBeGreaterThan(hit?.score as number);
+    expect(index.plan('shipmnet payrol').didYouMean).toBe('shipmnet payroll');
+    // Short words are never corrected: one edit makes most of them another word.
+    expect(index.plan('payd').terms).toEqual([]);
+    // A word spelled as indexed is taken as it is.
+    expect(index.plan('orders').didYouMean).toBeUndefined();
+    // A removed document's words are no longer corrections.
+    index.remove(instanceKey('production', 'urn:p'));
+    expect(index.plan('payrol').terms).toEqual([]);
+  });
+
+  it('folds text as the knowledge graph does and adds synonyms, weighted lower', () => {
+    const index = new LexicalIndex();
+    index.upsert(
+      instanceDocument(instance('urn:c', 'Crème Straße', 'Monthly gross pay per employee')),
+    );
+    expect(index.search('creme strasse', { environment: 'production', limit: 5 })).toHaveLength(1);
+    const plan = index.plan('wages', { synonyms: (w) => (w === 'wages' ? ['pay', 'salary'] : []) });
+    expect(plan.terms).toEqual([
+      { term: 'pay', typed: 'wages', via: 'synonym', weight: SYNONYM_WEIGHT },
+    ]);
+    const [hit] = index.search('wages', { environment: 'production', limit: 5, plan });
+    expect(hit?.matches.map((m) => m.via)).toEqual(['synonym']);
   });
 });

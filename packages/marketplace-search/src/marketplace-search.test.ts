@@ -108,7 +108,9 @@ describe('MarketplaceSearch', () => {
     expect(result.mode).toBe('hybrid');
     expect(result.hits[0]?.systemId).toMatch(/ar-aging/);
     expect(result.hits[0]?.matchedBy).toEqual(expect.arrayContaining(['words', 'meaning']));
-    expect(result.hits[0]?.why).toMatch(/words: .*debtor.*close in meaning/);
+    expect(result.hits[0]?.why).toMatch(
+      /^Words: .*"debtor".* \(rank 1 by words\)\. Close in meaning: similarity 0\.\d\d \(rank \d+ by meaning\)\. Found by words and by meaning/,
+    );
   });
 
   it('leaves vector hits below the similarity floor out: a query about nothing finds nothing', async () => {
@@ -129,6 +131,16 @@ describe('MarketplaceSearch', () => {
     expect(real.hits.some((h) => h.matchedBy.includes('meaning'))).toBe(true);
     for (const hit of real.hits)
       if (hit.vector) expect(hit.vector.similarity).toBeGreaterThanOrEqual(0.2);
+  });
+
+  it('finds through a typo and says what was meant', async () => {
+    const { search } = await setup();
+    await search.idle();
+    const result = await search.search(q({ q: 'recievables' }));
+    expect(result.suggestions).toEqual(['receivables']);
+    expect(result.hits[0]?.systemId).toMatch(/ar-aging/);
+    expect(result.hits[0]?.why).toMatch(/"receivable" \(read for "recievables"\)/);
+    expect((await search.search(q({ q: 'receivables' }))).suggestions).toBeUndefined();
   });
 
   it('puts an exact URN or name first', async () => {

@@ -9,10 +9,12 @@ import type {
 import type { EmbeddingProvider } from './embedding-provider';
 import type { EmbeddingStore, StoredEmbedding } from './embedding-store';
 import { MarketplaceSearchError } from './errors';
-import { type FusedHit, fuseRankings } from './hybrid-ranking';
+import { explainHit } from './hit-explanation';
+import { type FusedHit, fuseRankings, keepRelevant } from './hybrid-ranking';
 import { type InstanceDocument, instanceDocument, type SearchableInstance } from './instance-text';
 import { instanceKey, LexicalIndex } from './lexical-index';
 import { PendingInstances } from './pending-instances';
+import type { Thesaurus } from './query-expansion';
 import { type VectorHit, VectorIndex } from './vector-index';
 
 /**
@@ -67,6 +69,11 @@ export interface MarketplaceSearchOptions {
    * provider's `minSimilarity` (0.3 for the local embedder), else none.
    */
   minVectorSimilarity?: number;
+  /**
+   * Synonyms for query words no instance uses (e.g. `createWordNetThesaurus()` from `./node`),
+   * weighted below the words typed; none by default. Closed with the search.
+   */
+  thesaurus?: Thesaurus;
   /** Query vectors kept (default 1,000). */
   queryCacheSize?: number;
   /**
@@ -321,7 +328,11 @@ export class MarketplaceSearch {
       );
       vectorSearch.catch(() => {}); // awaited below
     }
-    const lexicalHits = this.lexical.search(q, { environment, limit: candidates });
+    const thesaurus = this.options.thesaurus;
+    const plan = this.lexical.plan(q, {
+      synonyms: thesaurus && ((word) => thesaurus.synonyms(word)),
+    });
+    const lexicalHits = this.lexical.search(q, { environment, limit: candidates, plan });
     let vectorHits: VectorHit[] = [];
     try {
       vectorHits = (await vectorSearch) ?? [];
@@ -333,7 +344,9 @@ export class MarketplaceSearch {
         fallback = `the embedding provider failed: ${(error as Error).message}`;
       }
     }
-    let fused = fuseRankings(lexicalHits, vectorHits, { limit: candidates });
+    let fused = keepRelevant(fuseRankings(lexicalHits, vectorHits, { limit: candidates }), {
+      meaning: provider?.meaningCut,
+    });
     if (query.kind?.length) {
       const kinds = new Set(query.kind.map((k) => k.toLowerCase()));
       fused = fused.filter((h) =>
@@ -361,6 +374,7 @@ export class MarketplaceSearch {
       model: this.model,
       pending,
       hits,
+      ...(plan.didYouMean === undefined ? {} : { suggestions: [plan.didYouMean] }),
     };
   }
 
@@ -385,6 +399,7 @@ export class MarketplaceSearch {
     if (this.orphanTimer) clearInterval(this.orphanTimer);
     await this.idle();
     await this.options.provider?.close?.();
+    this.options.thesaurus?.close?.();
   }
 
   /**
@@ -435,25 +450,7 @@ export class MarketplaceSearch {
 
   private toHit(h: FusedHit, compliance: Map<string, InstanceCompliance> | undefined): SearchHit {
     const doc = this.docs.get(h.key) as InstanceDocument;
-    const matchedBy: SearchHit['matchedBy'] = [];
-    const why: string[] = [];
-    if (h.exact === 'urn') {
-      matchedBy.push('exact-urn');
-      why.push('exact URN');
-    } else if (h.exact === 'name') {
-      matchedBy.push('exact-name');
-      why.push('exact name');
-    }
-    if (h.lexical && h.lexical.matchedTerms.length > 0) {
-      matchedBy.push('words');
-      why.push(`words: ${h.lexical.matchedTerms.join(', ')}`);
-    }
-    if (h.vector) {
-      matchedBy.push('meaning');
-      why.push(
-        `close in meaning (similarity ${h.vector.similarity.toFixed(2)}, rank ${h.vector.rank})`,
-      );
-    }
+    const { matchedBy, why } = explainHit(h);
     const state = compliance?.get(doc.systemId);
     return {
       systemId: doc.systemId,
@@ -463,7 +460,7 @@ export class MarketplaceSearch {
       ...(doc.domain === undefined ? {} : { domain: doc.domain }),
       score: Number(h.score.toFixed(6)),
       matchedBy,
-      why: why.join('; '),
+      why,
       ...(h.lexical
         ? { lexical: { rank: h.lexical.rank, matchedTerms: h.lexical.matchedTerms } }
         : {}),

@@ -1,3 +1,5 @@
+import { foldedWords } from '@dcg/text-match';
+
 const STOPWORDS = new Set(
   (
     'a an and are as at be by for from has have in is it its of on or that the this to was were ' +
@@ -25,19 +27,30 @@ export function stem(word: string): string {
 }
 
 /**
- * Lexical terms of a text: camelCase and snake_case split, lower-cased, stop words dropped,
- * stemmed. At most `max` terms (hostile input stays bounded).
+ * The words of a text as lexical search reads them, each with its term: camelCase split, folded
+ * (case, diacritics, punctuation: `Crème`/`Straße` match `creme`/`strasse`, as in the knowledge
+ * graph's search), stop words dropped, stemmed. At most `max` (hostile input stays bounded).
  *
  * @example
- * tokenize('customerInvoices by region'); // ['customer', 'invoice', 'region']
+ * analyzeWords('customerInvoices'); // [{ word: 'customer', term: 'customer' }, { word: 'invoices', term: 'invoice' }]
  */
-export function tokenize(text: string, max = 20_000): string[] {
-  const out: string[] = [];
-  const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2');
-  for (const raw of spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (raw === '' || STOPWORDS.has(raw)) continue;
-    out.push(stem(raw));
+export function analyzeWords(text: string, max = 20_000): Array<{ word: string; term: string }> {
+  const out: Array<{ word: string; term: string }> = [];
+  for (const word of foldedWords(text.replace(/([a-z0-9])([A-Z])/g, '$1 $2'))) {
+    if (STOPWORDS.has(word)) continue;
+    out.push({ word, term: stem(word) });
     if (out.length >= max) break;
   }
   return out;
+}
+
+/**
+ * Lexical terms of a text: the terms of {@link analyzeWords}.
+ *
+ * @example
+ * tokenize('customerInvoices by region'); // ['customer', 'invoice', 'region']
+ * tokenize('Crème Straße'); // ['creme', 'strasse']
+ */
+export function tokenize(text: string, max = 20_000): string[] {
+  return analyzeWords(text, max).map((w) => w.term);
 }

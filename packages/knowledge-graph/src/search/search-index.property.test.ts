@@ -1,9 +1,8 @@
+import { boundedEditDistance, foldedWords as tokenize } from '@dcg/text-match';
 import fc from 'fast-check';
 import { DataFactory } from 'n3';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEARCH_PREDICATES } from '../source-config';
-import { boundedEditDistance } from './edit-distance';
-import { tokenize } from './fold-text';
 import { SearchIndex } from './search-index';
 
 const { quad, namedNode, literal } = DataFactory;

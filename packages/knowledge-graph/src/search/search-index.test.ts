@@ -1,7 +1,7 @@
+import { foldText } from '@dcg/text-match';
 import { DataFactory, type Quad } from 'n3';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEARCH_PREDICATES } from '../source-config';
-import { foldText } from './fold-text';
 import { langMatches, SearchIndex } from './search-index';
 
 const { quad, namedNode, literal } = DataFactory;

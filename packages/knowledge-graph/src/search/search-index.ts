@@ -1,7 +1,6 @@
+import { foldedWords } from '@dcg/text-match';
 import type { Quad } from 'n3';
 import { DocRegistry } from './doc-registry';
-import { boundedEditDistance } from './edit-distance';
-import { tokenize } from './fold-text';
 import { type SearchPredicate, SourceSearchIndex } from './source-search-index';
 
 /** One page of search hits: IRIs best first, and how many matched in all. */
@@ -125,7 +124,7 @@ export class SearchIndex {
 
   /** Ranks the documents matching `term` and returns one page of them. */
   search(term: string, page: IndexSearchOptions): SearchPage {
-    const words = tokenize(term);
+    const words = foldedWords(term);
     const sources = [...this.#sources.values()];
     if (words.length === 0 || sources.length === 0) return { results: [], totalResults: 0 };
     this.#ensureScratch();
@@ -275,7 +274,7 @@ export class SearchIndex {
     if (!exact && !prefixed && word.length >= 4) {
       let found = 0;
       for (const source of sources) {
-        for (const term of source.termsWithinOne(word).slice(0, MAX_FUZZY_EXPANSIONS)) {
+        for (const term of source.typos.near(word, 1, MAX_FUZZY_EXPANSIONS)) {
           expansions.push({ source, term, factor: FUZZY_1 });
           found++;
         }
@@ -283,17 +282,8 @@ export class SearchIndex {
       // Two typos only in long words, and only when one typo finds nothing (a vocabulary scan).
       if (found === 0 && word.length >= 8) {
         for (const source of sources) {
-          let kept = 0;
-          for (
-            let len = word.length - 2;
-            len <= word.length + 2 && kept < MAX_FUZZY_EXPANSIONS;
-            len++
-          ) {
-            for (const term of source.termsByLength.get(len) ?? []) {
-              if (boundedEditDistance(word, term, 2) > 2) continue;
-              expansions.push({ source, term, factor: FUZZY_2 });
-              if (++kept >= MAX_FUZZY_EXPANSIONS) break;
-            }
+          for (const term of source.typos.near(word, 2, MAX_FUZZY_EXPANSIONS)) {
+            expansions.push({ source, term, factor: FUZZY_2 });
           }
         }
       }

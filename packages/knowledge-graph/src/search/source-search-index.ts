@@ -1,7 +1,6 @@
+import { foldedWords, TypoIndex } from '@dcg/text-match';
 import type { Quad } from 'n3';
 import type { DocRegistry } from './doc-registry';
-import { boundedEditDistance } from './edit-distance';
-import { tokenize } from './fold-text';
 
 /** A literal predicate that search matches, with its ranking weight. */
 export interface SearchPredicate {
@@ -66,10 +65,8 @@ export class SourceSearchIndex {
   readonly schemes: Map<string, Int32Array>;
   /** Every word, sorted, for prefix ranges. */
   readonly sortedTerms: string[];
-  /** Words grouped by length, for typo scans. */
-  readonly termsByLength: Map<number, string[]>;
   readonly #docIds: Int32Array;
-  #deletions: Map<string, string[]> | undefined;
+  #typos: TypoIndex | undefined;
   readonly #registry: DocRegistry;
   #released = false;
 
@@ -91,13 +88,6 @@ export class SourceSearchIndex {
     this.postings = init.postings;
     this.phrases = init.phrases;
     this.sortedTerms = [...init.postings.keys()].sort();
-    const byLength = new Map<number, string[]>();
-    for (const term of this.sortedTerms) {
-      const list = byLength.get(term.length);
-      if (list) list.push(term);
-      else byLength.set(term.length, [term]);
-    }
-    this.termsByLength = byLength;
   }
 
   /**
@@ -164,7 +154,7 @@ export class SourceSearchIndex {
       if (quad.object.termType !== 'Literal') continue;
       const p = predicateIndex.get(quad.predicate.value);
       if (p === undefined) continue;
-      const tokens = tokenize(quad.object.value);
+      const tokens = foldedWords(quad.object.value);
       if (tokens.length === 0) continue;
       const language = quad.object.language;
       let lang = languageIds.get(language);
@@ -294,29 +284,10 @@ export class SourceSearchIndex {
     return out;
   }
 
-  /**
-   * Words of this source at edit distance 1 from `word` (a symmetric-deletion index, built on
-   * first use, finds candidates without scanning the vocabulary; each is then verified).
-   */
-  termsWithinOne(word: string): string[] {
-    if (!this.#deletions) {
-      const deletions = new Map<string, string[]>();
-      for (const term of this.sortedTerms) {
-        for (const variant of deletionsOf(term)) {
-          const list = deletions.get(variant);
-          if (list) list.push(term);
-          else deletions.set(variant, [term]);
-        }
-      }
-      this.#deletions = deletions;
-    }
-    const candidates = new Set<string>(this.#deletions.get(word));
-    for (const variant of deletionsOf(word)) {
-      if (this.postings.has(variant)) candidates.add(variant);
-      for (const term of this.#deletions.get(variant) ?? []) candidates.add(term);
-    }
-    candidates.delete(word);
-    return [...candidates].filter((term) => boundedEditDistance(word, term, 1) <= 1);
+  /** The words of this source for typo lookups (built on first use, in sorted order). */
+  get typos(): TypoIndex {
+    this.#typos ??= new TypoIndex(this.sortedTerms);
+    return this.#typos;
   }
 
   /** Gives this index's document ids back to the registry; call once, after swapping it out. */
@@ -381,11 +352,6 @@ class EntryTable {
 }
 
 /** The distinct strings made by deleting one character of `word`. */
-function deletionsOf(word: string): Set<string> {
-  const out = new Set<string>();
-  for (let i = 0; i < word.length; i++) out.add(word.slice(0, i) + word.slice(i + 1));
-  return out;
-}
 
 /** Document ids per class or scheme IRI, for the subjects that are searchable documents. */
 function docsPerFacet(

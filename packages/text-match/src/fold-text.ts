@@ -31,9 +31,9 @@ export function foldText(text: string): string {
  * Splits text into folded words (see {@link foldText}).
  *
  * @example
- * tokenize('Water-quality  index'); // ['water', 'quality', 'index']
+ * foldedWords('Water-quality  index'); // ['water', 'quality', 'index']
  */
-export function tokenize(text: string): string[] {
+export function foldedWords(text: string): string[] {
   const folded = foldText(text);
   return folded === '' ? [] : folded.split(' ');
 }

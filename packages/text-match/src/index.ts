@@ -1,0 +1,3 @@
+export { boundedEditDistance } from './edit-distance';
+export { foldedWords, foldText } from './fold-text';
+export { TypoIndex } from './typo-index';
