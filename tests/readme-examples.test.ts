@@ -17,6 +17,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script, without declarations
+import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import {
   bin,
   type Packed,
@@ -284,6 +286,8 @@ function freePort(): Promise<number> {
 let demo: { child: ChildProcess; urls: Map<string, string>; output: () => string } | undefined;
 
 async function startDemo(): Promise<void> {
+  // scripts/start.mjs builds a stale dist itself; build here, outside the wait for the listeners.
+  buildIfStale(Object.values(SERVICE_PORTS).map((app) => join(root, 'apps', app)));
   const ports = new Map<string, number>();
   for (const name of Object.values(SERVICE_PORTS)) ports.set(name, await freePort());
   const env: Record<string, string> = {
@@ -397,25 +401,30 @@ function exampleProject(example: Example): { dir: string; file: string; cwd: str
       ? join(block.dir, `readme-example-${process.pid}-${block.line}.tmp.mts`)
       : join(dir, name);
   writeFileSync(file, againstDemo(example.code));
-  const workspaceMode = example.mode !== 'consumer';
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify(
-      {
-        compilerOptions: {
+  // A consumer's settings for a published package; the workspace's own for workspace code (its
+  // sources are compiled with the example).
+  const compilerOptions =
+    example.mode === 'consumer'
+      ? {
           strict: true,
           target: 'es2022',
           lib: ['es2023'],
           module: 'nodenext',
           moduleResolution: 'nodenext',
-          types: ['node'],
-          typeRoots: [join(modules, '@types')],
           resolveJsonModule: true,
           skipLibCheck: true,
+        }
+      : { allowImportingTsExtensions: true };
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify(
+      {
+        ...(example.mode === 'consumer' ? {} : { extends: join(root, 'tsconfig.base.json') }),
+        compilerOptions: {
+          ...compilerOptions,
+          types: ['node'],
+          typeRoots: [join(modules, '@types')],
           noEmit: true,
-          ...(workspaceMode
-            ? { customConditions: ['@dcg/source'], allowImportingTsExtensions: true }
-            : {}),
         },
         files: [file],
       },
@@ -497,7 +506,7 @@ describe('README examples', () => {
   beforeAll(async () => {
     for (const [name, entry] of packPublished(work)) packed.set(name, entry);
     if (needsDemo) await startDemo();
-  }, 600_000);
+  }, 1_200_000);
 
   afterAll(async () => {
     await stopDemo();
