@@ -145,7 +145,7 @@ describe.each(published)('$pkg.name as published', ({ pkg }) => {
 
   it.runIf(library)(
     'passes @arethetypeswrong/cli on the tarball with no problem (node10, node16 from ESM and from CJS, bundler)',
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     () => {
       // attw exits before a piped stdout is flushed (its JSON is larger than a pipe buffer): a file.
       const reportFile = join(work, `attw-${pkg.name.replace('/', '__')}.json`);
@@ -165,7 +165,7 @@ describe.each(published)('$pkg.name as published', ({ pkg }) => {
 
   it.runIf(library)(
     "compiles `import x = require('…')` of every export in a .cts under module node16",
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     () => {
       // TypeScript's CommonJS before `module: node20` cannot require() ES modules (TS1471): the
       // `require` condition's own .d.cts is what makes this compile.

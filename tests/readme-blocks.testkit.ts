@@ -22,8 +22,6 @@ export interface ReadmeBlock {
   reason?: string;
   /** `<!-- example-continues -->`: appended to the previous example of the same README. */
   continues: boolean;
-  /** `<!-- example-args: --once -->`: the command-line arguments the example runs with. */
-  args: string[];
   /** What an unknown info string or a malformed marker was, if any. */
   problem?: string;
 }
@@ -99,16 +97,13 @@ function classify(
     code,
     kind: 'output',
     continues: false,
-    args: [],
   };
   for (const marker of markersBefore(lines, index)) {
     const notRunnable = /^not-runnable:\s*(.*)$/.exec(marker);
-    const args = /^example-args:\s*(.*)$/.exec(marker);
     if (notRunnable) {
       block.reason = notRunnable[1]?.trim() ?? '';
       if (!block.reason) block.problem = '<!-- not-runnable: … --> needs a reason';
-    } else if (args) block.args = (args[1] ?? '').split(/\s+/).filter(Boolean);
-    else if (marker === 'example-continues') block.continues = true;
+    } else if (marker === 'example-continues') block.continues = true;
   }
   if (block.reason !== undefined) block.kind = 'not-runnable';
   else if (EXAMPLE.has(lang)) block.kind = 'example';

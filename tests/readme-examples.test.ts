@@ -395,6 +395,7 @@ function exampleProject(example: Example): { dir: string; file: string; cwd: str
       link(modules, name, own.dir);
     }
   }
+  if (example.vitest) link(modules, 'vitest', root);
   const name = example.vitest ? 'example.test.mts' : 'example.mts';
   const file =
     example.mode === 'in-place'
@@ -490,14 +491,17 @@ function promisedWords(code: string): string[] {
     if (!/console\.log\(/.test(line)) continue;
     const inline = /\)\s*;?\s*\/\/\s*(.*)$/.exec(line)?.[1];
     if (inline) comments.push(inline);
-    for (let j = i + 1; /^\s*\/\/ /.test(lines[j] ?? ''); j++) comments.push(lines[j] ?? '');
+    else for (let j = i + 1; /^\s*\/\/ /.test(lines[j] ?? ''); j++) comments.push(lines[j] ?? '');
   }
-  // Words only: identifiers and codes of three letters or more, not the prose of "e.g." asides.
-  return comments
-    .filter((comment) => !/^\s*\/\/\s*\(/.test(comment))
-    .flatMap(
-      (comment) => comment.replace(/^\s*\/\/\s*/, '').match(/[A-Za-z_][A-Za-z0-9_]{2,}/g) ?? [],
-    );
+  // Words only (identifiers and codes of three letters or more), not the prose of asides in
+  // parentheses ("1 (`en` literals only)").
+  return comments.flatMap(
+    (comment) =>
+      comment
+        .replace(/^\s*\/\/\s*/, '')
+        .replace(/\([^()]*[a-z]{3,} [^()]*\)/g, '')
+        .match(/[A-Za-z_][A-Za-z0-9_]{2,}/g) ?? [],
+  );
 }
 
 const needsDemo = examples.some((example) => callsService(example.code));
@@ -545,11 +549,7 @@ describe('README examples', () => {
             ],
             dir,
           )
-        : await run(
-            process.execPath,
-            [...conditions, '--import', tsxLoader, file, ...example.block.args],
-            cwd,
-          );
+        : await run(process.execPath, [...conditions, '--import', tsxLoader, file], cwd);
       const output = `${result.stdout}\n${result.stderr}`;
       expect(result.status, output).toBe(0);
       expect(readdirSync(cwd), 'the example wrote into its working directory').toEqual([]);
