@@ -16,6 +16,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { defaultServerConditions } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script, without declarations
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
@@ -434,13 +435,14 @@ function exampleProject(example: Example): { dir: string; file: string; cwd: str
     ),
   );
   if (example.vitest) {
-    const conditions = ['@dcg/source', 'node', 'import', 'module', 'development|production'];
+    // The workspace's own settings (vitest.shared.ts): its conditions and its hook timeout.
+    const conditions = ['@dcg/source', ...defaultServerConditions];
     writeFileSync(
       join(dir, 'vitest.config.mjs'),
       `export default ${JSON.stringify({
         resolve: { conditions },
         ssr: { resolve: { conditions } },
-        test: { include: [name], testTimeout: 60_000 },
+        test: { include: [name], testTimeout: 60_000, hookTimeout: 120_000 },
       })};\n`,
     );
   }
