@@ -1,63 +1,40 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
+  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bin,
+  type Packed,
+  packPublished,
+  privateNames,
+  published,
+  root,
+  rootPkg,
+  specifiers,
+} from './packed-packages.testkit';
 
 // Every published package as a consumer gets it: `pnpm pack` (the same manifest rewrite as
 // `pnpm publish`, see .pnpmfile.cjs) gives the tarball; its manifest is checked, publint and
-// @arethetypeswrong/cli lint it, and a consumer project (the tarballs unpacked into a fresh
+// @arethetypeswrong/cli lint it, a TypeScript CommonJS file (`.cts`) compiles against its types
+// under `module: node16`, and a consumer project (the tarballs unpacked into a fresh
 // node_modules, no `@dcg/source` condition, no bundler) imports and require()s every export on
 // this Node and on each Node line of `engines` that scripts/ensure-node-lines.sh installed.
-// `pnpm test` builds the packages first.
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const packagesDir = join(root, 'packages');
-const bin = (name: string) => join(root, 'node_modules', '.bin', name);
-
-interface PackageJson {
-  name: string;
-  version: string;
-  license?: string;
-  private?: boolean;
-  main?: string;
-  types?: string;
-  bin?: Record<string, string>;
-  exports?: Record<string, unknown>;
-  engines?: { node?: string };
-  repository?: { type?: string; url?: string; directory?: string };
-  homepage?: string;
-  bugs?: string | { url?: string };
-  dependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
-  scripts?: Record<string, string>;
-}
-
-const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as PackageJson;
-
-const workspace = [
-  ...readdirSync(packagesDir).map((dir) => join(packagesDir, dir)),
-  ...readdirSync(join(root, 'apps')).map((dir) => join(root, 'apps', dir)),
-]
-  .filter((dir) => existsSync(join(dir, 'package.json')))
-  .map((dir) => ({ dir, pkg: readJson(join(dir, 'package.json')) }));
-const privateNames = new Set(workspace.filter(({ pkg }) => pkg.private).map(({ pkg }) => pkg.name));
-const published = workspace.filter(({ dir, pkg }) => !pkg.private && dir.startsWith(packagesDir));
-const rootPkg = readJson(join(root, 'package.json'));
+// `pnpm test` builds the packages first. The packing is packed-packages.testkit.ts.
 
 /** Node binaries to run the consumer checks with: this one and those of ensure-node-lines.sh. */
 function findNodeBinaries(): { version: string; path: string }[] {
@@ -74,72 +51,12 @@ function findNodeBinaries(): { version: string; path: string }[] {
 }
 const nodeBinaries = findNodeBinaries();
 
-/** Expands the `exports` map of an unpacked package to concrete specifiers. */
-function specifiers(dir: string, pkg: PackageJson): string[] {
-  const result: string[] = [];
-  for (const [key, target] of Object.entries(pkg.exports ?? {})) {
-    if (key === './package.json') continue;
-    if (!key.includes('*')) {
-      result.push(key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`);
-      continue;
-    }
-    const pattern = typeof target === 'string' ? target : JSON.stringify(target);
-    const match = /"?(\.\/[^"]*\*[^"]*)"?/.exec(pattern)?.[1];
-    if (!match) continue;
-    const [prefix = '', suffix = ''] = match.split('*');
-    const folder = join(dir, dirname(prefix));
-    for (const file of readdirSync(folder)) {
-      const rel = `./${relative(dir, join(folder, file))}`;
-      if (rel.startsWith(prefix) && rel.endsWith(suffix)) {
-        const stem = rel.slice(prefix.length, rel.length - suffix.length);
-        result.push(`${pkg.name}/${key.slice(2).replace('*', stem)}`);
-      }
-    }
-  }
-  return result;
-}
-
-interface Packed {
-  dir: string;
-  pkg: PackageJson;
-  tarball: string;
-  files: string[];
-  manifest: PackageJson;
-  installed: string;
-}
-
 const work = mkdtempSync(join(tmpdir(), 'dcg-published-'));
 const consumer = join(work, 'consumer');
 const packed = new Map<string, Packed>();
 
 beforeAll(() => {
-  mkdirSync(join(consumer, 'node_modules'), { recursive: true });
-  for (const { dir, pkg } of published) {
-    const out = join(work, 'tarballs');
-    const json = execFileSync('pnpm', ['pack', '--json', '--pack-destination', out], {
-      cwd: dir,
-      encoding: 'utf8',
-    });
-    const tarball = (JSON.parse(json) as { filename: string }).filename;
-    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map((file) => file.replace(/^package\//, ''));
-    const installed = join(consumer, 'node_modules', pkg.name);
-    mkdirSync(installed, { recursive: true });
-    execFileSync('tar', ['xzf', tarball, '-C', installed, '--strip-components=1']);
-    const manifest = readJson(join(installed, 'package.json'));
-    packed.set(pkg.name, { dir, pkg, tarball, files, manifest, installed });
-  }
-  // What npm would install beside them: their dependencies and peers, from the workspace.
-  for (const { dir, manifest } of packed.values()) {
-    for (const name of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })) {
-      const target = join(consumer, 'node_modules', name);
-      if (packed.has(name) || existsSync(target)) continue;
-      mkdirSync(dirname(target), { recursive: true });
-      symlinkSync(realpathSync(join(dir, 'node_modules', name)), target, 'dir');
-    }
-  }
+  for (const [name, entry] of packPublished(work)) packed.set(name, entry);
 }, 120_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -227,18 +144,61 @@ describe.each(published)('$pkg.name as published', ({ pkg }) => {
   });
 
   it.runIf(library)(
-    'passes @arethetypeswrong/cli on the tarball (node10, node16 ESM and CJS, bundler)',
+    'passes @arethetypeswrong/cli on the tarball with no problem (node10, node16 from ESM and from CJS, bundler)',
+    { timeout: 300_000 },
     () => {
-      // cjs-resolves-to-esm is what ESM-only means; `engines` only admits Node lines where
-      // require() of ESM works, and the consumer test below require()s every export.
-      const run = spawnSync(
-        bin('attw'),
-        [get().tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm'],
-        { encoding: 'utf8' },
+      // attw exits before a piped stdout is flushed (its JSON is larger than a pipe buffer): a file.
+      const reportFile = join(work, `attw-${pkg.name.replace('/', '__')}.json`);
+      const fd = openSync(reportFile, 'w');
+      const run = spawnSync(bin('attw'), [get().tarball, '--format', 'json'], {
+        stdio: ['ignore', fd, 'pipe'],
+        encoding: 'utf8',
+      });
+      closeSync(fd);
+      const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
+        analysis: { problems: { kind: string }[] };
+      };
+      expect(report.analysis.problems).toEqual([]);
+      expect(run.status, run.stderr).toBe(0);
+    },
+  );
+
+  it.runIf(library)(
+    "compiles `import x = require('…')` of every export in a .cts under module node16",
+    { timeout: 300_000 },
+    () => {
+      // TypeScript's CommonJS before `module: node20` cannot require() ES modules (TS1471): the
+      // `require` condition's own .d.cts is what makes this compile.
+      const list = specifiers(get().installed, get().manifest).filter((s) => !s.endsWith('.json'));
+      const file = join(consumer, `require-${pkg.name.replace('/', '__')}.cts`);
+      writeFileSync(
+        file,
+        `${list.map((s, i) => `import m${i} = require(${JSON.stringify(s)});`).join('\n')}
+export const loaded = [${list.map((_s, i) => `m${i}`).join(', ')}];
+`,
       );
-      const report = JSON.parse(run.stdout) as { analysis: { problems: { kind: string }[] } };
-      const problems = report.analysis.problems.filter(({ kind }) => kind !== 'CJSResolvesToESM');
-      expect(problems).toEqual([]);
+      // A consumer on Node has Node's types (the MCP SDK's declarations name Buffer).
+      const nodeTypes = join(consumer, 'node_modules', '@types', 'node');
+      if (!existsSync(nodeTypes)) {
+        mkdirSync(dirname(nodeTypes), { recursive: true });
+        symlinkSync(realpathSync(join(root, 'node_modules', '@types', 'node')), nodeTypes, 'dir');
+      }
+      const run = spawnSync(
+        bin('tsc'),
+        [
+          '--noEmit',
+          '--strict',
+          '--types',
+          'node',
+          '--module',
+          'node16',
+          '--moduleResolution',
+          'node16',
+          file,
+        ],
+        { cwd: consumer, encoding: 'utf8' },
+      );
+      expect(`${run.stdout}${run.stderr}`).toBe('');
       expect(run.status).toBe(0);
     },
   );

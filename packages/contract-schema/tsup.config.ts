@@ -1,11 +1,24 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  // `cli` starts with a shebang: tsup keeps it and marks dist/cli.js executable.
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
-  format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-});
+export default defineConfig([
+  {
+    // The library as ESM and CommonJS, each with its own declarations (`.d.ts`, `.d.cts`), so that
+    // `import` and `require` resolve to types of their own format under every moduleResolution.
+    // The CLI's output is spared by the clean (the two builds run in parallel).
+    entry: { index: 'src/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: ['!cli.js', '!cli.js.map'],
+    sourcemap: true,
+    target: 'node20',
+  },
+  {
+    // `cli` starts with a shebang: tsup keeps it and marks dist/cli.js executable. ESM only.
+    entry: { cli: 'src/cli.ts' },
+    format: ['esm'],
+    dts: false,
+    clean: false,
+    sourcemap: true,
+    target: 'node20',
+  },
+]);

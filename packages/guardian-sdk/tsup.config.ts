@@ -1,18 +1,24 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  // `cli` starts with a shebang: tsup keeps it and marks dist/cli.js executable.
-  entry: {
-    index: 'src/index.ts',
-    node: 'src/node/index.ts',
-    postgres: 'src/postgres/index.ts',
-    cli: 'src/cli.ts',
-  },
-  format: ['esm'],
-  dts: {
+export default defineConfig([
+  {
+    // The library as ESM and CommonJS, each with its own declarations (`.d.ts`, `.d.cts`), so that
+    // `import` and `require` resolve to types of their own format under every moduleResolution.
+    // The CLI's output is spared by the clean (the two builds run in parallel).
     entry: { index: 'src/index.ts', node: 'src/node/index.ts', postgres: 'src/postgres/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: ['!cli.js', '!cli.js.map'],
+    sourcemap: true,
+    target: 'node20',
   },
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-});
+  {
+    // `cli` starts with a shebang: tsup keeps it and marks dist/cli.js executable. ESM only.
+    entry: { cli: 'src/cli.ts' },
+    format: ['esm'],
+    dts: false,
+    clean: false,
+    sourcemap: true,
+    target: 'node20',
+  },
+]);

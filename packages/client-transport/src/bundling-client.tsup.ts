@@ -10,7 +10,7 @@ import { defineConfig } from 'tsup';
  */
 export const bundlingClientBuild = defineConfig({
   entry: ['src/index.ts'],
-  format: ['esm'],
+  format: ['esm', 'cjs'],
   dts: { resolve: ['@dcg/client-transport'] },
   noExternal: ['@dcg/client-transport'],
   clean: true,

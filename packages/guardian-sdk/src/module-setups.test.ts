@@ -58,7 +58,11 @@ function compile(module: string, moduleResolution: string): string {
 }
 
 describe('TypeScript CommonJS (.cts) setups, as the README states them', () => {
+  // `require` resolves to CommonJS code with its own `.d.cts` declarations, so even node16 and
+  // node18 (which cannot require() ES modules in TypeScript's eyes) compile both import forms.
   it.each([
+    ['node16', 'node16'],
+    ['node18', 'nodenext'],
     ['node20', 'nodenext'],
     ['nodenext', 'nodenext'],
     ['commonjs', 'node10'],
@@ -67,19 +71,6 @@ describe('TypeScript CommonJS (.cts) setups, as the README states them', () => {
     { timeout: 90_000 },
     (module, resolution) => {
       expect(compile(module, resolution)).toBe('');
-    },
-  );
-
-  it.each([
-    ['node16', 'node16'],
-    ['node18', 'nodenext'],
-  ])(
-    'module %s: TS1471 for import = require(), TS1479 for import from',
-    { timeout: 90_000 },
-    (module, resolution) => {
-      const output = compile(module, resolution);
-      expect(output).toMatch(/import-equals\.cts\(1,\d+\): error TS1471/);
-      expect(output).toMatch(/named-import\.cts\(1,\d+\): error TS1479/);
     },
   );
 });
