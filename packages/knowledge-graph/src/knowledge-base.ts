@@ -1,10 +1,12 @@
 import type { SearchPage } from '@dcg/kg-schema';
-import { type Quad, Store } from 'n3';
+import type { Quad } from 'n3';
 import { KnowledgeGraphError } from './errors';
 import type { GraphPersistence } from './graph-persistence';
 import { type IndexSearchOptions, SearchIndex } from './search/search-index';
 import type { SearchConfig, SourceConfig } from './source-config';
 import { requireIngestion } from './source-modes';
+import type { TripleStore } from './store/triple-store';
+import { TripleStoreBuilder } from './store/triple-store-builder';
 
 /** What is known about one source's ingested graph. */
 export interface GraphInfo {
@@ -29,14 +31,12 @@ const INSTALL_SLICE = 2_000;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface Snapshot {
-  store: Store;
-  /** Cached: n3 counts a store's size by walking its indexes. */
-  triples: number;
+  store: TripleStore;
   updatedAt: string | undefined;
 }
 
 /**
- * The ingested knowledge: one n3 Store and one search index per source, persisted through a
+ * The ingested knowledge: one {@link TripleStore} and one search index per source, persisted through a
  * {@link GraphPersistence}. Replacing a source's graph builds the new store and index aside,
  * persists durably, then swaps both in one synchronous step, so readers see the old graph or
  * the new one, never a mix. Writes to one source are serialised.
@@ -53,7 +53,7 @@ export class KnowledgeBase {
   readonly #index: SearchIndex;
   readonly #graphs = new Map<string, Snapshot>();
   readonly #queues = new Map<string, Promise<unknown>>();
-  #storesCache: Store[] | undefined;
+  #storesCache: TripleStore[] | undefined;
 
   private constructor(options: KnowledgeBaseOptions) {
     this.#sources = new Map(options.sources.map((s) => [s.id, s]));
@@ -99,8 +99,8 @@ export class KnowledgeBase {
     return source;
   }
 
-  /** The current n3 Store of every source that has a graph (their union is the default graph). */
-  stores(): Store[] {
+  /** The current store of every source that has a graph (their union is the default graph). */
+  stores(): TripleStore[] {
     this.#storesCache ??= [...this.#graphs.values()].map((g) => g.store);
     return this.#storesCache;
   }
@@ -108,13 +108,14 @@ export class KnowledgeBase {
   /** The quads of a source's graph (none when nothing was ingested). */
   quads(sourceId: string): Quad[] {
     this.source(sourceId);
-    return this.#graphs.get(sourceId)?.store.getQuads(null, null, null, null) ?? [];
+    const store = this.#graphs.get(sourceId)?.store;
+    return store === undefined ? [] : [...store.quads()];
   }
 
   /** Total number of triples over all sources. */
   get size(): number {
     let n = 0;
-    for (const g of this.#graphs.values()) n += g.triples;
+    for (const g of this.#graphs.values()) n += g.store.size;
     return n;
   }
 
@@ -124,7 +125,7 @@ export class KnowledgeBase {
     const graph = this.#graphs.get(sourceId);
     return {
       sourceId,
-      triples: graph?.triples ?? 0,
+      triples: graph?.store.size ?? 0,
       searchableDocuments: this.#index.stats()[sourceId] ?? 0,
       updatedAt: graph?.updatedAt,
     };
@@ -191,13 +192,13 @@ export class KnowledgeBase {
   ): Promise<void> {
     // The new store is filled in slices, yielding between them, so that a large graph does not
     // hold the event loop (health checks, searches) for seconds; it is invisible until the swap.
-    const store = new Store();
-    // Counted here: n3 computes `size` by walking every index.
-    let triples = 0;
+    const builder = new TripleStoreBuilder();
     for (let i = 0; i < quads.length; i++) {
-      if (store.addQuad(quads[i]!)) triples++;
+      builder.addQuad(quads[i]!);
       if (i % INSTALL_SLICE === INSTALL_SLICE - 1) await yieldToEventLoop();
     }
+    // One bulk sort: a few linear passes over the ids.
+    const store = builder.build();
     // The search index too: building it for 56,000 triples in one go held the loop for a second.
     const steps = this.#index.buildSourceInSteps(quads);
     let step = steps.next();
@@ -207,7 +208,7 @@ export class KnowledgeBase {
     }
     const index = step.value;
     // The swap: both references change in the same synchronous step.
-    this.#graphs.set(sourceId, { store, triples, updatedAt });
+    this.#graphs.set(sourceId, { store, updatedAt });
     this.#storesCache = undefined;
     this.#index.swapSource(sourceId, index);
   }
