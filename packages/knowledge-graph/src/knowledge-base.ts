@@ -21,6 +21,11 @@ export interface KnowledgeBaseOptions {
   sources: readonly SourceConfig[];
   search: SearchConfig;
   persistence: GraphPersistence;
+  /**
+   * The memory one source's graph may take (dictionary and indexes), checked while its triples
+   * arrive: a larger graph is refused with `graph_too_large` and nothing changes. Default: none.
+   */
+  maxGraphBytes?: number;
   /** Told about graphs removed at start-up because their source is no longer configured. */
   onRemovedOrphan?: (sourceId: string) => void;
 }
@@ -43,7 +48,7 @@ interface Snapshot {
  *
  * @example
  * const kb = await KnowledgeBase.open({ sources, search: { predicates }, persistence });
- * await kb.replaceGraph('demo', quads);
+ * await kb.replaceGraph('demo', quads); // any iterable of quads
  * kb.search('water', { offset: 0, limit: 10 }); // { results, totalResults, offset, limit, hasNextPage }
  * kb.stores(); // pass to @dcg/sparql-subset's evaluate
  */
@@ -53,12 +58,14 @@ export class KnowledgeBase {
   readonly #index: SearchIndex;
   readonly #graphs = new Map<string, Snapshot>();
   readonly #queues = new Map<string, Promise<unknown>>();
+  readonly #maxGraphBytes: number | undefined;
   #storesCache: TripleStore[] | undefined;
 
   private constructor(options: KnowledgeBaseOptions) {
     this.#sources = new Map(options.sources.map((s) => [s.id, s]));
     this.#persistence = options.persistence;
     this.#index = new SearchIndex(options.search.predicates);
+    this.#maxGraphBytes = options.maxGraphBytes;
   }
 
   /**
@@ -74,7 +81,7 @@ export class KnowledgeBase {
         continue;
       }
       const quads = await options.persistence.load(sourceId);
-      await kb.#install(sourceId, quads, undefined);
+      await kb.#install(sourceId, await kb.#build(quads), undefined);
     }
     return kb;
   }
@@ -132,27 +139,27 @@ export class KnowledgeBase {
   }
 
   /**
-   * Replaces a source's whole graph with `quads`, durably and atomically. No quads is refused
-   * (`empty_graph`, nothing changes) unless `allowEmpty` says the graph is meant to be emptied.
+   * Replaces a source's whole graph with `quads` (any iterable, read once), durably and
+   * atomically. No quads is refused (`empty_graph`, nothing changes) unless `allowEmpty` says the
+   * graph is meant to be emptied; a graph over `maxGraphBytes` is refused (`graph_too_large`).
    */
   replaceGraph(
     sourceId: string,
-    quads: readonly Quad[],
+    quads: Iterable<Quad>,
     options: { allowEmpty?: boolean } = {},
   ): Promise<GraphInfo> {
     this.source(sourceId);
-    // A document that yields no triples (`{}`, `null`, a configuration file sent as JSON-LD, an
-    // empty body) would silently wipe the graph: only an explicit request may empty it.
-    if (quads.length === 0 && options.allowEmpty !== true)
-      return Promise.reject(
-        new KnowledgeGraphError(
+    return this.#serialise(sourceId, async () => {
+      const store = await this.#build(quads);
+      // A document that yields no triples (`{}`, `null`, a configuration file sent as JSON-LD, an
+      // empty body) would silently wipe the graph: only an explicit request may empty it.
+      if (store.size === 0 && options.allowEmpty !== true)
+        throw new KnowledgeGraphError(
           'empty_graph',
           `the document yields no triples, so it would empty the graph of source "${sourceId}"; nothing was changed (to empty the graph on purpose, say so: allowEmpty)`,
-        ),
-      );
-    return this.#serialise(sourceId, async () => {
-      await this.#persistence.save(sourceId, quads);
-      await this.#install(sourceId, quads, new Date().toISOString());
+        );
+      await this.#persistence.save(sourceId, store.quads());
+      await this.#install(sourceId, store, new Date().toISOString());
       return this.graphInfo(sourceId);
     });
   }
@@ -185,22 +192,28 @@ export class KnowledgeBase {
     };
   }
 
-  async #install(
-    sourceId: string,
-    quads: readonly Quad[],
-    updatedAt: string | undefined,
-  ): Promise<void> {
-    // The new store is filled in slices, yielding between them, so that a large graph does not
-    // hold the event loop (health checks, searches) for seconds; it is invisible until the swap.
-    const builder = new TripleStoreBuilder();
-    for (let i = 0; i < quads.length; i++) {
-      builder.addQuad(quads[i]!);
-      if (i % INSTALL_SLICE === INSTALL_SLICE - 1) await yieldToEventLoop();
+  /** A new store of `quads`, filled in slices that yield to the event loop. */
+  async #build(quads: Iterable<Quad>): Promise<TripleStore> {
+    // A large graph must not hold the event loop (health checks, searches) for seconds; the new
+    // store is invisible until the swap.
+    const options = this.#maxGraphBytes === undefined ? {} : { maxBytes: this.#maxGraphBytes };
+    const builder = new TripleStoreBuilder(options);
+    let i = 0;
+    for (const quad of quads) {
+      builder.addQuad(quad);
+      if (++i % INSTALL_SLICE === 0) await yieldToEventLoop();
     }
     // One bulk sort: a few linear passes over the ids.
-    const store = builder.build();
+    return builder.build();
+  }
+
+  async #install(
+    sourceId: string,
+    store: TripleStore,
+    updatedAt: string | undefined,
+  ): Promise<void> {
     // The search index too: building it for 56,000 triples in one go held the loop for a second.
-    const steps = this.#index.buildSourceInSteps(quads);
+    const steps = this.#index.buildSourceInSteps(store.quads());
     let step = steps.next();
     while (!step.done) {
       await yieldToEventLoop();

@@ -1,5 +1,6 @@
 import { termToId } from '@dcg/sparql-subset';
 import type { Quad } from 'n3';
+import { KnowledgeGraphError } from '../errors';
 import { TermDictionary } from './term-dictionary';
 import type { TripleIndex } from './triple-index';
 import { TripleStore } from './triple-store';
@@ -21,9 +22,18 @@ const INITIAL_TRIPLES = 1 << 14;
  */
 export class TripleStoreBuilder {
   readonly terms = new TermDictionary();
+  readonly #maxBytes: number;
   #ids = new Uint32Array(INITIAL_TRIPLES * 3);
   #length = 0;
   #built = false;
+
+  /**
+   * `maxBytes`: what the graph may take in memory (see {@link bytes}), checked as triples arrive
+   * and before the indexes are built; past it, `graph_too_large` is thrown and nothing is built.
+   */
+  constructor(options: { maxBytes?: number } = {}) {
+    this.#maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  }
 
   /** Triples added so far (duplicates included). */
   get added(): number {
@@ -49,10 +59,20 @@ export class TripleStoreBuilder {
     this.addTerms(termToId(quad.subject), termToId(quad.predicate), termToId(quad.object));
   }
 
+  /**
+   * What the built store will take: the dictionary and 8 bytes a triple in each of the three
+   * indexes, plus 4 bytes a term for each index's offsets.
+   */
+  get builtBytes(): number {
+    const terms = this.terms;
+    return terms.characters * 2 + terms.size * 40 + this.added * 24 + terms.size * 12;
+  }
+
   /** Sorts the triples into the three indexes; the builder cannot be used afterwards. */
   build(): TripleStore {
     if (this.#built) throw new Error('TripleStoreBuilder.build() was already called');
     this.#built = true;
+    this.#checkLimit(this.builtBytes);
     const ids = this.#ids;
     const n = this.#length / 3;
     const keys = this.terms.size + 2;
@@ -102,6 +122,7 @@ export class TripleStoreBuilder {
     let ids = this.#ids;
     const at = this.#length;
     if (at + 3 > ids.length) {
+      this.#checkLimit(this.bytes + ids.byteLength);
       const grown = new Uint32Array(ids.length * 2);
       grown.set(ids);
       this.#ids = ids = grown;
@@ -110,6 +131,18 @@ export class TripleStoreBuilder {
     ids[at + 1] = p;
     ids[at + 2] = o;
     this.#length = at + 3;
+    // The terms grow between buffer doublings: checked every 65,536 triples.
+    if (at % 196_608 === 0 && at > 0) this.#checkLimit(this.bytes);
+  }
+
+  #checkLimit(bytes: number): void {
+    if (bytes <= this.#maxBytes) return;
+    this.#built = true;
+    this.#ids = new Uint32Array(0);
+    throw new KnowledgeGraphError(
+      'graph_too_large',
+      `the graph needs more than the ${this.#maxBytes} bytes of memory a graph may take (after ${this.added.toLocaleString('en')} triples); nothing was changed`,
+    );
   }
 }
 

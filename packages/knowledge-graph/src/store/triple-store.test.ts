@@ -166,3 +166,18 @@ describe('SPARQL over a TripleStore', () => {
     expect(answer).toMatchObject({ results: { bindings: { length: 3 } } });
   });
 });
+
+describe('TripleStoreBuilder memory limit', () => {
+  it('refuses with graph_too_large while triples arrive, before any index is built', () => {
+    const builder = new TripleStoreBuilder({ maxBytes: 256 * 1024 });
+    let added = 0;
+    const fill = () => {
+      for (; added < 100_000; added++)
+        builder.addTerms(`urn:example:s${added}`, 'urn:p', `"value ${added}"`);
+    };
+    expect(fill).toThrow(expect.objectContaining({ code: 'graph_too_large' }));
+    // Refused long before the end: the limit is checked as the graph grows.
+    expect(added).toBeLessThan(20_000);
+    expect(() => builder.build()).toThrow(/already/);
+  });
+});
