@@ -7,7 +7,7 @@ export {
   type SourceQueryOptions,
   type UpstreamCallOptions,
 } from './graph-queries';
-export { type GraphInfo, KnowledgeBase } from './knowledge-base';
+export { type GraphInfo, KnowledgeBase, type QuadProducer } from './knowledge-base';
 export {
   type ConversionLimit,
   DEFAULT_MAX_JSON_DEPTH,

@@ -16,6 +16,15 @@ export interface GraphInfo {
   updatedAt: string | undefined;
 }
 
+/**
+ * Fills a new graph: calls `add` for each quad as it is parsed, and resolves when done (or
+ * rejects, and nothing changes). Lets a parser stream into the store without an array of quads.
+ *
+ * @example
+ * const fill: QuadProducer = async (add) => { await parseRdf(text, 'turtle', { onQuad: add }); };
+ */
+export type QuadProducer = (add: (quad: Quad) => void) => Promise<void>;
+
 /** Options of {@link KnowledgeBase.open}. */
 export interface KnowledgeBaseOptions {
   sources: readonly SourceConfig[];
@@ -139,18 +148,20 @@ export class KnowledgeBase {
   }
 
   /**
-   * Replaces a source's whole graph with `quads` (any iterable, read once), durably and
+   * Replaces a source's whole graph with `quads` (any iterable, read once, or a
+   * {@link QuadProducer} that streams them in as a parser finds them), durably and
    * atomically. No quads is refused (`empty_graph`, nothing changes) unless `allowEmpty` says the
    * graph is meant to be emptied; a graph over `maxGraphBytes` is refused (`graph_too_large`).
    */
   replaceGraph(
     sourceId: string,
-    quads: Iterable<Quad>,
+    quads: Iterable<Quad> | QuadProducer,
     options: { allowEmpty?: boolean } = {},
   ): Promise<GraphInfo> {
     this.source(sourceId);
     return this.#serialise(sourceId, async () => {
-      const store = await this.#build(quads);
+      const store =
+        typeof quads === 'function' ? await this.#fill(quads) : await this.#build(quads);
       // A document that yields no triples (`{}`, `null`, a configuration file sent as JSON-LD, an
       // empty body) would silently wipe the graph: only an explicit request may empty it.
       if (store.size === 0 && options.allowEmpty !== true)
@@ -204,6 +215,14 @@ export class KnowledgeBase {
       if (++i % INSTALL_SLICE === 0) await yieldToEventLoop();
     }
     // One bulk sort: a few linear passes over the ids.
+    return builder.build();
+  }
+
+  /** A new store filled by a producer (terms interned as quads arrive, indexes sorted at the end). */
+  async #fill(produce: QuadProducer): Promise<TripleStore> {
+    const options = this.#maxGraphBytes === undefined ? {} : { maxBytes: this.#maxGraphBytes };
+    const builder = new TripleStoreBuilder(options);
+    await produce((quad) => builder.addQuad(quad));
     return builder.build();
   }
 
