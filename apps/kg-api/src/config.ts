@@ -117,6 +117,15 @@ export const KgApiConfigSchema = z
         jsonLdWorkerHeapMb: z.number().int().min(16).max(16_384).default(1024),
         /** Longest conversion of one document in that worker (it is stopped then). */
         jsonLdTimeoutMs: z.number().int().min(100).max(3_600_000).default(120_000),
+        /**
+         * Memory one source's graph may take in the store (term dictionary and indexes), checked
+         * while its triples arrive; a larger graph is refused with 413 and nothing changes.
+         */
+        maxGraphBytes: z
+          .number()
+          .int()
+          .min(1 * MiB)
+          .default(4096 * MiB),
       })
       .strict()
       .default({
@@ -126,6 +135,7 @@ export const KgApiConfigSchema = z
         maxRdfXmlDepth: DEFAULT_MAX_XML_DEPTH,
         jsonLdWorkerHeapMb: 1024,
         jsonLdTimeoutMs: 120_000,
+        maxGraphBytes: 4096 * MiB,
       }),
     cors: z
       .object({

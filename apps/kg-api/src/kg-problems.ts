@@ -22,6 +22,7 @@ const STATUS: Record<KnowledgeGraphErrorCode, { status: number; title: string }>
   rdf_syntax: { status: 400, title: 'RDF syntax error' },
   document_too_costly: { status: 422, title: 'Document too costly to convert' },
   empty_graph: { status: 400, title: 'The document yields no triples' },
+  graph_too_large: { status: 413, title: 'Graph too large' },
   unsupported_format: { status: 415, title: 'Unsupported RDF format' },
   unknown_source: { status: 404, title: 'Unknown source' },
   persistence: { status: 503, title: 'Could not store the graph' },

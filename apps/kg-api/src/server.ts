@@ -95,6 +95,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     sources: config.sources,
     search: config.search,
     persistence,
+    maxGraphBytes: config.ingestion.maxGraphBytes,
     onRemovedOrphan: (sourceId) =>
       logger.info('removed the graph of a source no longer configured', { sourceId }),
   });

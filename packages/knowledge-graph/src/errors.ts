@@ -12,6 +12,7 @@ export type KnowledgeGraphErrorCode =
   | 'rdf_syntax'
   | 'document_too_costly'
   | 'empty_graph'
+  | 'graph_too_large'
   | 'unsupported_format'
   | 'unknown_source'
   | 'persistence'

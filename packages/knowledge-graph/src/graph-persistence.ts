@@ -10,7 +10,8 @@ import type { Quad } from 'n3';
  * await persistence.save('demo', quads);
  */
 export interface GraphPersistence {
-  save(sourceId: string, quads: readonly Quad[]): Promise<void>;
+  /** `quads` may be a lazy iterable (a store's quads): it is read once, in order. */
+  save(sourceId: string, quads: Iterable<Quad>): Promise<void>;
   remove(sourceId: string): Promise<void>;
   /** Ids of the sources that have a stored graph. */
   list(): Promise<string[]>;

@@ -7,7 +7,7 @@ export {
   type SourceQueryOptions,
   type UpstreamCallOptions,
 } from './graph-queries';
-export { type GraphInfo, KnowledgeBase } from './knowledge-base';
+export { type GraphInfo, KnowledgeBase, type QuadProducer } from './knowledge-base';
 export {
   type ConversionLimit,
   DEFAULT_MAX_JSON_DEPTH,
@@ -41,6 +41,10 @@ export {
   UpstreamAuthSchema,
 } from './source-config';
 export { type IngestionLog, SourceIngestion, scheduledSources } from './source-ingestion';
+export { TermDictionary } from './store/term-dictionary';
+export type { TripleIndex } from './store/triple-index';
+export { TripleStore } from './store/triple-store';
+export { TripleStoreBuilder } from './store/triple-store-builder';
 export {
   type ResolvedUpstreamHeaders,
   resolveUpstreamHeaders,

@@ -1,10 +1,12 @@
 import type { SearchPage } from '@dcg/kg-schema';
-import { type Quad, Store } from 'n3';
+import type { Quad } from 'n3';
 import { KnowledgeGraphError } from './errors';
 import type { GraphPersistence } from './graph-persistence';
 import { type IndexSearchOptions, SearchIndex } from './search/search-index';
 import type { SearchConfig, SourceConfig } from './source-config';
 import { requireIngestion } from './source-modes';
+import type { TripleStore } from './store/triple-store';
+import { TripleStoreBuilder } from './store/triple-store-builder';
 
 /** What is known about one source's ingested graph. */
 export interface GraphInfo {
@@ -14,11 +16,25 @@ export interface GraphInfo {
   updatedAt: string | undefined;
 }
 
+/**
+ * Fills a new graph: calls `add` for each quad as it is parsed, and resolves when done (or
+ * rejects, and nothing changes). Lets a parser stream into the store without an array of quads.
+ *
+ * @example
+ * const fill: QuadProducer = async (add) => { await parseRdf(text, 'turtle', { onQuad: add }); };
+ */
+export type QuadProducer = (add: (quad: Quad) => void) => Promise<void>;
+
 /** Options of {@link KnowledgeBase.open}. */
 export interface KnowledgeBaseOptions {
   sources: readonly SourceConfig[];
   search: SearchConfig;
   persistence: GraphPersistence;
+  /**
+   * The memory one source's graph may take (dictionary and indexes), checked while its triples
+   * arrive: a larger graph is refused with `graph_too_large` and nothing changes. Default: none.
+   */
+  maxGraphBytes?: number;
   /** Told about graphs removed at start-up because their source is no longer configured. */
   onRemovedOrphan?: (sourceId: string) => void;
 }
@@ -29,21 +45,19 @@ const INSTALL_SLICE = 2_000;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface Snapshot {
-  store: Store;
-  /** Cached: n3 counts a store's size by walking its indexes. */
-  triples: number;
+  store: TripleStore;
   updatedAt: string | undefined;
 }
 
 /**
- * The ingested knowledge: one n3 Store and one search index per source, persisted through a
+ * The ingested knowledge: one {@link TripleStore} and one search index per source, persisted through a
  * {@link GraphPersistence}. Replacing a source's graph builds the new store and index aside,
  * persists durably, then swaps both in one synchronous step, so readers see the old graph or
  * the new one, never a mix. Writes to one source are serialised.
  *
  * @example
  * const kb = await KnowledgeBase.open({ sources, search: { predicates }, persistence });
- * await kb.replaceGraph('demo', quads);
+ * await kb.replaceGraph('demo', quads); // any iterable of quads
  * kb.search('water', { offset: 0, limit: 10 }); // { results, totalResults, offset, limit, hasNextPage }
  * kb.stores(); // pass to @dcg/sparql-subset's evaluate
  */
@@ -53,12 +67,14 @@ export class KnowledgeBase {
   readonly #index: SearchIndex;
   readonly #graphs = new Map<string, Snapshot>();
   readonly #queues = new Map<string, Promise<unknown>>();
-  #storesCache: Store[] | undefined;
+  readonly #maxGraphBytes: number | undefined;
+  #storesCache: TripleStore[] | undefined;
 
   private constructor(options: KnowledgeBaseOptions) {
     this.#sources = new Map(options.sources.map((s) => [s.id, s]));
     this.#persistence = options.persistence;
     this.#index = new SearchIndex(options.search.predicates);
+    this.#maxGraphBytes = options.maxGraphBytes;
   }
 
   /**
@@ -74,7 +90,7 @@ export class KnowledgeBase {
         continue;
       }
       const quads = await options.persistence.load(sourceId);
-      await kb.#install(sourceId, quads, undefined);
+      await kb.#install(sourceId, await kb.#build(quads), undefined);
     }
     return kb;
   }
@@ -99,8 +115,8 @@ export class KnowledgeBase {
     return source;
   }
 
-  /** The current n3 Store of every source that has a graph (their union is the default graph). */
-  stores(): Store[] {
+  /** The current store of every source that has a graph (their union is the default graph). */
+  stores(): TripleStore[] {
     this.#storesCache ??= [...this.#graphs.values()].map((g) => g.store);
     return this.#storesCache;
   }
@@ -108,13 +124,14 @@ export class KnowledgeBase {
   /** The quads of a source's graph (none when nothing was ingested). */
   quads(sourceId: string): Quad[] {
     this.source(sourceId);
-    return this.#graphs.get(sourceId)?.store.getQuads(null, null, null, null) ?? [];
+    const store = this.#graphs.get(sourceId)?.store;
+    return store === undefined ? [] : [...store.quads()];
   }
 
   /** Total number of triples over all sources. */
   get size(): number {
     let n = 0;
-    for (const g of this.#graphs.values()) n += g.triples;
+    for (const g of this.#graphs.values()) n += g.store.size;
     return n;
   }
 
@@ -124,34 +141,36 @@ export class KnowledgeBase {
     const graph = this.#graphs.get(sourceId);
     return {
       sourceId,
-      triples: graph?.triples ?? 0,
+      triples: graph?.store.size ?? 0,
       searchableDocuments: this.#index.stats()[sourceId] ?? 0,
       updatedAt: graph?.updatedAt,
     };
   }
 
   /**
-   * Replaces a source's whole graph with `quads`, durably and atomically. No quads is refused
-   * (`empty_graph`, nothing changes) unless `allowEmpty` says the graph is meant to be emptied.
+   * Replaces a source's whole graph with `quads` (any iterable, read once, or a
+   * {@link QuadProducer} that streams them in as a parser finds them), durably and
+   * atomically. No quads is refused (`empty_graph`, nothing changes) unless `allowEmpty` says the
+   * graph is meant to be emptied; a graph over `maxGraphBytes` is refused (`graph_too_large`).
    */
   replaceGraph(
     sourceId: string,
-    quads: readonly Quad[],
+    quads: Iterable<Quad> | QuadProducer,
     options: { allowEmpty?: boolean } = {},
   ): Promise<GraphInfo> {
     this.source(sourceId);
-    // A document that yields no triples (`{}`, `null`, a configuration file sent as JSON-LD, an
-    // empty body) would silently wipe the graph: only an explicit request may empty it.
-    if (quads.length === 0 && options.allowEmpty !== true)
-      return Promise.reject(
-        new KnowledgeGraphError(
+    return this.#serialise(sourceId, async () => {
+      const store =
+        typeof quads === 'function' ? await this.#fill(quads) : await this.#build(quads);
+      // A document that yields no triples (`{}`, `null`, a configuration file sent as JSON-LD, an
+      // empty body) would silently wipe the graph: only an explicit request may empty it.
+      if (store.size === 0 && options.allowEmpty !== true)
+        throw new KnowledgeGraphError(
           'empty_graph',
           `the document yields no triples, so it would empty the graph of source "${sourceId}"; nothing was changed (to empty the graph on purpose, say so: allowEmpty)`,
-        ),
-      );
-    return this.#serialise(sourceId, async () => {
-      await this.#persistence.save(sourceId, quads);
-      await this.#install(sourceId, quads, new Date().toISOString());
+        );
+      await this.#persistence.save(sourceId, store.quads());
+      await this.#install(sourceId, store, new Date().toISOString());
       return this.graphInfo(sourceId);
     });
   }
@@ -184,22 +203,36 @@ export class KnowledgeBase {
     };
   }
 
+  /** A new store of `quads`, filled in slices that yield to the event loop. */
+  async #build(quads: Iterable<Quad>): Promise<TripleStore> {
+    // A large graph must not hold the event loop (health checks, searches) for seconds; the new
+    // store is invisible until the swap.
+    const options = this.#maxGraphBytes === undefined ? {} : { maxBytes: this.#maxGraphBytes };
+    const builder = new TripleStoreBuilder(options);
+    let i = 0;
+    for (const quad of quads) {
+      builder.addQuad(quad);
+      if (++i % INSTALL_SLICE === 0) await yieldToEventLoop();
+    }
+    // One bulk sort: a few linear passes over the ids.
+    return builder.build();
+  }
+
+  /** A new store filled by a producer (terms interned as quads arrive, indexes sorted at the end). */
+  async #fill(produce: QuadProducer): Promise<TripleStore> {
+    const options = this.#maxGraphBytes === undefined ? {} : { maxBytes: this.#maxGraphBytes };
+    const builder = new TripleStoreBuilder(options);
+    await produce((quad) => builder.addQuad(quad));
+    return builder.build();
+  }
+
   async #install(
     sourceId: string,
-    quads: readonly Quad[],
+    store: TripleStore,
     updatedAt: string | undefined,
   ): Promise<void> {
-    // The new store is filled in slices, yielding between them, so that a large graph does not
-    // hold the event loop (health checks, searches) for seconds; it is invisible until the swap.
-    const store = new Store();
-    // Counted here: n3 computes `size` by walking every index.
-    let triples = 0;
-    for (let i = 0; i < quads.length; i++) {
-      if (store.addQuad(quads[i]!)) triples++;
-      if (i % INSTALL_SLICE === INSTALL_SLICE - 1) await yieldToEventLoop();
-    }
     // The search index too: building it for 56,000 triples in one go held the loop for a second.
-    const steps = this.#index.buildSourceInSteps(quads);
+    const steps = this.#index.buildSourceInSteps(store.quads());
     let step = steps.next();
     while (!step.done) {
       await yieldToEventLoop();
@@ -207,7 +240,7 @@ export class KnowledgeBase {
     }
     const index = step.value;
     // The swap: both references change in the same synchronous step.
-    this.#graphs.set(sourceId, { store, triples, updatedAt });
+    this.#graphs.set(sourceId, { store, updatedAt });
     this.#storesCache = undefined;
     this.#index.swapSource(sourceId, index);
   }

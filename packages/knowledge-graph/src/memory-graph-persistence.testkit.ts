@@ -11,7 +11,7 @@ import type { GraphPersistence } from './graph-persistence';
 export class MemoryGraphPersistence implements GraphPersistence {
   readonly #graphs = new Map<string, readonly Quad[]>();
 
-  async save(sourceId: string, quads: readonly Quad[]): Promise<void> {
+  async save(sourceId: string, quads: Iterable<Quad>): Promise<void> {
     this.#graphs.set(sourceId, [...quads]);
   }
 

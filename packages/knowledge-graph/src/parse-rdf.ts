@@ -71,6 +71,12 @@ export type RdfConverter = (
 export interface ParseRdfOptions {
   /** Base IRI for relative IRIs. */
   baseIri?: string;
+  /**
+   * Receives each quad as it is parsed (moved to the default graph) instead of collecting them:
+   * the result's `data` is then empty, and no array of the document's quads is ever built. On a
+   * syntax error the quads already passed are to be discarded.
+   */
+  onQuad?: (quad: Quad) => void;
   /** Called with the number of characters consumed so far (for progress bars). */
   onProgress?: (consumed: number) => void;
   /** Characters fed to an n3 parser at a time in this thread (default 64 KiB; rounded up to a line break). */
@@ -123,6 +129,19 @@ export async function parseRdf(
   text: string,
   format: RdfFormat,
   options: ParseRdfOptions = {},
+): Promise<ParseRdfResult> {
+  const result = await parseAny(text, format, options);
+  const onQuad = options.onQuad;
+  // Paths that still collect (RDF/XML in this thread): hand their quads over the same way.
+  if (onQuad === undefined || !result.success || result.data.length === 0) return result;
+  for (const quad of result.data) onQuad(quad);
+  return { success: true, data: [] };
+}
+
+async function parseAny(
+  text: string,
+  format: RdfFormat,
+  options: ParseRdfOptions,
 ): Promise<ParseRdfResult> {
   if (format === 'json-ld') return parseJsonLd(text, options);
   if (format === 'rdf-xml') return parseXml(text, options);
@@ -187,8 +206,10 @@ type N3Parsed =
 async function parseN3(
   chunks: Iterable<{ chunk: string; end: number }>,
   format: N3Format,
-  options: Pick<ParseRdfOptions, 'baseIri' | 'onProgress'>,
+  options: Pick<ParseRdfOptions, 'baseIri' | 'onProgress' | 'onQuad'>,
 ): Promise<N3Parsed> {
+  const sink = options.onQuad;
+  let refused: { error: unknown } | undefined;
   const quads: Quad[] = [];
   const graph = DataFactory.defaultGraph();
   // Lines on which a chunk begins: n3 measures positions on them from the chunk start.
@@ -208,11 +229,21 @@ async function parseN3(
         settled = true;
         resolve(error);
       } else if (quad) {
-        quads.push(
+        const inDefault =
           quad.graph.termType === 'DefaultGraph'
             ? quad
-            : DataFactory.quad(quad.subject, quad.predicate, quad.object, graph),
-        );
+            : DataFactory.quad(quad.subject, quad.predicate, quad.object, graph);
+        if (sink === undefined) quads.push(inDefault);
+        else {
+          try {
+            sink(inDefault);
+          } catch (error) {
+            // The receiver refused (a graph over its memory limit): not a syntax error.
+            refused = { error };
+            settled = true;
+            resolve(undefined);
+          }
+        }
       } else {
         settled = true;
         resolve(undefined);
@@ -234,6 +265,7 @@ async function parseN3(
       if (!settled) handlers.get('end')?.();
     })();
   });
+  if (refused !== undefined) throw refused.error;
   if (failure === undefined) return { success: true, data: quads };
   return { success: false, error: failure, chunkStartLines };
 }
@@ -262,7 +294,11 @@ async function parseConverted(
     options.onProgress?.(text.length);
     return { success: true, data: [] };
   }
-  const parsed = await parseN3(pieceChunks(converted.nquads), 'n-quads', {});
+  const parsed = await parseN3(
+    pieceChunks(converted.nquads),
+    'n-quads',
+    options.onQuad ? { onQuad: options.onQuad } : {},
+  );
   options.onProgress?.(text.length);
   if (parsed.success) return parsed;
   // The converter's own N-Quads: not the client's text.

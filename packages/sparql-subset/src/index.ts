@@ -5,6 +5,12 @@ export { DEFAULT_MAX_DEPTH, type ParseOptions, type ParseResult, parseQuery } fr
 export { PROBLEM_CODES, type Problem, type ProblemCode } from './problem-codes';
 export { query } from './query';
 export {
+  isQueryDataset,
+  type QueryDataset,
+  type QueryDatasetCursor,
+  type TripleOrder,
+} from './query-dataset';
+export {
   checkQueryLimits,
   DEFAULT_QUERY_LIMITS,
   findUpdateOperations,
@@ -20,5 +26,5 @@ export {
 } from './results-formats';
 export { serviceDescription, serviceDescriptionJsonLd } from './service-description';
 export { SparqlSubsetError, type SparqlSubsetErrorCode } from './sparql-subset-error';
-export type { SparqlJsonTerm } from './term-ids';
+export { idToTerm, type SparqlJsonTerm, termToId } from './term-ids';
 export type { QuerySource } from './triple-source';

@@ -1,17 +1,22 @@
 import type * as RDF from '@rdfjs/types';
+import { isQueryDataset, type QueryDataset, type QueryDatasetCursor } from './query-dataset';
 import { SparqlSubsetError } from './sparql-subset-error';
 import { idToTerm, termToId } from './term-ids';
 
 /**
- * What `evaluate` reads: an n3 `Store`, any RDF/JS `DatasetCore`, or an array of them whose union
- * (RDF merge, every graph of every dataset) is the default graph.
+ * What `evaluate` reads: a {@link QueryDataset} (the fast path: dictionary ids and index ranges),
+ * any RDF/JS `DatasetCore` such as an n3 `Store` (through its public `match`), or an array of
+ * them whose union (RDF merge, every graph of every dataset) is the default graph.
  *
  * @example
  * ```ts
- * const source: QuerySource = [storeOfSourceA, storeOfSourceB];
+ * const source: QuerySource = [datasetOfSourceA, datasetOfSourceB];
  * ```
  */
-export type QuerySource = RDF.DatasetCore | readonly RDF.DatasetCore[];
+export type QuerySource =
+  | QueryDataset
+  | RDF.DatasetCore
+  | readonly (QueryDataset | RDF.DatasetCore)[];
 
 /**
  * A position in the triples matching a pattern. `next()` moves to the next triple and exposes it
@@ -37,8 +42,8 @@ export interface TripleCursor {
 
 /**
  * Tests on single terms at the wildcard positions of a pattern, applied by the cursor as early as
- * its index allows: on an n3 Store a rejected object of a `p o s` index drops all its subjects at
- * once. A triple is matched only when every test given for its terms passes.
+ * its index allows: on a {@link QueryDataset} a rejected object of a `p o s` index drops all its
+ * subjects at once. A triple is matched only when every test given for its terms passes.
  */
 export interface KeyTests {
   s?: ((id: string) => boolean) | undefined;
@@ -65,37 +70,6 @@ export interface TripleSource {
   ): boolean;
 }
 
-type Index = Record<string, Record<string, Record<string, null>>>;
-interface GraphIndexes {
-  subjects: Index;
-  predicates: Index;
-  objects: Index;
-}
-interface N3StoreInternals {
-  _size?: number | null;
-  readonly size?: number;
-  _graphs: Record<string, GraphIndexes | undefined>;
-  _entityIndex: { _ids: Record<string, number | undefined>; _entities: Record<string, string> };
-}
-
-function isN3Store(value: unknown): value is N3StoreInternals {
-  const candidate = value as Partial<N3StoreInternals> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate._graphs === 'object' &&
-    typeof candidate._entityIndex?._ids === 'object' &&
-    typeof candidate._entityIndex._entities === 'object'
-  );
-}
-
-function hasIn(graph: GraphIndexes, s: string, p: string, o: string): boolean {
-  const level1 = graph.subjects[s];
-  if (level1 === undefined) return false;
-  const level2 = level1[p];
-  return level2 !== undefined && o in level2;
-}
-
 const EMPTY_CURSOR: TripleCursor = { next: () => false, s: '', p: '', o: '' };
 
 const EMPTY_SOURCE: TripleSource = {
@@ -104,385 +78,110 @@ const EMPTY_SOURCE: TripleSource = {
   any: () => false,
 };
 
-const NO_KEYS: string[] = [];
-
-type KeyCache = WeakMap<object, string[]>;
-
-/**
- * A large second index level with all its third-level keys laid out in one array: the keys under
- * `keys1[j]` are `keys2[starts[j]..starts[j + 1])`. Scanning it reads arrays only (no key list
- * per entry), and `starts` counts triples, so an OFFSET skips whole entries by binary search.
- */
-interface FlatLevel {
-  keys1: string[];
-  starts: Int32Array;
-  keys2: string[];
-}
-
-interface CacheEntry {
-  size: number;
-  keys: KeyCache;
-  flats: WeakMap<object, FlatLevel>;
-}
+/** Which of s (1), p (2), o (4) each position of a sort order is. */
+const ORDER_BITS = { spo: [1, 2, 4], pos: [2, 4, 1], osp: [4, 1, 2] } as const;
 
 /**
- * Listing the keys of a large index level (Object.keys) costs as much as answering a whole query,
- * so levels keep their key lists per store. n3 invalidates `_size` on every add (null) and remove
- * (decrement): a `_size` different from the one recorded means the store changed, and the lists are
- * dropped. Recording needs `store.size`, a full count when `_size` is null, so it is only done when
- * a scan meets a level large enough to be worth it; point lookups never pay for it.
+ * Walks a {@link QueryDatasetCursor}, turning the ids at wildcard positions into engine ids. Term
+ * tests run in the cursor's sort order, each at most once per run of equal ids; a term rejected at
+ * a leading position skips its whole group in the index.
  */
-const keyCaches = new WeakMap<object, CacheEntry>();
-
-/**
- * `_size` alone can come back to a recorded value after changes (an add, a size read, a remove),
- * so a store whose key lists are cached also forgets them on every mutation. Every n3 mutation
- * goes through `addQuad`, `removeQuad` or `addAll` (which merges another store's indexes).
- */
-const watchedStores = new WeakSet<object>();
-const MUTATORS = ['addQuad', 'removeQuad', 'addAll'] as const;
-
-function forgetCacheOnMutation(store: object): void {
-  if (watchedStores.has(store)) return;
-  watchedStores.add(store);
-  const methods = store as Record<string, unknown>;
-  for (const name of MUTATORS) {
-    const original = methods[name];
-    if (typeof original !== 'function') continue;
-    Object.defineProperty(store, name, {
-      configurable: true,
-      writable: true,
-      value: function (this: unknown, ...args: unknown[]) {
-        keyCaches.delete(store);
-        return (original as (...a: unknown[]) => unknown).apply(this, args);
-      },
-    });
-  }
-}
-const CACHE_LEVELS_FROM = 32;
-const START_CACHE_FROM = 1024;
-/** Second levels with at least this many keys are flattened (see {@link FlatLevel}). */
-const FLAT_FROM = 1024;
-
-class LevelKeys {
-  private cache: CacheEntry | undefined;
-
-  constructor(private readonly store: N3StoreInternals) {
-    const entry = keyCaches.get(store);
-    if (entry !== undefined && store._size === entry.size) this.cache = entry;
-  }
-
-  of(level: object): string[] {
-    const cache = this.cache;
-    if (cache !== undefined) {
-      let keys = cache.keys.get(level);
-      if (keys === undefined) {
-        keys = Object.keys(level);
-        if (keys.length >= CACHE_LEVELS_FROM) cache.keys.set(level, keys);
-      }
-      return keys;
-    }
-    const keys = Object.keys(level);
-    if (keys.length >= START_CACHE_FROM && '_size' in this.store) {
-      const size = this.store.size;
-      if (typeof size === 'number') {
-        const entry: CacheEntry = { size, keys: new WeakMap(), flats: new WeakMap() };
-        forgetCacheOnMutation(this.store);
-        keyCaches.set(this.store, entry);
-        entry.keys.set(level, keys);
-        this.cache = entry;
-      }
-    }
-    return keys;
-  }
-
-  /** The flattened form of a large second level, built once per store state; else undefined. */
-  flat(level1: Record<string, Record<string, null>>, keys1: string[]): FlatLevel | undefined {
-    const cache = this.cache;
-    if (cache === undefined || keys1.length < FLAT_FROM) return undefined;
-    let flat = cache.flats.get(level1);
-    if (flat === undefined) {
-      const starts = new Int32Array(keys1.length + 1);
-      const keys2: string[] = [];
-      for (let j = 0; j < keys1.length; j++) {
-        const level2 = level1[keys1[j] as string];
-        if (level2 !== undefined) for (const key in level2) keys2.push(key);
-        starts[j + 1] = keys2.length;
-      }
-      flat = { keys1, starts, keys2 };
-      cache.flats.set(level1, flat);
-    }
-    return flat;
-  }
-}
-
-/**
- * Walks the three-level indexes of an n3 Store, graph after graph. `order` says how the levels of
- * the chosen index map to s/p/o: 0 = s,p,o (subjects), 1 = p,o,s (predicates), 2 = o,s,p (objects).
- * Bound positions keep the caller's ids; only wildcard positions are looked up in the dictionary.
- * The third-level keys of the current entry are `keys2[i2..end2)`.
- */
-class N3Cursor implements TripleCursor {
+class IdTripleCursor implements TripleCursor {
   s: string;
   p: string;
   o: string;
   suspended = false;
-  private g = -1;
-  private index: Index | undefined;
-  private keys0: string[] = NO_KEYS;
-  private i0 = 0;
-  private level1: Record<string, Record<string, null>> | undefined;
-  private keys1: string[] = NO_KEYS;
-  private i1 = 0;
-  private flat: FlatLevel | undefined;
-  private a = '';
-  private b = '';
-  private keys2: string[] = NO_KEYS;
-  private i2 = 0;
-  private end2 = 0;
-  private readonly one: string[] = [''];
-  private readonly one1: string[] = [''];
-  /** Which of s, p, o are wildcards. */
-  private readonly free: number;
-  /** Key tests per index level (on the store's numeric keys), from the caller's term tests. */
-  private readonly test0: ((key: string) => boolean) | undefined;
-  private readonly test1: ((key: string) => boolean) | undefined;
-  private readonly test2: ((key: string) => boolean) | undefined;
-  private readonly interrupt: (() => boolean) | undefined;
+  /** Per sort position: the s/p/o bit, its test (wildcards only), the last id tested and its result. */
+  private readonly bits: readonly number[];
+  private readonly tests: (((id: string) => boolean) | undefined)[];
+  private readonly lastId = [0, 0, 0];
+  private readonly lastPass = [false, false, false];
+  private readonly tested: boolean;
 
   constructor(
-    private readonly graphs: GraphIndexes[],
-    private readonly entities: Record<string, string>,
-    private readonly order: 0 | 1 | 2,
-    private readonly k0: string,
-    private readonly k1: string,
-    private readonly k2: string,
-    private readonly levels: LevelKeys,
+    private readonly dataset: QueryDataset,
+    private readonly inner: QueryDatasetCursor,
+    private readonly free: number,
     s: string | undefined,
     p: string | undefined,
     o: string | undefined,
-    tests: KeyTests | undefined,
+    private readonly keyTests: KeyTests | undefined,
   ) {
     this.s = s ?? '';
     this.p = p ?? '';
     this.o = o ?? '';
-    this.free = (s === undefined ? 1 : 0) | (p === undefined ? 2 : 0) | (o === undefined ? 4 : 0);
-    const onKey = (test: ((id: string) => boolean) | undefined, free: boolean) =>
-      test === undefined || !free ? undefined : (key: string) => test(entities[key] as string);
-    const ts = onKey(tests?.s, s === undefined);
-    const tp = onKey(tests?.p, p === undefined);
-    const to = onKey(tests?.o, o === undefined);
-    this.test0 = order === 0 ? ts : order === 1 ? tp : to;
-    this.test1 = order === 0 ? tp : order === 1 ? to : ts;
-    this.test2 = order === 0 ? to : order === 1 ? ts : tp;
-    this.interrupt = tests?.interrupt;
+    this.bits = ORDER_BITS[inner.order];
+    const testOf = (bit: number) => {
+      if ((free & bit) === 0) return undefined;
+      return bit === 1 ? keyTests?.s : bit === 2 ? keyTests?.p : keyTests?.o;
+    };
+    this.tests = this.bits.map(testOf);
+    this.tested = this.tests.some((test) => test !== undefined);
   }
 
   next(): boolean {
-    for (;;) {
-      while (this.i2 < this.end2) {
-        const c = this.keys2[this.i2++] as string;
-        if (this.test2 !== undefined && !this.test2(c)) {
-          if (this.rejected()) return false;
-          continue;
-        }
-        if (this.emit(c)) return true;
-      }
-      if (!this.refill()) return false;
-    }
-  }
-
-  /** After a rejected key: whether to suspend (hand control back) now. */
-  private rejected(): boolean {
-    if (this.interrupt === undefined || !this.interrupt()) return false;
-    this.suspended = true;
-    return true;
-  }
-
-  /** Moves to the next entry with third-level keys; false at the end (or when suspended). */
-  private refill(): boolean {
-    for (;;) {
-      if (this.i1 < this.keys1.length) {
-        const j = this.i1++;
-        const b = this.keys1[j] as string;
-        const flat = this.flat;
-        if (flat !== undefined) {
-          if (this.test1 !== undefined && !this.test1(b)) {
-            if (this.rejected()) return false;
-            continue;
-          }
-          this.b = b;
-          this.i2 = flat.starts[j] as number;
-          this.end2 = flat.starts[j + 1] as number;
-          if (this.i2 < this.end2) return true;
-          continue;
-        }
-        const level2 = (this.level1 as Record<string, Record<string, null>>)[b];
-        if (level2 === undefined) continue;
-        if (this.test1 !== undefined && !this.test1(b)) {
-          if (this.rejected()) return false;
-          continue;
-        }
-        this.b = b;
-        if (this.k2) {
-          if (!(this.k2 in level2)) continue;
-          this.one[0] = this.k2;
-          this.keys2 = this.one;
-        } else this.keys2 = this.levels.of(level2);
-        this.i2 = 0;
-        this.end2 = this.keys2.length;
-        if (this.end2 > 0) return true;
-        continue;
-      }
-      if (this.i0 < this.keys0.length) {
-        const a = this.keys0[this.i0++] as string;
-        const level1 = (this.index as Index)[a];
-        if (level1 === undefined) continue;
-        if (this.test0 !== undefined && !this.test0(a)) {
-          if (this.rejected()) return false;
-          continue;
-        }
-        this.a = a;
-        this.level1 = level1;
-        this.flat = undefined;
-        if (this.k1) {
-          if (level1[this.k1] === undefined) this.keys1 = NO_KEYS;
+    const inner = this.inner;
+    const dataset = this.dataset;
+    outer: for (;;) {
+      if (!inner.next()) return false;
+      if (this.tested) {
+        for (let k = 0; k < 3; k++) {
+          const test = this.tests[k];
+          if (test === undefined) continue;
+          const bit = this.bits[k] as number;
+          const id = bit === 1 ? inner.s : bit === 2 ? inner.p : inner.o;
+          let pass: boolean;
+          if (id === this.lastId[k]) pass = this.lastPass[k] as boolean;
           else {
-            this.one1[0] = this.k1;
-            this.keys1 = this.one1;
+            pass = test(dataset.term(id));
+            this.lastId[k] = id;
+            this.lastPass[k] = pass;
           }
-        } else {
-          this.keys1 = this.levels.of(level1);
-          if (!this.k2) {
-            this.flat = this.levels.flat(level1, this.keys1);
-            if (this.flat !== undefined) this.keys2 = this.flat.keys2;
+          if (pass) continue;
+          if (k < 2) inner.skipGroup((k + 1) as 1 | 2);
+          if (this.keyTests?.interrupt?.()) {
+            this.suspended = true;
+            return false;
           }
+          continue outer;
         }
-        this.i1 = 0;
-        continue;
       }
-      if (++this.g >= this.graphs.length) return false;
-      const graph = this.graphs[this.g] as GraphIndexes;
-      const index =
-        this.order === 0 ? graph.subjects : this.order === 1 ? graph.predicates : graph.objects;
-      this.index = index;
-      this.keys0 = this.k0
-        ? index[this.k0] === undefined
-          ? NO_KEYS
-          : [this.k0]
-        : this.levels.of(index);
-      this.i0 = 0;
+      const free = this.free;
+      if (free & 1) this.s = dataset.term(inner.s);
+      if (free & 2) this.p = dataset.term(inner.p);
+      if (free & 4) this.o = dataset.term(inner.o);
+      return true;
     }
   }
 
   skip(n: number): number {
-    // Duplicates across graphs and term tests need every triple looked at.
-    if (this.graphs.length !== 1 || this.test0 || this.test1 || this.test2) return 0;
-    let skipped = 0;
-    for (;;) {
-      const room = this.end2 - this.i2;
-      if (room >= n - skipped) {
-        this.i2 += n - skipped;
-        return n;
-      }
-      skipped += room;
-      this.i2 = this.end2;
-      const flat = this.flat;
-      if (flat !== undefined && this.i1 < this.keys1.length) {
-        const starts = flat.starts;
-        const last = this.keys1.length;
-        const from = starts[this.i1] as number;
-        const target = from + (n - skipped);
-        if (target >= (starts[last] as number)) {
-          skipped += (starts[last] as number) - from;
-          this.i1 = last;
-        } else {
-          // The entry holding triple number `target`: the last j with starts[j] <= target.
-          let lo = this.i1;
-          let hi = last;
-          while (lo < hi) {
-            const mid = (lo + hi) >>> 1;
-            if ((starts[mid] as number) <= target) lo = mid + 1;
-            else hi = mid;
-          }
-          skipped += (starts[lo - 1] as number) - from;
-          this.i1 = lo - 1;
-        }
-      }
-      if (!this.refill()) return skipped;
-    }
-  }
-
-  private emit(c: string): boolean {
-    const order = this.order;
-    const s = order === 0 ? this.a : order === 1 ? c : this.b;
-    const p = order === 0 ? this.b : order === 1 ? this.a : c;
-    const o = order === 0 ? c : order === 1 ? this.b : this.a;
-    // A triple in several graphs counts once (RDF merge into the default graph).
-    for (let g = 0; g < this.g; g++)
-      if (hasIn(this.graphs[g] as GraphIndexes, s, p, o)) return false;
-    const free = this.free;
-    const entities = this.entities;
-    if (free & 1) this.s = entities[s] as string;
-    if (free & 2) this.p = entities[p] as string;
-    if (free & 4) this.o = entities[o] as string;
-    return true;
+    return this.tested ? 0 : this.inner.skip(n);
   }
 }
 
-/**
- * Reads an n3 Store through its numeric entity index (n3 ≥ 1.17 layout): no term objects are
- * created, and ids come straight from the store's own dictionary.
- */
-class N3TripleSource implements TripleSource {
-  private readonly levels: LevelKeys;
-  /** The graphs as they were when evaluation started. */
-  private readonly graphList: GraphIndexes[] = [];
-
-  constructor(private readonly store: N3StoreInternals) {
-    this.levels = new LevelKeys(store);
-    for (const key in store._graphs) {
-      const graph = store._graphs[key];
-      if (graph) this.graphList.push(graph);
-    }
-  }
+/** A {@link QueryDataset}, read through its ids: no term objects are created. */
+class QueryDatasetTripleSource implements TripleSource {
+  constructor(private readonly dataset: QueryDataset) {}
 
   has(s: string, p: string, o: string): boolean {
-    const ids = this.store._entityIndex._ids;
-    const si = ids[s];
-    const pi = ids[p];
-    const oi = ids[o];
-    if (!si || !pi || !oi) return false;
-    for (const graph of this.graphList)
-      if (hasIn(graph, String(si), String(pi), String(oi))) return true;
-    return false;
+    const d = this.dataset;
+    const si = d.termId(s);
+    if (si === 0) return false;
+    const pi = d.termId(p);
+    if (pi === 0) return false;
+    const oi = d.termId(o);
+    return oi !== 0 && d.count(si, pi, oi) > 0;
   }
 
   any(s: string | undefined, p: string | undefined, o: string | undefined): boolean {
-    const ids = this.store._entityIndex._ids;
-    const si = s === undefined ? '' : String(ids[s] ?? 0);
-    const pi = p === undefined ? '' : String(ids[p] ?? 0);
-    const oi = o === undefined ? '' : String(ids[o] ?? 0);
-    if (si === '0' || pi === '0' || oi === '0') return false;
-    // n3 removes emptied index levels, so a present path of bound keys means a matching triple.
-    for (const graph of this.graphList) {
-      if (si && pi && oi) {
-        if (hasIn(graph, si, pi, oi)) return true;
-      } else if (si && oi) {
-        if (graph.objects[oi]?.[si] !== undefined) return true;
-      } else if (si) {
-        const level1 = graph.subjects[si];
-        if (level1 !== undefined && (!pi || level1[pi] !== undefined)) return true;
-      } else if (pi) {
-        const level1 = graph.predicates[pi];
-        if (level1 !== undefined && (!oi || level1[oi] !== undefined)) return true;
-      } else if (oi) {
-        if (graph.objects[oi] !== undefined) return true;
-      } else {
-        for (const _ in graph.subjects) return true;
-      }
-    }
-    return false;
+    const d = this.dataset;
+    const si = s === undefined ? 0 : d.termId(s);
+    if (si === 0 && s !== undefined) return false;
+    const pi = p === undefined ? 0 : d.termId(p);
+    if (pi === 0 && p !== undefined) return false;
+    const oi = o === undefined ? 0 : d.termId(o);
+    if (oi === 0 && o !== undefined) return false;
+    return d.count(si, pi, oi) > 0;
   }
 
   open(
@@ -491,40 +190,45 @@ class N3TripleSource implements TripleSource {
     o: string | undefined,
     tests?: KeyTests,
   ): TripleCursor {
-    const ids = this.store._entityIndex._ids;
-    let si = '';
-    let pi = '';
-    let oi = '';
-    if (s !== undefined) {
-      const id = ids[s];
-      if (!id) return EMPTY_CURSOR;
-      si = String(id);
-    }
-    if (p !== undefined) {
-      const id = ids[p];
-      if (!id) return EMPTY_CURSOR;
-      pi = String(id);
-    }
-    if (o !== undefined) {
-      const id = ids[o];
-      if (!id) return EMPTY_CURSOR;
-      oi = String(id);
-    }
-    const graphs = this.graphList;
-    const entities = this.store._entityIndex._entities;
-    const cache = this.levels;
-    // Pick the index whose first levels are bound, as n3 itself does.
-    if (si && oi) return new N3Cursor(graphs, entities, 2, oi, si, pi, cache, s, p, o, tests);
-    if (si) return new N3Cursor(graphs, entities, 0, si, pi, oi, cache, s, p, o, tests);
-    if (pi) return new N3Cursor(graphs, entities, 1, pi, oi, si, cache, s, p, o, tests);
-    if (oi) return new N3Cursor(graphs, entities, 2, oi, si, pi, cache, s, p, o, tests);
-    return new N3Cursor(graphs, entities, 0, '', '', '', cache, s, p, o, tests);
+    const d = this.dataset;
+    const si = s === undefined ? 0 : d.termId(s);
+    if (si === 0 && s !== undefined) return EMPTY_CURSOR;
+    const pi = p === undefined ? 0 : d.termId(p);
+    if (pi === 0 && p !== undefined) return EMPTY_CURSOR;
+    const oi = o === undefined ? 0 : d.termId(o);
+    if (oi === 0 && o !== undefined) return EMPTY_CURSOR;
+    const free = (s === undefined ? 1 : 0) | (p === undefined ? 2 : 0) | (o === undefined ? 4 : 0);
+    return new IdTripleCursor(d, d.match(si, pi, oi), free, s, p, o, tests);
   }
 }
 
-/** Any RDF/JS DatasetCore, through its public `match`. */
+/** The public generator of quads of an n3 Store (documented API). */
+interface QuadReader {
+  readQuads(
+    s: RDF.Term | null,
+    p: RDF.Term | null,
+    o: RDF.Term | null,
+    g: RDF.Term | null,
+  ): Iterator<RDF.Quad>;
+}
+
+/** Any RDF/JS DatasetCore, through its public `match` (or n3's public `readQuads`). */
 class DatasetTripleSource implements TripleSource {
   constructor(private readonly dataset: RDF.DatasetCore) {}
+
+  /**
+   * The quads matching a pattern. An n3 Store's public `readQuads` is a plain generator; `match`
+   * would build a stream object per call, which dominates joins that open many small patterns.
+   */
+  private read(
+    s: RDF.Quad_Subject | null,
+    p: RDF.Quad_Predicate | null,
+    o: RDF.Quad_Object | null,
+  ): Iterator<RDF.Quad> {
+    const reader = (this.dataset as Partial<QuadReader>).readQuads;
+    if (typeof reader === 'function') return reader.call(this.dataset, s, p, o, null);
+    return this.dataset.match(s, p, o)[Symbol.iterator]();
+  }
 
   has(s: string, p: string, o: string): boolean {
     for (const _ of this.dataset.match(
@@ -550,13 +254,11 @@ class DatasetTripleSource implements TripleSource {
     const testP = p === undefined ? tests?.p : undefined;
     const testO = o === undefined ? tests?.o : undefined;
     const interrupt = tests?.interrupt;
-    const quads = this.dataset
-      .match(
-        s === undefined ? null : (idToTerm(s) as RDF.Quad_Subject),
-        p === undefined ? null : (idToTerm(p) as RDF.Quad_Predicate),
-        o === undefined ? null : (idToTerm(o) as RDF.Quad_Object),
-      )
-      [Symbol.iterator]();
+    const quads = this.read(
+      s === undefined ? null : (idToTerm(s) as RDF.Quad_Subject),
+      p === undefined ? null : (idToTerm(p) as RDF.Quad_Predicate),
+      o === undefined ? null : (idToTerm(o) as RDF.Quad_Object),
+    );
     const seen = new Set<string>();
     const cursor: TripleCursor = {
       s: '',
@@ -649,7 +351,7 @@ class UnionTripleSource implements TripleSource {
 }
 
 function single(dataset: unknown): TripleSource {
-  if (isN3Store(dataset)) return new N3TripleSource(dataset);
+  if (isQueryDataset(dataset)) return new QueryDatasetTripleSource(dataset);
   if (
     typeof dataset === 'object' &&
     dataset !== null &&
@@ -658,7 +360,7 @@ function single(dataset: unknown): TripleSource {
     return new DatasetTripleSource(dataset as RDF.DatasetCore);
   throw new SparqlSubsetError(
     'invalid_source',
-    'The source must be an n3 Store, an RDF/JS DatasetCore or an array of them',
+    'The source must be a QueryDataset, an RDF/JS DatasetCore (such as an n3 Store) or an array of them',
   );
 }
 

@@ -50,6 +50,7 @@ export async function inProcessKgApp(
     sources: config.sources,
     search: config.search,
     persistence,
+    maxGraphBytes: config.ingestion.maxGraphBytes,
   });
   await kb.replaceGraph('vocab', new Parser().parse(turtle));
   const rdfParse = {

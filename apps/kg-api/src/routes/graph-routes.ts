@@ -15,6 +15,7 @@ import {
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { Quad } from 'n3';
 import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
@@ -241,44 +242,48 @@ export function mountGraphRoutes(
     }
     const allowEmpty = parseAllowEmpty(c.req.query('allowEmpty'));
     const text = await strictUtf8InSteps(new Uint8Array(await c.req.arrayBuffer()), 'body');
-    const parsed = await parseRdf(text, format, deps.parse);
-    if (!parsed.success) {
-      const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
-      if (parsed.exceeded === 'depth' || parsed.exceeded === 'expansion') {
-        // Maybe valid, but refused before parsing for what it would cost; the place is known.
-        const setting =
-          parsed.exceeded === 'expansion'
-            ? ''
-            : format === 'json-ld'
-              ? ' (ingestion.maxJsonLdDepth)'
-              : ' (ingestion.maxRdfXmlDepth)';
+    // The parser streams into the new store (terms interned as they arrive): no array of the
+    // document's quads. A failure inside leaves the graph as it was.
+    const produce = async (add: (quad: Quad) => void) => {
+      const parsed = await parseRdf(text, format, { ...deps.parse, onQuad: add });
+      if (!parsed.success) {
+        const issue = parsed.issues[0] ?? { message: 'syntax error', line: 1, column: 1 };
+        if (parsed.exceeded === 'depth' || parsed.exceeded === 'expansion') {
+          // Maybe valid, but refused before parsing for what it would cost; the place is known.
+          const setting =
+            parsed.exceeded === 'expansion'
+              ? ''
+              : format === 'json-ld'
+                ? ' (ingestion.maxJsonLdDepth)'
+                : ' (ingestion.maxRdfXmlDepth)';
+          throw new ProblemError({
+            type: kgProblemType('document_too_costly'),
+            status: 422,
+            title: 'Document too costly to convert',
+            detail: `${format} document refused at line ${issue.line}, column ${issue.column}: ${issue.message}${setting}. Nothing was changed.`,
+            code: 'document_too_costly',
+            line: issue.line,
+            column: issue.column,
+          });
+        }
+        if (parsed.exceeded) {
+          // Maybe valid, but over a limit of the converter (ingestion.jsonLdWorkerHeapMb, …TimeoutMs).
+          throw new KnowledgeGraphError(
+            'document_too_costly',
+            `${issue.message}. Nothing was changed.`,
+          );
+        }
         throw new ProblemError({
-          type: kgProblemType('document_too_costly'),
-          status: 422,
-          title: 'Document too costly to convert',
-          detail: `${format} document refused at line ${issue.line}, column ${issue.column}: ${issue.message}${setting}. Nothing was changed.`,
-          code: 'document_too_costly',
+          type: kgProblemType('rdf_syntax'),
+          status: 400,
+          title: 'RDF syntax error',
+          detail: `${format} syntax error at line ${issue.line}, column ${issue.column}: ${issue.message}. Nothing was changed.`,
           line: issue.line,
           column: issue.column,
         });
       }
-      if (parsed.exceeded) {
-        // Maybe valid, but over a limit of the converter (ingestion.jsonLdWorkerHeapMb, …TimeoutMs).
-        throw new KnowledgeGraphError(
-          'document_too_costly',
-          `${issue.message}. Nothing was changed.`,
-        );
-      }
-      throw new ProblemError({
-        type: kgProblemType('rdf_syntax'),
-        status: 400,
-        title: 'RDF syntax error',
-        detail: `${format} syntax error at line ${issue.line}, column ${issue.column}: ${issue.message}. Nothing was changed.`,
-        line: issue.line,
-        column: issue.column,
-      });
-    }
-    const info = await kb.replaceGraph(sourceId, parsed.data, { allowEmpty });
+    };
+    const info = await kb.replaceGraph(sourceId, produce, { allowEmpty });
     c.get('logger').info('graph replaced', { sourceId, triples: info.triples, format });
     return c.json(info, 200);
   };

@@ -29,7 +29,9 @@ export const graphTransferOpenApi = {
     401: problem('no or wrong API key'),
     403: problem('ingestion not enabled for the source, or the key may not write'),
     404: problem('unknown source'),
-    413: problem('body larger than ingestion.maxUploadBytes'),
+    413: problem(
+      'body larger than ingestion.maxUploadBytes, or graph_too_large: the graph needs more memory than ingestion.maxGraphBytes (checked while its triples arrive; nothing is changed)',
+    ),
     415: problem('Content-Type is not an RDF format'),
     422: problem(
       'document_too_costly: JSON-LD or RDF/XML nested deeper than ingestion.maxJsonLdDepth / ingestion.maxRdfXmlDepth or XML entities that expand too far (with line and column), or a conversion that needs more than ingestion.jsonLdWorkerHeapMb of heap or ingestion.jsonLdTimeoutMs of time',

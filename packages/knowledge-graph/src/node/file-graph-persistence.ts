@@ -31,7 +31,7 @@ export class FileGraphPersistence implements GraphPersistence {
     return this.#folder;
   }
 
-  async save(sourceId: string, quads: readonly Quad[]): Promise<void> {
+  async save(sourceId: string, quads: Iterable<Quad>): Promise<void> {
     await this.#prepare();
     const target = this.#file(sourceId);
     const temp = `${target}.${process.pid}.${Date.now()}${TEMP_SUFFIX}`;
@@ -39,10 +39,16 @@ export class FileGraphPersistence implements GraphPersistence {
       const handle = await open(temp, 'w');
       try {
         const writer = new Writer({ format: 'N-Triples' });
-        for (let i = 0; i < quads.length; i += LINES_PER_WRITE) {
-          const chunk = quads.slice(i, i + LINES_PER_WRITE) as Quad[];
-          await handle.write(writer.quadsToString(chunk));
+        // In batches: neither the quads nor the document are ever whole in memory.
+        let batch: Quad[] = [];
+        for (const quad of quads) {
+          batch.push(quad);
+          if (batch.length === LINES_PER_WRITE) {
+            await handle.write(writer.quadsToString(batch));
+            batch = [];
+          }
         }
+        if (batch.length > 0) await handle.write(writer.quadsToString(batch));
         await handle.sync();
       } finally {
         await handle.close();

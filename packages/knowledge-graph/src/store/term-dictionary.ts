@@ -1,0 +1,90 @@
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A V8 Map holds at most 2^24 entries: past this many terms a dictionary starts another map. */
+const MAP_CAPACITY = 1 << 23;
+
+/** Below this length V8 copies substrings; longer ones may be views that keep a parser's chunk alive. */
+const SLICE_MIN_LENGTH = 13;
+
+/**
+ * Terms in the engine id form of `@dcg/sparql-subset` (an IRI as itself, `_:b` for a blank node,
+ * `"lex"@lang` or `"lex"^^datatype` for a literal), each stored once and numbered from 1 in the
+ * order they were first seen. The id → term list and the term → id maps share the same strings.
+ *
+ * @example
+ * ```ts
+ * const terms = new TermDictionary();
+ * const id = terms.intern('http://example.org/a'); // 1
+ * terms.term(id); // 'http://example.org/a'
+ * terms.id('http://example.org/b'); // 0: unknown
+ * ```
+ */
+export class TermDictionary {
+  /** `terms[id]`; slot 0 is unused so that 0 can mean "no term". */
+  readonly #terms: string[] = [''];
+  readonly #maps: Map<string, number>[] = [new Map()];
+  #bytes = 0;
+  #scratch = new Uint8Array(1 << 12);
+
+  /** The number of distinct terms. */
+  get size(): number {
+    return this.#terms.length - 1;
+  }
+
+  /** The summed UTF-16 length of all terms (what their characters weigh, roughly). */
+  get characters(): number {
+    return this.#bytes;
+  }
+
+  /** The id of a term, 0 when absent. */
+  id(term: string): number {
+    const maps = this.#maps;
+    for (let i = 0; i < maps.length; i++) {
+      const id = (maps[i] as Map<string, number>).get(term);
+      if (id !== undefined) return id;
+    }
+    return 0;
+  }
+
+  /** The term of an id given out by this dictionary. */
+  term(id: number): string {
+    return this.#terms[id] as string;
+  }
+
+  /** The id of a term, adding it when new. */
+  intern(term: string): number {
+    const known = this.id(term);
+    if (known !== 0) return known;
+    const own = this.#ownCopy(term);
+    const id = this.#terms.length;
+    this.#terms.push(own);
+    let map = this.#maps[this.#maps.length - 1] as Map<string, number>;
+    if (map.size >= MAP_CAPACITY) {
+      map = new Map();
+      this.#maps.push(map);
+    }
+    map.set(own, id);
+    this.#bytes += own.length;
+    return id;
+  }
+
+  /** Every term, by id (slot 0 unused): for serialising. */
+  *entries(): IterableIterator<[number, string]> {
+    const terms = this.#terms;
+    for (let id = 1; id < terms.length; id++) yield [id, terms[id] as string];
+  }
+
+  /**
+   * A flat copy of a term: a parser's substrings and concatenations are views over its input
+   * chunks, and keeping one of them would keep the whole chunk alive.
+   */
+  #ownCopy(term: string): string {
+    if (term.length < SLICE_MIN_LENGTH) return term;
+    if (term.length * 3 > this.#scratch.length) this.#scratch = new Uint8Array(term.length * 3);
+    const { written } = encoder.encodeInto(term, this.#scratch);
+    const copy = decoder.decode(this.#scratch.subarray(0, written));
+    // A lone surrogate does not survive UTF-8: such a term is kept as it came.
+    return copy === term ? copy : term;
+  }
+}
