@@ -41,6 +41,11 @@ export const RateLimitConfigSchema = z.strictObject({
   trustForwardedFor: z.boolean().default(false),
   /** Client addresses remembered at most (the least recently seen is forgotten first). */
   maxClients: z.number().int().min(100).max(10_000_000).default(100_000),
+  /**
+   * On PostgreSQL storage, where the limits are shared: the longest wait for the database's
+   * answer before this instance's own buckets decide instead.
+   */
+  sharedStoreTimeoutMs: z.number().int().min(10).max(60_000).default(1000),
 });
 /** Validated rate limits. */
 export type RateLimitConfig = z.output<typeof RateLimitConfigSchema>;

@@ -9,6 +9,11 @@ export const SHARED_LIMITS_TABLE = 'dcg_rate_limits';
 export interface SharedLimitRule {
   points: number;
   windowSeconds: number;
+  /**
+   * Whether a key over its budget is refused from memory until its window ends (default true):
+   * then `take` of a spent key says 0 `used`. Off for counters whose count matters past the budget.
+   */
+  refuseInMemory?: boolean;
 }
 
 /** What one key's counter says after a call. */
@@ -73,7 +78,9 @@ export async function openSharedLimits(options: SharedLimitsOptions): Promise<Sh
   if (!identifier.test(options.schema)) {
     throw new Error(`schema "${options.schema}" must be a plain SQL identifier`);
   }
-  const { pool, schema } = options;
+  const { pool } = options;
+  // The apps name their schema unquoted, which PostgreSQL folds to lower case; the library quotes.
+  const schema = options.schema.toLowerCase();
   const timeoutMs = options.timeoutMs ?? 1000;
   // The library's own table layout, created here once (and not by each limiter on its own).
   try {
@@ -107,7 +114,7 @@ export async function openSharedLimits(options: SharedLimitsOptions): Promise<Sh
         duration: Math.max(1, Math.ceil(rule.windowSeconds)),
         // A key over its budget is refused in memory until its window ends: a flood from one
         // client costs the database one statement per instance and window, not one per request.
-        inMemoryBlockOnConsumed: points + 1,
+        ...(rule.refuseInMemory === false ? {} : { inMemoryBlockOnConsumed: points + 1 }),
       });
       sweeping = true;
       const count = (res: RateLimiterRes | null): SharedCount =>
