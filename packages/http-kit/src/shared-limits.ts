@@ -83,10 +83,12 @@ export async function openSharedLimits(options: SharedLimitsOptions): Promise<Sh
   const schema = options.schema.toLowerCase();
   const timeoutMs = options.timeoutMs ?? 1000;
   // The library's own table layout, created here once (and not by each limiter on its own).
+  // UNLOGGED: a counter needs no WAL and no fsync per request (a crash or a fail-over to a standby
+  // only starts every window afresh), which makes each decision several times cheaper.
   try {
     await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await pool.query(
-      `CREATE TABLE IF NOT EXISTS "${schema}"."${SHARED_LIMITS_TABLE}" (
+      `CREATE UNLOGGED TABLE IF NOT EXISTS "${schema}"."${SHARED_LIMITS_TABLE}" (
         key varchar(255) PRIMARY KEY,
         points integer NOT NULL DEFAULT 0,
         expire bigint
