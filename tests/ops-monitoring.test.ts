@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { governanceApiScrape } from '../apps/governance-api/src/__fixtures__/metrics-scrape';
 import { kgApiScrape } from '../apps/kg-api/src/__fixtures__/metrics-scrape';
+import { postgresGuardianScrape } from '../apps/postgres-guardian/src/__fixtures__/metrics-scrape';
 import { parsePrometheusText } from '../packages/http-kit/src/operations.testkit';
 
 // The monitoring files in ops/ against the apps as they are: the alert rules pass
@@ -107,6 +108,7 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
   beforeAll(async () => {
     scrapes['governance-api'] = await governanceApiScrape();
     scrapes['kg-api'] = await kgApiScrape();
+    scrapes['postgres-guardian'] = await postgresGuardianScrape();
   }, 60_000);
 
   it('reads metric names out of PromQL, not functions, labels or keywords', () => {
@@ -145,7 +147,7 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
   });
 
   it.runIf(runPromtool)(
-    `serves scrapes that pass promtool check metrics on governance-api and kg-api${needs}`,
+    `serves scrapes that pass promtool check metrics on governance-api, kg-api and postgres-guardian${needs}`,
     () => {
       for (const [app, text] of Object.entries(scrapes)) {
         const run = promtoolRun(['check', 'metrics'], text);
@@ -160,6 +162,18 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
       }
     },
   );
+
+  it('exposes the guardian runs by outcome and their duration', () => {
+    const { samples, types } = parsePrometheusText(scrapes['postgres-guardian'] ?? '');
+    expect(types.get('guardian_runs_total')).toBe('counter');
+    expect(types.get('guardian_run_duration_seconds')).toBe('histogram');
+    const count = (outcome: string) =>
+      samples.find(
+        (s) => s.name === 'guardian_run_duration_seconds_count' && s.labels.outcome === outcome,
+      )?.value;
+    for (const outcome of ['compliant', 'violated', 'could_not_run', 'abandoned'])
+      expect(count(outcome), outcome).toBe(1);
+  });
 
   it.runIf(!runPromtool)(`promtool checks${needs}`, () => {
     // Visible in the report: the promtool checks above did not run on this machine.

@@ -12,6 +12,7 @@ import {
   requestContext,
   type ServiceLifecycle,
   ServiceMetrics,
+  type SharedLimits,
   securityHeaders,
   serveOpenApiDocument,
   zodValidationHook,
@@ -54,6 +55,8 @@ export interface GovernanceAppDeps {
   maxEventStreamsPerKey?: number;
   /** Per-client rate limits (default: the defaults of `RateLimitConfigSchema`). */
   rateLimit?: RateLimitConfig;
+  /** Rate limit counters shared by the instances on PostgreSQL (absent: this instance's memory). */
+  sharedLimits?: SharedLimits | undefined;
   /** Drained on stop: `/ready` answers 503, event streams end. */
   lifecycle?: ServiceLifecycle;
   /** Marketplace embeddings and hybrid search (absent: no search routes). */
@@ -93,7 +96,7 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   app.use(securityHeaders());
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
-  app.use(rateLimit({ keys: deps.apiKeys, config: deps.rateLimit }));
+  app.use(rateLimit({ keys: deps.apiKeys, config: deps.rateLimit, shared: deps.sharedLimits }));
   app.use(bodySizeLimit(deps.maxBodyBytes));
   const maxJsonDepth = deps.maxDepth ?? DEFAULT_MAX_DEPTH;
   app.use(async (c, next) => {

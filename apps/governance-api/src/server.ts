@@ -7,6 +7,7 @@ import {
   createLogger,
   isProduction,
   type Logger,
+  openSharedLimits,
   parseConfig,
   resolveApiKeys,
   ServiceLifecycle,
@@ -72,7 +73,7 @@ async function openStore(
   config: GovernanceApiConfig,
   dataDir: string,
   databaseUrl: string | undefined,
-): Promise<GovernanceStore> {
+): Promise<GovernanceStore | Awaited<ReturnType<typeof openPostgresStore>>> {
   const url = databaseUrl ?? config.storage.postgres.url;
   if (url) {
     return openPostgresStore({
@@ -125,6 +126,18 @@ export async function startGovernanceApi(
   });
 
   const store = await openStore(config, options.dataDir, options.databaseUrl);
+  // On PostgreSQL, the rate limits are counted there, for every instance on the database.
+  const sharedLimits =
+    'pool' in store
+      ? await openSharedLimits({
+          pool: store.pool,
+          schema: config.storage.postgres.schema,
+          timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
+        }).catch(async (error) => {
+          await store.close();
+          throw error;
+        })
+      : undefined;
   const { leaseMs, ...adapters } = config.provisioning;
   const governance = createGovernance(store, {
     // A SQLite file has one process (this one): under one fixed id, what a killed process left
@@ -193,6 +206,7 @@ export async function startGovernanceApi(
     maxPageBytes: config.limits.maxPageBytes,
     maxEventStreamsPerKey: config.limits.maxEventStreamsPerKey,
     rateLimit: config.rateLimit,
+    sharedLimits,
     lifecycle,
     marketplaceSearch: marketplaceSearch.search,
     ...(options.demo ? { extras: [demoTechAdapter()] } : {}),

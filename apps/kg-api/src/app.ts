@@ -8,6 +8,7 @@ import {
   requestContext,
   type ServiceLifecycle,
   ServiceMetrics,
+  type SharedLimits,
   securityHeaders,
   serveOpenApiDocument,
   zodValidationHook,
@@ -54,6 +55,8 @@ export interface KgAppDeps {
   metrics?: ServiceMetrics;
   /** Ingest counts on `metrics` (default: made here; the server shares them with the scheduler). */
   ingestMetrics?: IngestMetrics;
+  /** Rate limit counters shared by the instances on PostgreSQL (absent: this instance's memory). */
+  sharedLimits?: SharedLimits | undefined;
 }
 
 /**
@@ -106,6 +109,7 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     rateLimit({
       keys: deps.apiKeys,
       config: config.rateLimit,
+      shared: deps.sharedLimits,
       endUserKeys: deps.apiKeys.filter((k) => k.endUsers).map((k) => k.name),
     }),
   );

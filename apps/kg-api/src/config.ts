@@ -156,6 +156,27 @@ export const KgApiConfigSchema = z
       .default({ apiKeys: [], readsRequireKey: false, developmentKey: true }),
     /** HTTP server timeouts, connection caps and the shutdown deadline (see `@dcg/http-kit`). */
     server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
+    /**
+     * kg-api keeps its graphs in the data folder. PostgreSQL, when set, holds what several
+     * instances behind one balancer must share: today the rate limits.
+     */
+    storage: z
+      .object({
+        postgres: z
+          .object({
+            /** Connection string; `DATABASE_URL` overrides it. Set: the rate limits live there. */
+            url: z.string().min(1).optional(),
+            schema: z
+              .string()
+              .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier')
+              .default('dcg_kg'),
+            maxConnections: z.number().int().min(1).max(100).default(4),
+          })
+          .strict()
+          .default({ schema: 'dcg_kg', maxConnections: 4 }),
+      })
+      .strict()
+      .default({ postgres: { schema: 'dcg_kg', maxConnections: 4 } }),
     /** Per-client rate limits (see `@dcg/http-kit`): what keeps open reads safe. */
     rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
     /** `GET /metrics` (Prometheus): on, behind any API key by default (see `@dcg/http-kit`). */

@@ -2,7 +2,8 @@ import { loadConfig, portFromEnv, runService } from '@dcg/http-kit';
 import { KgApiConfigSchema } from './config';
 import { startKgApi } from './server';
 
-// kg-api as a process: PORT (0 = free port), HOST, DCG_DATA_DIR, DCG_CONFIG, DCG_DEMO=1.
+// kg-api as a process: PORT (0 = free port), HOST, DCG_DATA_DIR, DCG_CONFIG, DCG_DEMO=1,
+// DATABASE_URL (rate limits shared by instances).
 await runService({
   name: 'kg-api',
   start: async ({ logger, announce }) => {
@@ -13,6 +14,7 @@ await runService({
       dataDir,
       port: portFromEnv(8081),
       host: process.env.HOST ?? '127.0.0.1',
+      databaseUrl: process.env.DATABASE_URL,
       demo,
       // On the embedded defaults only: a configuration file names its own passthrough sources.
       demoLoopback: demo && !process.env.DCG_CONFIG,

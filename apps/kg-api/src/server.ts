@@ -2,6 +2,7 @@ import {
   ConfigError,
   createLogger,
   type Logger,
+  openSharedLimits,
   parseConfig,
   resolveApiKeys,
   ServiceLifecycle,
@@ -10,6 +11,7 @@ import {
 } from '@dcg/http-kit';
 import { KnowledgeBase, resolveUpstreamHeaders, SourceIngestion } from '@dcg/knowledge-graph';
 import { FileGraphPersistence, rdfInWorker } from '@dcg/knowledge-graph/node';
+import pg from 'pg';
 import type { z } from 'zod';
 import { buildKgApp } from './app';
 import { type KgApiConfig, KgApiConfigSchema } from './config';
@@ -32,6 +34,8 @@ export interface StartKgApiOptions {
   port?: number;
   /** Host (default 127.0.0.1). */
   host?: string;
+  /** PostgreSQL connection string (`DATABASE_URL`); overrides `storage.postgres.url`. */
+  databaseUrl?: string | undefined;
   /** Adds the demo source (unless configured) and ingests the demo vocabulary. */
   demo?: boolean;
   /**
@@ -122,6 +126,26 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     },
     logger,
   );
+  // On PostgreSQL, the rate limits are counted there, for every instance on the database.
+  const postgresUrl = options.databaseUrl ?? config.storage.postgres.url;
+  const pool = postgresUrl
+    ? new pg.Pool({
+        connectionString: postgresUrl,
+        max: config.storage.postgres.maxConnections,
+      })
+    : undefined;
+  // An idle connection lost must not crash the process; the next query reconnects.
+  pool?.on('error', () => undefined);
+  const sharedLimits = pool
+    ? await openSharedLimits({
+        pool,
+        schema: config.storage.postgres.schema,
+        timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
+      }).catch(async (error) => {
+        await pool.end();
+        throw error;
+      })
+    : undefined;
   const lifecycle = new ServiceLifecycle();
   const metrics = new ServiceMetrics({ service: 'kg-api' });
   const ingestMetrics = new IngestMetrics(metrics, () => kb.sources().map((s) => s.id));
@@ -137,12 +161,16 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     upstreamHeaders: credentials.headers,
     logger,
     storageWritable: () => persistence.writable(),
+    sharedLimits,
   });
   const server = await startHttpServer(app, {
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
     limits: config.server,
     lifecycle,
+  }).catch(async (error) => {
+    await pool?.end();
+    throw error;
   });
   if (loopback) {
     loopback.pointAt(server.url);
@@ -169,6 +197,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     close: async () => {
       stopSchedule();
       await server.close();
+      await pool?.end();
     },
   };
 }

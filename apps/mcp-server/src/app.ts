@@ -11,6 +11,7 @@ import {
   requestContext,
   type ServiceLifecycle,
   type ServiceMetrics,
+  type SharedLimits,
   securityHeaders,
   strictUtf8,
 } from '@dcg/http-kit';
@@ -62,6 +63,8 @@ export interface McpAppDeps {
   metrics?: { metrics: ServiceMetrics; config: MetricsConfig; keys: readonly ApiKey[] };
   /** Per-client rate limits: a valid access token counts per user, anything else per address. */
   rateLimit?: RateLimitConfig;
+  /** Rate limit counters shared by the instances on PostgreSQL (absent: this instance's memory). */
+  sharedLimits?: SharedLimits | undefined;
   /** Drained on stop: `/ready` answers 503 while in-flight calls finish. */
   lifecycle?: ServiceLifecycle;
 }
@@ -98,6 +101,7 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
     rateLimit({
       keys: deps.metrics?.keys ?? [],
       config: deps.rateLimit,
+      shared: deps.sharedLimits,
       // A valid access token counts per user; forged ones per address (and as failed auth).
       principal: async (c) => {
         if (c.req.path !== mcpPath) return undefined;

@@ -139,12 +139,14 @@ export function authorizationServerRoutes(deps: {
     if (logger) requestLoggers.set(req, logger);
     await new Promise<void>((done) => {
       res.once('close', done);
-      const refused =
-        deps.token !== undefined &&
-        path === deps.token.path &&
-        req.method === 'POST' &&
-        deps.token.throttle.refused(req, res);
-      if (!refused) void callback(req, res);
+      void (async () => {
+        const refused =
+          deps.token !== undefined &&
+          path === deps.token.path &&
+          req.method === 'POST' &&
+          (await deps.token.throttle.refused(req, res));
+        if (!refused) void callback(req, res);
+      })();
     });
     // Written already; the status is for the metrics, the request log and the rate limits.
     return new Response(null, {

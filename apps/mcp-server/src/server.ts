@@ -8,10 +8,12 @@ import {
   END_USER_HEADER,
   isProduction,
   type Logger,
+  openSharedLimits,
   packageVersion,
   parseConfig,
   ServiceLifecycle,
   ServiceMetrics,
+  type SharedLimits,
   startHttpServer,
 } from '@dcg/http-kit';
 import { createKgClient } from '@dcg/kg-client';
@@ -31,6 +33,11 @@ import { type McpServerConfig, McpServerConfigSchema, resolveSecret } from './co
 import { corsPolicy } from './cors';
 import { createAuthorizationServer, publicJwks } from './oauth/authorization-server';
 import { authorizationServerPaths, readDiscoveryDocument } from './oauth/discovery-document';
+import {
+  type FailureThrottle,
+  failureThrottle,
+  sharedFailureThrottle,
+} from './oauth/failure-throttle';
 import { interactionRoutes } from './oauth/interaction-routes';
 import { metadataDocumentFetch } from './oauth/metadata-document-fetch';
 import type { OAuthStore } from './oauth/oauth-store';
@@ -200,6 +207,9 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     let asPaths: readonly string[] = [];
     let browserPaths: string[] = [];
     let tokenPath: string | undefined;
+    let sharedLimits: SharedLimits | undefined;
+    let loginThrottle: FailureThrottle | undefined;
+    let clientSecretThrottle: FailureThrottle | undefined;
     const extras = [];
     if (config.oauth.enabled) {
       mkdirSync(options.dataDir, { recursive: true });
@@ -216,18 +226,33 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         ];
       }
       const postgresUrl = options.databaseUrl ?? config.storage.postgres.url;
-      const openedStore = postgresUrl
+      const postgresStore = postgresUrl
         ? await openPostgresOAuthStore({
             connectionString: postgresUrl,
             schema: config.storage.postgres.schema,
             maxConnections: config.storage.postgres.maxConnections,
           })
-        : openSqliteOAuthStore(
-            config.storage.sqlite.file ?? join(options.dataDir, 'oauth.db'),
-            join(options.dataDir, 'oauth-keys.json'),
-          );
+        : undefined;
+      const openedStore =
+        postgresStore ??
+        openSqliteOAuthStore(
+          config.storage.sqlite.file ?? join(options.dataDir, 'oauth.db'),
+          join(options.dataDir, 'oauth-keys.json'),
+        );
       store = openedStore;
       closers.push(() => openedStore.close());
+      // On PostgreSQL, rate limits and sign-in back-off are counted there, for every instance.
+      if (postgresStore) {
+        sharedLimits = await openSharedLimits({
+          pool: postgresStore.pool,
+          schema: config.storage.postgres.schema,
+          timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
+        });
+      }
+      const backOff = (name: string): FailureThrottle =>
+        sharedLimits ? sharedFailureThrottle(sharedLimits, name) : failureThrottle();
+      loginThrottle = backOff('login');
+      clientSecretThrottle = backOff('client-secret');
       const keys = await loadSigningKeys(openedStore.keys, {
         rotationDays: config.oauth.signingKeyRotationDays,
         retainSeconds: config.oauth.accessTokenTtlSeconds,
@@ -299,6 +324,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
           csrfKey: keys.cookieKeys[0]!,
           origin: issuer,
           upstream,
+          ...(loginThrottle ? { throttle: loginThrottle } : {}),
         }),
       );
       const sweeper = setInterval(
@@ -326,7 +352,9 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
           browserPaths,
           cors,
           registrations: registrationRateLimit(config.oauth.dynamicRegistration.perMinute),
-          ...(tokenPath ? { token: { path: tokenPath, throttle: tokenEndpointThrottle() } } : {}),
+          ...(tokenPath
+            ? { token: { path: tokenPath, throttle: tokenEndpointThrottle(clientSecretThrottle) } }
+            : {}),
         }),
       );
     }
@@ -343,6 +371,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       ...(auth ? { auth } : {}),
       extras,
       rateLimit: config.rateLimit,
+      sharedLimits,
       lifecycle,
       metrics: {
         metrics,

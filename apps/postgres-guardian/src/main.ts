@@ -7,6 +7,7 @@ import pg from 'pg';
 import { readConfig } from './config';
 import { createDemoTables } from './demo-tables';
 import { buildGuardianHttpApp } from './http-app';
+import { guardianRunMetrics } from './run-metrics';
 
 // The reference guardian: a tech adapter for the coordinator, and a scheduler that checks the
 // contracts it guards in PostgreSQL. Only the public API of @dcg/guardian-sdk is used.
@@ -39,15 +40,7 @@ const log = (level: string, msg: string, fields: Record<string, unknown> = {}) =
 
 const metrics = new ServiceMetrics({ service: 'postgres-guardian' });
 metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
-// outcome: compliant, violated, could_not_run (nothing sent: the reason is logged), abandoned.
-const runs = metrics.counter('guardian_runs_total', 'Contract checks finished, by outcome', [
-  'outcome',
-]);
-const runSeconds = metrics.histogram(
-  'guardian_run_duration_seconds',
-  'Time of one contract check, submission included',
-  [],
-);
+const recordRun = guardianRunMetrics(metrics);
 
 const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: config.PG_MAX_CONNECTIONS });
 pool.on('error', (error) =>
@@ -136,8 +129,7 @@ try {
     hooks: {
       onRunStart: (target) => log('debug', 'run started', { contract: target.resourceId }),
       onRunEnd: (report) => {
-        runs.inc({ outcome: report.outcome });
-        runSeconds.observe(report.durationMs / 1000);
+        recordRun(report);
         log(report.outcome === 'could_not_run' ? 'warn' : 'info', 'run finished', {
           contract: report.resourceId,
           policyId: report.policyId,

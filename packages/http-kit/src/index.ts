@@ -45,6 +45,14 @@ export {
 } from './security-headers';
 export type { HttpServerConfig, RunningServer } from './server';
 export { HttpServerConfigSchema, startHttpServer } from './server';
+export type {
+  SharedCount,
+  SharedCounter,
+  SharedLimitRule,
+  SharedLimits,
+  SharedLimitsOptions,
+} from './shared-limits';
+export { openSharedLimits, SHARED_LIMITS_TABLE } from './shared-limits';
 export { strictUtf8, strictUtf8InSteps } from './strict-utf8';
 export type { DecodeUtf8Result } from './utf8';
 export { decodeUtf8, decodeUtf8InSteps } from './utf8';

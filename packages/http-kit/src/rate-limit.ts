@@ -4,7 +4,9 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { clientOfAddress } from './client-address';
 import { parseConfig } from './config';
+import type { Logger } from './logger';
 import { problemResponse } from './problem';
+import type { SharedLimitRule, SharedLimits } from './shared-limits';
 
 /**
  * The header in which a service trusted for it (`rateLimit({ endUserKeys })`) names the end user
@@ -39,6 +41,11 @@ export const RateLimitConfigSchema = z.strictObject({
   trustForwardedFor: z.boolean().default(false),
   /** Client addresses remembered at most (the least recently seen is forgotten first). */
   maxClients: z.number().int().min(100).max(10_000_000).default(100_000),
+  /**
+   * On PostgreSQL storage, where the limits are shared: the longest wait for the database's
+   * answer before this instance's own buckets decide instead.
+   */
+  sharedStoreTimeoutMs: z.number().int().min(10).max(60_000).default(1000),
 });
 /** Validated rate limits. */
 export type RateLimitConfig = z.output<typeof RateLimitConfigSchema>;
@@ -117,6 +124,12 @@ function tooMany(seconds: number, detail: string, code: string): Response {
  * authenticated from there (so an attacker cannot lock out the legitimate clients behind the same
  * address, and a refused guess tells nothing about the key). Over a limit: 429 with `Retry-After`.
  *
+ * With `shared` (an app on PostgreSQL) the counters live in the database and every instance on it
+ * draws from one budget; each bucket is then counted as a fixed window of `burst` requests per
+ * `burst / requestsPerSecond` seconds (rounded up to whole seconds). When the database does not
+ * answer, each instance falls back to its own in-memory buckets: the limits fail open to the
+ * per-instance budget, never to no limit, and routes that need no database keep answering.
+ *
  * @example
  * app.use(rateLimit({ keys: [{ key: 'a-long-secret', name: 'ops' }], config: { anonymous: { requestsPerSecond: 5, burst: 20 } } }));
  */
@@ -137,6 +150,11 @@ export function rateLimit(options: {
    * without a key, the header is ignored.
    */
   endUserKeys?: readonly string[];
+  /**
+   * Counters in PostgreSQL shared by every instance on it (see `openSharedLimits`); absent:
+   * this instance's memory. When the store does not answer, this instance's own buckets decide.
+   */
+  shared?: SharedLimits | undefined;
   /** Clock in milliseconds (tests). */
   now?: () => number;
 }): MiddlewareHandler {
@@ -176,6 +194,21 @@ export function rateLimit(options: {
     return clientOfAddress(incoming?.socket?.remoteAddress);
   };
 
+  // Shared by every instance on the database (`options.shared`): one counter per limit.
+  const shared = options.shared
+    ? {
+        anonymous: options.shared.counter('requests-anonymous', windowOf(config.anonymous)),
+        authenticated: options.shared.counter(
+          'requests-authenticated',
+          windowOf(config.authenticated),
+        ),
+        failedAuth: options.shared.counter('failed-auth', windowOf(config.failedAuth)),
+        // A key that authenticated from an address, remembered for a day (see the lock-out).
+        trusted: options.shared.counter('trusted-keys', { points: 1, windowSeconds: 86_400 }),
+      }
+    : undefined;
+  let lastStoreWarning = Number.NEGATIVE_INFINITY;
+
   return async (c, next) => {
     if (c.req.method === 'GET' && (c.req.path === '/health' || c.req.path === '/ready')) {
       return next();
@@ -195,14 +228,75 @@ export function rateLimit(options: {
       if (user && user.length <= 256) keyId = `${keyId}/user:${user}`;
     }
     const state = clientState(client, at);
+    const tooManyRequests = (wait: number) =>
+      tooMany(
+        wait,
+        keyId === undefined
+          ? 'Too many requests from this client'
+          : keyId.startsWith('principal:') || keyId.includes('/user:')
+            ? 'Too many requests from this user'
+            : 'Too many requests with this key',
+        'RATE_LIMITED',
+      );
+    const tooManyFailures = (wait: number) =>
+      tooMany(wait, 'Too many failed authentications from this client', 'AUTH_RATE_LIMITED');
+
+    if (shared) {
+      let refusal: Response | undefined;
+      let decided = false;
+      try {
+        if (authorization !== undefined) {
+          const failures = await shared.failedAuth.peek(client);
+          if (failures.used >= config.failedAuth.burst) {
+            const trusted =
+              keyId !== undefined &&
+              (state.trustedKeys?.has(keyId) ||
+                (await shared.trusted.peek(`${client}|${keyId}`)).used > 0);
+            if (!trusted) refusal = tooManyFailures(failures.secondsLeft);
+          }
+        }
+        if (!refusal) {
+          const taken =
+            keyId === undefined
+              ? await shared.anonymous.take(client)
+              : await shared.authenticated.take(keyId);
+          if (!taken.taken) refusal = tooManyRequests(taken.secondsLeft);
+        }
+        decided = true;
+      } catch (error) {
+        // The store does not answer: this instance's own limits decide instead (see the README:
+        // limits fail open to the per-instance budget, never to none).
+        if (at - lastStoreWarning > 60_000) {
+          lastStoreWarning = at;
+          (c.var as { logger?: Logger }).logger?.warn(
+            'shared rate limits unreachable: this instance limits on its own',
+            { error },
+          );
+        }
+      }
+      if (decided) {
+        if (refusal) return refusal;
+        await next();
+        if (authorization === undefined) return;
+        try {
+          if (c.res.status === 401) {
+            await shared.failedAuth.take(client);
+          } else if (keyId !== undefined && !state.trustedKeys?.has(keyId)) {
+            await shared.trusted.take(`${client}|${keyId}`);
+            state.trustedKeys ??= new Set();
+            state.trustedKeys.add(keyId);
+          }
+        } catch {
+          // Counted by this instance instead (the store is warned about above when it is down).
+          afterLocally(state, c.res.status, keyId, at);
+        }
+        return;
+      }
+    }
 
     if (authorization !== undefined && state.failures && !state.failures.has(at)) {
       if (keyId === undefined || !state.trustedKeys?.has(keyId)) {
-        return tooMany(
-          state.failures.wait(at),
-          'Too many failed authentications from this client',
-          'AUTH_RATE_LIMITED',
-        );
+        return tooManyFailures(state.failures.wait(at));
       }
     }
 
@@ -217,27 +311,29 @@ export function rateLimit(options: {
       keyBuckets.set(keyId, bucket);
     }
     const wait = bucket.take(at);
-    if (wait > 0) {
-      return tooMany(
-        wait,
-        keyId === undefined
-          ? 'Too many requests from this client'
-          : keyId.startsWith('principal:') || keyId.includes('/user:')
-            ? 'Too many requests from this user'
-            : 'Too many requests with this key',
-        'RATE_LIMITED',
-      );
-    }
+    if (wait > 0) return tooManyRequests(wait);
 
     await next();
 
     if (authorization === undefined) return;
-    if (c.res.status === 401) {
+    afterLocally(state, c.res.status, keyId, at);
+  };
+
+  function afterLocally(state: ClientState, status: number, keyId: string | undefined, at: number) {
+    if (status === 401) {
       state.failures ??= new TokenBucket(config.failedAuth, at);
       state.failures.take(at);
     } else if (keyId !== undefined) {
       state.trustedKeys ??= new Set();
       state.trustedKeys.add(keyId);
     }
+  }
+}
+
+/** A bucket as the fixed window the shared store counts in: `burst` per `burst / rate` seconds. */
+function windowOf(bucket: Bucket): SharedLimitRule {
+  return {
+    points: bucket.burst,
+    windowSeconds: Math.max(1, Math.ceil(bucket.burst / bucket.requestsPerSecond)),
   };
 }

@@ -125,8 +125,24 @@ export function interactionRoutes(deps: {
         `account:${username}`,
         `address:${clientOfAddress(c.env.incoming.socket.remoteAddress)}`,
       ];
-      // Checked before the password: a locked attempt costs no scrypt and says nothing.
-      const wait = throttle.wait(keys);
+      // Checked before the password: a locked attempt costs no scrypt and says nothing. When the
+      // shared back-off does not answer, no password is checked at all (fails closed): a guess
+      // must never be cheaper because the database is slow or down.
+      let wait: number;
+      try {
+        wait = await throttle.wait(keys);
+      } catch {
+        c.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
+        return c.html(
+          loginPage(
+            details.uid,
+            csrf(details.uid),
+            `<p role="alert" class="error">Signing in is not possible right now. Try again in ${UNAVAILABLE_RETRY_SECONDS} s.</p>`,
+            username,
+          ),
+          503,
+        );
+      }
       if (wait > 0) {
         c.header('retry-after', String(wait));
         return c.html(loginPage(details.uid, csrf(details.uid), tooMany(wait), username), 429);
@@ -135,7 +151,8 @@ export function interactionRoutes(deps: {
       // Verify against a hash even for an unknown user, so timing does not tell who exists.
       const ok = await verifyPassword(password, user?.passwordHash ?? dummyHash);
       if (!user || !ok) {
-        const locked = throttle.failed(keys);
+        // Not counted when the store fails just now: the answer is the same 401 either way.
+        const locked = await Promise.resolve(throttle.failed(keys)).catch(() => 0);
         if (locked > 0) c.header('retry-after', String(locked));
         return c.html(
           loginPage(
@@ -147,7 +164,7 @@ export function interactionRoutes(deps: {
           401,
         );
       }
-      throttle.succeeded([keys[0]!]);
+      await Promise.resolve(throttle.succeeded([keys[0]!])).catch(() => undefined);
       result = { login: { accountId: user.username } };
     } else {
       if (details.prompt.name !== 'consent' || !details.session?.accountId) {
@@ -179,6 +196,9 @@ export function interactionRoutes(deps: {
 
   return app;
 }
+
+/** Retry-After of a sign-in refused because the shared back-off did not answer. */
+const UNAVAILABLE_RETRY_SECONDS = 30;
 
 const dummyHash =
   'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

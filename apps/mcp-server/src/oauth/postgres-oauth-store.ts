@@ -28,7 +28,7 @@ export async function openPostgresOAuthStore(options: {
   connectionString: string;
   schema: string;
   maxConnections?: number;
-}): Promise<OAuthStore> {
+}): Promise<OAuthStore & { readonly pool: pg.Pool }> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) {
     throw new Error(
       `storage.postgres.schema "${options.schema}" must be a lower-case SQL identifier`,
@@ -87,6 +87,8 @@ export async function openPostgresOAuthStore(options: {
   };
   return {
     kind: 'postgres',
+    // The one pool of the process: the shared rate limits and back-off count over it too.
+    pool,
     keys: {
       async read() {
         const { rows } = await pool.query(`SELECT body FROM ${s}.oauth_keys WHERE id = 1`);

@@ -10,17 +10,31 @@ import { type FailureThrottle, failureThrottle } from './failure-throttle';
  *
  * @example
  * const guard = tokenEndpointThrottle();
- * if (guard.refused(req, res)) return; // answered 429
+ * if (await guard.refused(req, res)) return; // answered 429 (or 503)
  * void providerCallback(req, res);
  */
 export function tokenEndpointThrottle(throttle: FailureThrottle = failureThrottle()) {
   return {
-    /** Answers 429 when the caller is locked; else watches the answer and returns false. */
-    refused(req: IncomingMessage, res: ServerResponse): boolean {
+    /**
+     * Answers 429 when the caller is locked, 503 when the back-off does not answer (fails closed:
+     * no secret is checked then); else watches the answer and resolves false.
+     */
+    async refused(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
       const keys = [`address:${clientOfAddress(req.socket.remoteAddress)}`];
       const client = basicClientId(req.headers.authorization);
       if (client !== undefined) keys.push(`client:${client}`);
-      const wait = throttle.wait(keys);
+      let wait: number;
+      try {
+        wait = await throttle.wait(keys);
+      } catch {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '30' }).end(
+          JSON.stringify({
+            error: 'temporarily_unavailable',
+            error_description: 'Client authentication is not possible right now; retry in 30 s',
+          }),
+        );
+        return true;
+      }
       if (wait > 0) {
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(wait) }).end(
           JSON.stringify({
@@ -31,9 +45,10 @@ export function tokenEndpointThrottle(throttle: FailureThrottle = failureThrottl
         return true;
       }
       res.once('finish', () => {
-        if (res.statusCode === 401) throttle.failed(keys);
+        // The answer is sent already: a store failing just now only leaves this one uncounted.
+        if (res.statusCode === 401) Promise.resolve(throttle.failed(keys)).catch(() => undefined);
         else if (res.statusCode === 200 && client !== undefined)
-          throttle.succeeded([`client:${client}`]);
+          Promise.resolve(throttle.succeeded([`client:${client}`])).catch(() => undefined);
       });
       return false;
     },

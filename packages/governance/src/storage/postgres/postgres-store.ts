@@ -63,7 +63,9 @@ async function migrate(pool: pg.Pool, schema: string): Promise<void> {
  * import { openPostgresStore } from '@dcg/governance/postgres';
  * const store = await openPostgresStore({ connectionString: process.env.DATABASE_URL! });
  */
-export async function openPostgresStore(options: PostgresStoreOptions): Promise<GovernanceStore> {
+export async function openPostgresStore(
+  options: PostgresStoreOptions,
+): Promise<GovernanceStore & { readonly pool: pg.Pool }> {
   const schema = options.schema ?? 'public';
   if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
     throw new GovernanceError('invalid_input', `Invalid PostgreSQL schema name: ${schema}`);
@@ -91,6 +93,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const { drain, ...results } = postgresResultRepository(ctx);
   return {
     kind: 'postgres',
+    // The one pool of the process: the app's shared rate limits count over it too.
+    pool,
     ...postgresTemplateRepository(ctx),
     ...postgresPolicyRepository(ctx),
     ...postgresPlanRepository(ctx),
