@@ -20,14 +20,14 @@ export const CHROMIUM_FLAGS = [
  * @example
  * describe.skipIf(!chromiumAvailable('login pages'))('login pages in Chromium', () => { ... });
  */
-export function chromiumAvailable(suite: string): boolean {
-  if (existsSync(CHROMIUM_PATH)) return true;
+export function chromiumAvailable(suite: string, path: string = CHROMIUM_PATH): boolean {
+  if (existsSync(path)) return true;
   if (process.env.DCG_REQUIRE_BROWSER === '1' || process.env.CI === 'true') {
     throw new Error(
-      `${suite}: Chromium is required here (DCG_REQUIRE_BROWSER=1 or CI=true) but ${CHROMIUM_PATH} is missing; run scripts/ensure-system.sh`,
+      `${suite}: Chromium is required here (DCG_REQUIRE_BROWSER=1 or CI=true) but ${path} is missing; run scripts/ensure-system.sh`,
     );
   }
-  console.warn(`SKIPPED: ${suite}, ${CHROMIUM_PATH} is not installed (apt-get install chromium)`);
+  console.warn(`SKIPPED: ${suite}, ${path} is not installed (apt-get install chromium)`);
   return false;
 }
 
