@@ -8,6 +8,7 @@ export {
 } from './create-http-transport';
 export { HttpClientError } from './http-client-error';
 export type { CallOptions, HttpClientOptions } from './http-client-options';
+export { httpClientOptionsShape } from './http-client-options-schema';
 export { readText } from './read-body';
 export {
   describeCause,

@@ -1,4 +1,8 @@
-import type { CallOptions, HttpClientOptions } from '@dcg/client-transport';
+import {
+  type CallOptions,
+  type HttpClientOptions,
+  httpClientOptionsShape,
+} from '@dcg/client-transport';
 import {
   isSelectResults,
   MAX_SEARCH_LIMIT,
@@ -18,7 +22,7 @@ import {
   type DescribeOptions,
   type DescribeVariable,
 } from './describe-concepts';
-import { createTransport, type Transport } from './http-transport';
+import { createTransport, parseWith, type Transport } from './http-transport';
 import { KgClientError, KgResponseError } from './kg-client-error';
 import { pageSearch, type SearchAllOptions, type SearchPages } from './search-pages';
 
@@ -87,23 +91,7 @@ export interface KgClient extends KgEndpoint {
 }
 
 const OptionsSchema = z.object({
-  baseUrl: z.pipe(
-    z.pipe(
-      z.union([z.string(), z.instanceof(URL)]),
-      z.transform((value) => String(value)),
-    ),
-    z.string().check(
-      z.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-        message: 'must be an absolute http(s) URL',
-      }),
-      z.refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' }),
-    ),
-  ),
-  apiKey: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
-  timeoutMs: z._default(z.int().check(z.gte(1), z.lte(2_147_483_647)), 10_000),
-  retries: z._default(z.int().check(z.gte(0), z.lte(10)), 2),
-  maxResponseBytes: z._default(z.int().check(z.gte(1)), 32 * 1024 * 1024),
-  fetch: z.optional(z.custom<typeof globalThis.fetch>((value) => typeof value === 'function')),
+  ...httpClientOptionsShape(32 * 1024 * 1024),
 });
 
 const describeChunk = 100;
@@ -158,12 +146,7 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
       accept: 'application/json',
       retry: 'idempotent',
       signal: options.signal,
-      parse: (value) => {
-        const page = SearchResponseSchema.safeParse(value);
-        return page.success
-          ? { success: true, data: page.data }
-          : { success: false, issues: schemaIssues(page.error.issues) };
-      },
+      parse: parseWith(SearchResponseSchema),
     });
   };
 
@@ -288,7 +271,7 @@ export function connect(options: KgClientOptions): { baseUrl: string; transport:
     );
   }
   const settings = parsed.data;
-  const baseUrl = settings.baseUrl.replace(/\/+$/, '');
+  const { baseUrl } = settings;
   const transport = createTransport({
     baseUrl,
     timeoutMs: settings.timeoutMs,

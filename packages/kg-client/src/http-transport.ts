@@ -6,7 +6,8 @@ import {
   type TransportErrors,
   type TransportSettings,
 } from '@dcg/client-transport';
-import { type ProblemDetails, ProblemDetailsSchema } from '@dcg/kg-schema';
+import { type ProblemDetails, ProblemDetailsSchema, schemaIssues } from '@dcg/kg-schema';
+import type * as z from 'zod/mini';
 import {
   KgAbortError,
   KgClientError,
@@ -60,3 +61,18 @@ const kgErrors: TransportErrors<KgIssue> = {
   rejected: (url, issues) => new KgResponseError(url, issues),
   isOwn: KgClientError.isInstance,
 };
+
+/**
+ * The `parse` of a call that answers one wire schema: the checked value, or its issues by path.
+ *
+ * @example
+ * transport({ ..., parse: parseWith(SearchResponseSchema) });
+ */
+export function parseWith<S extends z.ZodMiniType>(schema: S): TransportCall<z.output<S>>['parse'] {
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    return parsed.success
+      ? { success: true, data: parsed.data }
+      : { success: false, issues: schemaIssues(parsed.error.issues) };
+  };
+}

@@ -4,10 +4,9 @@ import {
   GraphInfoSchema,
   SourceListSchema,
   type SourceSummary,
-  schemaIssues,
 } from '@dcg/kg-schema';
 import { connect, type KgClientOptions } from './create-kg-client';
-import type { Transport } from './http-transport';
+import { parseWith, type Transport } from './http-transport';
 import { KgClientError } from './kg-client-error';
 
 /** Options of `replaceGraph`. */
@@ -68,12 +67,7 @@ function sourceGraphs(transport: Transport, uploads: Transport): SourceGraphs {
         accept: 'application/json',
         retry: 'idempotent',
         signal: options.signal,
-        parse: (value) => {
-          const parsed = SourceListSchema.safeParse(value);
-          return parsed.success
-            ? { success: true, data: parsed.data }
-            : { success: false, issues: schemaIssues(parsed.error.issues) };
-        },
+        parse: parseWith(SourceListSchema),
       });
       return listing.sources;
     },
@@ -108,12 +102,7 @@ function sourceGraphs(transport: Transport, uploads: Transport): SourceGraphs {
         accept: 'application/json',
         retry: 'idempotent',
         signal: options.signal,
-        parse: (value) => {
-          const parsed = GraphInfoSchema.safeParse(value);
-          return parsed.success
-            ? { success: true, data: parsed.data }
-            : { success: false, issues: schemaIssues(parsed.error.issues) };
-        },
+        parse: parseWith(GraphInfoSchema),
       });
     },
   };

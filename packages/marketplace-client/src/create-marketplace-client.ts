@@ -1,4 +1,8 @@
-import type { CallOptions, HttpClientOptions } from '@dcg/client-transport';
+import {
+  type CallOptions,
+  type HttpClientOptions,
+  httpClientOptionsShape,
+} from '@dcg/client-transport';
 import { MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import {
   type ContractCompliance,
@@ -118,24 +122,8 @@ export interface MarketplaceClient {
 }
 
 const OptionsSchema = z.object({
-  baseUrl: z.pipe(
-    z.pipe(
-      z.union([z.string(), z.instanceof(URL)]),
-      z.transform((value) => String(value).replace(/\/+$/, '')),
-    ),
-    z.string().check(
-      z.refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-        message: 'must be an absolute http(s) URL',
-      }),
-      z.refine((value) => !/[?#]/.test(value), { message: 'must not have a query or a fragment' }),
-    ),
-  ),
-  apiKey: z.optional(z.string().check(z.minLength(1, 'must not be empty'))),
-  timeoutMs: z._default(z.int().check(z.gte(1), z.lte(2_147_483_647)), 10_000),
-  retries: z._default(z.int().check(z.gte(0), z.lte(10)), 2),
-  maxResponseBytes: z._default(z.int().check(z.gte(1)), 16 * 1024 * 1024),
+  ...httpClientOptionsShape(16 * 1024 * 1024),
   searchProbeIntervalMs: z._default(z.int().check(z.gte(0)), 60_000),
-  fetch: z.optional(z.custom<typeof globalThis.fetch>((value) => typeof value === 'function')),
 });
 
 const Id = z.string().check(z.minLength(1), z.maxLength(500));
