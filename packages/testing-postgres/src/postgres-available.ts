@@ -20,9 +20,15 @@ export async function postgresAvailable(): Promise<boolean> {
     await client.query('SELECT 1');
     return true;
   } catch (error) {
-    if (process.env.DCG_REQUIRE_POSTGRES === '1' || process.env.CI === 'true') {
+    const requiredBy =
+      process.env.DCG_REQUIRE_POSTGRES === '1'
+        ? 'DCG_REQUIRE_POSTGRES=1'
+        : process.env.CI === 'true'
+          ? 'CI=true'
+          : undefined;
+    if (requiredBy) {
       throw new Error(
-        `PostgreSQL is required (DCG_REQUIRE_POSTGRES=1 or CI=true) but ${TEST_DATABASE_URL} is unreachable`,
+        `PostgreSQL is required (${requiredBy}) but ${TEST_DATABASE_URL} is unreachable`,
         { cause: error },
       );
     }

@@ -52,7 +52,8 @@ describe('postgresAvailable with an unreachable server', () => {
   };
 
   it('answers false and says so on the console', async () => {
-    vi.stubEnv('DCG_REQUIRE_POSTGRES', '');
+    vi.stubEnv('DCG_REQUIRE_POSTGRES', undefined);
+    vi.stubEnv('CI', undefined);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const check = await importFresh();
     await expect(check()).resolves.toBe(false);

@@ -69,7 +69,9 @@ describe('the marketplace list page: paging and search', () => {
     expect(body).toContain('value="receivables debtor"');
     expect(body).toMatch(/\d+ match(es)? for “receivables debtor” in environment production/);
     expect(cards(body)[0]).toMatch(/^Receivables Aging/);
-    expect(body).toContain('Why it matched: words: receivable, debtor');
+    expect(body).toContain(
+      'Why it matched: Words: &quot;receivable&quot;, &quot;debtor&quot; (rank 1 by words).',
+    );
     expect(body).toContain('Matched by words only: embeddings search is disabled.');
   });
 
@@ -78,7 +80,7 @@ describe('the marketplace list page: paging and search', () => {
     const urn = systemUrn('finance', 'fx-rates', 'Online');
     const byUrn = await (await pages.request(`/marketplace?q=${encodeURIComponent(urn)}`)).text();
     expect(cards(byUrn)[0]).toBe('Exchange Rates Online');
-    expect(byUrn).toContain('Why it matched: exact URN');
+    expect(byUrn).toContain('Why it matched: Its URN is the query');
     const paged = await (
       await pages.request('/marketplace?q=finance&environment=production')
     ).text();
