@@ -1,5 +1,6 @@
 import ky, { HTTPError, type KyInstance, type RetryOptions } from 'ky';
 import { readText, snippet } from './read-body';
+import { retryAfterMs } from './retry-after';
 import type { FallbackProblem, TransportErrors } from './transport-errors';
 
 /** Settings of the HTTP layer, already validated by the client. */
@@ -87,7 +88,7 @@ export function createHttpTransport<I>(
       shouldRetry: ({ error }) => {
         if (signal.aborted) return false;
         if (error instanceof HTTPError) {
-          const waitMs = retryAfterMs(error.response.headers.get('retry-after'));
+          const waitMs = retryAfterMs(error.response.headers);
           // A query answered 503 without Retry-After is the server's own query timeout: the
           // same query would run out of time again.
           if (call.retry === 'query' && error.response.status === 503 && waitMs === undefined) {
@@ -162,13 +163,4 @@ async function readProblem(
   } catch {
     return { document: undefined, fallback };
   }
-}
-
-/** Milliseconds a Retry-After header (seconds or an HTTP date) asks to wait, if it is valid. */
-function retryAfterMs(header: string | null): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }

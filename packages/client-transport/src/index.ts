@@ -6,10 +6,18 @@ export {
   type RetryKind,
   type TransportSettings,
 } from './create-http-transport';
+export {
+  ExchangeError,
+  type ExchangeAnswer,
+  type ExchangeFailureCode,
+  type ExchangeOptions,
+  exchange,
+} from './exchange';
 export { HttpClientError } from './http-client-error';
 export type { CallOptions, HttpClientOptions } from './http-client-options';
 export { httpClientOptionsShape } from './http-client-options-schema';
 export { readText } from './read-body';
+export { retryAfterMs } from './retry-after';
 export {
   describeCause,
   type FallbackProblem,

@@ -7,6 +7,7 @@ import {
   toValidationIssues,
   ValidationResultSchema,
 } from '@dcg/contract-schema';
+import { exchange } from '@dcg/client-transport';
 import { GovernanceError } from './errors';
 
 /**
@@ -44,8 +45,6 @@ export interface AdapterValidation {
   valid: boolean;
   errors: string[];
 }
-
-const MAX_REDIRECTS = 5;
 
 /**
  * The final answer of a provisioning operation. `info` is `undefined` when the adapter left it out
@@ -160,76 +159,22 @@ export class TechAdapterClient {
     return `${baseUrl.replace(/\/+$/, '')}${path}`;
   }
 
-  /** The body, at most `maxResponseBytes`: read chunk by chunk and cancelled once it is longer. */
-  private async readCapped(url: string, response: Response): Promise<string> {
-    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-    const tooLong = () =>
-      adapterError(
-        `The tech adapter at ${url} answered more than ${this.maxResponseBytes} bytes; the answer was not read`,
-      );
-    if (Number.isFinite(declared) && declared > this.maxResponseBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      throw tooLong();
-    }
-    if (!response.body) return '';
-    const reader = response.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > this.maxResponseBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLong();
-      }
-      chunks.push(value);
-    }
-    const bytes = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    return new TextDecoder().decode(bytes);
-  }
-
+  /** One request through the shared transport; any status is an answer, JSON parsed if it is. */
   private async call(
     url: string,
     init: RequestInit,
   ): Promise<{ status: number; body: unknown; text: string }> {
-    let response: Response;
-    let target = url;
-    const signal = AbortSignal.timeout(this.requestTimeoutMs);
-    try {
-      for (let hops = 0; ; hops++) {
-        response = await this.fetch(target, { ...init, redirect: 'manual', signal });
-        const location = response.headers.get('location');
-        if (response.status < 300 || response.status > 399 || location === null) break;
-        await response.body?.cancel().catch(() => undefined);
-        const next = new URL(location, target);
-        const sameOrigin = next.origin === new URL(url).origin;
-        if (this.redirects !== 'same-origin' || !sameOrigin || hops >= MAX_REDIRECTS) {
-          throw adapterError(
-            `The tech adapter at ${url} answered ${response.status} redirecting to ${next.origin}${next.pathname}; redirects are not followed${this.redirects === 'same-origin' ? (sameOrigin ? ` beyond ${MAX_REDIRECTS} hops` : ' to another origin') : ''}`,
-          );
-        }
-        target = next.href;
-      }
-    } catch (error) {
-      if (GovernanceError.isInstance(error)) throw error;
-      const reason =
-        (error as Error).name === 'TimeoutError'
-          ? `no answer within ${this.requestTimeoutMs} ms`
-          : (error as Error).message;
-      throw adapterError(`The tech adapter at ${url} cannot be reached: ${reason}`, error);
-    }
     let text: string;
+    let status: number;
     try {
-      text = await this.readCapped(url, response);
+      ({ status, text } = await exchange(url, init, {
+        timeoutMs: this.requestTimeoutMs,
+        maxResponseBytes: this.maxResponseBytes,
+        redirects: this.redirects,
+        fetch: this.fetch,
+      }));
     } catch (error) {
-      if (GovernanceError.isInstance(error)) throw error;
-      text = '';
+      throw adapterError(`The tech adapter at ${url} ${(error as Error).message}`, error);
     }
     let body: unknown = text;
     try {
@@ -237,7 +182,7 @@ export class TechAdapterClient {
     } catch {
       // Not JSON: keep the text (a 202 token may come as plain text).
     }
-    return { status: response.status, body, text };
+    return { status, body, text };
   }
 
   private toOutcome(url: string, body: unknown): ProvisioningStatus {

@@ -3,7 +3,6 @@ import { MarketplaceSearchError } from './errors';
 import {
   createAzureOpenAIProvider,
   createOpenAICompatibleProvider,
-  retryAfterMs,
 } from './http-embedding-provider';
 import { type FakeEmbeddingsApi, startFakeEmbeddingsApi } from './node/embeddings-api.testkit';
 
@@ -207,20 +206,5 @@ describe('OpenAI-compatible provider', () => {
   it('retries 429 with Retry-After as an HTTP date', async () => {
     api.fail({ status: 429, retryAfter: new Date(Date.now() + 1000).toUTCString() });
     await expect(openai().embed(['x'])).resolves.toHaveLength(1);
-  });
-});
-
-describe('retryAfterMs', () => {
-  it('reads retry-after-ms, seconds and HTTP dates', () => {
-    expect(retryAfterMs(new Headers({ 'retry-after-ms': '1500' }))).toBe(1500);
-    expect(retryAfterMs(new Headers({ 'retry-after': '3' }))).toBe(3000);
-    expect(
-      retryAfterMs(
-        new Headers({ 'retry-after': 'Wed, 21 Oct 2015 07:28:10 GMT' }),
-        Date.parse('Wed, 21 Oct 2015 07:28:00 GMT'),
-      ),
-    ).toBe(10_000);
-    expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }))).toBeUndefined();
-    expect(retryAfterMs(new Headers())).toBeUndefined();
   });
 });

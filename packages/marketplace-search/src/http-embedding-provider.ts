@@ -1,3 +1,4 @@
+import { type ExchangeAnswer, ExchangeError, exchange, retryAfterMs } from '@dcg/client-transport';
 import { z } from 'zod';
 import type { EmbeddingProvider } from './embedding-provider';
 import { MarketplaceSearchError } from './errors';
@@ -54,41 +55,6 @@ function redact(text: string, secret: string): string {
   return secret.length >= 4 ? bounded.split(secret).join('[redacted]') : bounded;
 }
 
-/** Delay in ms from `retry-after-ms` (Azure) or `Retry-After` (seconds or an HTTP date). */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Number(ms);
-  const value = headers.get('retry-after');
-  if (value === null) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-async function readBounded(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      break;
-    }
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all).slice(0, maxBytes);
-}
-
 interface HttpCall {
   url: string;
   headers: Record<string, string>;
@@ -128,32 +94,38 @@ function httpProvider(
   ): Promise<Float32Array[]> {
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let response: Response;
+      let answer: ExchangeAnswer;
       try {
-        response = await doFetch(call.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...call.headers },
-          body: JSON.stringify(call.body(input)),
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
+        answer = await exchange(
+          call.url,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...call.headers },
+            body: JSON.stringify(call.body(input)),
+          },
+          { timeoutMs, maxResponseBytes: maxAnswerBytes(input.length, dimensions), signal, fetch: doFetch },
+        );
       } catch (cause) {
-        if (signal?.aborted) throw cause;
-        const timedOut = timeout.aborted;
+        if (signal?.aborted) throw signal.reason;
+        const code = ExchangeError.isInstance(cause) ? cause.code : 'network';
+        if (code === 'too_large' || code === 'not_utf8' || code === 'redirect_refused') {
+          throw fail('provider_bad_response', (cause as Error).message, { cause });
+        }
+        const timedOut = code === 'timeout';
         if (attempt >= maxRetries) {
           throw fail(
             timedOut ? 'provider_timeout' : 'provider_unavailable',
             timedOut
               ? `no answer within ${timeoutMs} ms (${attempt + 1} attempts)`
-              : `unreachable (${(cause as Error).message}; ${attempt + 1} attempts)`,
+              : `unreachable (${((cause as Error).cause as Error | undefined)?.message ?? (cause as Error).message}; ${attempt + 1} attempts)`,
             { cause },
           );
         }
         await sleep(backoff(attempt), signal);
         continue;
       }
-      if (response.ok) {
-        const parsed = ResponseSchema.safeParse(await response.json().catch(() => undefined));
+      if (answer.status >= 200 && answer.status < 300) {
+        const parsed = ResponseSchema.safeParse(safeJson(answer.text));
         if (!parsed.success)
           throw fail('provider_bad_response', 'the answer is not an embeddings list');
         const vectors: Float32Array[] = new Array(input.length);
@@ -176,19 +148,19 @@ function httpProvider(
         }
         return vectors;
       }
-      const text = await readBounded(response, 64 * 1024).catch(() => '');
+      const text = answer.text.slice(0, 64 * 1024);
       const body = ErrorBodySchema.safeParse(safeJson(text));
       const reason =
         body.success && body.data.error.message
           ? body.data.error.message
-          : text || response.statusText;
-      if (!RETRYABLE.has(response.status)) {
-        throw fail('provider_rejected', `HTTP ${response.status}: ${reason}`);
+          : text || answer.statusText;
+      if (!RETRYABLE.has(answer.status)) {
+        throw fail('provider_rejected', `HTTP ${answer.status}: ${reason}`);
       }
-      const wait = retryAfterMs(response.headers);
-      const code = response.status === 429 ? 'provider_rate_limited' : 'provider_unavailable';
+      const wait = retryAfterMs(answer.headers);
+      const code = answer.status === 429 ? 'provider_rate_limited' : 'provider_unavailable';
       if (attempt >= maxRetries || (wait !== undefined && wait > maxRetryDelayMs)) {
-        throw fail(code, `HTTP ${response.status} after ${attempt + 1} attempts: ${reason}`, {
+        throw fail(code, `HTTP ${answer.status} after ${attempt + 1} attempts: ${reason}`, {
           ...(wait === undefined ? {} : { retryAfterSeconds: Math.ceil(wait / 1000) }),
         });
       }
@@ -211,6 +183,14 @@ function httpProvider(
       return out;
     },
   };
+}
+
+/**
+ * The largest answer read for a batch: its vectors as JSON text (a float takes at most about 25
+ * characters) plus room for the envelope; a longer answer is not an embeddings list.
+ */
+function maxAnswerBytes(inputs: number, dimensions: number): number {
+  return inputs * dimensions * 25 + 64 * 1024;
 }
 
 function safeJson(text: string): unknown {

@@ -36,7 +36,6 @@ export {
   OPENAI_MIN_SIMILARITY,
   type OpenAICompatibleProviderOptions,
   type OpenAIEmbeddingModel,
-  retryAfterMs,
 } from './http-embedding-provider';
 export {
   type FusedHit,
