@@ -7,8 +7,8 @@ export {
   type TransportSettings,
 } from './create-http-transport';
 export {
-  ExchangeError,
   type ExchangeAnswer,
+  ExchangeError,
   type ExchangeFailureCode,
   type ExchangeOptions,
   exchange,

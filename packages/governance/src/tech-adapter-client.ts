@@ -1,3 +1,4 @@
+import { exchange } from '@dcg/client-transport';
 import {
   type ProvisioningRequest,
   type ProvisioningStatus,
@@ -7,7 +8,6 @@ import {
   toValidationIssues,
   ValidationResultSchema,
 } from '@dcg/contract-schema';
-import { exchange } from '@dcg/client-transport';
 import { GovernanceError } from './errors';
 
 /**

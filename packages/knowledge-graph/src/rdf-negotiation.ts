@@ -1,3 +1,4 @@
+import { parseAccept } from '@dcg/sparql-subset';
 import { type RdfFormat, rdfFormatFromMediaType } from './rdf-format';
 import { WRITABLE_RDF_FORMATS } from './serialize-graph';
 
@@ -10,20 +11,11 @@ import { WRITABLE_RDF_FORMATS } from './serialize-graph';
  */
 export function rdfFormatFromAccept(accept: string | undefined): RdfFormat | undefined {
   if (!accept) return 'n-triples';
-  const ranges = accept
-    .split(',')
-    .map((part) => {
-      const [type = '', ...params] = part.trim().split(';');
-      const q = Number(
-        params
-          .find((p) => p.trim().startsWith('q='))
-          ?.trim()
-          .slice(2) ?? 1,
-      );
-      return { type: type.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0 };
-    })
-    .filter((r) => r.q > 0)
-    .sort((a, b) => b.q - a.q);
+  // Best first; equal qualities keep the header's order (the sort is stable).
+  const ranges = parseAccept(accept)
+    .filter((range) => range.q > 0)
+    .sort((a, b) => b.q - a.q)
+    .map((range) => ({ type: `${range.type}/${range.subtype}` }));
   for (const { type } of ranges) {
     if (type === '*/*' || type === 'application/*') return 'n-triples';
     if (type === 'text/*') return 'turtle';

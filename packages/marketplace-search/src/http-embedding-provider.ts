@@ -103,7 +103,12 @@ function httpProvider(
             headers: { 'content-type': 'application/json', ...call.headers },
             body: JSON.stringify(call.body(input)),
           },
-          { timeoutMs, maxResponseBytes: maxAnswerBytes(input.length, dimensions), signal, fetch: doFetch },
+          {
+            timeoutMs,
+            maxResponseBytes: maxAnswerBytes(input.length, dimensions),
+            signal,
+            fetch: doFetch,
+          },
         );
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;

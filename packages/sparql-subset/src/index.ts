@@ -1,3 +1,4 @@
+export { acceptQuality, type MediaRange, parseAccept } from './accept-header';
 export type { CheckedQuery } from './algebra';
 export { type EvaluateOptions, evaluate, type SparqlResults } from './evaluate';
 export { canonicalLanguageTag } from './language-tag';

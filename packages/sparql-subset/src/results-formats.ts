@@ -1,3 +1,4 @@
+import { acceptQuality, parseAccept } from './accept-header';
 import type { SparqlResults } from './evaluate';
 import type { SparqlJsonTerm } from './term-ids';
 
@@ -25,47 +26,6 @@ const ALIASES: Readonly<Record<string, ResultsFormat>> = {
   'text/xml': 'xml',
 };
 
-interface MediaRange {
-  type: string;
-  subtype: string;
-  q: number;
-}
-
-function parseAccept(accept: string): MediaRange[] {
-  const ranges: MediaRange[] = [];
-  // Bounded: a hostile header with thousands of ranges is cut, not parsed forever.
-  for (const part of accept.split(',').slice(0, 64)) {
-    const [range, ...params] = part.split(';');
-    const [type, subtype] = (range ?? '').trim().toLowerCase().split('/');
-    if (!type || !subtype) continue;
-    let q = 1;
-    for (const param of params) {
-      const [name, value] = param.split('=').map((s) => s.trim());
-      if (name?.toLowerCase() === 'q' && value !== undefined) {
-        const parsed = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value) ? Number(value) : 0;
-        q = parsed;
-      }
-    }
-    ranges.push({ type, subtype, q });
-  }
-  return ranges;
-}
-
-/** The q of a media type under the most specific range that matches it (RFC 9110 §12.5.1). */
-function qualityOf(mediaType: string, ranges: MediaRange[]): number {
-  const [type, subtype] = mediaType.split('/');
-  let best: { specificity: number; q: number } | undefined;
-  for (const range of ranges) {
-    let specificity: number;
-    if (range.type === type && range.subtype === subtype) specificity = 2;
-    else if (range.type === type && range.subtype === '*') specificity = 1;
-    else if (range.type === '*' && range.subtype === '*') specificity = 0;
-    else continue;
-    if (!best || specificity > best.specificity) best = { specificity, q: range.q };
-  }
-  return best?.q ?? 0;
-}
-
 /**
  * Chooses the results format of a SPARQL protocol answer: the `format` parameter (`json`, `xml`,
  * `csv`, `tsv`) if given, otherwise the `Accept` header with its q-values (no header: JSON). Ties
@@ -92,20 +52,14 @@ export function chooseResultsFormat(input: {
   const ranges = parseAccept(accept);
   let chosen: { format: ResultsFormat; q: number } | undefined;
   for (const format of offered) {
-    let q = qualityOf(RESULTS_MEDIA_TYPES[format], ranges);
+    let q = acceptQuality(RESULTS_MEDIA_TYPES[format], ranges);
     for (const [alias, target] of Object.entries(ALIASES)) {
-      if (target === format) q = Math.max(q, exactQuality(alias, ranges));
+      // An alias counts only when named exactly: `*/*` already matched the canonical type.
+      if (target === format) q = Math.max(q, acceptQuality(alias, ranges, { exact: true }));
     }
     if (q > 0 && (!chosen || q > chosen.q)) chosen = { format, q };
   }
   return chosen?.format;
-}
-
-/** An alias counts only when named exactly: `*\/*` already matched the canonical type. */
-function exactQuality(mediaType: string, ranges: MediaRange[]): number {
-  const [type, subtype] = mediaType.split('/');
-  const range = ranges.find((r) => r.type === type && r.subtype === subtype);
-  return range?.q ?? 0;
 }
 
 /**

@@ -2,9 +2,11 @@ import { ProblemError, problemResponse, type ServiceMetrics } from '@dcg/http-ki
 import { type GraphQueries, KnowledgeGraphError } from '@dcg/knowledge-graph';
 import {
   ALL_RESULTS_FORMATS,
+  acceptQuality,
   BOOLEAN_RESULTS_FORMATS,
   chooseResultsFormat,
   type SparqlResults as IngestedSparqlResults,
+  parseAccept,
   RESULTS_MEDIA_TYPES,
   type ResultsFormat,
   serializeResults,
@@ -168,17 +170,8 @@ function negotiate(
 /** JSON-LD when `Accept` ranks it above Turtle (Turtle otherwise, and without Accept). */
 function prefersJsonLd(accept: string | undefined): boolean {
   if (!accept) return false;
-  const quality = (type: string) => {
-    const range = accept
-      .split(',')
-      .slice(0, 64)
-      .map((part) => part.split(';'))
-      .find(([name]) => name?.trim().toLowerCase() === type);
-    if (!range) return 0;
-    const q = range.slice(1).find((p) => p.trim().toLowerCase().startsWith('q='));
-    return q ? Number(q.trim().slice(2)) || 0 : 1;
-  };
-  return quality('application/ld+json') > quality('text/turtle');
+  const ranges = parseAccept(accept);
+  return acceptQuality('application/ld+json', ranges) > acceptQuality('text/turtle', ranges);
 }
 
 /** The endpoint queries one dataset, the union of the ingested graphs: it cannot honour others. */
