@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { toJsonPath } from '@dcg/contract-schema';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { jsonPath } from './problem';
 
 const CONFIG_ERROR = Symbol.for('dcg.http-kit.ConfigError');
 
@@ -27,7 +27,7 @@ export class ConfigError extends Error {
 }
 
 function keyOf(path: ReadonlyArray<PropertyKey>): string {
-  return jsonPath(path).replace(/^\$\.?/, '') || '(root)';
+  return toJsonPath(path).replace(/^\$\.?/, '') || '(root)';
 }
 
 type Problem = { key: string; message: string };

@@ -24,7 +24,6 @@ export { serveOpenApiDocument } from './openapi-document';
 export type { Problem, ProblemFieldError } from './problem';
 export {
   fieldErrorsFromZod,
-  jsonPath,
   ProblemError,
   ProblemFieldErrorSchema,
   ProblemSchema,

@@ -1,3 +1,4 @@
+import { toJsonPath } from '@dcg/contract-schema';
 import { z } from 'zod';
 
 /**
@@ -66,22 +67,10 @@ export function problemResponse(problem: Problem, headers?: Record<string, strin
   });
 }
 
-/** Renders a zod issue path as a JSON path (`$.results.root[0].key`). */
-export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '$';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment))
-      out += `.${segment}`;
-    else out += `[${JSON.stringify(String(segment))}]`;
-  }
-  return out;
-}
-
 /** Turns zod issues into problem field errors with JSON paths and zod's issue codes. */
 export function fieldErrorsFromZod(error: z.ZodError): ProblemFieldError[] {
   return error.issues.map((issue) => ({
-    path: jsonPath(issue.path),
+    path: toJsonPath(issue.path),
     message: issue.message,
     code: issue.code,
   }));
