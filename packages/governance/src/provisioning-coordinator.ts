@@ -1,28 +1,23 @@
 import {
-  type ComponentDescriptor,
   type DocumentIssue,
   type DocumentLimits,
-  explainProvisioningInfoViolation,
-  findComponent,
-  mergeProvisioningInfo,
   type PathSegment,
   prefixIssues,
   type SystemDescriptor,
   safeParseDescriptorYaml,
-  stringifyDescriptorYaml,
   validateDescriptor,
-  withCompleteInfo,
-  withGuardianPolicyId,
 } from '@dcg/contract-schema';
 import { GovernanceError, type GovernanceIssueCode, governanceIssue } from './errors';
 import type { GovernanceEvents } from './governance-events';
 import { MAX_ENVIRONMENT_LENGTH } from './limits';
 import type { Page } from './page';
-import type { PlanLog, ProvisioningPlan, ProvisioningTask } from './provisioning-plan';
+import { PlanRunner } from './plan-runner';
+import { describeRollback } from './plan-stop';
+import type { ProvisioningPlan } from './provisioning-plan';
 import type { GovernanceStore, PlanFilter } from './repositories';
 import { newId } from './storage/row-mapping';
 import type { TechAdapterClient } from './tech-adapter-client';
-import type { RegisteredTemplate, TemplateRegistry } from './template-registry';
+import type { TemplateRegistry } from './template-registry';
 
 /**
  * A deploy or undeploy request: the environment and the system descriptor (YAML or JSON text, or
@@ -56,36 +51,7 @@ export interface CoordinatorDeps {
   instanceId?: string;
 }
 
-/** Stops the plan: `terminated` for governance rule breaches, `failed` for adapter failures. */
-class PlanStop extends Error {
-  constructor(
-    readonly outcome: 'failed' | 'terminated',
-    message: string,
-    /** The adapter did provision the component (its answer was refused afterwards). */
-    readonly provisioned = false,
-  ) {
-    super(message);
-  }
-}
-
 const INTERRUPTED = 'interrupted: the service stopped while the plan was running; deploy again';
-
-/** A sentence for the plan's errors: what a stopped deploy undid and what it left behind. */
-function describeRollback(rollback: NonNullable<ProvisioningPlan['rollback']>): string {
-  const parts: string[] = [];
-  if (rollback.rolledBack.length > 0) {
-    parts.push(`rolled back (unprovisioned, in reverse order): ${rollback.rolledBack.join(', ')}`);
-  }
-  if (rollback.remaining.length > 0) {
-    parts.push(`still provisioned: ${rollback.remaining.join(', ')}`);
-  }
-  if (rollback.uncertain.length > 0) {
-    parts.push(
-      `possibly provisioned (its call ended without a COMPLETED or FAILED status, or the service stopped during it): ${rollback.uncertain.join(', ')}`,
-    );
-  }
-  return parts.length === 0 ? 'nothing was provisioned' : parts.join('; ');
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -141,9 +107,18 @@ function descriptorTextError(issue: DocumentIssue): GovernanceError {
 export class ProvisioningCoordinator {
   private readonly running = new Set<Promise<void>>();
   private readonly clock: () => Date;
+  private readonly runner: PlanRunner;
 
   constructor(private readonly deps: CoordinatorDeps) {
     this.clock = deps.clock ?? (() => new Date());
+    this.runner = new PlanRunner({
+      store: deps.store,
+      registry: deps.registry,
+      adapters: deps.adapters,
+      events: deps.events,
+      now: () => this.now(),
+      instanceId: deps.instanceId,
+    });
   }
 
   private now(): string {
@@ -348,393 +323,11 @@ export class ProvisioningCoordinator {
       descriptor: system as Record<string, unknown>,
     };
     await this.deps.store.createPlan(plan, this.deps.instanceId);
-    const run = this.execute(structuredClone(plan), system, removeData)
+    const run = this.runner
+      .run(structuredClone(plan), system, removeData)
       .catch(() => undefined)
       .finally(() => this.running.delete(run));
     this.running.add(run);
     return plan;
-  }
-
-  private log(task: ProvisioningTask, level: PlanLog['level'], message: string): void {
-    task.logs.push({ timestamp: this.now(), level, message, phase: 'coordinator' });
-  }
-
-  private async save(plan: ProvisioningPlan): Promise<void> {
-    plan.updatedAt = this.now();
-    await this.deps.store.updatePlan(plan, this.deps.instanceId);
-  }
-
-  /**
-   * The request that provisions (or unprovisions) one component of the working descriptor. The
-   * tech adapter API v2.2.0 request has no environment field of its own: the plan's environment
-   * goes in the descriptor's `dataProduct.environment` (a field of the system descriptor), and
-   * overrides whatever the submitted descriptor said, so a guardian deployed to `qa` reports to
-   * `qa`.
-   */
-  private request(
-    working: SystemDescriptor,
-    componentId: string,
-    removeData: boolean,
-    environment: string,
-  ) {
-    return {
-      descriptorKind: 'COMPONENT_DESCRIPTOR' as const,
-      descriptor: stringifyDescriptorYaml({
-        dataProduct: { ...working, environment },
-        componentIdToProvision: componentId,
-      }),
-      removeData,
-    };
-  }
-
-  /** Stops the plan at `task`: the task fails, the tasks not yet run are skipped. */
-  private stopAt(plan: ProvisioningPlan, task: ProvisioningTask, stop: PlanStop): void {
-    task.status = 'failed';
-    task.finishedAt = this.now();
-    task.errors.push(stop.message);
-    this.log(task, 'ERROR', stop.message);
-    for (const rest of plan.tasks) if (rest.status === 'pending') rest.status = 'skipped';
-    plan.status = stop.outcome;
-    plan.errors.push(stop.message);
-  }
-
-  private static asStop(error: unknown): PlanStop {
-    return error instanceof PlanStop ? error : new PlanStop('failed', (error as Error).message);
-  }
-
-  /**
-   * Checks the whole plan before anything is provisioned: every component's template is
-   * registered; every guardian has a template id, a guardian template with a passive policy for
-   * the system's resource type, and guards data contracts of this system; and (deploy) every tech
-   * adapter accepts its request at `/v1/validate`. Sets each guardian's policy id in `working`.
-   * Returns the template of each task, in task order.
-   */
-  private async check(
-    plan: ProvisioningPlan,
-    working: SystemDescriptor,
-    removeData: boolean,
-  ): Promise<RegisteredTemplate[]> {
-    const components = working.components ?? [];
-    const templates: RegisteredTemplate[] = [];
-    for (const task of plan.tasks) {
-      try {
-        const index = components.findIndex((c) => c.id === task.componentId);
-        const component = components[index];
-        if (!component) {
-          throw new PlanStop(
-            'failed',
-            `Component "${task.componentId}" vanished from the descriptor`,
-          );
-        }
-        // The API's Info has both halves: send them, so an adapter's echo of `info` is valid.
-        components[index] = withCompleteInfo(component);
-        if (plan.operation === 'deploy' && component.__dataContractGuardianSpec !== undefined) {
-          const policyId = await this.checkGuardian(
-            component,
-            task.templateId,
-            working,
-            plan.environment,
-          );
-          components[index] = withGuardianPolicyId(component, policyId);
-          this.log(
-            task,
-            'INFO',
-            `guardian: passive policy ${policyId} for resource type ${working.kind}`,
-          );
-        }
-        // The template registered for the plan's environment (else its environment-less one).
-        const template = await this.deps.registry.get(task.templateId, plan.environment);
-        if (!template) {
-          throw new PlanStop(
-            'failed',
-            `Component "${task.componentId}": its infrastructure template "${task.templateId}" is not registered for environment "${plan.environment}"`,
-          );
-        }
-        templates.push(template);
-      } catch (error) {
-        throw Object.assign(ProvisioningCoordinator.asStop(error), { task });
-      }
-    }
-    if (plan.operation !== 'deploy') return templates;
-    for (const [i, task] of plan.tasks.entries()) {
-      const url = templates[i]!.template.url;
-      try {
-        const verdict = await this.deps.adapters.validate(
-          url,
-          this.request(working, task.componentId, removeData, plan.environment),
-        );
-        if (!verdict.valid) {
-          throw new PlanStop(
-            'failed',
-            `Component "${task.componentId}": the tech adapter refused it at validation: ${verdict.errors.join('; ') || 'no reason given'}`,
-          );
-        }
-        this.log(task, 'INFO', `validated by ${url}`);
-      } catch (error) {
-        throw Object.assign(ProvisioningCoordinator.asStop(error), { task });
-      }
-    }
-    return templates;
-  }
-
-  /**
-   * After a failed deploy: unprovisions the components this plan provisioned, newest first, and
-   * records on the plan what was undone, what remains and what may exist (saved after each step,
-   * so a stop in the middle leaves an exact account).
-   */
-  private async rollBack(
-    plan: ProvisioningPlan,
-    working: SystemDescriptor,
-    templates: RegisteredTemplate[],
-    failed: {
-      task: ProvisioningTask;
-      /**
-       * `provisioned`: the adapter provisioned it before its answer was refused (undone too);
-       * `uncertain`: the call ended without a status (unreachable, an error answer, polling given
-       * up), so the component may exist: reported, not undone; `no`: the adapter reported FAILED.
-       */
-      state: 'provisioned' | 'uncertain' | 'no';
-    },
-  ): Promise<void> {
-    const done = plan.tasks
-      .map((task, i) => ({ task, template: templates[i]! }))
-      .filter(
-        ({ task }) =>
-          task.status === 'completed' || (task === failed.task && failed.state === 'provisioned'),
-      )
-      .reverse();
-    const uncertain = failed.state === 'uncertain' ? [failed.task.componentId] : [];
-    if (done.length === 0 && uncertain.length === 0) return;
-    const rollback = {
-      rolledBack: [] as string[],
-      remaining: done.map((d) => d.task.componentId),
-      uncertain,
-    };
-    plan.rollback = rollback;
-    await this.save(plan);
-    for (const { task, template } of done) {
-      try {
-        this.log(task, 'INFO', `rolling back: calling unprovision of ${template.template.url}`);
-        const outcome = await this.deps.adapters.unprovision(
-          template.template.url,
-          this.request(working, task.componentId, false, plan.environment),
-        );
-        if (outcome.status === 'FAILED') {
-          throw new Error(`the tech adapter reported FAILED: ${outcome.errors.join('; ')}`);
-        }
-        task.status = 'rolled_back';
-        this.log(task, 'INFO', 'rolled back');
-        rollback.rolledBack.push(task.componentId);
-        rollback.remaining = rollback.remaining.filter((id) => id !== task.componentId);
-      } catch (error) {
-        const message = `rollback failed, the component remains provisioned: ${(error as Error).message}`;
-        task.errors.push(message);
-        this.log(task, 'ERROR', message);
-      }
-      await this.save(plan);
-    }
-    plan.errors.push(describeRollback(rollback));
-  }
-
-  private async execute(
-    plan: ProvisioningPlan,
-    system: SystemDescriptor,
-    removeData: boolean,
-  ): Promise<void> {
-    // The working copy accumulates each adapter's accepted info, so later components see it.
-    const working = structuredClone(system);
-    try {
-      let templates: RegisteredTemplate[];
-      try {
-        templates = await this.check(plan, working, removeData);
-      } catch (error) {
-        const stop = ProvisioningCoordinator.asStop(error);
-        const task = (error as { task?: ProvisioningTask }).task;
-        if (task) this.stopAt(plan, task, stop);
-        else {
-          plan.status = stop.outcome;
-          plan.errors.push(stop.message);
-        }
-        for (const rest of plan.tasks) if (rest.status === 'pending') rest.status = 'skipped';
-        plan.finishedAt = this.now();
-        await this.save(plan);
-        return;
-      }
-      await this.save(plan);
-      for (const [i, task] of plan.tasks.entries()) {
-        task.status = 'running';
-        task.startedAt = this.now();
-        await this.save(plan);
-        try {
-          await this.runTask(plan, task, working, removeData, templates[i]!);
-          task.status = 'completed';
-          task.finishedAt = this.now();
-          await this.save(plan);
-        } catch (error) {
-          const stop = ProvisioningCoordinator.asStop(error);
-          this.stopAt(plan, task, stop);
-          if (plan.operation === 'deploy') {
-            // A PlanStop comes from a status; anything else (no status) leaves the state unknown.
-            const state = stop.provisioned
-              ? 'provisioned'
-              : error instanceof PlanStop
-                ? 'no'
-                : 'uncertain';
-            await this.rollBack(plan, working, templates, { task, state });
-          }
-          plan.finishedAt = this.now();
-          await this.save(plan);
-          return;
-        }
-      }
-      const at = this.now();
-      if (plan.operation === 'deploy') {
-        const instance = {
-          systemId: working.id,
-          environment: plan.environment,
-          descriptor: working as Record<string, unknown>,
-          deployedAt: at,
-          planId: plan.id,
-        };
-        await this.deps.store.putInstance(instance);
-        plan.status = 'completed';
-        plan.finishedAt = at;
-        await this.save(plan);
-        await this.deps.events.emit('system.deployed', {
-          systemId: working.id,
-          environment: plan.environment,
-          planId: plan.id,
-          instance,
-        });
-      } else {
-        await this.deps.store.deleteInstance(working.id, plan.environment);
-        plan.status = 'completed';
-        plan.finishedAt = at;
-        await this.save(plan);
-        await this.deps.events.emit('system.undeployed', {
-          systemId: working.id,
-          environment: plan.environment,
-          planId: plan.id,
-        });
-      }
-    } catch (error) {
-      // Storage failed mid-plan: record it if the store still answers.
-      plan.status = 'failed';
-      plan.errors.push(`internal failure: ${(error as Error).message}`);
-      plan.finishedAt = this.now();
-      await this.save(plan).catch(() => undefined);
-    }
-  }
-
-  /**
-   * The passive policy id for a guardian component, or a PlanStop naming component and template:
-   * the guardian needs a template id, a registered guardian template with a passive policy for
-   * the system's resource type, and guards that name data contracts of this system.
-   */
-  private async checkGuardian(
-    component: ComponentDescriptor,
-    templateId: string,
-    system: SystemDescriptor,
-    environment: string,
-  ): Promise<string> {
-    const resourceType = system.kind;
-    const who = `Guardian component "${component.id}"`;
-    if (templateId === '') {
-      throw new PlanStop(
-        'terminated',
-        `${who} has no infrastructureTemplateId, so it has no guardian template and no policy; the plan is terminated`,
-      );
-    }
-    for (const [i, guard] of (component.__dataContractGuardianSpec?.guards ?? []).entries()) {
-      const target = findComponent(system, guard.dataContractId);
-      const where = `__dataContractGuardianSpec.guards[${i}].dataContractId "${guard.dataContractId}"`;
-      if (!target) {
-        throw new PlanStop(
-          'terminated',
-          `${who}: ${where} is not a component of the system "${system.id}"; the plan is terminated`,
-        );
-      }
-      if (target.__dataContractEnabled !== true) {
-        throw new PlanStop(
-          'terminated',
-          `${who}: ${where} is not a data contract (its __dataContractEnabled is not true); the plan is terminated`,
-        );
-      }
-    }
-    const registered = await this.deps.registry.get(templateId, environment);
-    if (!registered) {
-      throw new PlanStop(
-        'terminated',
-        `${who}: its infrastructure template "${templateId}" is not registered for environment "${environment}"; the plan is terminated`,
-      );
-    }
-    if (!registered.guardian) {
-      throw new PlanStop(
-        'terminated',
-        `${who}: its infrastructure template "${templateId}" is registered but is not a guardian template (no properties.dataContractGuardian); the plan is terminated`,
-      );
-    }
-    const binding = registered.policies.find((p) => p.resourceType === resourceType);
-    const policy = binding ? await this.deps.store.getPolicy(binding.policyId) : null;
-    if (!binding || !policy || policy.trigger !== 'passive') {
-      throw new PlanStop(
-        'terminated',
-        `${who}: the guardian template "${templateId}" has no passive policy for the system's resource type "${resourceType}"; the plan is terminated`,
-      );
-    }
-    return policy.id;
-  }
-
-  private async runTask(
-    plan: ProvisioningPlan,
-    task: ProvisioningTask,
-    working: SystemDescriptor,
-    removeData: boolean,
-    template: RegisteredTemplate,
-  ): Promise<void> {
-    const components = working.components ?? [];
-    const index = components.findIndex((c) => c.id === task.componentId);
-    const component = components[index];
-    if (!component)
-      throw new PlanStop('failed', `Component "${task.componentId}" vanished from the descriptor`);
-    const guardian = component.__dataContractGuardianSpec !== undefined;
-    const request = this.request(working, component.id, removeData, plan.environment);
-    const op = plan.operation === 'deploy' ? 'provision' : 'unprovision';
-    this.log(task, 'INFO', `calling ${op} of ${template.template.url}`);
-    const outcome =
-      op === 'provision'
-        ? await this.deps.adapters.provision(template.template.url, request)
-        : await this.deps.adapters.unprovision(template.template.url, request);
-    for (const line of outcome.logs) {
-      task.logs.push({
-        timestamp: line.timestamp,
-        level: line.level,
-        message: line.message,
-        ...(line.phase === undefined ? {} : { phase: line.phase }),
-      });
-    }
-    if (outcome.status === 'FAILED') {
-      throw new PlanStop(
-        'failed',
-        `Component "${task.componentId}": the tech adapter reported FAILED: ${outcome.errors.join('; ')}`,
-      );
-    }
-    if (plan.operation === 'deploy') {
-      if (guardian) {
-        const violation = explainProvisioningInfoViolation(component.info, outcome.info);
-        if (violation !== undefined) {
-          throw new PlanStop('failed', `Component "${task.componentId}": ${violation}`, true);
-        }
-      }
-      const info = mergeProvisioningInfo(component.info, outcome.info);
-      task.info = info;
-      if (info === null) {
-        const { info: _drop, ...rest } = component;
-        components[index] = rest;
-      } else {
-        components[index] = { ...component, info };
-      }
-    }
-    this.log(task, 'INFO', `${op} completed`);
   }
 }
