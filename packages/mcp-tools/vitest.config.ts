@@ -1,4 +1,9 @@
 import { defineProject, mergeConfig } from 'vitest/config';
 import { sharedConfig } from '../../vitest.shared';
 
-export default mergeConfig(sharedConfig, defineProject({ test: { name: 'mcp-tools' } }));
+export default mergeConfig(
+  sharedConfig,
+  defineProject({
+    test: { name: 'mcp-tools', globalSetup: ['./src/__fixtures__/backends.global-setup.ts'] },
+  }),
+);

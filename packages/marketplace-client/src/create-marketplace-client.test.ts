@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
-import { createLogger } from '@dcg/http-kit';
+import { type SpawnedApp, spawnApp } from '@dcg/testing-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMarketplaceClient } from './create-marketplace-client';
 import { MarketplaceClientError, MarketplaceProblemError } from './marketplace-client-error';
@@ -17,24 +13,20 @@ const CONTRACTS = {
 };
 
 describe('createMarketplaceClient against governance-api with its demo data', () => {
-  let api: RunningGovernanceApi;
-  let dir: string;
+  let api: SpawnedApp;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'marketplace-client-'));
-    api = await startGovernanceApi({
-      dataDir: dir,
+    // The app as its own process: a package's tests never import an app.
+    api = await spawnApp('governance-api', {
       demo: true,
       config: {
         auth: { apiKeys: [{ name: 'reader', key: KEY, role: 'reader' }], developmentKey: false },
         provisioning: { pollIntervalMs: 20, pollTimeoutMs: 5000, requestTimeoutMs: 5000 },
       },
-      logger: createLogger('test', { level: 'silent' }),
     });
   });
   afterAll(async () => {
     await api?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('lists instances and reads one, null when not deployed', async () => {

@@ -1,3 +1,4 @@
+export { type AppOptions, type SpawnedApp, spawnApp, type WorkspaceApp } from './spawn-app';
 export {
   runToExit,
   type ServiceCommand,

@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
+import { type SpawnedApp, spawnApp } from '@dcg/testing-process';
 
 export const ADMIN_KEY = 'gsdk-admin-key-0123456789';
 export const GUARDIAN_KEY = 'gsdk-guardian-key-0123456789';
 
-/** A real governance-api in process (embedded storage in a temporary folder), with an admin and a guardian key. */
+/**
+ * A real governance-api as its own process (embedded storage in a temporary folder), with an
+ * admin and a guardian key.
+ */
 export interface TestGovernance {
-  api: RunningGovernanceApi;
+  api: SpawnedApp;
   url: string;
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: never }>;
   /** Registers a guardian template served at `url`; returns its passive policy id. */
@@ -24,11 +24,7 @@ export interface TestGovernance {
 }
 
 export async function startTestGovernance(): Promise<TestGovernance> {
-  process.env.LOG_LEVEL ??= 'warn';
-  const dataDir = mkdtempSync(join(tmpdir(), 'dcg-gsdk-gov-'));
-  const api = await startGovernanceApi({
-    dataDir,
-    port: 0,
+  const api = await spawnApp('governance-api', {
     config: {
       auth: {
         apiKeys: [
@@ -95,7 +91,6 @@ export async function startTestGovernance(): Promise<TestGovernance> {
     },
     async close() {
       await api.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

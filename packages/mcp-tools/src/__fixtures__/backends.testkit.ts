@@ -1,9 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
-import { createLogger } from '@dcg/http-kit';
-import { type RunningKgApi, startKgApi } from '@dcg/kg-api';
+import { inject } from 'vitest';
 
 /** The key of governance-api in these tests (role reader). */
 export const GOVERNANCE_KEY = 'mcp-tools-test-reader-key-0123';
@@ -20,65 +15,42 @@ export const DEMO = {
   concept: 'https://dcg.example.org/vocab/governance/data-product',
 } as const;
 
+/** The base URLs of the backends that the project's global setup started. */
+export interface BackendUrls {
+  governance: string;
+  kg: string;
+  upstream: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    backends: BackendUrls;
+  }
+}
+
 /** Real governance-api and kg-api (with an upstream kg-api as passthrough source "upstream"). */
 export interface Backends {
-  governance: RunningGovernanceApi;
-  kg: RunningKgApi;
-  upstream: RunningKgApi;
+  governance: { url: string };
+  kg: { url: string };
+  upstream: { url: string };
+  /** Nothing to do: the global setup stops the processes after the run. */
   close(): Promise<void>;
 }
 
 /**
- * Starts governance-api and kg-api with their demo data on loopback (free ports, own data
- * folders), plus a second kg-api that the first passes SPARQL through to as source "upstream".
+ * The backends of this test run: governance-api and kg-api with their demo data, and a second
+ * kg-api that the first passes SPARQL through to as source "upstream", started once per run as
+ * their own processes by `backends.global-setup.ts` (the tools only read, so the files share them).
  *
  * @example
  * const backends = await startBackends(); … await backends.close();
  */
 export async function startBackends(): Promise<Backends> {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-backends-'));
-  const logger = createLogger('test', { level: 'silent' });
-  const governance = await startGovernanceApi({
-    dataDir: join(dir, 'governance'),
-    demo: true,
-    config: {
-      auth: {
-        apiKeys: [{ name: 'mcp', key: GOVERNANCE_KEY, role: 'reader' }],
-        developmentKey: false,
-      },
-      provisioning: { pollIntervalMs: 20, pollTimeoutMs: 5000, requestTimeoutMs: 5000 },
-    },
-    logger,
-  });
-  const upstream = await startKgApi({
-    config: { auth: { developmentKey: false } },
-    dataDir: join(dir, 'upstream'),
-    demo: true,
-    logger,
-  });
-  const kg = await startKgApi({
-    config: {
-      auth: { developmentKey: false },
-      sources: [
-        {
-          id: 'upstream',
-          name: 'Upstream thesaurus',
-          baseUrl: upstream.url,
-          modes: { ingestion: { enabled: false }, passthrough: { enabled: true } },
-        },
-      ],
-    },
-    dataDir: join(dir, 'kg'),
-    demo: true,
-    logger,
-  });
+  const urls = inject('backends');
   return {
-    governance,
-    kg,
-    upstream,
-    async close() {
-      await Promise.allSettled([governance.close(), kg.close(), upstream.close()]);
-      rmSync(dir, { recursive: true, force: true });
-    },
+    governance: { url: urls.governance },
+    kg: { url: urls.kg },
+    upstream: { url: urls.upstream },
+    close: async () => undefined,
   };
 }
