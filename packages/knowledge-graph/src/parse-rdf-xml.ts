@@ -1,6 +1,6 @@
 import { DataFactory, type Quad } from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
-import type { ParseRdfResult, RdfSyntaxIssue } from './parse-rdf';
+import type { ParseRdfResult, RdfSyntaxIssue } from './parse-rdf-result';
 
 /** Characters written to the XML parser between two turns of the event loop. */
 const CHUNK = 1 << 20;

@@ -1,31 +1,11 @@
 import { JsonLdParser } from 'jsonld-streaming-parser';
 import { DataFactory, Parser, type Quad, Writer } from 'n3';
+import type { ConversionLimit, ParseRdfResult, RdfSyntaxIssue } from './parse-rdf-result';
 import { locateXmlError, parseRdfXml } from './parse-rdf-xml';
 import type { RdfFormat } from './rdf-format';
 import { DEFAULT_MAX_XML_DEPTH, preflightXml } from './xml-preflight';
 
-/** A syntax error in an RDF document, located by 1-based line and column. */
-export interface RdfSyntaxIssue {
-  message: string;
-  line: number;
-  column: number;
-}
-
-/**
- * A limit a document ran into: its nesting (`depth`, checked before parsing), the text its XML
- * entity references insert (`expansion`), or the heap (`memory`) or time (`time`) of its
- * conversion off the main thread (`rdfInWorker`). Such a document may well be valid: it is
- * refused for what it costs.
- */
-export type ConversionLimit = 'depth' | 'expansion' | 'memory' | 'time';
-
-/**
- * Result of {@link parseRdf}: the quads, or the syntax issues; `exceeded` says that the document
- * was refused at a limit rather than for its syntax.
- */
-export type ParseRdfResult =
-  | { success: true; data: Quad[] }
-  | { success: false; issues: RdfSyntaxIssue[]; exceeded?: ConversionLimit };
+export type { ConversionLimit, ParseRdfResult, RdfSyntaxIssue } from './parse-rdf-result';
 
 /** Where an n3 parser failed, as its error's `context` gives it. */
 export interface N3ErrorContext {

@@ -1,15 +1,5 @@
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
-import type { SigningKeys } from './signing-keys';
-
-/**
- * Where the signing keys live: compare-and-set, so instances that share a store agree on one set
- * (the first to rotate wins; the others read its keys).
- */
-export interface KeyStorage {
-  read(): Promise<SigningKeys | undefined>;
-  /** Writes `next` only if the stored keys are still `previous`; false when another won. */
-  replace(previous: SigningKeys | undefined, next: SigningKeys): Promise<boolean>;
-}
+import type { KeyStorage } from './signing-keys';
 
 /**
  * Where the authorization server keeps clients, grants, codes, tokens, sessions and interactions:

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import type { KeyStorage } from './oauth-store';
+
+/**
+ * Where the signing keys live: compare-and-set, so instances that share a store agree on one set
+ * (the first to rotate wins; the others read its keys).
+ */
+export interface KeyStorage {
+  read(): Promise<SigningKeys | undefined>;
+  /** Writes `next` only if the stored keys are still `previous`; false when another won. */
+  replace(previous: SigningKeys | undefined, next: SigningKeys): Promise<boolean>;
+}
 
 /** The persisted key material of the authorization server. */
 export interface SigningKeys {
