@@ -152,35 +152,16 @@ export class PlanRunner {
   /** A completed plan: the marketplace instance written (deploy) or deleted, the event emitted. */
   private async finish(plan: ProvisioningPlan, working: SystemDescriptor): Promise<void> {
     const at = this.deps.now();
-    if (plan.operation === 'deploy') {
-      const instance = {
-        systemId: working.id,
-        environment: plan.environment,
-        descriptor: working as Record<string, unknown>,
-        deployedAt: at,
-        planId: plan.id,
-      };
-      await this.deps.store.putInstance(instance);
-      plan.status = 'completed';
-      plan.finishedAt = at;
-      await this.save(plan);
-      await this.deps.events.emit('system.deployed', {
-        systemId: working.id,
-        environment: plan.environment,
-        planId: plan.id,
-        instance,
-      });
-    } else {
-      await this.deps.store.deleteInstance(working.id, plan.environment);
-      plan.status = 'completed';
-      plan.finishedAt = at;
-      await this.save(plan);
-      await this.deps.events.emit('system.undeployed', {
-        systemId: working.id,
-        environment: plan.environment,
-        planId: plan.id,
-      });
-    }
+    const ids = { systemId: working.id, environment: plan.environment, planId: plan.id };
+    const instance = { ...ids, descriptor: working as Record<string, unknown>, deployedAt: at };
+    if (plan.operation === 'deploy') await this.deps.store.putInstance(instance);
+    else await this.deps.store.deleteInstance(working.id, plan.environment);
+    plan.status = 'completed';
+    plan.finishedAt = at;
+    await this.save(plan);
+    if (plan.operation === 'deploy')
+      await this.deps.events.emit('system.deployed', { ...ids, instance });
+    else await this.deps.events.emit('system.undeployed', ids);
   }
 
   private log(task: ProvisioningTask, level: PlanLog['level'], message: string): void {
