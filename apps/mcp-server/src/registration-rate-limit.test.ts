@@ -7,14 +7,26 @@ import { registrationRateLimit } from './registration-rate-limit';
 import { startMcpServer } from './server';
 
 describe('dynamic registration rate limit', () => {
-  it('counts per address and minute', () => {
+  it('allows perMinute at once per address, then one more each 60/perMinute seconds', () => {
     const limit = registrationRateLimit(2);
     const t = 120_000;
     expect(limit.take('a', t)).toBeUndefined();
-    expect(limit.take('a', t + 1)).toBeUndefined();
-    expect(limit.take('a', t + 2)).toBe(60);
-    expect(limit.take('b', t + 3)).toBeUndefined();
-    expect(limit.take('a', t + 60_000)).toBeUndefined();
+    expect(limit.take('a', t)).toBeUndefined();
+    expect(limit.take('a', t)).toBe(30);
+    expect(limit.take('b', t)).toBeUndefined();
+    expect(limit.take('a', t + 20_000)).toBe(10);
+    expect(limit.take('a', t + 30_000)).toBeUndefined();
+    expect(limit.take('a', t + 30_000)).toBe(30);
+  });
+
+  it('forgets the least recently seen address beyond maxAddresses', () => {
+    const limit = registrationRateLimit(1, 2);
+    expect(limit.take('a', 0)).toBeUndefined();
+    expect(limit.take('b', 0)).toBeUndefined();
+    expect(limit.take('c', 0)).toBeUndefined();
+    // `a` was forgotten for `c`: it starts with a full bucket again; `c` is still counted.
+    expect(limit.take('a', 0)).toBeUndefined();
+    expect(limit.take('c', 0)).toBe(60);
   });
 
   it('answers 429 with Retry-After over HTTP once the rate is used up', async () => {
@@ -39,7 +51,7 @@ describe('dynamic registration rate limit', () => {
             token_endpoint_auth_method: 'none',
           }),
         });
-      // Five calls span at most one minute boundary, so one window gets three: one is refused.
+      // Two registrations at once, then one each 30 s: of five quick calls three are refused.
       const responses = [];
       for (let i = 0; i < 5; i++) responses.push(await register());
       const refused = responses.filter((r) => r.status === 429);

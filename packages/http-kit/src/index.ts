@@ -53,6 +53,7 @@ export type {
 } from './shared-limits';
 export { openSharedLimits, SHARED_LIMITS_TABLE } from './shared-limits';
 export { strictUtf8, strictUtf8InSteps } from './strict-utf8';
+export { KeyedTokenBuckets, TokenBucket, type TokenRate } from './token-bucket';
 export type { DecodeUtf8Result } from './utf8';
 export { decodeUtf8, decodeUtf8InSteps } from './utf8';
 export { zodValidationHook } from './zod-validation-hook';

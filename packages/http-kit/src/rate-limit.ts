@@ -7,6 +7,7 @@ import { parseConfig } from './config';
 import type { Logger } from './logger';
 import { problemResponse } from './problem';
 import type { SharedLimitRule, SharedLimits } from './shared-limits';
+import { TokenBucket, type TokenRate } from './token-bucket';
 
 /**
  * The header in which a service trusted for it (`rateLimit({ endUserKeys })`) names the end user
@@ -49,49 +50,6 @@ export const RateLimitConfigSchema = z.strictObject({
 });
 /** Validated rate limits. */
 export type RateLimitConfig = z.output<typeof RateLimitConfigSchema>;
-
-type Bucket = z.output<typeof BucketSchema>;
-
-class TokenBucket {
-  #tokens: number;
-  #updated: number;
-
-  constructor(
-    private readonly rule: Bucket,
-    now: number,
-  ) {
-    this.#tokens = rule.burst;
-    this.#updated = now;
-  }
-
-  #refill(now: number): void {
-    const elapsed = Math.max(0, now - this.#updated) / 1000;
-    this.#tokens = Math.min(this.rule.burst, this.#tokens + elapsed * this.rule.requestsPerSecond);
-    this.#updated = now;
-  }
-
-  /** Whether a token is left (without taking it). */
-  has(now: number): boolean {
-    this.#refill(now);
-    return this.#tokens >= 1;
-  }
-
-  /** Takes a token; answers 0 on success, else the seconds until one is there. */
-  take(now: number): number {
-    this.#refill(now);
-    if (this.#tokens >= 1) {
-      this.#tokens -= 1;
-      return 0;
-    }
-    return (1 - this.#tokens) / this.rule.requestsPerSecond;
-  }
-
-  /** Seconds until a token is there. */
-  wait(now: number): number {
-    this.#refill(now);
-    return this.#tokens >= 1 ? 0 : (1 - this.#tokens) / this.rule.requestsPerSecond;
-  }
-}
 
 interface ClientState {
   requests: TokenBucket;
@@ -331,7 +289,7 @@ export function rateLimit(options: {
 }
 
 /** A bucket as the fixed window the shared store counts in: `burst` per `burst / rate` seconds. */
-function windowOf(bucket: Bucket): SharedLimitRule {
+function windowOf(bucket: TokenRate): SharedLimitRule {
   return {
     points: bucket.burst,
     windowSeconds: Math.max(1, Math.ceil(bucket.burst / bucket.requestsPerSecond)),
