@@ -161,7 +161,7 @@ export function requireQuery(query: string | undefined): string {
       status: 400,
       title: 'Invalid request',
       detail: 'A SPARQL query is required (query parameter or body)',
-      errors: [{ path: '$.query', message: 'required' }],
+      errors: [{ path: '$.query', message: 'required', code: 'required' }],
     });
   }
   return query;

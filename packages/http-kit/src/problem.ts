@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const ProblemFieldErrorSchema = z.object({
   path: z.string(),
   message: z.string(),
-  code: z.string().optional(),
+  code: z.string(),
 });
 export type ProblemFieldError = z.infer<typeof ProblemFieldErrorSchema>;
 

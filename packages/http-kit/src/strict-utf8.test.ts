@@ -56,7 +56,7 @@ describe('strictUtf8', () => {
         type: 'https://example.org/invalid_utf8',
         status: 400,
         byteOffset: 2,
-        errors: [{ path: '$.body', message: 'invalid UTF-8 at byte 2' }],
+        errors: [{ path: '$.body', message: 'invalid UTF-8 at byte 2', code: 'invalid_utf8' }],
       });
     }
   });

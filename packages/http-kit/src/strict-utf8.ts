@@ -44,6 +44,12 @@ function textOrProblem(
     title: 'Invalid UTF-8',
     detail: `The ${what} is not valid UTF-8: byte ${decoded.byteOffset} (counted from 0) starts no UTF-8 sequence. Nothing was changed.`,
     byteOffset: decoded.byteOffset,
-    errors: [{ path: `$.${what}`, message: `invalid UTF-8 at byte ${decoded.byteOffset}` }],
+    errors: [
+      {
+        path: `$.${what}`,
+        message: `invalid UTF-8 at byte ${decoded.byteOffset}`,
+        code: 'invalid_utf8',
+      },
+    ],
   });
 }

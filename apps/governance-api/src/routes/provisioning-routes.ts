@@ -130,7 +130,13 @@ export function mountProvisioningRoutes(
           status: 400,
           title: 'Invalid request',
           detail: 'status and its alias state name different states',
-          errors: [{ path: '$.query.state', message: `differs from status "${q.status}"` }],
+          errors: [
+            {
+              path: '$.query.state',
+              message: `differs from status "${q.status}"`,
+              code: 'conflicting_alias',
+            },
+          ],
         });
       }
       const status = q.status ?? q.state;

@@ -312,7 +312,7 @@ function parseAllowEmpty(value: string | undefined): boolean {
     status: 400,
     title: 'Invalid request',
     detail: 'allowEmpty must be true or false',
-    errors: [{ path: '$.allowEmpty', message: 'must be true or false' }],
+    errors: [{ path: '$.allowEmpty', message: 'must be true or false', code: 'invalid_type' }],
   });
 }
 

@@ -19,7 +19,7 @@ function invalidGraph(detail: string, message: string): ProblemError {
     status: 400,
     title: 'Invalid request',
     detail,
-    errors: [{ path: '$.graph', message }],
+    errors: [{ path: '$.graph', message, code: 'invalid_graph' }],
   });
 }
 

@@ -130,6 +130,6 @@ function acceptOf(format: string | undefined, accept: string | undefined): strin
     status: 400,
     title: 'Invalid request',
     detail: `format must be one of ${ALL_RESULTS_FORMATS.join(', ')}`,
-    errors: [{ path: '$.format', message: 'unknown results format' }],
+    errors: [{ path: '$.format', message: 'unknown results format', code: 'invalid_value' }],
   });
 }

@@ -153,6 +153,7 @@ function negotiate(
         {
           path: '$.format',
           message: `unknown results format ${JSON.stringify(format.slice(0, 64))}`,
+          code: 'invalid_value',
         },
       ],
     });
@@ -182,7 +183,11 @@ function refuseDatasetParameters(present: string[]): void {
     status: 400,
     title: 'RDF dataset parameters are not supported',
     detail: `${present.join(' and ')} cannot be honoured: every query runs over the union of the ingested graphs (its default graph). Leave the parameter out, or use passthrough to a source that supports it.`,
-    errors: present.map((name) => ({ path: `$.${name}`, message: 'not supported' })),
+    errors: present.map((name) => ({
+      path: `$.${name}`,
+      message: 'not supported',
+      code: 'unsupported',
+    })),
   });
 }
 
