@@ -41,6 +41,7 @@ export {
   PolicySchema,
 } from './policies';
 export {
+  MAX_SEARCH_OFFSET,
   type MarketplaceSearchQuery,
   MarketplaceSearchQuerySchema,
 } from './search-query';
@@ -51,6 +52,8 @@ export {
   type EmbeddingsStatus,
   EmbeddingsStatusSchema,
   type SearchHit,
+  type SearchHitContract,
+  SearchHitContractSchema,
   SearchHitSchema,
   type SearchResult,
   SearchResultSchema,

@@ -22,7 +22,7 @@ describe('the README example', () => {
       { cwd: packageDir },
     );
     expect(stdout).toBe(
-      "[ 'Invoices' ]\n{ q: 'invoices', environment: 'production', limit: 10 }\n[ 'mode' ]\n",
+      "[ 'Invoices' ]\n{ q: 'invoices', limit: 10, offset: 0 }\n[ 'mode' ]\n",
     );
   });
 });

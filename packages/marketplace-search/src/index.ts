@@ -63,6 +63,7 @@ export {
   TYPO_WEIGHT,
 } from './lexical-index';
 export {
+  type InstanceContracts,
   type InstanceSource,
   MarketplaceSearch,
   type MarketplaceSearchOptions,
