@@ -38,6 +38,7 @@ export {
   type OpenAIEmbeddingModel,
   retryAfterMs,
 } from './http-embedding-provider';
+export { instanceContracts } from './hit-contracts';
 export {
   type FusedHit,
   type FusionOptions,
