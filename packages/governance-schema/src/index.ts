@@ -41,7 +41,6 @@ export {
   PolicySchema,
 } from './policies';
 export {
-  MAX_SEARCH_OFFSET,
   type MarketplaceSearchQuery,
   MarketplaceSearchQuerySchema,
 } from './search-query';
@@ -51,6 +50,7 @@ export {
   type EmbeddingJobStatus,
   type EmbeddingsStatus,
   EmbeddingsStatusSchema,
+  MAX_SEARCH_OFFSET,
   type SearchHit,
   type SearchHitContract,
   SearchHitContractSchema,

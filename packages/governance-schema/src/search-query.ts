@@ -1,5 +1,6 @@
 import { InstanceComplianceSchema, MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
 import { z } from 'zod';
+import { MAX_SEARCH_OFFSET } from './search-wire';
 
 const csvList = z.union([z.string(), z.array(z.string())]).transform((v) =>
   (Array.isArray(v) ? v : [v])
@@ -7,9 +8,6 @@ const csvList = z.union([z.string(), z.array(z.string())]).transform((v) =>
     .map((s) => s.trim())
     .filter(Boolean),
 );
-
-/** The largest `offset` of a search page: hits beyond the first 1,000 are not ranked. */
-export const MAX_SEARCH_OFFSET = 950;
 
 /**
  * The query of `GET /v1/marketplace/search` (and of the MCP search tool): `q` up to 512

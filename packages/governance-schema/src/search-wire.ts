@@ -1,6 +1,9 @@
 import { ContractComplianceStateSchema, InstanceComplianceSchema } from '@dcg/contract-schema';
 import * as z from 'zod/mini';
 
+/** The largest `offset` of a search page (`limit` is at most 50: the first 1,000 hits). */
+export const MAX_SEARCH_OFFSET = 950;
+
 /**
  * A data contract (output port) of a search hit, with its latest compliance state.
  *

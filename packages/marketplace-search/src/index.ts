@@ -26,6 +26,7 @@ export {
   resolveEmbeddingsApiKey,
 } from './embeddings-search-config';
 export { MarketplaceSearchError, type MarketplaceSearchErrorCode } from './errors';
+export { instanceContracts } from './hit-contracts';
 export { explainHit } from './hit-explanation';
 export {
   type AzureOpenAIProviderOptions,
@@ -38,7 +39,6 @@ export {
   type OpenAIEmbeddingModel,
   retryAfterMs,
 } from './http-embedding-provider';
-export { instanceContracts } from './hit-contracts';
 export {
   type FusedHit,
   type FusionOptions,
