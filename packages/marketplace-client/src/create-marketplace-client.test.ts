@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
@@ -119,14 +117,20 @@ describe('createMarketplaceClient against governance-api with its demo data', ()
     expect(byUrn.hits[0]).toMatchObject({ systemId: SYSTEM, environment: 'production' });
     expect(byUrn.hits[0]?.matchedBy).toContain('exact-urn');
     expect(byUrn.hits.every((hit) => hit.environment === 'production')).toBe(true);
-    // Paging follows the server's nextOffset over one ranking.
+    // The same system deployed in staging too (as another process would): paging follows the
+    // server's nextOffset over one ranking of both environments.
+    const deployed = await api.governance.store.getInstance(SYSTEM, 'production');
+    if (!deployed) throw new Error('the demo system is not deployed');
+    await api.governance.store.putInstance({ ...deployed, environment: 'staging' });
+    await api.marketplaceSearch.refresh();
     const all = await client.search('finance', { limit: 50 });
-    expect(all.hits.length).toBeGreaterThan(1);
+    expect(all.hits.map((hit) => hit.environment).sort()).toEqual(['production', 'staging']);
     const first = await client.search('finance', { limit: 1 });
     expect(first.nextOffset).toBe(1);
     const second = await client.search('finance', { limit: 1, offset: first.nextOffset });
+    expect(second.nextOffset).toBeUndefined();
     expect([...first.hits, ...second.hits].map((hit) => [hit.environment, hit.systemId])).toEqual(
-      all.hits.slice(0, 2).map((hit) => [hit.environment, hit.systemId]),
+      all.hits.map((hit) => [hit.environment, hit.systemId]),
     );
     expect(requested.every((path) => path === '/v1/marketplace/search')).toBe(true);
   });

@@ -13,7 +13,7 @@ import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { decodeCursor, encodeCursor, fitItems } from './paging';
 import { SCOPES } from './scopes';
 import { ComponentViewSchema, readSystem, SystemViewSchema } from './system-view';
-import { ToolInputError, toToolError, withToolErrors } from './tool-errors';
+import { ToolInputError, withToolErrors } from './tool-errors';
 import { toolOutputSchema } from './tool-output-schema';
 import { jsonBytes, tooLarge, toolResult } from './tool-result';
 import { systemOfComponent } from './urns';
