@@ -198,8 +198,6 @@ describe('held-out quality set: 80 systems, 52 queries in six categories', () =>
   // The search as it runs (limit 10, the API's default).
   const search = (q: string, vector: Float32Array): string[] =>
     searchAsRun(lexical, vectors, q, vector).map(idOf);
-  const byCategory = (table: CategoryMetrics[]) =>
-    Object.fromEntries(table.map((m) => [m.category, m]));
 
   it('reports recall@5, MRR and precision@5 per category and holds the floors', () => {
     expect(instances).toHaveLength(80);
