@@ -1,10 +1,12 @@
 import { join } from 'node:path';
-import { type InstanceCompliance, instanceCompliance } from '@dcg/contract-schema';
 import type { Governance } from '@dcg/governance';
 import type { Logger } from '@dcg/http-kit';
 import { ConfigError } from '@dcg/http-kit';
 import {
   type EmbeddingStore,
+  type InstanceContracts,
+  instanceContracts,
+  instanceKey,
   MarketplaceSearch,
   MarketplaceSearchError,
 } from '@dcg/marketplace-search';
@@ -73,20 +75,14 @@ export async function openMarketplaceSearch(options: {
     provider,
     source: { listInstances: (filter) => governance.store.listInstances(filter) },
     thesaurus: createWordNetThesaurus(),
-    complianceOf: async (systemIds, environment) => {
-      const out = new Map<string, InstanceCompliance>();
-      for (const systemId of systemIds) {
-        const view = await governance.marketplace.getInstance(systemId, environment);
-        if (!view) continue;
-        out.set(
-          systemId,
-          instanceCompliance(
-            view.components
-              .filter((c) => c.dataContract)
-              .map((c) => c.compliance?.status ?? 'unknown'),
-          ),
-        );
-      }
+    contractsOf: async (instances) => {
+      const views = await Promise.all(
+        instances.map((i) => governance.marketplace.getInstance(i.systemId, i.environment)),
+      );
+      const out = new Map<string, InstanceContracts>();
+      for (const view of views)
+        if (view)
+          out.set(instanceKey(view.environment, view.systemId), instanceContracts(view.components));
       return out;
     },
     ...(settings.minSimilarity === undefined

@@ -168,6 +168,35 @@ describe('marketplace search over HTTP (SQLite, Azure OpenAI provider on loopbac
     ).toEqual([]);
     expect((await search(api.url, { q: 'leads', environment: 'prod' })).body.hits).toEqual([]);
 
+    // Without an environment: one ranking over every environment, paged, each hit with its
+    // data contracts, so that a client needs no other read.
+    const elsewhere = await deploy(
+      api,
+      'prod',
+      'Exhibitions',
+      'Visitors met at trade fairs',
+      'visitor_email',
+    );
+    await api.marketplaceSearch.idle();
+    const everywhere = await search(api.url, { q: 'trade fairs', limit: '1' });
+    expect(everywhere.status).toBe(200);
+    expect(everywhere.body).toMatchObject({ mode: 'hybrid', offset: 0, nextOffset: 1 });
+    const next = await search(api.url, { q: 'trade fairs', limit: '1', offset: '1' });
+    expect(next.body.offset).toBe(1);
+    const found = [...everywhere.body.hits, ...next.body.hits];
+    expect(
+      found.map((h: { systemId: string; environment: string }) => h.environment).sort(),
+    ).toEqual(['prod', 'qa']);
+    expect(found.map((h: { systemId: string }) => h.systemId).sort()).toEqual(
+      [elsewhere, id].sort(),
+    );
+    expect(found.find((h: { systemId: string }) => h.systemId === id)).toMatchObject({
+      compliance: 'unknown',
+      dataContracts: [
+        { id: 'urn:dmb:cmp:sales:leads:0:port', name: 'Leads port', status: 'unknown' },
+      ],
+    });
+
     const undeploy = await request(`${api.url}/v1/provisioning/undeploy`, {
       key: KEYS.coordinator,
       body: { environment: 'qa', systemId: id },
@@ -193,8 +222,15 @@ describe('marketplace search over HTTP (SQLite, Azure OpenAI provider on loopbac
       (p: { name: string }) => p.name,
     );
     expect(params).toEqual(
-      expect.arrayContaining(['q', 'environment', 'limit', 'kind', 'compliance']),
+      expect.arrayContaining(['q', 'environment', 'limit', 'offset', 'kind', 'compliance']),
     );
+    const environment = doc.paths['/v1/marketplace/search'].get.parameters.find(
+      (p: { name: string }) => p.name === 'environment',
+    );
+    expect(environment.required).not.toBe(true);
+    expect(
+      doc.components.schemas.MarketplaceSearchResult.properties.hits.items.properties.dataContracts,
+    ).toBeDefined();
     expect(doc.components.schemas.MarketplaceSearchResult).toBeDefined();
   });
 
@@ -203,7 +239,9 @@ describe('marketplace search over HTTP (SQLite, Azure OpenAI provider on loopbac
       { q: '', environment: 'qa' },
       { q: 'x', environment: 'qa', limit: '500' },
       { q: 'x'.repeat(600), environment: 'qa' },
-      { q: 'x' },
+      { q: 'x', environment: '' },
+      { q: 'x', offset: '-1' },
+      { q: 'x', offset: '951' },
       { q: 'x', environment: 'qa', compliance: 'green' },
     ]) {
       const res = await request(`${api.url}/v1/marketplace/search?${new URLSearchParams(query)}`);

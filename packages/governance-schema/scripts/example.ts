@@ -18,13 +18,21 @@ const answer = SearchResultSchema.safeParse({
       why: 'words: invoice',
       lexical: { rank: 1, matchedTerms: ['invoice'] },
       compliance: 'compliant',
+      dataContracts: [{ id: 'urn:dmb:cmp:finance:invoices:1:port', status: 'compliant' }],
     },
   ],
+  offset: 0,
 });
 console.log(answer.success ? answer.data.hits.map((hit) => hit.name) : answer.error.issues);
 
-const query = MarketplaceSearchQuerySchema.parse({ q: ' invoices ', environment: 'production' });
-console.log(query); // { q: 'invoices', environment: 'production', limit: 10 }
+const query = MarketplaceSearchQuerySchema.parse({ q: ' invoices ' });
+console.log(query); // { q: 'invoices', limit: 10, offset: 0 } (every environment)
 
-const wrong = SearchResultSchema.safeParse({ mode: 'semantic', model: null, pending: 0, hits: [] });
+const wrong = SearchResultSchema.safeParse({
+  mode: 'semantic',
+  model: null,
+  pending: 0,
+  hits: [],
+  offset: 0,
+});
 if (!wrong.success) console.log(wrong.error.issues[0]?.path); // [ 'mode' ]

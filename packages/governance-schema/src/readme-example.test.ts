@@ -21,8 +21,6 @@ describe('the README example', () => {
       ['--conditions=@dcg/source', 'scripts/example.ts'],
       { cwd: packageDir },
     );
-    expect(stdout).toBe(
-      "[ 'Invoices' ]\n{ q: 'invoices', environment: 'production', limit: 10 }\n[ 'mode' ]\n",
-    );
+    expect(stdout).toBe("[ 'Invoices' ]\n{ q: 'invoices', limit: 10, offset: 0 }\n[ 'mode' ]\n");
   });
 });

@@ -14,6 +14,7 @@ describe('MarketplaceSearchQuerySchema', () => {
       q: 'invoices',
       environment: 'production',
       limit: 10,
+      offset: 0,
       kind: ['outputport', 'workload'],
       compliance: ['violated', 'unknown'],
     });
@@ -32,5 +33,15 @@ describe('MarketplaceSearchQuerySchema', () => {
     expect(
       MarketplaceSearchQuerySchema.safeParse({ q: 'x'.repeat(513), environment: 'p' }).success,
     ).toBe(false);
+    const paging = MarketplaceSearchQuerySchema.safeParse({ q: 'x', offset: '951' });
+    expect(paging.error?.issues.map((i) => [i.path.join('.'), i.code])).toEqual([
+      ['offset', 'too_big'],
+    ]);
+  });
+
+  it('searches every environment when none is given', () => {
+    expect(
+      MarketplaceSearchQuerySchema.parse({ q: 'money owed by clients', offset: '20' }),
+    ).toEqual({ q: 'money owed by clients', limit: 10, offset: 20 });
   });
 });

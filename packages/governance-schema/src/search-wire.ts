@@ -1,9 +1,27 @@
-import { InstanceComplianceSchema } from '@dcg/contract-schema';
+import { ContractComplianceStateSchema, InstanceComplianceSchema } from '@dcg/contract-schema';
 import * as z from 'zod/mini';
+
+/** The largest `offset` of a search page (`limit` is at most 50: the first 1,000 hits). */
+export const MAX_SEARCH_OFFSET = 950;
+
+/**
+ * A data contract (output port) of a search hit, with its latest compliance state.
+ *
+ * @example
+ * SearchHitContractSchema.parse({ id: 'urn:dmb:cmp:finance:orders:0:port', status: 'compliant' });
+ */
+export const SearchHitContractSchema = z.object({
+  id: z.string(),
+  name: z.optional(z.string()),
+  status: ContractComplianceStateSchema,
+});
+/** A data contract of a search hit. */
+export type SearchHitContract = z.infer<typeof SearchHitContractSchema>;
 
 /**
  * One search hit, with why it matched: `matchedBy` lists the evidence (exact URN or name, words,
- * meaning), `why` says it in a sentence, `lexical` / `vector` give the ranks behind it.
+ * meaning), `why` says it in a sentence, `lexical` / `vector` give the ranks behind it;
+ * `compliance` rolls up the states of its `dataContracts`, so a client needs no second read.
  *
  * @example
  * SearchHitSchema.parse(hit).why; // 'words: invoice; close in meaning (similarity 0.61, rank 2)'
@@ -20,14 +38,16 @@ export const SearchHitSchema = z.object({
   lexical: z.optional(z.object({ rank: z.int(), matchedTerms: z.array(z.string()) })),
   vector: z.optional(z.object({ rank: z.int(), similarity: z.number() })),
   compliance: z.optional(InstanceComplianceSchema),
+  dataContracts: z.optional(z.array(SearchHitContractSchema)),
 });
 /** One search hit. */
 export type SearchHit = z.infer<typeof SearchHitSchema>;
 
 /**
  * A search answer: `mode` says whether vectors took part, `fallback` why not, `pending` how many
- * instances of the environment have no current embedding yet, `suggestions` the query respelled
- * where a word looked like a typo of an indexed word ("did you mean").
+ * instances of the environment (of all, without one) have no current embedding yet,
+ * `suggestions` the query respelled where a word looked like a typo of an indexed word ("did you
+ * mean"); `offset` is the page's first hit and `nextOffset`, when more hits follow, the next one.
  *
  * @example
  * if (result.mode === 'lexical') console.warn(result.fallback);
@@ -39,6 +59,8 @@ export const SearchResultSchema = z.object({
   pending: z.int(),
   hits: z.array(SearchHitSchema),
   suggestions: z.optional(z.array(z.string())),
+  offset: z.int(),
+  nextOffset: z.optional(z.int()),
 });
 /** A search answer. */
 export type SearchResult = z.infer<typeof SearchResultSchema>;

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type SpawnedApp, spawnApp } from '@dcg/testing-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMarketplaceClient } from './create-marketplace-client';
@@ -81,22 +79,42 @@ describe('createMarketplaceClient against governance-api with its demo data', ()
     expect(await client.getDeployedDescriptor(SYSTEM, 'staging')).toBeNull();
   });
 
-  it("searches through governance-api's search endpoint, which says why each hit matched", async () => {
-    const client = createMarketplaceClient({ baseUrl: api.url });
-    const byName = await client.search('invoices', { environment: 'production' });
-    // Embeddings are off in this configuration: governance-api answers by words and says so.
-    expect(byName.mode).toBe('lexical');
-    expect(byName.fallbackReason).toEqual(expect.any(String));
-    expect(byName.hits[0]).toMatchObject({ systemId: SYSTEM, why: expect.any(String) });
-    const byUrn = await client.search(SYSTEM, { environment: 'production' });
-    expect(byUrn.hits[0]).toMatchObject({ systemId: SYSTEM });
-    expect(byUrn.hits[0]?.matched).toContain('exact-urn');
-    expect(byUrn.hits[0]?.instance?.systemId).toBe(SYSTEM);
-    // Across environments this client ranks by words, and says so.
+  it("searches every environment through governance-api's search, one page at a time", async () => {
+    const requested: string[] = [];
+    const client = createMarketplaceClient({
+      baseUrl: api.url,
+      fetch: (input, init) => {
+        requested.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+        return fetch(input, init);
+      },
+    });
     const everywhere = await client.search('invoices');
+    // Embeddings are off in this configuration: governance-api answers by words and says so.
     expect(everywhere.mode).toBe('lexical');
-    expect(everywhere.fallbackReason).toMatch(/within one environment/);
-    expect(everywhere.hits[0]?.systemId).toBe(SYSTEM);
+    expect(everywhere.fallback).toEqual(expect.any(String));
+    expect(everywhere.hits[0]).toMatchObject({
+      systemId: SYSTEM,
+      why: expect.any(String),
+      compliance: 'violated',
+    });
+    // Each hit carries its data contracts with their states: nothing else is read.
+    expect(everywhere.hits[0]?.dataContracts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: CONTRACTS.violated, status: 'violated' }),
+        expect.objectContaining({ id: CONTRACTS.compliant, status: 'compliant' }),
+      ]),
+    );
+    expect(requested).toEqual(['/v1/marketplace/search']);
+    const byUrn = await client.search(SYSTEM, { environment: 'production' });
+    expect(byUrn.hits[0]).toMatchObject({ systemId: SYSTEM, environment: 'production' });
+    expect(byUrn.hits[0]?.matchedBy).toContain('exact-urn');
+    expect(byUrn.hits.every((hit) => hit.environment === 'production')).toBe(true);
+    // Paging over one ranking of several environments is tested where the data can be seeded:
+    // apps/mcp-server/src/search-marketplace.test.ts (two environments, cursor by cursor).
+    const first = await client.search('finance', { limit: 1 });
+    expect(first.hits).toHaveLength(1);
+    expect(first.nextOffset).toBeUndefined();
+    expect(requested.every((path) => path === '/v1/marketplace/search')).toBe(true);
   });
 
   it('rejects bad arguments before any request, with codes and paths', async () => {
@@ -105,83 +123,11 @@ describe('createMarketplaceClient against governance-api with its demo data', ()
     expect(MarketplaceClientError.isInstance(error)).toBe(true);
     expect((error as MarketplaceClientError).code).toBe('invalid_argument');
     expect((error as MarketplaceClientError).issues[0]?.path).toEqual(['query']);
+    const paging = await client.search('x', { limit: 51, offset: 951 }).catch((e: unknown) => e);
+    expect((paging as MarketplaceClientError).issues.map((issue) => issue.path)).toEqual([
+      ['limit'],
+      ['offset'],
+    ]);
     expect(() => createMarketplaceClient({ baseUrl: 'ftp://x' })).toThrow(/http/);
-  });
-});
-
-describe('createMarketplaceClient against a server that has the search endpoint', () => {
-  let server: Server;
-  let url: string;
-  let searches = 0;
-  let status = 200;
-
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const u = new URL(req.url ?? '/', 'http://x');
-      if (u.pathname === '/v1/marketplace/search') {
-        searches += 1;
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify(
-            status === 200
-              ? {
-                  mode: 'hybrid',
-                  model: 'local',
-                  pending: 0,
-                  hits: [
-                    {
-                      systemId: 'urn:dmb:dp:a:b:0',
-                      environment: 'production',
-                      name: 'B',
-                      kind: 'dataproduct',
-                      score: 0.9,
-                      matchedBy: ['meaning'],
-                      why: 'close in meaning (similarity 0.61, rank 1)',
-                      vector: { rank: 1, similarity: 0.61 },
-                    },
-                  ],
-                }
-              : { title: 'Not Found', status },
-          ),
-        );
-        return;
-      }
-      if (u.pathname === '/v1/marketplace/instances') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data: [] }));
-        return;
-      }
-      res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-  it('uses it when it answers, falls back on 404 and asks again after the probe interval', async () => {
-    const client = createMarketplaceClient({ baseUrl: url, retries: 0, searchProbeIntervalMs: 50 });
-    const hybrid = await client.search('orders', { environment: 'production' });
-    expect(hybrid).toMatchObject({
-      mode: 'hybrid',
-      hits: [{ systemId: 'urn:dmb:dp:a:b:0', matched: ['meaning'] }],
-    });
-    expect(hybrid.fallbackReason).toBeUndefined();
-    status = 404;
-    expect((await client.search('orders', { environment: 'production' })).mode).toBe('lexical');
-    const before = searches;
-    expect((await client.search('orders', { environment: 'production' })).mode).toBe('lexical');
-    expect(searches).toBe(before); // remembered: no second probe within the interval
-    status = 200;
-    await new Promise((r) => setTimeout(r, 60));
-    expect((await client.search('orders', { environment: 'production' })).mode).toBe('hybrid');
-  });
-
-  it('falls back on a 503 and says why', async () => {
-    status = 503;
-    const client = createMarketplaceClient({ baseUrl: url, retries: 0 });
-    const result = await client.search('orders', { environment: 'production' });
-    expect(result.mode).toBe('lexical');
-    expect(result.fallbackReason).toMatch(/failed.*503/);
-    status = 200;
   });
 });

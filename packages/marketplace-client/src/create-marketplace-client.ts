@@ -9,6 +9,9 @@ import {
   ContractComplianceSchema,
   type DeployedDescriptor,
   DeployedDescriptorSchema,
+  type InstanceCompliance,
+  InstanceComplianceSchema,
+  MAX_SEARCH_OFFSET,
   type MarketplaceInstance,
   MarketplaceInstanceListSchema,
   MarketplaceInstanceSchema,
@@ -16,26 +19,22 @@ import {
   POLICY_TRIGGERS,
   type PolicyPage,
   PolicyPageSchema,
+  type SearchHit,
+  type SearchResult,
   SearchResultSchema,
 } from '@dcg/governance-schema';
 import * as z from 'zod/mini';
 import { createTransport, type Transport } from './http-transport';
-import { rankLexically } from './lexical-search';
 import { MarketplaceClientError, MarketplaceProblemError } from './marketplace-client-error';
 
 /**
  * Options of {@link createMarketplaceClient}: where governance-api is (policies need an
- * `apiKey`), the transport's limits (a failed GET is retried on network errors, 408, 429 and 5xx)
- * and how search behaves.
+ * `apiKey`) and the transport's limits (a failed GET is retried on network errors, 408, 429 and
+ * 5xx).
  */
 export interface MarketplaceClientOptions extends HttpClientOptions {
   /** Largest answer accepted, in bytes. Default 16 MiB. */
   readonly maxResponseBytes?: number | undefined;
-  /**
-   * After governance-api answered that it has no search endpoint (404, 405, 501), how long to
-   * use lexical search before asking it again. Default 60 000 ms.
-   */
-  readonly searchProbeIntervalMs?: number | undefined;
 }
 
 /** Options every call takes; an aborted call rejects with code `aborted`. */
@@ -52,35 +51,32 @@ export interface PolicyQuery extends CallOptions {
   readonly offset?: number | undefined;
 }
 
-/** One hit of {@link MarketplaceClient.search}. */
-export interface MarketplaceSearchHit {
-  readonly systemId: string;
+/**
+ * Filter and paging of {@link MarketplaceClient.search}: every environment unless `environment`
+ * is given; `limit` 1–50 (default 10); `offset` 0–950, the `nextOffset` of the previous page.
+ */
+export interface MarketplaceSearchOptions extends CallOptions {
   readonly environment?: string | undefined;
-  readonly name?: string | undefined;
-  readonly kind?: string | undefined;
-  readonly score?: number | undefined;
-  /**
-   * Why it matched, when the search says (governance-api's search: `exact-urn`, `exact-name`,
-   * `words`, `meaning`; this client's ranking: the fields that matched).
-   */
-  readonly matched?: readonly string[] | undefined;
-  /** The reason in a sentence, when governance-api's search answered. */
-  readonly why?: string | undefined;
-  /** The instance, when the search answered it. */
-  readonly instance?: MarketplaceInstance | undefined;
+  readonly limit?: number | undefined;
+  readonly offset?: number | undefined;
+  /** System or component kinds (any of them). */
+  readonly kind?: readonly string[] | undefined;
+  /** Instance compliance states (any of them). */
+  readonly compliance?: readonly InstanceCompliance[] | undefined;
 }
 
-/** The answer of {@link MarketplaceClient.search}. */
-export interface MarketplaceSearchResult {
-  /**
-   * As governance-api's search says: `hybrid` when meaning (embeddings) took part, `lexical` when
-   * only words did (also when this client ranked, `fallbackReason` saying why).
-   */
-  readonly mode: 'hybrid' | 'lexical';
-  /** Set when meaning took no part, saying why. */
-  readonly fallbackReason?: string | undefined;
-  readonly hits: readonly MarketplaceSearchHit[];
-}
+/**
+ * One hit of {@link MarketplaceClient.search}: governance-api's `SearchHit`, with why it matched
+ * (`matchedBy`, `why`) and its data contracts with their states (`dataContracts`, `compliance`).
+ */
+export type MarketplaceSearchHit = SearchHit;
+
+/**
+ * The answer of {@link MarketplaceClient.search}: governance-api's `SearchResult`. `mode` is
+ * `hybrid` when meaning (embeddings) took part, `lexical` (with `fallback` saying why) when only
+ * words did; `nextOffset` when more hits follow.
+ */
+export type MarketplaceSearchResult = SearchResult;
 
 /** The typed client of governance-api's marketplace read API. */
 export interface MarketplaceClient {
@@ -112,24 +108,26 @@ export interface MarketplaceClient {
     options?: CallOptions,
   ): Promise<DeployedDescriptor | null>;
   /**
-   * Searches the marketplace: governance-api's `GET /v1/marketplace/search` when it exists, else
-   * lexical ranking of the instances of the environment here.
+   * Searches the marketplace by meaning and by words (governance-api's `GET
+   * /v1/marketplace/search`): one page of hits over every environment, or one environment's.
    */
-  search(
-    query: string,
-    options?: CallOptions & { environment?: string | undefined; limit?: number | undefined },
-  ): Promise<MarketplaceSearchResult>;
+  search(query: string, options?: MarketplaceSearchOptions): Promise<MarketplaceSearchResult>;
 }
 
-const OptionsSchema = z.object({
-  ...httpClientOptionsShape(16 * 1024 * 1024),
-  searchProbeIntervalMs: z._default(z.int().check(z.gte(0)), 60_000),
-});
+const OptionsSchema = z.object(httpClientOptionsShape(16 * 1024 * 1024));
 
 const Id = z.string().check(z.minLength(1), z.maxLength(500));
 const Environment = z.string().check(z.minLength(1), z.maxLength(MAX_ENVIRONMENT_LENGTH));
-const SearchQuery = z.string().check(z.trim(), z.minLength(1), z.maxLength(500));
-const Limit = z.int().check(z.gte(1), z.lte(100));
+const SearchArguments = z.object({
+  query: z.string().check(z.trim(), z.minLength(1), z.maxLength(512)),
+  environment: z.optional(Environment),
+  limit: z.optional(z.int().check(z.gte(1), z.lte(50))),
+  offset: z.optional(z.int().check(z.gte(0), z.lte(MAX_SEARCH_OFFSET))),
+  kind: z.optional(
+    z.array(z.string().check(z.minLength(1), z.maxLength(100))).check(z.maxLength(20)),
+  ),
+  compliance: z.optional(z.array(InstanceComplianceSchema).check(z.maxLength(20))),
+});
 
 /**
  * Creates a typed client of governance-api's marketplace (instances, deployed descriptors,
@@ -137,8 +135,8 @@ const Limit = z.int().check(z.gte(1), z.lte(100));
  *
  * @example
  * const marketplace = createMarketplaceClient({ baseUrl: 'http://127.0.0.1:8080' });
- * const { hits } = await marketplace.search('orders', { environment: 'production' });
- * const compliance = await marketplace.getContractCompliance(hits[0]!.systemId, 'production');
+ * const { hits, nextOffset } = await marketplace.search('money owed by clients');
+ * console.log(hits[0]?.name, hits[0]?.dataContracts, nextOffset);
  */
 export function createMarketplaceClient(options: MarketplaceClientOptions): MarketplaceClient {
   const parsed = OptionsSchema.safeParse(options);
@@ -152,8 +150,6 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
     maxResponseBytes: settings.maxResponseBytes,
     fetch: settings.fetch,
   });
-  let searchAbsentUntil = 0;
-
   const listInstances: MarketplaceClient['listInstances'] = async (callOptions = {}) => {
     check('listInstances', z.object({ environment: z.optional(Environment) }), {
       environment: callOptions.environment,
@@ -168,76 +164,27 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
   };
 
   const search: MarketplaceClient['search'] = async (query, callOptions = {}) => {
-    const input = check(
-      'search',
-      z.object({ query: SearchQuery, environment: z.optional(Environment), limit: Limit }),
-      { query, environment: callOptions.environment, limit: callOptions.limit ?? 10 },
-    );
-    // governance-api's search ranks within one environment; across all of them this client ranks.
-    let fallbackReason =
-      input.environment === undefined
-        ? 'the marketplace search ranks within one environment and none was given'
-        : 'the marketplace has no search endpoint';
-    if (input.environment !== undefined && Date.now() >= searchAbsentUntil) {
-      try {
-        const answer = await get({
-          path: 'v1/marketplace/search',
-          searchParams: { q: input.query, environment: input.environment, limit: input.limit },
-          schema: SearchResultSchema,
-          signal: callOptions.signal,
-        });
-        const hits = answer.hits.slice(0, input.limit);
-        // The search answers ids, names and reasons; the instances (components, contract states)
-        // come from one read of the listed instances.
-        const listed =
-          hits.length === 0
-            ? []
-            : await listInstances({ environment: input.environment, signal: callOptions.signal });
-        const byKey = new Map(listed.map((i) => [`${i.environment}\u0000${i.systemId}`, i]));
-        return {
-          mode: answer.mode,
-          ...(answer.mode === 'lexical'
-            ? { fallbackReason: answer.fallback ?? 'the marketplace search answered lexically' }
-            : {}),
-          hits: hits.map((hit) => {
-            const instance = byKey.get(`${hit.environment}\u0000${hit.systemId}`);
-            return { ...hit, matched: hit.matchedBy, ...(instance ? { instance } : {}) };
-          }),
-        };
-      } catch (error) {
-        if (error instanceof MarketplaceProblemError && [404, 405, 501].includes(error.status)) {
-          searchAbsentUntil = Date.now() + settings.searchProbeIntervalMs;
-        } else if (MarketplaceClientError.isInstance(error) && error.code === 'aborted') {
-          throw error;
-        } else if (
-          error instanceof MarketplaceProblemError &&
-          error.status < 500 &&
-          error.status !== 429
-        ) {
-          // The endpoint exists and refused this query (e.g. 400): that answer is the caller's.
-          throw error;
-        } else {
-          fallbackReason = `the marketplace search failed (${error instanceof Error ? error.message : String(error)})`;
-        }
-      }
-    }
-    const instances = await listInstances({
-      environment: input.environment,
+    const input = check('search', SearchArguments, {
+      query,
+      environment: callOptions.environment,
+      limit: callOptions.limit,
+      offset: callOptions.offset,
+      kind: callOptions.kind === undefined ? undefined : [...callOptions.kind],
+      compliance: callOptions.compliance === undefined ? undefined : [...callOptions.compliance],
+    });
+    return get({
+      path: 'v1/marketplace/search',
+      searchParams: {
+        q: input.query,
+        environment: input.environment,
+        limit: input.limit,
+        offset: input.offset,
+        kind: input.kind?.join(','),
+        compliance: input.compliance?.join(','),
+      },
+      schema: SearchResultSchema,
       signal: callOptions.signal,
     });
-    return {
-      mode: 'lexical',
-      fallbackReason,
-      hits: rankLexically(input.query, instances, input.limit).map((hit) => ({
-        systemId: hit.instance.systemId,
-        environment: hit.instance.environment,
-        name: hit.instance.name,
-        kind: hit.instance.kind,
-        score: hit.score,
-        matched: hit.matched,
-        instance: hit.instance,
-      })),
-    };
   };
 
   return {

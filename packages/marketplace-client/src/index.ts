@@ -16,18 +16,19 @@ export {
   type PolicyPage,
   PolicyPageSchema,
   PolicySchema,
+  type SearchHitContract,
+  SearchResultSchema,
 } from '@dcg/governance-schema';
 export type {
   CallOptions,
   MarketplaceClient,
   MarketplaceClientOptions,
   MarketplaceSearchHit,
+  MarketplaceSearchOptions,
   MarketplaceSearchResult,
   PolicyQuery,
 } from './create-marketplace-client';
 export { createMarketplaceClient } from './create-marketplace-client';
-export type { LexicalHit } from './lexical-search';
-export { rankLexically } from './lexical-search';
 export type {
   MarketplaceClientErrorCode,
   MarketplaceIssue,

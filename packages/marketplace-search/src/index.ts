@@ -26,6 +26,7 @@ export {
   resolveEmbeddingsApiKey,
 } from './embeddings-search-config';
 export { MarketplaceSearchError, type MarketplaceSearchErrorCode } from './errors';
+export { instanceContracts } from './hit-contracts';
 export { explainHit } from './hit-explanation';
 export {
   type AzureOpenAIProviderOptions,
@@ -62,6 +63,7 @@ export {
   TYPO_WEIGHT,
 } from './lexical-index';
 export {
+  type InstanceContracts,
   type InstanceSource,
   MarketplaceSearch,
   type MarketplaceSearchOptions,

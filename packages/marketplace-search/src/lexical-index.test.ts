@@ -38,6 +38,12 @@ describe('LexicalIndex', () => {
       exact: 'urn',
     });
     expect(index.search('invoices', { environment: 'nowhere', limit: 10 })).toEqual([]);
+    // No environment: one ranking over all of them; exact names of each environment first.
+    const everywhere = index.search('invoices', { limit: 10 }).map((h) => h.key);
+    expect(everywhere.slice(0, 2).sort()).toEqual(
+      [instanceKey('production', 'urn:a'), instanceKey('staging', 'urn:q')].sort(),
+    );
+    expect(everywhere).toHaveLength(3);
 
     // A removed document leaves no trace; its slot serves the next one.
     expect(index.remove(instanceKey('production', 'urn:a'))).toBe(true);

@@ -1,5 +1,5 @@
 import { foldedWords, TypoIndex } from '@dcg/text-match';
-import { EnvironmentIds } from './environment-ids';
+import { EnvironmentIds, inEnvironment } from './environment-ids';
 import type { InstanceDocument } from './instance-text';
 import { analyzeWords, tokenize } from './text-tokens';
 import { TopK } from './top-k';
@@ -198,17 +198,17 @@ export class LexicalIndex {
   }
 
   /**
-   * Hits of one environment, best first; exact identifier matches first of all. Terms found in
+   * Hits of one environment (of all when `environment` is undefined), best first; exact identifier matches first of all. Terms found in
    * more than half of all documents (`urn`, `dmb`, a version) add almost nothing to BM25 and cost
    * a pass over most postings: they are skipped when the query has a rarer term.
    */
   search(
     query: string,
-    options: { environment: string; limit: number; plan?: QueryPlan | undefined },
+    options: { environment?: string | undefined; limit: number; plan?: QueryPlan | undefined },
   ): LexicalHit[] {
     const n = this.docs.size;
     const avg = n === 0 ? 1 : this.totalLength / n;
-    const env = this.environmentIds.find(options.environment) ?? -2;
+    const env = this.environmentIds.filterOf(options.environment);
     const plan = options.plan ?? this.plan(query);
     const rare = plan.terms.filter((t) => (this.postings.get(t.term)?.size ?? 0) <= n / 2);
     const wanted = rare.length > 0 ? rare : plan.terms;
@@ -224,7 +224,7 @@ export class LexicalIndex {
       const idf =
         (weights[t] as number) * Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
       for (const [slot, tf] of posting) {
-        if (environments[slot] !== env) continue;
+        if (!inEnvironment(environments[slot] as number, env)) continue;
         const s =
           (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * (lengths[slot] as number)) / avg));
         if (scores[slot] === 0) touched[touchedCount++] = slot;
@@ -236,7 +236,7 @@ export class LexicalIndex {
     const exact: string[] = [];
     for (const key of this.exact.get(q) ?? []) {
       const entry = this.docs.get(key);
-      if (entry && environments[entry.slot] === env) exact.push(key);
+      if (entry && inEnvironment(environments[entry.slot] as number, env)) exact.push(key);
     }
     const limit = Math.max(1, options.limit);
     const top = this.top;

@@ -7,6 +7,7 @@ import { generateMarketplace, systemUrn } from './__fixtures__/marketplace-corpu
 import type { EmbeddingStore } from './embedding-store';
 import { createAzureOpenAIProvider } from './http-embedding-provider';
 import type { SearchableInstance } from './instance-text';
+import { instanceKey } from './lexical-index';
 import { type InstanceSource, MarketplaceSearch } from './marketplace-search';
 import { type FakeEmbeddingsApi, startFakeEmbeddingsApi } from './node/embeddings-api.testkit';
 import { openSqliteEmbeddingStore } from './node/sqlite-embedding-store';
@@ -80,8 +81,17 @@ async function setup(
     ...(options.minVectorSimilarity === undefined
       ? {}
       : { minVectorSimilarity: options.minVectorSimilarity }),
-    complianceOf: async (ids) =>
-      new Map(ids.map((id) => [id, id.includes('online') ? 'violated' : 'compliant'] as const)),
+    contractsOf: async (instances) =>
+      new Map(
+        instances.map(({ environment, systemId }) => {
+          const status = systemId.includes('online') ? 'violated' : 'compliant';
+          const port = { id: `${systemId.replace(':dp:', ':cmp:')}:port`, status } as const;
+          return [
+            instanceKey(environment, systemId),
+            { compliance: status, dataContracts: [port] },
+          ];
+        }),
+      ),
   });
   open.push(search);
   await search.start();
@@ -167,10 +177,53 @@ describe('MarketplaceSearch', () => {
     expect(
       violated.hits.every((h) => h.compliance === 'violated' && h.systemId.includes('online')),
     ).toBe(true);
+    expect(violated.hits[0]?.dataContracts).toEqual([
+      { id: `${violated.hits[0]?.systemId.replace(':dp:', ':cmp:')}:port`, status: 'violated' },
+    ]);
     expect(
       (await search.search(q({ q: 'invoices', kind: 'outputport' }))).hits.length,
     ).toBeGreaterThan(0);
     expect((await search.search(q({ q: 'invoices', kind: 'biproject' }))).hits).toEqual([]);
+  });
+
+  it('searches every environment by meaning when none is given, one page at a time', async () => {
+    const { search } = await setup({
+      instances: [
+        ...generateMarketplace({ environment: 'production', count: 30 }),
+        ...generateMarketplace({ environment: 'staging', count: 30 }),
+      ],
+    });
+    await search.idle();
+    const everywhere = MarketplaceSearchQuerySchema.parse({
+      q: 'receivables debtor bucket',
+      limit: 5,
+    });
+    const first = await search.search(everywhere);
+    expect(first.mode).toBe('hybrid');
+    expect(first.offset).toBe(0);
+    expect(first.hits[0]?.systemId).toMatch(/ar-aging/);
+    expect(first.hits[0]?.matchedBy).toContain('meaning');
+    // Paging walks the same ranking: no hit twice, and the last page has no nextOffset.
+    const seen = first.hits.map((h) => instanceKey(h.environment, h.systemId));
+    let next = first.nextOffset;
+    expect(next).toBe(5);
+    while (next !== undefined) {
+      const page = await search.search({ ...everywhere, offset: next });
+      expect(page.offset).toBe(next);
+      seen.push(...page.hits.map((h) => instanceKey(h.environment, h.systemId)));
+      next = page.nextOffset;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    const whole = await search.search({ ...everywhere, limit: 50 });
+    expect(whole.hits.map((h) => instanceKey(h.environment, h.systemId))).toEqual(seen);
+    expect(new Set(whole.hits.map((h) => h.environment))).toEqual(
+      new Set(['production', 'staging']),
+    );
+    // The environment is a filter over the same ranking.
+    const staging = await search.search({ ...everywhere, environment: 'staging', limit: 50 });
+    expect(staging.hits.map((h) => instanceKey(h.environment, h.systemId))).toEqual(
+      seen.filter((key) => key.startsWith('staging\u0000')),
+    );
   });
 
   it('indexes a deploy at once and embeds only it; an undeploy leaves search and store', async () => {

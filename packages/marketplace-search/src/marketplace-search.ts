@@ -4,8 +4,10 @@ import type {
   EmbeddingsStatus,
   MarketplaceSearchQuery,
   SearchHit,
+  SearchHitContract,
   SearchResult,
 } from '@dcg/governance-schema';
+import { MAX_SEARCH_OFFSET } from '@dcg/governance-schema';
 import type { EmbeddingProvider } from './embedding-provider';
 import type { EmbeddingStore, StoredEmbedding } from './embedding-store';
 import { MarketplaceSearchError } from './errors';
@@ -27,6 +29,17 @@ export interface InstanceSource {
   listInstances(filter: { environment?: string }): Promise<SearchableInstance[]>;
 }
 
+/**
+ * What a hit says of an instance's data contracts: each one's latest state and their roll-up.
+ *
+ * @example
+ * const contracts: InstanceContracts = { compliance: 'compliant', dataContracts: [{ id, status: 'compliant' }] };
+ */
+export interface InstanceContracts {
+  compliance: InstanceCompliance;
+  dataContracts: readonly SearchHitContract[];
+}
+
 /** A structured logger (the http-kit logger fits). */
 export interface SearchLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -45,11 +58,13 @@ export interface MarketplaceSearchOptions {
   /** The embedding model; null when embeddings search is disabled (lexical search only). */
   provider: EmbeddingProvider | null;
   source: InstanceSource;
-  /** Compliance of instances, for the compliance filter and the hits. */
-  complianceOf?: (
-    systemIds: string[],
-    environment: string,
-  ) => Promise<Map<string, InstanceCompliance>>;
+  /**
+   * The data contracts of instances with their states, and each instance's roll-up, for the
+   * compliance filter and the hits; keyed by `instanceKey(environment, systemId)`.
+   */
+  contractsOf?: (
+    instances: readonly { environment: string; systemId: string }[],
+  ) => Promise<Map<string, InstanceContracts>>;
   /**
    * How long a `createEmbeddings` job holds its environment's lease in the store without renewing
    * it (default 60 s; renewed every third of it while the job runs). Processes sharing one
@@ -104,7 +119,7 @@ const envOf = (key: string) => key.slice(0, key.indexOf(ENV_SEP));
  * @example
  * const search = new MarketplaceSearch({ store, provider: createLocalEmbedder(), source });
  * await search.start();
- * const result = await search.search({ q: 'customer invoices', environment: 'production', limit: 10 });
+ * const result = await search.search({ q: 'customer invoices', limit: 10, offset: 0 });
  */
 export class MarketplaceSearch {
   private readonly docs = new Map<string, InstanceDocument>();
@@ -302,13 +317,20 @@ export class MarketplaceSearch {
 
   /**
    * Hybrid search: BM25F over names, facets and text fused by reciprocal rank with cosine
-   * similarity of the query's embedding; exact URN or name first. Lexical only, and says why,
-   * while embeddings are disabled, missing, or the provider fails.
+   * similarity of the query's embedding; exact URN or name first. Over every environment unless
+   * the query names one (one index and one ranking either way). Lexical only, and says why,
+   * while embeddings are disabled, missing, or the provider fails. One page of hits from
+   * `offset`, `nextOffset` when more follow.
    */
-  async search(query: MarketplaceSearchQuery): Promise<SearchResult> {
+  async search(
+    query: Omit<MarketplaceSearchQuery, 'offset'> & { offset?: number | undefined },
+  ): Promise<SearchResult> {
     const { q, environment, limit } = query;
+    const offset = query.offset ?? 0;
     const filtering = (query.kind?.length ?? 0) > 0 || (query.compliance?.length ?? 0) > 0;
-    const candidates = Math.max(50, limit * (filtering ? 10 : 3));
+    // One more than the page, to know whether another page follows.
+    const window = offset + limit + 1;
+    const candidates = Math.max(50, window * (filtering ? 10 : 3));
     const pending = this.pending.countIn(environment);
 
     let fallback: string | undefined;
@@ -318,7 +340,7 @@ export class MarketplaceSearch {
     if (!provider || !vectors) {
       fallback = 'embeddings search is disabled';
     } else if (vectors.count(environment) === 0) {
-      fallback = `no embeddings yet in ${environment} (${pending} pending)`;
+      fallback = `no embeddings yet${environment === undefined ? '' : ` in ${environment}`} (${pending} pending)`;
     } else {
       // Started first: a new query's embedding runs elsewhere (a worker, a provider) while the
       // lexical search runs here.
@@ -353,21 +375,26 @@ export class MarketplaceSearch {
         this.docs.get(h.key)?.kinds.some((k) => kinds.has(k.toLowerCase())),
       );
     }
-    let compliance: Map<string, InstanceCompliance> | undefined;
-    if (this.options.complianceOf && fused.length > 0) {
-      const ids = (query.compliance?.length ? fused : fused.slice(0, limit)).map((h) =>
-        h.key.slice(h.key.indexOf(ENV_SEP) + 1),
+    let contracts: Map<string, InstanceContracts> | undefined;
+    if (this.options.contractsOf && fused.length > offset) {
+      // Filtering by compliance needs every candidate's state; otherwise the page's only.
+      const wanted = query.compliance?.length ? fused : fused.slice(offset, offset + limit);
+      contracts = await this.options.contractsOf(
+        wanted.map((h) => {
+          const doc = this.docs.get(h.key) as InstanceDocument;
+          return { environment: doc.environment, systemId: doc.systemId };
+        }),
       );
-      compliance = await this.options.complianceOf(ids, environment);
     }
     if (query.compliance?.length) {
       const wanted = new Set(query.compliance);
       fused = fused.filter((h) => {
-        const state = compliance?.get(h.key.slice(h.key.indexOf(ENV_SEP) + 1));
+        const state = contracts?.get(h.key)?.compliance;
         return state !== undefined && wanted.has(state);
       });
     }
-    const hits = fused.slice(0, limit).map((h) => this.toHit(h, compliance));
+    const hits = fused.slice(offset, offset + limit).map((h) => this.toHit(h, contracts));
+    const more = fused.length > offset + limit && offset + limit <= MAX_SEARCH_OFFSET;
     return {
       mode: fallback === undefined ? 'hybrid' : 'lexical',
       ...(fallback === undefined ? {} : { fallback }),
@@ -375,6 +402,8 @@ export class MarketplaceSearch {
       pending,
       hits,
       ...(plan.didYouMean === undefined ? {} : { suggestions: [plan.didYouMean] }),
+      offset,
+      ...(more ? { nextOffset: offset + limit } : {}),
     };
   }
 
@@ -448,10 +477,10 @@ export class MarketplaceSearch {
     this.pending.delete(key);
   }
 
-  private toHit(h: FusedHit, compliance: Map<string, InstanceCompliance> | undefined): SearchHit {
+  private toHit(h: FusedHit, contracts: Map<string, InstanceContracts> | undefined): SearchHit {
     const doc = this.docs.get(h.key) as InstanceDocument;
     const { matchedBy, why } = explainHit(h);
-    const state = compliance?.get(doc.systemId);
+    const found = contracts?.get(h.key);
     return {
       systemId: doc.systemId,
       environment: doc.environment,
@@ -467,7 +496,12 @@ export class MarketplaceSearch {
       ...(h.vector
         ? { vector: { rank: h.vector.rank, similarity: Number(h.vector.similarity.toFixed(4)) } }
         : {}),
-      ...(state === undefined ? {} : { compliance: state }),
+      ...(found === undefined
+        ? {}
+        : {
+            compliance: found.compliance,
+            dataContracts: found.dataContracts.map((c) => ({ ...c })),
+          }),
     };
   }
 

@@ -127,4 +127,14 @@ describe('VectorIndex', () => {
     expect(index.search([-1, 0], { environment: 'p', limit: 3, minSimilarity: 0.5 })).toEqual([]);
     expect(index.search([1, 0], { environment: 'other', limit: 3 })).toEqual([]);
   });
+
+  it('searches every environment when none is given', () => {
+    const index = new VectorIndex(2);
+    index.upsert('p-same', 'p', [1, 0]);
+    index.upsert('q-near', 'q', [1, 0.2]);
+    index.upsert('q-far', 'q', [0, 1]);
+    expect(index.search([1, 0], { limit: 2 }).map((h) => h.key)).toEqual(['p-same', 'q-near']);
+    expect(index.count()).toBe(3);
+    expect(index.count('q')).toBe(2);
+  });
 });

@@ -1,4 +1,4 @@
-import { EnvironmentIds } from './environment-ids';
+import { EnvironmentIds, inEnvironment, NO_ENVIRONMENT } from './environment-ids';
 import { MarketplaceSearchError } from './errors';
 import { RowScores } from './row-scores';
 import { TopK } from './top-k';
@@ -31,7 +31,8 @@ export function normalize(vector: ArrayLike<number>): Float32Array {
  * const options: VectorSearchOptions = { environment: 'production', limit: 10, minSimilarity: 0.2 };
  */
 export interface VectorSearchOptions {
-  environment: string;
+  /** Only vectors of this environment; every environment when undefined. */
+  environment?: string | undefined;
   limit: number;
   /** Hits below this cosine similarity are left out (default: none are). */
   minSimilarity?: number | undefined;
@@ -107,8 +108,9 @@ export class VectorIndex {
     return this.rows.has(key);
   }
 
-  /** Vectors of the environment. */
-  count(environment: string): number {
+  /** Vectors of the environment, or of all when `environment` is undefined. */
+  count(environment?: string): number {
+    if (environment === undefined) return this.keys.length;
     const env = this.environmentIds.find(environment);
     return env === undefined ? 0 : (this.environmentCounts[env] ?? 0);
   }
@@ -165,7 +167,10 @@ export class VectorIndex {
     return true;
   }
 
-  /** The `limit` most similar vectors of the environment, most similar first. */
+  /**
+   * The `limit` most similar vectors of the environment (of every environment when none is
+   * given), most similar first.
+   */
   search(query: ArrayLike<number>, options: VectorSearchOptions): VectorHit[] {
     if (query.length !== this.dimensions) {
       throw new MarketplaceSearchError(
@@ -173,8 +178,8 @@ export class VectorIndex {
         `a query of ${query.length} dimensions cannot search an index of ${this.dimensions}`,
       );
     }
-    const env = this.environmentIds.find(options.environment);
-    if (env === undefined) return [];
+    const env = this.environmentIds.filterOf(options.environment);
+    if (env === NO_ENVIRONMENT) return [];
     const q = normalizeInto(query, this.scratchQuery);
     const limit = Math.max(1, options.limit);
     const floor = options.minSimilarity ?? Number.NEGATIVE_INFINITY;
@@ -242,7 +247,7 @@ export class VectorIndex {
     let floor = Number.NEGATIVE_INFINITY;
     for (let row = 0; row < scores.length; row++) {
       const score = scores[row] as number;
-      if (score <= floor || environments[row] !== env) continue;
+      if (score <= floor || !inEnvironment(environments[row] as number, env)) continue;
       top.offer(row, score);
       floor = top.floor;
     }
@@ -263,7 +268,7 @@ export class VectorIndex {
     // Most rows score below the worst kept one: compared here, they never reach the heap.
     let floor = Number.NEGATIVE_INFINITY;
     for (let row = 0; row < rows; row++) {
-      if (environments[row] !== env) continue;
+      if (!inEnvironment(environments[row] as number, env)) continue;
       const score = dot(q, data, row * dims, dims);
       if (score <= floor) continue;
       top.offer(row, score);

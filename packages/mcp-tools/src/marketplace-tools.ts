@@ -2,6 +2,7 @@ import { failingRequirements, MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schem
 import {
   ContractComplianceSchema,
   ContractComplianceStateSchema,
+  InstanceComplianceSchema,
   PolicySchema,
 } from '@dcg/governance-schema';
 import type { MarketplaceSearchHit } from '@dcg/marketplace-client';
@@ -12,7 +13,7 @@ import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { decodeCursor, encodeCursor, fitItems } from './paging';
 import { SCOPES } from './scopes';
 import { ComponentViewSchema, readSystem, SystemViewSchema } from './system-view';
-import { ToolInputError, toToolError, withToolErrors } from './tool-errors';
+import { ToolInputError, withToolErrors } from './tool-errors';
 import { toolOutputSchema } from './tool-output-schema';
 import { jsonBytes, tooLarge, toolResult } from './tool-result';
 import { systemOfComponent } from './urns';
@@ -39,11 +40,14 @@ const Cursor = z
 
 const SearchHitSchema = z.object({
   systemId: z.string(),
-  name: z.string().optional(),
-  kind: z.string().optional(),
-  environment: z.string().optional(),
-  score: z.number().optional(),
-  matched: z.array(z.string()).optional(),
+  name: z.string(),
+  kind: z.string(),
+  environment: z.string(),
+  domain: z.string().optional(),
+  score: z.number(),
+  matchedBy: z.array(z.enum(['exact-urn', 'exact-name', 'words', 'meaning'])),
+  why: z.string(),
+  compliance: z.enum(InstanceComplianceSchema.options).optional(),
   dataContracts: z
     .array(
       z.object({
@@ -106,22 +110,39 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
     .optional()
     .describe(`Results per page (default ${limits.defaultPageSize})`);
 
+  // governance-api answers at most 50 hits a page.
+  const SearchLimit = z
+    .number()
+    .int()
+    .min(1)
+    .max(Math.min(50, limits.maxPageSize))
+    .optional()
+    .describe(`Results per page (default ${Math.min(50, limits.defaultPageSize)})`);
+
   server.registerTool(
     'search_marketplace',
     {
       title: 'Search the marketplace',
       description:
-        'Finds deployed systems (data products) in the marketplace by meaning or by name, id (URN), domain or component. Answers the best matches first, each with why it matched and the compliance of its data contracts. Uses the semantic search of the marketplace when available, else a lexical search (the answer says which).',
+        'Finds deployed systems (data products) in the marketplace by meaning and by name, id (URN), domain or component, across every environment unless one is given. Answers the best matches first, each with why it matched, its environment and the compliance of its data contracts; `mode` says whether meaning took part (`hybrid`) or only words did (`lexical`, with `fallback` saying why).',
       inputSchema: z.object({
-        query: z.string().trim().min(1).max(500).describe('What to look for, in words or a URN'),
-        environment: Environment.optional(),
-        limit: Limit,
+        query: z
+          .string()
+          .trim()
+          .min(1)
+          .max(512)
+          .describe('What to look for, in plain words (e.g. "money owed by clients") or a URN'),
+        environment: Environment.optional().describe(
+          'Only systems deployed in this environment (e.g. "production"); all environments when absent',
+        ),
+        limit: SearchLimit,
         cursor: Cursor,
       }),
       outputSchema: toolOutputSchema(
         z.object({
           mode: z.enum(['hybrid', 'lexical']),
-          fallbackReason: z.string().optional(),
+          fallback: z.string().optional(),
+          suggestions: z.array(z.string()).optional(),
           hits: z.array(SearchHitSchema),
           nextCursor: z.string().optional(),
         }),
@@ -129,37 +150,41 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
       annotations: readOnlyClosed,
       scopeChallenge,
     },
-    async ({ query, environment, limit, cursor }, ctx) => {
-      try {
-        const size = limit ?? limits.defaultPageSize;
-        const key = JSON.stringify(['search', query, environment ?? null, size]);
-        const offset = decodeCursor(cursor, key);
-        // The marketplace search answers at most 100 hits: pages are cut from that window.
-        const wanted = Math.min(100, offset + size);
-        const result = await marketplace.search(query, {
-          environment,
-          limit: wanted,
-          signal: ctx.mcpReq.signal,
-        });
-        const hits = result.hits.slice(offset, offset + size).map(toSearchHit);
-        const more =
-          result.hits.length > offset + size || (result.hits.length === wanted && wanted < 100);
-        const build = (some: readonly z.infer<typeof SearchHitSchema>[], next: boolean) => ({
-          mode: result.mode,
-          ...(result.fallbackReason ? { fallbackReason: result.fallbackReason } : {}),
-          hits: [...some],
-          ...(next ? { nextCursor: encodeCursor(offset + some.length, key) } : {}),
-        });
-        const fitted = fitItems(hits, (some) => build(some, true), limits.maxResultBytes);
-        const answer = build(hits.slice(0, fitted.count), more || fitted.count < hits.length);
-        return toolResult(
-          answer,
-          `${answer.hits.length} system(s) found by ${result.mode} search${answer.nextCursor ? '; more with nextCursor' : ''}.`,
-        );
-      } catch (error) {
-        return toToolError(error);
-      }
-    },
+    withToolErrors(async ({ query, environment, limit, cursor }, ctx) => {
+      const size = limit ?? Math.min(50, limits.defaultPageSize);
+      const key = JSON.stringify(['search', query, environment ?? null, size]);
+      const offset = decodeCursor(cursor, key);
+      // One page of governance-api's ranking: the same code path as its API and its page.
+      const result = await marketplace.search(query, {
+        environment,
+        limit: size,
+        offset,
+        signal: ctx.mcpReq.signal,
+      });
+      const hits = result.hits.map(toSearchHit);
+      const build = (
+        some: readonly z.infer<typeof SearchHitSchema>[],
+        next: number | undefined,
+      ) => ({
+        mode: result.mode,
+        ...(result.fallback === undefined ? {} : { fallback: result.fallback }),
+        ...(result.suggestions === undefined ? {} : { suggestions: [...result.suggestions] }),
+        hits: [...some],
+        ...(next === undefined ? {} : { nextCursor: encodeCursor(next, key) }),
+      });
+      const fitted = fitItems(
+        hits,
+        (some) => build(some, offset + some.length),
+        limits.maxResultBytes,
+      );
+      // Cut short by the byte limit: the next page starts after what fitted.
+      const next = fitted.count < hits.length ? offset + fitted.count : result.nextOffset;
+      const answer = build(hits.slice(0, fitted.count), next);
+      return toolResult(
+        answer,
+        `${answer.hits.length} system(s) found by ${result.mode} search${environment === undefined ? ' in all environments' : ` in ${environment}`}${answer.nextCursor ? '; more with nextCursor' : ''}.`,
+      );
+    }),
   );
 
   server.registerTool(
@@ -375,23 +400,19 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
 }
 
 function toSearchHit(hit: MarketplaceSearchHit): z.infer<typeof SearchHitSchema> {
-  const contracts = hit.instance?.components.filter((c) => c.dataContract);
   return {
     systemId: hit.systemId,
-    ...(hit.name === undefined ? {} : { name: hit.name }),
-    ...(hit.kind === undefined ? {} : { kind: hit.kind }),
-    ...(hit.environment === undefined ? {} : { environment: hit.environment }),
-    ...(hit.score === undefined ? {} : { score: hit.score }),
-    ...(hit.matched === undefined ? {} : { matched: [...hit.matched] }),
-    ...(contracts && contracts.length > 0
-      ? {
-          dataContracts: contracts.map((c) => ({
-            id: c.id,
-            ...(c.name === undefined ? {} : { name: c.name }),
-            status: c.compliance?.status ?? 'unknown',
-          })),
-        }
-      : {}),
+    name: hit.name,
+    kind: hit.kind,
+    environment: hit.environment,
+    ...(hit.domain === undefined ? {} : { domain: hit.domain }),
+    score: hit.score,
+    matchedBy: [...hit.matchedBy],
+    why: hit.why,
+    ...(hit.compliance === undefined ? {} : { compliance: hit.compliance }),
+    ...(hit.dataContracts === undefined || hit.dataContracts.length === 0
+      ? {}
+      : { dataContracts: hit.dataContracts.map((c) => ({ ...c })) }),
   };
 }
 

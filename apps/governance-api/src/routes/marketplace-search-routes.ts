@@ -53,14 +53,14 @@ export function mountMarketplaceSearchRoutes(
       operationId: 'searchMarketplace',
       tags: ['marketplace'],
       summary:
-        'Hybrid search of marketplace instances: by meaning (embeddings) and by words, names and URNs',
+        'Hybrid search of marketplace instances: by meaning (embeddings) and by words, names and URNs, over every environment unless `environment` is given',
       // Public like the marketplace it searches.
       security: [],
       request: { query: MarketplaceSearchQuerySchema },
       responses: {
         200: {
           description:
-            'Hits, best first, each saying why it matched; `mode: lexical` with `fallback` while embeddings are missing or disabled',
+            'One page of hits from `offset`, best first, each saying why it matched and carrying its data contracts with their states; `nextOffset` when more follow; `mode: lexical` with `fallback` while embeddings are missing or disabled',
           content: { 'application/json': { schema: SearchResultSchema } },
         },
         400: problem('Invalid query'),

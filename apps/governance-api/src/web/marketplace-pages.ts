@@ -6,7 +6,7 @@ import {
   type MarketplaceReadModel,
   type Policy,
 } from '@dcg/governance';
-import type { MarketplaceSearchQuery, SearchResult } from '@dcg/marketplace-search';
+import type { MarketplaceSearch } from '@dcg/marketplace-search';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { contractHelpPage } from './contract-help-page';
@@ -58,7 +58,7 @@ function queryValue(value: string | undefined): string | undefined {
  */
 export interface MarketplacePagesOptions {
   /** The marketplace search behind the list page's search box (absent: no search box results). */
-  search?: { search(query: MarketplaceSearchQuery): Promise<SearchResult> };
+  search?: Pick<MarketplaceSearch, 'search'>;
   /** Instances per list page (default 20). */
   pageSize?: number;
   /** Results per page of a contract's result history (default 50). */
@@ -72,9 +72,6 @@ function pageNumber(value: string | undefined): number {
 }
 
 const MAX_SEARCH_HITS = 50;
-
-const exactFirst = (hit: SearchResult['hits'][number]) =>
-  hit.matchedBy.some((m) => m === 'exact-urn' || m === 'exact-name') ? 0 : 1;
 
 /**
  * The server-rendered marketplace pages: `GET /marketplace` (instances with their contracts'
@@ -120,26 +117,22 @@ export function marketplacePages(
     let reasons: Map<string, string> | undefined;
     let searchNote: string | undefined;
     if (query !== undefined && options.search) {
-      // The hits of every environment in scope, best first, each with why it matched.
+      // One search over the environments in scope (all without a filter): the hits best first,
+      // each with why it matched, ranked as the API and the MCP tool rank them.
       const byAnchor = new Map(
         instances.map((i) => [instanceAnchor(i.systemId, i.environment), i] as const),
       );
-      const results = await Promise.all(
-        (environment === undefined ? environments : [environment]).map((env) =>
-          options.search?.search({ q: query, environment: env, limit: MAX_SEARCH_HITS }),
-        ),
-      );
-      const hits = results
-        .flatMap((r) => r?.hits ?? [])
-        // Exact URN or name matches first, as within one environment, then by fused score.
-        .sort((a, b) => exactFirst(a) - exactFirst(b) || b.score - a.score)
-        .slice(0, MAX_SEARCH_HITS);
-      reasons = new Map(hits.map((h) => [instanceAnchor(h.systemId, h.environment), h.why]));
-      instances = hits
+      const result = await options.search.search({
+        q: query,
+        ...(environment === undefined ? {} : { environment }),
+        limit: MAX_SEARCH_HITS,
+      });
+      reasons = new Map(result.hits.map((h) => [instanceAnchor(h.systemId, h.environment), h.why]));
+      instances = result.hits
         .map((h) => byAnchor.get(instanceAnchor(h.systemId, h.environment)))
         .filter((i): i is MarketplaceInstanceView => i !== undefined);
-      const fallback = results.find((r) => r?.mode === 'lexical')?.fallback;
-      if (fallback) searchNote = `Matched by words only: ${fallback}.`;
+      if (result.mode === 'lexical' && result.fallback)
+        searchNote = `Matched by words only: ${result.fallback}.`;
     }
     const pageCount = Math.max(1, Math.ceil(instances.length / pageSize));
     const page = Number.isFinite(requestedPage)

@@ -94,6 +94,44 @@ describe('the marketplace list page: paging and search', () => {
     expect(body).toContain('0 matches for “zebra migration” in all environments');
   });
 
+  it('searches all environments with one call, ranked as the API ranks them', async () => {
+    const staging = generateMarketplace({ environment: 'staging', count: 10 });
+    const everywhere = [
+      ...views,
+      ...views.slice(0, 10).map((v) => ({ ...v, environment: 'staging' })),
+    ];
+    const store = await openSqliteEmbeddingStore({ file: ':memory:' });
+    const both = new MarketplaceSearch({
+      store,
+      provider: null,
+      source: { listInstances: async () => [...instances, ...staging] },
+    });
+    await both.start();
+    try {
+      const calls: unknown[] = [];
+      const counted = {
+        search: (query: Parameters<MarketplaceSearch['search']>[0]) => {
+          calls.push(query);
+          return both.search(query);
+        },
+      };
+      const pages = marketplacePages(arrayReadModel(everywhere, []), { search: counted });
+      const body = await (await pages.request('/marketplace?q=receivables+debtor')).text();
+      expect(calls).toEqual([{ q: 'receivables debtor', limit: 50 }]);
+      const api = await both.search({ q: 'receivables debtor', limit: 50 });
+      const names = new Map(everywhere.map((v) => [`${v.environment} ${v.systemId}`, v.name]));
+      expect(cards(body)).toEqual(
+        api.hits.slice(0, 20).map((h) => names.get(`${h.environment} ${h.systemId}`)),
+      );
+      expect(new Set(api.hits.map((h) => h.environment))).toEqual(
+        new Set(['production', 'staging']),
+      );
+    } finally {
+      await both.close();
+      await store.close();
+    }
+  });
+
   it('escapes the search text', async () => {
     const pages = marketplacePages(arrayReadModel(views, []), { search });
     const body = await (

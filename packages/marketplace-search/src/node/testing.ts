@@ -1,4 +1,11 @@
 export {
+  HELD_OUT_QUERIES,
+  type HeldOutQuery,
+  heldOutMarketplace,
+  heldOutUrn,
+  type QueryCategory,
+} from '../__fixtures__/held-out-marketplace';
+export {
   ARCHETYPES,
   generateMarketplace,
   QUALITY_QUERIES,
