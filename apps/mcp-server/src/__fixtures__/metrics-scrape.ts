@@ -6,8 +6,8 @@ import { startMcpServer } from '../server';
 
 /**
  * A real `/metrics` scrape of mcp-server (process metrics, build info, HTTP and OAuth metrics)
- * on its demo configuration with the authorization server on, after one refused token request,
- * so that every OAuth family has a series.
+ * on its demo configuration with the authorization server on, after one token request refused
+ * (`invalid_client`), * so that every OAuth family has a series.
  *
  * @example
  * const text = await mcpServerScrape();
