@@ -143,4 +143,31 @@ describe.skipIf(missing.length > 0)('one CLI style: dcg-contract, dcg-guardian, 
         .code,
     ).toBe(1);
   });
+
+  it('prints each progress line once when stderr is not a terminal (dcg-kg ingest), exit 0', async () => {
+    const good = join(kg.dir, 'good.ttl');
+    await writeFile(
+      good,
+      Array.from(
+        { length: 200 },
+        (_, i) => `<https://ex.org/s${i}> <https://ex.org/p> "o${i}" .`,
+      ).join('\n'),
+    );
+    const run = await runBin('dcg-kg', [
+      'ingest',
+      'vocab',
+      good,
+      '--url',
+      kg.api.url,
+      '--key',
+      WRITER_KEY,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stderr.split('\n').filter((line) => line.trim() !== '');
+    // No carriage-return redraws (those are for terminals), and no line printed twice.
+    expect(run.stderr).not.toContain('\r');
+    expect(lines.length).toBeGreaterThan(1);
+    expect(new Set(lines).size, run.stderr).toBe(lines.length);
+    expect(lines.filter((line) => /^upload 100%/.test(line))).toHaveLength(1);
+  });
 });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { governanceApiScrape } from '../apps/governance-api/src/__fixtures__/metrics-scrape';
 import { kgApiScrape } from '../apps/kg-api/src/__fixtures__/metrics-scrape';
+import { mcpServerScrape } from '../apps/mcp-server/src/__fixtures__/metrics-scrape';
 import { postgresGuardianScrape } from '../apps/postgres-guardian/src/__fixtures__/metrics-scrape';
 import { parsePrometheusText } from '../packages/http-kit/src/operations.testkit';
 
@@ -109,7 +110,8 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
     scrapes['governance-api'] = await governanceApiScrape();
     scrapes['kg-api'] = await kgApiScrape();
     scrapes['postgres-guardian'] = await postgresGuardianScrape();
-  }, 60_000);
+    scrapes['mcp-server'] = await mcpServerScrape();
+  }, 120_000);
 
   it('reads metric names out of PromQL, not functions, labels or keywords', () => {
     expect(
@@ -133,7 +135,7 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
     }
     const rules = rulesExpressions().flatMap(metricNamesOf);
     const dashboard = dashboardExpressions().flatMap(metricNamesOf);
-    expect(rulesExpressions()).toHaveLength(9);
+    expect(rulesExpressions()).toHaveLength(12);
     expect(rules.length).toBeGreaterThan(5);
     expect(dashboard.length).toBeGreaterThan(20);
     expect([...new Set(rules)].filter((name) => !exposed.has(name))).toEqual([]);
@@ -147,7 +149,7 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
   });
 
   it.runIf(runPromtool)(
-    `serves scrapes that pass promtool check metrics on governance-api, kg-api and postgres-guardian${needs}`,
+    `serves scrapes that pass promtool check metrics on governance-api, kg-api, postgres-guardian and mcp-server${needs}`,
     () => {
       for (const [app, text] of Object.entries(scrapes)) {
         const run = promtoolRun(['check', 'metrics'], text);
@@ -173,6 +175,42 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
       )?.value;
     for (const outcome of ['compliant', 'violated', 'could_not_run', 'abandoned'])
       expect(count(outcome), outcome).toBe(1);
+  });
+
+  it('exposes dcg_build_info on every app', () => {
+    for (const [app, text] of Object.entries(scrapes)) {
+      const { samples, types } = parsePrometheusText(text);
+      expect(types.get('dcg_build_info'), app).toBe('gauge');
+      const info = samples.find((s) => s.name === 'dcg_build_info');
+      expect(info, app).toMatchObject({ value: 1, labels: { service: app } });
+      expect(info?.labels.node_version, app).toBe(process.version);
+    }
+  });
+
+  it('exposes the OAuth errors by endpoint and code, sign-ins by outcome and reuses by credential', () => {
+    const { samples, types } = parsePrometheusText(scrapes['mcp-server'] ?? '');
+    expect(types.get('mcp_oauth_errors_total')).toBe('counter');
+    expect(types.get('mcp_oauth_logins_total')).toBe('counter');
+    expect(types.get('mcp_oauth_reuse_detected_total')).toBe('counter');
+    // The fixture's refused token request (a client that does not exist).
+    expect(
+      samples.find((s) => s.name === 'mcp_oauth_errors_total' && s.labels.endpoint === 'grant'),
+    ).toMatchObject({ labels: { code: 'invalid_client' }, value: 1 });
+    const series = (name: string, label: string) =>
+      samples
+        .filter((s) => s.name === name)
+        .map((s) => s.labels[label])
+        .sort();
+    expect(series('mcp_oauth_logins_total', 'outcome')).toEqual([
+      'success',
+      'throttled',
+      'unavailable',
+      'wrong_credentials',
+    ]);
+    expect(series('mcp_oauth_reuse_detected_total', 'credential')).toEqual([
+      'authorization_code',
+      'refresh_token',
+    ]);
   });
 
   it.runIf(!runPromtool)(`promtool checks${needs}`, () => {

@@ -330,7 +330,7 @@ const DEMO = {
 };
 
 describe('pnpm start', () => {
-  it('serves every MCP tool on the demo (mcp-server holds the governance-api key it was handed; kg-api passes SPARQL through to itself), then stops every app on SIGTERM', async () => {
+  it('answers /health, /ready and /metrics (no key, from this host) on every app and serves every MCP tool on the demo (mcp-server holds the governance-api key it was handed; kg-api passes SPARQL through to itself), then stops every app on SIGTERM', async () => {
     // Every app on a free port (none on the fixed defaults), and all four listening before SIGTERM.
     const ports = {
       GOVERNANCE_API_PORT: await freePort(),
@@ -348,6 +348,22 @@ describe('pnpm start', () => {
       Object.keys(ports).length,
     );
     for (const port of Object.values(ports)) expect(await listening(port)).toBe(true);
+
+    // Every app answers its probes, and on the demo /metrics answers a scrape from this host
+    // without a key (none is configured for mcp-server and the guardian), with dcg_build_info.
+    for (const [name, port] of Object.entries(ports)) {
+      const base = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${base}/health`)).status, `${name} /health`).toBe(200);
+      let ready = 0;
+      for (let i = 0; i < 60 && ready !== 200; i++) {
+        ready = (await fetch(`${base}/ready`)).status;
+        if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(ready, `${name} /ready`).toBe(200);
+      const metrics = await fetch(`${base}/metrics`);
+      expect(metrics.status, `${name} /metrics`).toBe(200);
+      expect(await metrics.text(), `${name} /metrics`).toMatch(/^dcg_build_info\{/m);
+    }
 
     // mcp-server got the governance-api key `pnpm start` made: a user logs in (the demo user it
     // printed) and every tool answers, list_policies (which needs the key) included.

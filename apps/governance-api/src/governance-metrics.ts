@@ -39,7 +39,7 @@ export interface GovernanceMetricsRecorder {
  * Registers the governance metrics on the app's registry (see the README's metrics section):
  * build info, store health, plans in progress and provisioning outcomes, evaluation results
  * received by outcome, data contracts per compliance state (and the time of the newest result)
- * per environment and policy, read from the store at scrape time, and the embedding queue.
+ * per environment and policy, read from the store at scrape time, and the embedding queue and jobs.
  * Call once per registry.
  *
  * @example
@@ -173,6 +173,24 @@ export function registerGovernanceMetrics(
       [],
       async () => valueOrNothing((await readStatus())?.runningJobs.length),
     );
+    const jobs = metrics.counter(
+      'governance_embedding_jobs_total',
+      'Embedding jobs (rebuilds) this instance finished, by status (completed, failed)',
+      ['status'],
+    );
+    const jobSeconds = metrics.histogram(
+      'governance_embedding_job_duration_seconds',
+      'Time from the start of an embedding job to its end, by status',
+      ['status'],
+      [1, 5, 15, 60, 300, 900, 1800, 3600, 7200],
+    );
+    for (const status of ['completed', 'failed']) jobs.inc({ status }, 0);
+    search.onJobFinished((job) => {
+      jobs.inc({ status: job.status });
+      const seconds = (Date.parse(job.finishedAt ?? '') - Date.parse(job.startedAt)) / 1000;
+      if (Number.isFinite(seconds) && seconds >= 0)
+        jobSeconds.observe({ status: job.status }, seconds);
+    });
   }
   return { resultAccepted: (state) => received.inc({ outcome: state }) };
 }

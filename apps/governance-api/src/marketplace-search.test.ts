@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, createLogger } from '@dcg/http-kit';
+import { parsePrometheusText } from '@dcg/http-kit/testkit';
 import { type FakeEmbeddingsApi, startFakeEmbeddingsApi } from '@dcg/marketplace-search/testing';
 import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -282,6 +283,17 @@ describe('marketplace search over HTTP (SQLite, Azure OpenAI provider on loopbac
       done: job.total,
       failed: 0,
     });
+    // The job is counted by status, with its duration, in the app's metrics.
+    const scrape = await request(`${api.url}/metrics`, { key: KEYS.reader });
+    expect(scrape.status).toBe(200);
+    const { samples } = parsePrometheusText(await scrape.text());
+    const sample = (name: string, status: string) =>
+      samples.find((s) => s.name === name && s.labels.status === status)?.value;
+    expect(sample('governance_embedding_jobs_total', 'completed')).toBeGreaterThanOrEqual(1);
+    expect(sample('governance_embedding_jobs_total', 'failed')).toBe(0);
+    expect(sample('governance_embedding_job_duration_seconds_count', 'completed')).toBe(
+      sample('governance_embedding_jobs_total', 'completed'),
+    );
     expect(
       (await request(`${api.url}/marketplace/embeddingsSearch/jobs/nope`, { key: KEYS.reader }))
         .status,

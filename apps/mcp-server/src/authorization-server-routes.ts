@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import type Provider from 'oidc-provider';
 import type { McpEnv } from './app-env';
 import type { CorsPolicy } from './cors';
+import { reusedCredential } from './oauth/reuse-detection';
 import type { tokenEndpointThrottle } from './oauth/token-endpoint-throttle';
 import type { registrationRateLimit } from './registration-rate-limit';
 
@@ -30,7 +31,9 @@ const requestLoggers = new WeakMap<IncomingMessage, Logger>();
 
 /**
  * Logs and counts every OAuth error oidc-provider answers, by endpoint and OAuth error code
- * (`mcp_oauth_errors_total`), with the request id of the request that got it.
+ * (`mcp_oauth_errors_total`), with the request id of the request that got it; a reused code or
+ * refresh token (its grant revoked: a leaked or replayed credential) is counted apart too, by
+ * credential (`mcp_oauth_reuse_detected_total`), and logged as a warning.
  *
  * @example
  * countOAuthErrors(provider, { logger, metrics });
@@ -44,6 +47,14 @@ export function countOAuthErrors(
     'OAuth errors answered by the authorization server, by endpoint and OAuth error code',
     ['endpoint', 'code'],
   );
+  const reuses = deps.metrics.counter(
+    'mcp_oauth_reuse_detected_total',
+    'Authorization codes and refresh tokens presented again after their use: the grant is revoked (OAuth 2.1 §4.1.3)',
+    ['credential'],
+  );
+  // From zero, so that an alert on increase() sees the series before the first reuse.
+  for (const credential of ['authorization_code', 'refresh_token'] as const)
+    reuses.inc({ credential }, 0);
   for (const event of ERROR_EVENTS) {
     // Through the EventEmitter signature: the typings list each event with a different context.
     (provider as unknown as NodeJS.EventEmitter).on(
@@ -63,7 +74,11 @@ export function countOAuthErrors(
           code,
           description: String(failure?.error_description ?? failure?.message ?? ''),
         };
+        const reused = reusedCredential(error);
+        if (reused) reuses.inc({ credential: reused });
         if (event === 'server_error') logger.error('OAuth server error', { ...fields, error });
+        else if (reused)
+          logger.warn('OAuth credential reused: grant revoked', { ...fields, credential: reused });
         else logger.info('OAuth error', fields);
       },
     );

@@ -211,6 +211,8 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     let loginThrottle: FailureThrottle | undefined;
     let clientSecretThrottle: FailureThrottle | undefined;
     const extras = [];
+    const metrics = options.metrics ?? new ServiceMetrics({ service: 'mcp-server' });
+    metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
     if (config.oauth.enabled) {
       mkdirSync(options.dataDir, { recursive: true });
       let users = config.oauth.users;
@@ -325,6 +327,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
           origin: issuer,
           upstream,
           ...(loginThrottle ? { throttle: loginThrottle } : {}),
+          metrics,
         }),
       );
       const sweeper = setInterval(
@@ -341,8 +344,6 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       closers.push(() => clearInterval(sweeper));
     }
 
-    const metrics = options.metrics ?? new ServiceMetrics({ service: 'mcp-server' });
-    metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
     if (provider) {
       countOAuthErrors(provider, { logger, metrics });
       extras.push(

@@ -129,6 +129,39 @@ describe('GovernanceClient', () => {
     expect(() => new GovernanceClient({ baseUrl: 'not a url' })).toThrow(/baseUrl/);
   });
 
+  it('retries an attempt that timed out, and caps a long Retry-After at maxBackoffMs', async () => {
+    calls.length = 0;
+    script = [
+      async (c) => {
+        await new Promise((r) => setTimeout(r, 600));
+        return c.json({}, 201);
+      },
+      problem(503, { 'retry-after': '3600' }),
+    ];
+    const client = new GovernanceClient({
+      baseUrl: url,
+      timeoutMs: 200,
+      backoffMs: 1,
+      maxBackoffMs: 300,
+      retries: 2,
+    });
+    const started = Date.now();
+    const receipt = await client.submit({ policyId: 'p', environment: 'e', body });
+    expect(receipt).toMatchObject({ status: 201, attempts: 3 });
+    expect(calls).toHaveLength(3);
+    expect(calls[2]!.at - calls[1]!.at).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('does not retry a 501 (not a transient answer)', async () => {
+    calls.length = 0;
+    script = [problem(501)];
+    const client = new GovernanceClient({ baseUrl: url, backoffMs: 1 });
+    const error = await client.submit({ policyId: 'p', environment: 'e', body }).catch((e) => e);
+    expect(calls).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'problem', status: 501 });
+  });
+
   it('never sends a body that breaks A3/A4', async () => {
     calls.length = 0;
     const client = new GovernanceClient({ baseUrl: url });

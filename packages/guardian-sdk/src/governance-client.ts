@@ -35,28 +35,11 @@ export interface SubmitInput {
   signal?: AbortSignal | undefined;
 }
 
-function retryAfterMs(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+/**
+ * Transient answers, retried: a result overwrites the earlier one, so a POST sent twice is safe.
+ * 429 and 503 wait as `Retry-After` says (at most `maxBackoffMs`).
+ */
+const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 
 async function problemOf(response: Response): Promise<Record<string, unknown>> {
   const text = await response.text().catch(() => '');
@@ -69,10 +52,12 @@ async function problemOf(response: Response): Promise<Record<string, unknown>> {
 
 /**
  * Submits evaluation results to `POST /v1/computational-governance/policies/{policyId}/evaluation-results?environment=`
- * with a bearer key. The body is validated against A3/A4 first (`invalid_result`, nothing sent). Network errors, timeouts, 429 (honouring `Retry-After`) and 5xx are retried
- * with exponential backoff and full jitter (safe: a result overwrites the earlier one); other 4xx
- * are not. Errors are `GuardianSdkError` with `code` `problem` (and the problem details),
- * `network`, `timeout` or `aborted`.
+ * with a bearer key. The body is validated against A3/A4 first (`invalid_result`, nothing sent).
+ * Network errors, timeouts, 408, 429 (honouring `Retry-After`), 500, 502, 503 and 504 are retried
+ * by ky's retry (the one retry implementation of dcg's clients) with exponential backoff and full
+ * jitter (safe: a result overwrites the earlier one); other answers are not. Errors are
+ * `GuardianSdkError` with `code` `problem` (and the problem details), `network`, `timeout` or
+ * `aborted`.
  *
  * @example
  * const client = new GovernanceClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: process.env.DCG_KEY });
@@ -80,9 +65,6 @@ async function problemOf(response: Response): Promise<Record<string, unknown>> {
  */
 export class GovernanceClient {
   private readonly http: KyInstance;
-  private readonly retries: number;
-  private readonly backoffMs: number;
-  private readonly maxBackoffMs: number;
 
   constructor(options: GovernanceClientOptions) {
     let base: URL;
@@ -93,14 +75,22 @@ export class GovernanceClient {
         cause: error,
       });
     }
-    this.retries = options.retries ?? 4;
-    this.backoffMs = options.backoffMs ?? 200;
-    this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    const backoffMs = options.backoffMs ?? 200;
+    const maxBackoffMs = options.maxBackoffMs ?? 30_000;
     this.http = ky.create({
       prefixUrl: base.href,
       timeout: options.timeoutMs ?? 10_000,
-      retry: 0,
-      throwHttpErrors: false,
+      retry: {
+        limit: options.retries ?? 4,
+        methods: ['post'],
+        statusCodes: RETRY_STATUSES,
+        afterStatusCodes: [429, 503],
+        maxRetryAfter: maxBackoffMs,
+        delay: (attempt) => backoffMs * 2 ** (attempt - 1),
+        jitter: true,
+        backoffLimit: maxBackoffMs,
+        retryOnTimeout: true,
+      },
       headers: {
         accept: 'application/json, application/problem+json',
         ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
@@ -124,62 +114,47 @@ export class GovernanceClient {
         { problem: { issues: validation.issues } },
       );
     }
-    const payload = JSON.stringify(input.body);
-    for (let attempt = 1; ; attempt++) {
-      let wait: number;
-      let failure: GuardianSdkError;
-      try {
-        const response = await this.http.post(path, {
-          searchParams: { environment: input.environment },
-          body: payload,
-          headers: { 'content-type': 'application/json' },
-          ...(input.signal ? { signal: input.signal } : {}),
-        });
-        if (response.ok) {
-          const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-          return { status: response.status, attempts: attempt, body };
-        }
+    let attempts = 1;
+    try {
+      const response = await this.http.post(path, {
+        searchParams: { environment: input.environment },
+        body: JSON.stringify(input.body),
+        headers: { 'content-type': 'application/json' },
+        hooks: {
+          beforeRetry: [
+            ({ retryCount }) => {
+              attempts = retryCount + 1;
+            },
+          ],
+        },
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+      return { status: response.status, attempts, body };
+    } catch (error) {
+      if (input.signal?.aborted) {
+        throw new GuardianSdkError('aborted', 'the submission was aborted', { cause: error });
+      }
+      if (error instanceof HTTPError) {
+        const { response } = error;
         const problem = await problemOf(response);
         const detail = typeof problem.detail === 'string' ? `: ${problem.detail}` : '';
-        failure = new GuardianSdkError(
+        throw new GuardianSdkError(
           'problem',
           `the governance API answered ${response.status}${typeof problem.title === 'string' ? ` ${problem.title}` : ''}${detail}`,
           { status: response.status, problem },
         );
-        if (response.status !== 429 && response.status < 500) throw failure;
-        wait =
-          retryAfterMs(response.headers.get('retry-after'), Date.now()) ?? this.backoff(attempt);
-      } catch (error) {
-        if (GuardianSdkError.isInstance(error)) throw error;
-        if (input.signal?.aborted) {
-          throw new GuardianSdkError('aborted', 'the submission was aborted', { cause: error });
-        }
-        if (error instanceof HTTPError) throw error;
-        failure =
-          error instanceof TimeoutError
-            ? new GuardianSdkError('timeout', 'the governance API did not answer in time', {
-                cause: error,
-              })
-            : new GuardianSdkError(
-                'network',
-                `the governance API cannot be reached: ${(error as Error).message}`,
-                {
-                  cause: error,
-                },
-              );
-        wait = this.backoff(attempt);
       }
-      if (attempt > this.retries) throw failure;
-      try {
-        await sleep(Math.min(wait, this.maxBackoffMs), input.signal);
-      } catch (error) {
-        throw new GuardianSdkError('aborted', 'the submission was aborted', { cause: error });
+      if (error instanceof TimeoutError) {
+        throw new GuardianSdkError('timeout', 'the governance API did not answer in time', {
+          cause: error,
+        });
       }
+      throw new GuardianSdkError(
+        'network',
+        `the governance API cannot be reached: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
-  }
-
-  private backoff(attempt: number): number {
-    const ceiling = Math.min(this.maxBackoffMs, this.backoffMs * 2 ** (attempt - 1));
-    return Math.random() * ceiling;
   }
 }

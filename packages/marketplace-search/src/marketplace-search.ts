@@ -129,6 +129,7 @@ export class MarketplaceSearch {
   private readonly embeddedAt = new Map<string, string>();
   private readonly pending = new PendingInstances();
   private readonly jobs = new Map<string, { job: EmbeddingJob; done: Promise<void> }>();
+  private readonly finishedListeners = new Set<(job: EmbeddingJob) => void>();
   private readonly queryCache = new Map<string, Float32Array>();
   private chain: Promise<unknown> = Promise.resolve();
   private draining: Promise<void> | null = null;
@@ -286,6 +287,18 @@ export class MarketplaceSearch {
       const live = [...this.jobs.values()].find((r) => r.job.id === j.id);
       return live ? { ...live.job } : j;
     });
+  }
+
+  /**
+   * Calls `listener` with each embedding job this process finishes (`completed` or `failed`; a job
+   * stopped by a shutdown is resumed later and not finished). Answers the unsubscribe.
+   *
+   * @example
+   * search.onJobFinished((job) => jobs.inc({ status: job.status }));
+   */
+  onJobFinished(listener: (job: EmbeddingJob) => void): () => void {
+    this.finishedListeners.add(listener);
+    return () => this.finishedListeners.delete(listener);
   }
 
   async status(environment?: string): Promise<EmbeddingsStatus> {
@@ -742,6 +755,13 @@ export class MarketplaceSearch {
         done: job.done,
         failed: job.failed,
       });
+      for (const listener of this.finishedListeners) {
+        try {
+          listener({ ...job });
+        } catch (error) {
+          this.recordError(error);
+        }
+      }
     })().finally(async () => {
       clearInterval(renewal);
       // A stop leaves the lease to expire, so that a restart (or another process) resumes it.

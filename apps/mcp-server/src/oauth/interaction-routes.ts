@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { clientOfAddress } from '@dcg/http-kit';
+import { clientOfAddress, type ServiceMetrics } from '@dcg/http-kit';
 import { SCOPE_DESCRIPTIONS } from '@dcg/mcp-tools';
 import { type Context, Hono } from 'hono';
 import type Provider from 'oidc-provider';
@@ -8,6 +8,9 @@ import type { McpServerConfig } from '../config';
 import { escapeHtml } from './authorization-server';
 import { type FailureThrottle, failureThrottle } from './failure-throttle';
 import { verifyPassword } from './passwords';
+
+const LOGIN_OUTCOMES = ['success', 'wrong_credentials', 'throttled', 'unavailable'] as const;
+type LoginOutcome = (typeof LOGIN_OUTCOMES)[number];
 
 /**
  * The login and consent pages of `/authorize` (server-rendered, no script): a person signs in
@@ -27,9 +30,19 @@ export function interactionRoutes(deps: {
   upstream?: { start(uid: string): Promise<string> } | undefined;
   /** Back-off of failed sign-ins per account and per client address (default: 5 free, then 1 s doubling to 15 min). */
   throttle?: FailureThrottle;
+  /** Where sign-ins are counted by outcome (`mcp_oauth_logins_total`). */
+  metrics?: ServiceMetrics | undefined;
 }): Hono<McpEnv> {
   const app = new Hono<McpEnv>();
   const throttle = deps.throttle ?? failureThrottle();
+  const logins = deps.metrics?.counter(
+    'mcp_oauth_logins_total',
+    'Sign-ins on the login page by outcome: success, wrong_credentials (401), throttled (429: the back-off of failed sign-ins), unavailable (503: the back-off store did not answer)',
+    ['outcome'],
+  );
+  // Every outcome from zero, so that a rate of failures has a series before the first one.
+  for (const outcome of LOGIN_OUTCOMES) logins?.inc({ outcome }, 0);
+  const counted = (outcome: LoginOutcome) => logins?.inc({ outcome });
   const csrf = (uid: string) => createHmac('sha256', deps.csrfKey).update(uid).digest('base64url');
   const csrfValid = (uid: string, token: unknown) => {
     if (typeof token !== 'string') return false;
@@ -132,6 +145,7 @@ export function interactionRoutes(deps: {
       try {
         wait = await throttle.wait(keys);
       } catch {
+        counted('unavailable');
         c.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
         return c.html(
           loginPage(
@@ -144,6 +158,7 @@ export function interactionRoutes(deps: {
         );
       }
       if (wait > 0) {
+        counted('throttled');
         c.header('retry-after', String(wait));
         return c.html(loginPage(details.uid, csrf(details.uid), tooMany(wait), username), 429);
       }
@@ -151,6 +166,7 @@ export function interactionRoutes(deps: {
       // Verify against a hash even for an unknown user, so timing does not tell who exists.
       const ok = await verifyPassword(password, user?.passwordHash ?? dummyHash);
       if (!user || !ok) {
+        counted('wrong_credentials');
         // Not counted when the store fails just now: the answer is the same 401 either way.
         const locked = await Promise.resolve(throttle.failed(keys)).catch(() => 0);
         if (locked > 0) c.header('retry-after', String(locked));
@@ -164,6 +180,7 @@ export function interactionRoutes(deps: {
           401,
         );
       }
+      counted('success');
       await Promise.resolve(throttle.succeeded([keys[0]!])).catch(() => undefined);
       result = { login: { accountId: user.username } };
     } else {

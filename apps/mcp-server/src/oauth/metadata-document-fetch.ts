@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider-fetch-request.d.ts" />
 import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';

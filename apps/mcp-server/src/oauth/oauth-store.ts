@@ -1,4 +1,4 @@
-import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { KeyStorage } from './signing-keys';
 
 /**
@@ -48,11 +48,3 @@ export function epoch(): number {
 
 /** The schema version of the stores: 1 = credentials stored as hashes (migrated on open). */
 export const OAUTH_STORE_SCHEMA_VERSION = 1;
-
-/**
- * The error of a consume that lost: the code or refresh token was used already (or its grant was
- * revoked meanwhile). oidc-provider answers it as `invalid_grant`.
- */
-export function alreadyUsed(model: string): Error {
-  return new errors.InvalidGrant(`${model} already used: its grant is revoked`);
-}

@@ -7,12 +7,12 @@ import {
   toStoredPayload,
 } from './credential-hashing';
 import {
-  alreadyUsed,
   epoch,
   OAUTH_STORE_SCHEMA_VERSION,
   type OAuthStore,
   type StoredPayload,
 } from './oauth-store';
+import { reuseDetected } from './reuse-detection';
 import type { SigningKeys } from './signing-keys';
 
 /**
@@ -167,7 +167,7 @@ export async function openPostgresOAuthStore(options: {
                WHERE m.grant_id = g.grant_id OR (m.model = 'Grant' AND m.id = g.grant_id)`,
             [model, key],
           );
-          throw alreadyUsed(model);
+          throw reuseDetected(model);
         },
         async destroy(id: string) {
           await pool.query(`DELETE FROM ${s}.oauth_models WHERE model = $1 AND id = $2`, [

@@ -9,12 +9,12 @@ import {
   toStoredPayload,
 } from './credential-hashing';
 import {
-  alreadyUsed,
   epoch,
   OAUTH_STORE_SCHEMA_VERSION,
   type OAuthStore,
   type StoredPayload,
 } from './oauth-store';
+import { reuseDetected } from './reuse-detection';
 import { fileKeyStorage } from './signing-keys';
 
 /**
@@ -138,7 +138,7 @@ export function openSqliteOAuthStore(file: string, keysFile: string): OAuthStore
           if (consume.run({ model, id: key, now: epoch() }).changes === 1) return;
           const row = grantOf.get({ model, id: key }) as { grant_id: string | null } | undefined;
           if (row?.grant_id) revokeReused.run({ grantId: row.grant_id });
-          throw alreadyUsed(model);
+          throw reuseDetected(model);
         },
         async destroy(id: string) {
           destroy.run({ model, id: storedId(model, id) });

@@ -1,0 +1,205 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, ServiceMetrics } from '@dcg/http-kit';
+import { parsePrometheusText } from '@dcg/http-kit/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CookieBrowser, formOf, pkce } from './__fixtures__/oauth-client.testkit';
+import { type RunningMcpServer, startMcpServer } from './server';
+
+// The OAuth metrics an operator reads, driven by real sign-ins and token requests: sign-ins by
+// outcome, OAuth errors by endpoint and code, and reused codes and refresh tokens (answered
+// invalid_grant, the grant revoked), whether oidc-provider or the store noticed the reuse.
+
+const REDIRECT = 'http://127.0.0.1:40000/cb';
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('mcp-server OAuth metrics', { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-metrics-'));
+  const metrics = new ServiceMetrics({ service: 'mcp-server', processMetrics: false });
+  let server: RunningMcpServer;
+  let clientId: string;
+  let password: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    server = await startMcpServer({
+      dataDir: dir,
+      demo: true,
+      port,
+      config: {
+        publicUrl: `http://127.0.0.1:${port}`,
+        governance: { baseUrl: 'http://127.0.0.1:9' },
+        knowledgeGraph: { baseUrl: 'http://127.0.0.1:9' },
+        // Concurrent token requests are part of the point; the limits have their own tests.
+        rateLimit: { enabled: false },
+      },
+      logger: createLogger('test', { level: 'silent' }),
+      metrics,
+    });
+    password = server.demoUser!.password;
+    const registered = await fetch(`${server.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    clientId = ((await registered.json()) as { client_id: string }).client_id;
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const scrape = async () => parsePrometheusText(await metrics.registry.metrics()).samples;
+  const sampleOf = async (name: string, labels: Record<string, string>) =>
+    (await scrape()).find(
+      (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+    )?.value;
+
+  /** The first page of a fresh authorization in `browser`: its HTML and the code's verifier. */
+  const start = async (browser: CookieBrowser) => {
+    const { verifier, challenge } = pkce();
+    const query = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: REDIRECT,
+      scope: 'marketplace:read offline_access',
+      resource: server.mcpUrl,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 's',
+    });
+    return {
+      step: await browser.follow(`${server.url}/authorize?${query}`, {}, REDIRECT),
+      verifier,
+    };
+  };
+  const submit = (browser: CookieBrowser, html: string, fields: Record<string, string> = {}) => {
+    const form = formOf(html, fields.username === undefined ? 'confirm' : 'login');
+    return browser.follow(
+      new URL(form.action, server.url),
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
+        body: new URLSearchParams({ csrf: form.csrf, ...fields }),
+      },
+      REDIRECT,
+    );
+  };
+  /** Signs in (after `wrongFirst` wrong passwords) where asked, consents; answers a fresh code. */
+  const code = async (browser: CookieBrowser, wrongFirst = 0) => {
+    let { step, verifier } = await start(browser);
+    for (let round = 0; round < 4 && !step.stoppedAt; round++) {
+      const html = await step.response!.text();
+      if (html.includes('/login"')) {
+        const wrong = wrongFirst-- > 0;
+        step = await submit(browser, html, {
+          username: 'demo',
+          password: wrong ? `${password}-wrong` : password,
+        });
+        if (wrong) expect(step.response?.status).toBe(401);
+      } else step = await submit(browser, html);
+    }
+    return { code: step.stoppedAt!.searchParams.get('code')!, verifier };
+  };
+  const token = async (form: Record<string, string>) => {
+    const response = await fetch(`${server.url}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: clientId, ...form }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, string> };
+  };
+  const exchange = (grant: { code: string; verifier: string }) =>
+    token({
+      grant_type: 'authorization_code',
+      code: grant.code,
+      redirect_uri: REDIRECT,
+      code_verifier: grant.verifier,
+    });
+
+  it('counts every outcome from zero before any sign-in or reuse', async () => {
+    for (const outcome of ['success', 'wrong_credentials', 'throttled', 'unavailable'])
+      expect(await sampleOf('mcp_oauth_logins_total', { outcome }), outcome).toBe(0);
+    for (const credential of ['authorization_code', 'refresh_token'])
+      expect(await sampleOf('mcp_oauth_reuse_detected_total', { credential })).toBe(0);
+  });
+
+  it('counts sign-ins by outcome, and reused codes and refresh tokens by credential', async () => {
+    const browser = new CookieBrowser();
+    // A wrong password, then the right one: one failure, one success.
+    const first = await code(browser, 1);
+    expect(await sampleOf('mcp_oauth_logins_total', { outcome: 'wrong_credentials' })).toBe(1);
+    expect(await sampleOf('mcp_oauth_logins_total', { outcome: 'success' })).toBe(1);
+
+    // A code used twice, one after the other: oidc-provider finds it consumed.
+    expect((await exchange(first)).status).toBe(200);
+    expect(await exchange(first)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(
+      await sampleOf('mcp_oauth_reuse_detected_total', { credential: 'authorization_code' }),
+    ).toBe(1);
+
+    // A refresh token used after its rotation.
+    const tokens = await exchange(await code(browser));
+    expect(tokens.status).toBe(200);
+    const refresh = () =>
+      token({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token! });
+    expect((await refresh()).status).toBe(200);
+    expect(await refresh()).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await sampleOf('mcp_oauth_reuse_detected_total', { credential: 'refresh_token' })).toBe(
+      1,
+    );
+
+    // One code sent four times at once: exactly one wins; the reuse is noticed (by oidc-provider
+    // or by the store's single atomic consume) and the grant revoked, after which a late loser
+    // finds no code at all. So: one to three reuses, and four invalid_grant answers in all.
+    const grant = await code(browser);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => exchange(grant)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const lost of answers.filter((a) => a.status !== 200))
+      expect(lost).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const codeReuses =
+      (await sampleOf('mcp_oauth_reuse_detected_total', { credential: 'authorization_code' })) ?? 0;
+    expect(codeReuses).toBeGreaterThanOrEqual(2);
+    expect(codeReuses).toBeLessThanOrEqual(4);
+    // Every invalid_grant of the token endpoint (oidc-provider's `grant` event): 2 + 3.
+    expect(
+      await sampleOf('mcp_oauth_errors_total', { endpoint: 'grant', code: 'invalid_grant' }),
+    ).toBe(5);
+  });
+
+  it('counts sign-ins refused by the back-off of failed sign-ins as throttled', async () => {
+    const browser = new CookieBrowser();
+    const { step } = await start(browser);
+    let html = await step.response!.text();
+    const statuses: number[] = [];
+    for (let i = 0; i < 8 && !statuses.includes(429); i++) {
+      const answer = await submit(browser, html, { username: 'demo', password: 'wrong' });
+      statuses.push(answer.response!.status);
+      html = await answer.response!.text();
+    }
+    expect(statuses.at(-1)).toBe(429);
+    const throttled = statuses.filter((s) => s === 429).length;
+    const wrong = statuses.filter((s) => s === 401).length;
+    expect(await sampleOf('mcp_oauth_logins_total', { outcome: 'throttled' })).toBe(throttled);
+    expect(await sampleOf('mcp_oauth_logins_total', { outcome: 'wrong_credentials' })).toBe(
+      1 + wrong,
+    );
+    expect(await sampleOf('mcp_oauth_logins_total', { outcome: 'success' })).toBe(1);
+  });
+});
