@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -95,7 +95,12 @@ describe('KnowledgeBase with FileGraphPersistence', () => {
       persistence: new FileGraphPersistence(dir),
     });
     await kb.replaceGraph('gone', await quads('<urn:x> skos:prefLabel "Bog" .'));
-    await writeFile(join(dir, 'graphs', 'a.nt.123.456.tmp'), '<urn:half> <urn:written');
+    const stale = join(dir, 'graphs', 'a.nt.123.456.tmp');
+    await writeFile(stale, '<urn:half> <urn:written');
+    // Two minutes old: a fresh one may be another instance's save in progress, and stays.
+    const old = new Date(Date.now() - 120_000);
+    await utimes(stale, old, old);
+    await writeFile(join(dir, 'graphs', 'b.snapshot.9.9.tmp'), 'being written');
     const removed: string[] = [];
     const reopened = await KnowledgeBase.open({
       sources: [source('a')],
@@ -105,7 +110,7 @@ describe('KnowledgeBase with FileGraphPersistence', () => {
     });
     expect(removed).toEqual(['gone']);
     expect(reopened.size).toBe(0);
-    expect(await readdir(join(dir, 'graphs'))).toEqual([]);
+    expect(await readdir(join(dir, 'graphs'))).toEqual(['b.snapshot.9.9.tmp']);
   });
 
   it('applies concurrent writes to one source in order, in memory and on disk alike', async () => {

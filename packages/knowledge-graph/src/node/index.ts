@@ -1,5 +1,12 @@
 export { FileGraphPersistence } from './file-graph-persistence';
 export {
+  decodeSnapshot,
+  encodeSnapshot,
+  readSnapshotHeader,
+  SNAPSHOT_FORMAT_VERSION,
+  type SnapshotHeader,
+} from './graph-snapshot';
+export {
   DEFAULT_RDF_WORKER_HEAP_MB,
   DEFAULT_RDF_WORKER_TIMEOUT_MS,
   rdfInWorker,
