@@ -7,6 +7,10 @@ export {
   type SnapshotHeader,
 } from './graph-snapshot';
 export {
+  PostgresGraphPersistence,
+  type PostgresGraphPersistenceOptions,
+} from './postgres-graph-persistence';
+export {
   DEFAULT_RDF_WORKER_HEAP_MB,
   DEFAULT_RDF_WORKER_TIMEOUT_MS,
   rdfInWorker,
