@@ -9,7 +9,12 @@ import {
   ServiceMetrics,
   startHttpServer,
 } from '@dcg/http-kit';
-import { KnowledgeBase, resolveUpstreamHeaders, SourceIngestion } from '@dcg/knowledge-graph';
+import {
+  importMissingGraphs,
+  KnowledgeBase,
+  resolveUpstreamHeaders,
+  SourceIngestion,
+} from '@dcg/knowledge-graph';
 import {
   FileGraphPersistence,
   PostgresGraphPersistence,
@@ -213,9 +218,16 @@ async function openKnowledgeBase(
   pool: pg.Pool | undefined,
   logger: Logger,
 ) {
+  const files = new FileGraphPersistence(dataDir);
   const persistence = pool
     ? await PostgresGraphPersistence.open({ pool, schema: config.storage.postgres.schema })
-    : new FileGraphPersistence(dataDir);
+    : files;
+  if (persistence !== files) {
+    // The first start on PostgreSQL: the graphs of the data folder move there.
+    const sourceIds = config.sources.map((s) => s.id);
+    for (const sourceId of await importMissingGraphs(files, persistence, sourceIds))
+      logger.info('graph copied from the data folder to PostgreSQL', { sourceId });
+  }
   const kb = await KnowledgeBase.open({
     sources: config.sources,
     search: config.search,

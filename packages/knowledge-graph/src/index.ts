@@ -1,4 +1,5 @@
 export { KnowledgeGraphError, type KnowledgeGraphErrorCode } from './errors';
+export { importMissingGraphs } from './graph-import';
 export type { GraphPersistence, LoadGraphOptions, StoredGraph } from './graph-persistence';
 export {
   GraphQueries,

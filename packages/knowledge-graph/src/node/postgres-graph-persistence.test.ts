@@ -1,11 +1,16 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import { Parser } from 'n3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importMissingGraphs } from '../graph-import';
 import { KnowledgeBase } from '../knowledge-base';
 import type { SourceConfig } from '../source-config';
 import { SourceConfigSchema } from '../source-config';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
+import { FileGraphPersistence } from './file-graph-persistence';
 import { PostgresGraphPersistence } from './postgres-graph-persistence';
 
 const available = await postgresAvailable();
@@ -45,8 +50,9 @@ describe.skipIf(!available)('PostgresGraphPersistence', () => {
       PostgresGraphPersistence.open({ pool, schema }),
     ]);
     const builder = new TripleStoreBuilder();
-    for (let i = 0; i < 200_000; i++)
-      builder.addTerms(`https://ex.org/c${i}`, `${SKOS}prefLabel`, `"a rather long label ${i}"@en`);
+    const padding = 'of a concept that a thesaurus describes at some length'.repeat(2);
+    for (let i = 0; i < 100_000; i++)
+      builder.addTerms(`https://ex.org/c${i}`, `${SKOS}prefLabel`, `"label ${i} ${padding}"@en`);
     const store = builder.build();
     const generation = await a.save('big', store);
     const rows = await pool.query(`SELECT count(*)::int AS n FROM ${schema}.kg_graph_chunks`);
@@ -55,7 +61,7 @@ describe.skipIf(!available)('PostgresGraphPersistence', () => {
     const loaded = await b.load('big');
     expect(loaded?.from).toBe('snapshot');
     expect(loaded?.generation).toBe(generation);
-    expect(loaded?.store.size).toBe(200_000);
+    expect(loaded?.store.size).toBe(100_000);
     expect(loaded?.store.spo.third).toEqual(store.spo.third);
 
     // A new save replaces the rows of the old one.
@@ -69,7 +75,7 @@ describe.skipIf(!available)('PostgresGraphPersistence', () => {
     await a.remove('big');
     expect(await a.generations()).toEqual(new Map());
     expect(await a.load('big')).toBeUndefined();
-  });
+  }, 120_000);
 
   it('refuses a damaged snapshot with its reason, leaving the source to be ingested again', async () => {
     const persistence = await PostgresGraphPersistence.open({ pool, schema });
@@ -111,5 +117,24 @@ describe.skipIf(!available)('PostgresGraphPersistence', () => {
     await reader.removeGraph('shared');
     expect(await writer.refresh()).toEqual(['shared']);
     expect(writer.size).toBe(0);
+  });
+
+  it('copies the graphs of a data folder that PostgreSQL does not hold yet, once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'kg-import-'));
+    try {
+      const files = new FileGraphPersistence(dir);
+      const postgres = await PostgresGraphPersistence.open({ pool, schema });
+      const builder = new TripleStoreBuilder();
+      builder.addTerms('https://ex.org/x', `${SKOS}prefLabel`, '"from the folder"');
+      const store = builder.build();
+      await files.save('moved', store);
+      await files.save('unconfigured', store);
+      expect(await importMissingGraphs(files, postgres, ['moved', 'absent'])).toEqual(['moved']);
+      expect((await postgres.load('moved'))?.store.size).toBe(1);
+      expect(await importMissingGraphs(files, postgres, ['moved', 'absent'])).toEqual([]);
+      expect((await postgres.generations()).has('unconfigured')).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
