@@ -113,6 +113,32 @@ describe('KnowledgeBase with FileGraphPersistence', () => {
     expect(await readdir(join(dir, 'graphs'))).toEqual(['b.snapshot.9.9.tmp']);
   });
 
+  it('starts from snapshots, and sees what another instance on the same folder saved after a refresh', async () => {
+    const loaded: string[] = [];
+    const open = () =>
+      KnowledgeBase.open({
+        sources: [source('a')],
+        search,
+        persistence: new FileGraphPersistence(dir),
+        onGraphLoaded: (event) => loaded.push(`${event.sourceId} ${event.from} ${event.reason}`),
+      });
+    const first = await open();
+    const second = await open();
+    await first.replaceGraph('a', await quads('<urn:x> skos:prefLabel "Moor" .'));
+    expect(second.search('moor', { offset: 0, limit: 10 }).results).toEqual([]);
+    expect(await second.refresh()).toEqual(['a']);
+    expect(second.search('moor', { offset: 0, limit: 10 }).results).toEqual(['urn:x']);
+    expect(loaded).toEqual(['a snapshot changed elsewhere']);
+    expect(await first.refresh()).toEqual([]);
+    await second.removeGraph('a');
+    expect(await first.refresh()).toEqual(['a']);
+    expect(first.size).toBe(0);
+    await first.replaceGraph('a', await quads('<urn:y> skos:prefLabel "Fen" .'));
+    const third = await open();
+    expect(third.search('fen', { offset: 0, limit: 10 }).results).toEqual(['urn:y']);
+    expect(loaded.at(-1)).toBe('a snapshot start-up');
+  });
+
   it('applies concurrent writes to one source in order, in memory and on disk alike', async () => {
     const kb = await KnowledgeBase.open({
       sources: [source('a')],
