@@ -158,13 +158,19 @@ export const KgApiConfigSchema = z
     server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
     /**
      * kg-api keeps its graphs in the data folder. PostgreSQL, when set, holds what several
-     * instances behind one balancer must share: today the rate limits.
+     * instances behind one balancer must share: the ingested graphs (as binary snapshots) and
+     * the rate limits.
      */
     storage: z
       .object({
+        /**
+         * How often (ms) an instance looks for graphs another instance sharing its storage
+         * (PostgreSQL, or one data folder) saved, and loads them; 0: never.
+         */
+        graphRefreshMs: z.number().int().min(0).max(3_600_000).default(2_000),
         postgres: z
           .object({
-            /** Connection string; `DATABASE_URL` overrides it. Set: the rate limits live there. */
+            /** Connection string; `DATABASE_URL` overrides it. Set: the graphs and rate limits live there. */
             url: z.string().min(1).optional(),
             schema: z
               .string()
@@ -176,7 +182,7 @@ export const KgApiConfigSchema = z
           .default({ schema: 'dcg_kg', maxConnections: 4 }),
       })
       .strict()
-      .default({ postgres: { schema: 'dcg_kg', maxConnections: 4 } }),
+      .default({ graphRefreshMs: 2_000, postgres: { schema: 'dcg_kg', maxConnections: 4 } }),
     /** Per-client rate limits (see `@dcg/http-kit`): what keeps open reads safe. */
     rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
     /** `GET /metrics` (Prometheus): on, behind any API key by default (see `@dcg/http-kit`). */

@@ -26,6 +26,7 @@ const STATUS: Record<KnowledgeGraphErrorCode, { status: number; title: string }>
   unsupported_format: { status: 415, title: 'Unsupported RDF format' },
   unknown_source: { status: 404, title: 'Unknown source' },
   persistence: { status: 503, title: 'Could not store the graph' },
+  snapshot_unreadable: { status: 503, title: 'Stored graph snapshot unreadable' },
   passthrough_disabled: { status: 403, title: 'Passthrough not enabled' },
   ingestion_disabled: { status: 403, title: 'Ingestion not enabled' },
   no_base_url: { status: 409, title: 'Source has no upstream URL' },

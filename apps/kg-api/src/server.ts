@@ -9,8 +9,17 @@ import {
   ServiceMetrics,
   startHttpServer,
 } from '@dcg/http-kit';
-import { KnowledgeBase, resolveUpstreamHeaders, SourceIngestion } from '@dcg/knowledge-graph';
-import { FileGraphPersistence, rdfInWorker } from '@dcg/knowledge-graph/node';
+import {
+  importMissingGraphs,
+  KnowledgeBase,
+  resolveUpstreamHeaders,
+  SourceIngestion,
+} from '@dcg/knowledge-graph';
+import {
+  FileGraphPersistence,
+  PostgresGraphPersistence,
+  rdfInWorker,
+} from '@dcg/knowledge-graph/node';
 import pg from 'pg';
 import type { z } from 'zod';
 import { buildKgApp } from './app';
@@ -21,6 +30,7 @@ import {
   demoLoopbackSource,
   loadDemoVocabulary,
 } from './demo';
+import { refreshSharedGraphs } from './graph-refresh';
 import { IngestMetrics } from './ingest-metrics';
 import { scheduleIngestion } from './scheduler';
 
@@ -94,15 +104,22 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
   const credentials = resolveUpstreamHeaders(config.sources, options.env ?? process.env);
   if (!credentials.success) throw invalidConfiguration(credentials.issues);
 
-  const persistence = new FileGraphPersistence(options.dataDir);
-  const kb = await KnowledgeBase.open({
-    sources: config.sources,
-    search: config.search,
-    persistence,
-    maxGraphBytes: config.ingestion.maxGraphBytes,
-    onRemovedOrphan: (sourceId) =>
-      logger.info('removed the graph of a source no longer configured', { sourceId }),
-  });
+  // On PostgreSQL, the graphs and rate limits are kept there, for every instance on the database.
+  const postgresUrl = options.databaseUrl ?? config.storage.postgres.url;
+  const pool = postgresUrl
+    ? new pg.Pool({
+        connectionString: postgresUrl,
+        max: config.storage.postgres.maxConnections,
+      })
+    : undefined;
+  // An idle connection lost must not crash the process; the next query reconnects.
+  pool?.on('error', () => undefined);
+  const { kb, persistence } = await openKnowledgeBase(config, options.dataDir, pool, logger).catch(
+    async (error) => {
+      await pool?.end();
+      throw error;
+    },
+  );
   if (options.demo) {
     const { triples } = await loadDemoVocabulary(kb);
     logger.info('demo vocabulary ingested', { sourceId: DEMO_SOURCE.id, triples });
@@ -126,16 +143,6 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     },
     logger,
   );
-  // On PostgreSQL, the rate limits are counted there, for every instance on the database.
-  const postgresUrl = options.databaseUrl ?? config.storage.postgres.url;
-  const pool = postgresUrl
-    ? new pg.Pool({
-        connectionString: postgresUrl,
-        max: config.storage.postgres.maxConnections,
-      })
-    : undefined;
-  // An idle connection lost must not crash the process; the next query reconnects.
-  pool?.on('error', () => undefined);
   const sharedLimits = pool
     ? await openSharedLimits({
         pool,
@@ -188,6 +195,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     logger,
     (sourceId) => kb.graphInfo(sourceId).triples > 0,
   );
+  const stopRefresh = refreshSharedGraphs(kb, config.storage.graphRefreshMs, logger);
   return {
     url: server.url,
     port: server.port,
@@ -196,10 +204,42 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     // `server.shutdownTimeoutMs`).
     close: async () => {
       stopSchedule();
+      stopRefresh();
       await server.close();
       await pool?.end();
     },
   };
+}
+
+/** The knowledge base on PostgreSQL (with a pool) or in the data folder, its loads logged. */
+async function openKnowledgeBase(
+  config: KgApiConfig,
+  dataDir: string,
+  pool: pg.Pool | undefined,
+  logger: Logger,
+) {
+  const files = new FileGraphPersistence(dataDir);
+  const persistence = pool
+    ? await PostgresGraphPersistence.open({ pool, schema: config.storage.postgres.schema })
+    : files;
+  if (persistence !== files) {
+    // The first start on PostgreSQL: the graphs of the data folder move there.
+    const sourceIds = config.sources.map((s) => s.id);
+    for (const sourceId of await importMissingGraphs(files, persistence, sourceIds))
+      logger.info('graph copied from the data folder to PostgreSQL', { sourceId });
+  }
+  const kb = await KnowledgeBase.open({
+    sources: config.sources,
+    search: config.search,
+    persistence,
+    maxGraphBytes: config.ingestion.maxGraphBytes,
+    onRemovedOrphan: (sourceId) =>
+      logger.info('removed the graph of a source no longer configured', { sourceId }),
+    onGraphLoaded: (event) => logger.info('graph loaded', { ...event }),
+    onSnapshotRefused: (sourceId, reason) =>
+      logger.warn('graph snapshot refused', { sourceId, reason }),
+  });
+  return { kb, persistence };
 }
 
 // The loopback source calls the internal endpoint without credentials, under its own id.

@@ -5,16 +5,31 @@
  * alternately on both. Prints ingest time, memory growth after GC, p50 per query, search p50, and
  * bytes per triple against the 36-byte floor (three sort orders of three 32-bit ids).
  *
+ * Then the store's binary snapshot is written to a temporary file and loaded back (what kg-api
+ * does at start-up instead of parsing), both timed.
+ *
+ * From 2M triples (or with BENCH_STREAM=1) the graph is first written to an N-Triples file
+ * (`generate-thesaurus.ts`, kept in BENCH_DIR, default the system's temporary folder, for the
+ * next run) and both stores read it streamed, so that the text is never in memory whole.
+ * BENCH_OXIGRAPH=0 leaves Oxigraph out (at 10M its WebAssembly memory may not be enough).
+ *
  *   pnpm --filter @dcg/knowledge-graph bench                    # 900,000 triples
  *   BENCH_TRIPLES=900000,10000000 pnpm --filter @dcg/knowledge-graph bench
  */
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { access, open, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { query } from '@dcg/sparql-subset';
-import { StreamParser } from 'n3';
+import { Parser } from 'n3';
 import * as oxigraph from 'oxigraph';
+import { decodeSnapshot, encodeSnapshot } from '../src/node/graph-snapshot';
 import { SearchIndex } from '../src/search/search-index';
 import type { TripleStore } from '../src/store/triple-store';
 import { TripleStoreBuilder } from '../src/store/triple-store-builder';
 import { benchmarkQueries, conceptsFor, SKOS, thesaurusChunks } from './thesaurus';
+import { fileChunks, writeThesaurusFile } from './thesaurus-file';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with --expose-gc (the bench script does)');
@@ -32,25 +47,85 @@ function memory(): Memory {
   return { rss: m.rss, owned: m.heapUsed + m.arrayBuffers };
 }
 
-/** Ours: n3's streaming parser, terms interned as quads arrive, indexes sorted at the end. */
-async function ingestOurs(chunks: string[]): Promise<TripleStore> {
+/**
+ * Ours: n3's parser fed string chunks as kg-api's `parseRdf` feeds it (n3's StreamParser, a
+ * Node stream, would turn each string into a Buffer and back: a fifth of the CPU time), terms
+ * interned as quads arrive, indexes sorted at the end.
+ */
+async function ingestOurs(chunks: AsyncIterable<string> | Iterable<string>): Promise<TripleStore> {
   const builder = new TripleStoreBuilder();
-  const parser = new StreamParser({ format: 'N-Triples' });
-  parser.on('data', (quad) => builder.addQuad(quad));
-  const ended = new Promise<void>((resolve, reject) => {
-    parser.on('end', resolve);
-    parser.on('error', reject);
+  const handlers = new Map<string, (value?: unknown) => void>();
+  const input = {
+    on(event: string, handler: (value?: unknown) => void) {
+      handlers.set(event, handler);
+      return input;
+    },
+  };
+  let failure: unknown;
+  let done = false;
+  new Parser({ format: 'N-Triples' }).parse(input as never, (error, quad) => {
+    if (error) failure ??= error;
+    else if (quad) builder.addQuad(quad);
+    else done = true;
   });
-  for (const chunk of chunks) parser.write(chunk);
-  parser.end();
-  await ended;
+  const data = handlers.get('data') as (chunk: string) => void;
+  for await (const chunk of chunks) {
+    // The parser emits the quads of a chunk synchronously as it is given.
+    data(chunk);
+    if (failure !== undefined) throw failure;
+  }
+  (handlers.get('end') as () => void)();
+  if (failure !== undefined) throw failure;
+  if (!done) throw new Error('the parser did not finish');
   return builder.build();
 }
 
-function ingestOxigraph(chunks: string[]): oxigraph.Store {
+async function ingestOxigraph(
+  chunks: AsyncIterable<string> | Iterable<string>,
+): Promise<oxigraph.Store> {
   const store = new oxigraph.Store();
-  for (const chunk of chunks) store.load(chunk, { format: 'application/n-triples' });
+  for await (const chunk of chunks) store.load(chunk, { format: 'application/n-triples' });
   return store;
+}
+
+/** The graph's N-Triples: in memory below 2M triples, else streamed from a generated file. */
+async function graphText(targetTriples: number, concepts: number) {
+  if (targetTriples < 2_000_000 && process.env.BENCH_STREAM !== '1') {
+    const chunks = [...thesaurusChunks(concepts)];
+    return { chunks: () => chunks, mb: chunks.reduce((n, c) => n + c.length, 0) / MB };
+  }
+  const file = join(process.env.BENCH_DIR ?? tmpdir(), `dcg-thesaurus-${concepts}.nt`);
+  const exists = await access(file).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    const t0 = performance.now();
+    await writeThesaurusFile(targetTriples, file);
+    console.log(`generated ${file} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  return { chunks: () => fileChunks(file), mb: (await stat(file)).size / MB };
+}
+
+/** Writes the store's snapshot to a file and loads it back: seconds for each, and its size. */
+async function snapshotRoundTrip(store: TripleStore) {
+  const file = join(tmpdir(), `dcg-bench-${process.pid}.snapshot`);
+  try {
+    let t0 = performance.now();
+    const handle = await open(file, 'w');
+    for (const chunk of encodeSnapshot(store, randomUUID())) await handle.write(chunk);
+    await handle.sync();
+    await handle.close();
+    const write = performance.now() - t0;
+    const bytes = (await stat(file)).size;
+    t0 = performance.now();
+    const loaded = await decodeSnapshot(createReadStream(file, { highWaterMark: 1 << 22 }), file);
+    const load = performance.now() - t0;
+    if (loaded.store.size !== store.size) throw new Error('the snapshot lost triples');
+    return { write, load, bytes, loaded: loaded.store };
+  } finally {
+    await rm(file, { force: true });
+  }
 }
 
 /** Runs the functions alternately (so that load from other processes hits both alike); p50s. */
@@ -83,22 +158,35 @@ const x = (r: number) => `x${r >= 100 ? r.toFixed(0) : r.toFixed(2)}`;
 
 async function benchmark(targetTriples: number): Promise<void> {
   const concepts = conceptsFor(targetTriples);
-  const chunks = [...thesaurusChunks(concepts)];
-  const textMb = chunks.reduce((n, c) => n + c.length, 0) / MB;
+  const text = await graphText(targetTriples, concepts);
+  const textMb = text.mb;
 
   const base = memory();
   let t0 = performance.now();
-  const ours = await ingestOurs(chunks);
+  const cpu0 = process.cpuUsage();
+  const ours = await ingestOurs(text.chunks());
   const oursIngest = performance.now() - t0;
+  const oursCpu = process.cpuUsage(cpu0);
   const oursMem = memory();
 
-  t0 = performance.now();
-  const ox = ingestOxigraph(chunks);
-  const oxIngest = performance.now() - t0;
+  let ox: oxigraph.Store | undefined;
+  let oxIngest = Number.NaN;
+  let oxCpu = { user: Number.NaN, system: Number.NaN };
+  if (process.env.BENCH_OXIGRAPH !== '0') {
+    t0 = performance.now();
+    const cpu1 = process.cpuUsage();
+    try {
+      ox = await ingestOxigraph(text.chunks());
+      oxIngest = performance.now() - t0;
+      oxCpu = process.cpuUsage(cpu1);
+    } catch (error) {
+      console.log(`Oxigraph could not load the graph: ${(error as Error).message}`);
+    }
+  }
   const oxMem = memory();
 
   const triples = ours.size;
-  const oxTriples = ox.size;
+  const oxTriples = ox?.size ?? Number.NaN;
   const grow = (a: Memory, b: Memory) => ({
     rss: (b.rss - a.rss) / MB,
     owned: (b.owned - a.owned) / MB,
@@ -117,27 +205,33 @@ async function benchmark(targetTriples: number): Promise<void> {
     '| measure | ours | Oxigraph 0.5 | Oxigraph / ours |',
     '|---|---:|---:|---:|',
     `| ingest s | ${(oursIngest / 1000).toFixed(2)} | ${(oxIngest / 1000).toFixed(2)} | ${x(oxIngest / oursIngest)} |`,
+    `| ingest CPU s (user + system) | ${((oursCpu.user + oursCpu.system) / 1e6).toFixed(2)} | ${((oxCpu.user + oxCpu.system) / 1e6).toFixed(2)} | ${x((oxCpu.user + oxCpu.system) / (oursCpu.user + oursCpu.system))} |`,
     `| memory growth MB (heap + array buffers, after GC) | ${oursGrowth.owned.toFixed(0)} | n/a (WebAssembly memory shows in RSS only) | |`,
     `| memory growth MB (RSS) | ${oursGrowth.rss.toFixed(0)} | ${oxGrowth.rss.toFixed(0)} | ${x(oxGrowth.rss / oursGrowth.rss)} |`,
     `| bytes per triple: heap + array buffers (ours), RSS (both) | ${perTriple(oursGrowth.owned)}, ${perTriple(oursGrowth.rss)} | ${perTriple(oxGrowth.rss)} | |`,
   ];
   const ratios: number[] = [];
+  const oxStore = ox;
   for (const { name, text } of benchmarkQueries(concepts)) {
-    const [a, b] = await interleaved(
+    const [a, b = { p50: Number.NaN, rows: Number.NaN }] = await interleaved(
       [
         async () => {
           const result = await query(text, ours);
           return 'results' in result ? result.results.bindings.length : 1;
         },
-        async () => {
-          const result = ox.query(text);
-          return Array.isArray(result) ? result.length : 1;
-        },
+        ...(oxStore === undefined
+          ? []
+          : [
+              async () => {
+                const result = oxStore.query(text);
+                return Array.isArray(result) ? result.length : 1;
+              },
+            ]),
       ],
       3000,
       200,
     );
-    if (!a || !b) throw new Error('no timing');
+    if (!a) throw new Error('no timing');
     const rows = a.rows === b.rows ? String(a.rows) : `${a.rows} (Oxigraph ${b.rows})`;
     ratios.push(b.p50 / a.p50);
     lines.push(
@@ -147,6 +241,11 @@ async function benchmark(targetTriples: number): Promise<void> {
   const geomean = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);
   lines.push(`| geometric mean of query ratios | | | ${x(geomean)} |`);
 
+  const snapshot = await snapshotRoundTrip(ours);
+  lines.push(
+    `| snapshot: write s, load s, MB (${(snapshot.bytes / triples).toFixed(1)} bytes/triple) | ${(snapshot.write / 1000).toFixed(2)}, ${(snapshot.load / 1000).toFixed(2)}, ${(snapshot.bytes / MB).toFixed(0)} | n/a | |`,
+  );
+
   // Search: the kg-api index over the labels, built from the store.
   const before = memory();
   t0 = performance.now();
@@ -154,7 +253,8 @@ async function benchmark(targetTriples: number): Promise<void> {
     { iri: `${SKOS}prefLabel`, weight: 2 },
     { iri: `${SKOS}altLabel`, weight: 1 },
   ]);
-  index.swapSource('bench', index.buildSource(ours.quads()));
+  // From the store loaded out of the snapshot, as a kg-api start-up does.
+  index.swapSource('bench', index.buildSource(snapshot.loaded.quads()));
   const searchBuild = performance.now() - t0;
   const searchMem = (memory().owned - before.owned) / MB;
   const terms = ['quality', 'vertrag', 'concept 4242', 'metrik begriff', 'data-1'];

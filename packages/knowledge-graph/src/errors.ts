@@ -16,6 +16,7 @@ export type KnowledgeGraphErrorCode =
   | 'unsupported_format'
   | 'unknown_source'
   | 'persistence'
+  | 'snapshot_unreadable'
   | 'passthrough_disabled'
   | 'upstream_timeout'
   | 'upstream_error'

@@ -1,4 +1,6 @@
 export { KnowledgeGraphError, type KnowledgeGraphErrorCode } from './errors';
+export { importMissingGraphs } from './graph-import';
+export type { GraphPersistence, LoadGraphOptions, StoredGraph } from './graph-persistence';
 export {
   GraphQueries,
   type GraphQueriesSettings,
@@ -7,7 +9,12 @@ export {
   type SourceQueryOptions,
   type UpstreamCallOptions,
 } from './graph-queries';
-export { type GraphInfo, KnowledgeBase, type QuadProducer } from './knowledge-base';
+export {
+  type GraphInfo,
+  type GraphLoadedEvent,
+  KnowledgeBase,
+  type QuadProducer,
+} from './knowledge-base';
 export {
   type ConversionLimit,
   DEFAULT_MAX_JSON_DEPTH,

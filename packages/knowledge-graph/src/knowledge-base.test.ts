@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -95,7 +95,12 @@ describe('KnowledgeBase with FileGraphPersistence', () => {
       persistence: new FileGraphPersistence(dir),
     });
     await kb.replaceGraph('gone', await quads('<urn:x> skos:prefLabel "Bog" .'));
-    await writeFile(join(dir, 'graphs', 'a.nt.123.456.tmp'), '<urn:half> <urn:written');
+    const stale = join(dir, 'graphs', 'a.nt.123.456.tmp');
+    await writeFile(stale, '<urn:half> <urn:written');
+    // Two minutes old: a fresh one may be another instance's save in progress, and stays.
+    const old = new Date(Date.now() - 120_000);
+    await utimes(stale, old, old);
+    await writeFile(join(dir, 'graphs', 'b.snapshot.9.9.tmp'), 'being written');
     const removed: string[] = [];
     const reopened = await KnowledgeBase.open({
       sources: [source('a')],
@@ -105,7 +110,33 @@ describe('KnowledgeBase with FileGraphPersistence', () => {
     });
     expect(removed).toEqual(['gone']);
     expect(reopened.size).toBe(0);
-    expect(await readdir(join(dir, 'graphs'))).toEqual([]);
+    expect(await readdir(join(dir, 'graphs'))).toEqual(['b.snapshot.9.9.tmp']);
+  });
+
+  it('starts from snapshots, and sees what another instance on the same folder saved after a refresh', async () => {
+    const loaded: string[] = [];
+    const open = () =>
+      KnowledgeBase.open({
+        sources: [source('a')],
+        search,
+        persistence: new FileGraphPersistence(dir),
+        onGraphLoaded: (event) => loaded.push(`${event.sourceId} ${event.from} ${event.reason}`),
+      });
+    const first = await open();
+    const second = await open();
+    await first.replaceGraph('a', await quads('<urn:x> skos:prefLabel "Moor" .'));
+    expect(second.search('moor', { offset: 0, limit: 10 }).results).toEqual([]);
+    expect(await second.refresh()).toEqual(['a']);
+    expect(second.search('moor', { offset: 0, limit: 10 }).results).toEqual(['urn:x']);
+    expect(loaded).toEqual(['a snapshot changed elsewhere']);
+    expect(await first.refresh()).toEqual([]);
+    await second.removeGraph('a');
+    expect(await first.refresh()).toEqual(['a']);
+    expect(first.size).toBe(0);
+    await first.replaceGraph('a', await quads('<urn:y> skos:prefLabel "Fen" .'));
+    const third = await open();
+    expect(third.search('fen', { offset: 0, limit: 10 }).results).toEqual(['urn:y']);
+    expect(loaded.at(-1)).toBe('a snapshot start-up');
   });
 
   it('applies concurrent writes to one source in order, in memory and on disk alike', async () => {

@@ -37,6 +37,21 @@ export interface KnowledgeBaseOptions {
   maxGraphBytes?: number;
   /** Told about graphs removed at start-up because their source is no longer configured. */
   onRemovedOrphan?: (sourceId: string) => void;
+  /** Told about each stored graph loaded (at start-up or by {@link KnowledgeBase.refresh}). */
+  onGraphLoaded?: (event: GraphLoadedEvent) => void;
+  /** Told when a stored snapshot is refused and the graph is rebuilt or left to re-ingestion. */
+  onSnapshotRefused?: (sourceId: string, reason: string) => void;
+}
+
+/** A stored graph loaded into memory, and how. */
+export interface GraphLoadedEvent {
+  sourceId: string;
+  triples: number;
+  /** A binary snapshot, or a re-parse of the stored triples. */
+  from: 'snapshot' | 'triples';
+  durationMs: number;
+  /** At start-up, or because another instance changed it. */
+  reason: 'start-up' | 'changed elsewhere';
 }
 
 const INSTALL_SLICE = 2_000;
@@ -47,6 +62,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 interface Snapshot {
   store: TripleStore;
   updatedAt: string | undefined;
+  /** The persisted generation this graph is (see {@link GraphPersistence.save}). */
+  generation: string;
 }
 
 /**
@@ -68,6 +85,8 @@ export class KnowledgeBase {
   readonly #graphs = new Map<string, Snapshot>();
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #maxGraphBytes: number | undefined;
+  readonly #onGraphLoaded: ((event: GraphLoadedEvent) => void) | undefined;
+  readonly #onSnapshotRefused: ((sourceId: string, reason: string) => void) | undefined;
   #storesCache: TripleStore[] | undefined;
 
   private constructor(options: KnowledgeBaseOptions) {
@@ -75,6 +94,8 @@ export class KnowledgeBase {
     this.#persistence = options.persistence;
     this.#index = new SearchIndex(options.search.predicates);
     this.#maxGraphBytes = options.maxGraphBytes;
+    this.#onGraphLoaded = options.onGraphLoaded;
+    this.#onSnapshotRefused = options.onSnapshotRefused;
   }
 
   /**
@@ -83,16 +104,45 @@ export class KnowledgeBase {
    */
   static async open(options: KnowledgeBaseOptions): Promise<KnowledgeBase> {
     const kb = new KnowledgeBase(options);
-    for (const sourceId of await options.persistence.list()) {
+    for (const sourceId of (await options.persistence.generations()).keys()) {
       if (!kb.#sources.has(sourceId)) {
         await options.persistence.remove(sourceId);
         options.onRemovedOrphan?.(sourceId);
         continue;
       }
-      const quads = await options.persistence.load(sourceId);
-      await kb.#install(sourceId, await kb.#build(quads), undefined);
+      await kb.#loadStored(sourceId, 'start-up');
     }
     return kb;
+  }
+
+  /**
+   * Catches up with writes of other instances that share the persistence: every source whose
+   * stored generation differs from the one in memory is loaded again (or dropped when its graph
+   * was removed). Resolves with the ids of the sources that changed. Call it on a timer (or when
+   * notified); writes of this instance are never loaded back.
+   */
+  async refresh(): Promise<string[]> {
+    const stored = await this.#persistence.generations();
+    const changed: string[] = [];
+    for (const sourceId of this.#sources.keys()) {
+      const generation = stored.get(sourceId);
+      if (generation === this.#graphs.get(sourceId)?.generation) continue;
+      const done = await this.#serialise(sourceId, async () => {
+        // Checked again in the queue: a write of this instance may have just stored it.
+        const now = (await this.#persistence.generations()).get(sourceId);
+        if (now === this.#graphs.get(sourceId)?.generation) return false;
+        if (now === undefined) this.#drop(sourceId);
+        else await this.#loadStored(sourceId, 'changed elsewhere');
+        return true;
+      });
+      if (done) changed.push(sourceId);
+    }
+    return changed;
+  }
+
+  /** The generation of a source's graph in memory (`undefined` when it has none). */
+  generation(sourceId: string): string | undefined {
+    return this.#graphs.get(sourceId)?.generation;
   }
 
   /** Configured sources, in configuration order. */
@@ -169,8 +219,8 @@ export class KnowledgeBase {
           'empty_graph',
           `the document yields no triples, so it would empty the graph of source "${sourceId}"; nothing was changed (to empty the graph on purpose, say so: allowEmpty)`,
         );
-      await this.#persistence.save(sourceId, store.quads());
-      await this.#install(sourceId, store, new Date().toISOString());
+      const generation = await this.#persistence.save(sourceId, store);
+      await this.#install(sourceId, store, new Date().toISOString(), generation);
       return this.graphInfo(sourceId);
     });
   }
@@ -180,9 +230,7 @@ export class KnowledgeBase {
     this.source(sourceId);
     return this.#serialise(sourceId, async () => {
       await this.#persistence.remove(sourceId);
-      this.#graphs.delete(sourceId);
-      this.#storesCache = undefined;
-      this.#index.removeSource(sourceId);
+      this.#drop(sourceId);
       return this.graphInfo(sourceId);
     });
   }
@@ -201,6 +249,32 @@ export class KnowledgeBase {
       limit: page.limit,
       hasNextPage: page.offset + results.length < totalResults,
     };
+  }
+
+  #drop(sourceId: string): void {
+    this.#graphs.delete(sourceId);
+    this.#storesCache = undefined;
+    this.#index.removeSource(sourceId);
+  }
+
+  async #loadStored(sourceId: string, reason: GraphLoadedEvent['reason']): Promise<void> {
+    const started = performance.now();
+    const stored = await this.#persistence.load(sourceId, {
+      maxBytes: this.#maxGraphBytes,
+      onSnapshotRefused: this.#onSnapshotRefused,
+    });
+    if (stored === undefined) {
+      this.#drop(sourceId);
+      return;
+    }
+    await this.#install(sourceId, stored.store, stored.savedAt, stored.generation);
+    this.#onGraphLoaded?.({
+      sourceId,
+      triples: stored.store.size,
+      from: stored.from,
+      durationMs: Math.round(performance.now() - started),
+      reason,
+    });
   }
 
   /** A new store of `quads`, filled in slices that yield to the event loop. */
@@ -230,6 +304,7 @@ export class KnowledgeBase {
     sourceId: string,
     store: TripleStore,
     updatedAt: string | undefined,
+    generation: string,
   ): Promise<void> {
     // The search index too: building it for 56,000 triples in one go held the loop for a second.
     const steps = this.#index.buildSourceInSteps(store.quads());
@@ -240,7 +315,7 @@ export class KnowledgeBase {
     }
     const index = step.value;
     // The swap: both references change in the same synchronous step.
-    this.#graphs.set(sourceId, { store, updatedAt });
+    this.#graphs.set(sourceId, { store, updatedAt, generation });
     this.#storesCache = undefined;
     this.#index.swapSource(sourceId, index);
   }

@@ -1,5 +1,5 @@
-import type { Quad } from 'n3';
-import type { GraphPersistence } from './graph-persistence';
+import type { GraphPersistence, StoredGraph } from './graph-persistence';
+import type { TripleStore } from './store/triple-store';
 
 /**
  * A {@link GraphPersistence} in memory, for tests whose subject is not durability (the product
@@ -9,21 +9,25 @@ import type { GraphPersistence } from './graph-persistence';
  * const kb = await KnowledgeBase.open({ sources, search, persistence: new MemoryGraphPersistence() });
  */
 export class MemoryGraphPersistence implements GraphPersistence {
-  readonly #graphs = new Map<string, readonly Quad[]>();
+  readonly #graphs = new Map<string, { store: TripleStore; generation: string }>();
+  #saves = 0;
 
-  async save(sourceId: string, quads: Iterable<Quad>): Promise<void> {
-    this.#graphs.set(sourceId, [...quads]);
+  async save(sourceId: string, store: TripleStore): Promise<string> {
+    const generation = `memory-${++this.#saves}`;
+    this.#graphs.set(sourceId, { store, generation });
+    return generation;
   }
 
   async remove(sourceId: string): Promise<void> {
     this.#graphs.delete(sourceId);
   }
 
-  async list(): Promise<string[]> {
-    return [...this.#graphs.keys()];
+  async generations(): Promise<Map<string, string>> {
+    return new Map([...this.#graphs].map(([id, g]) => [id, g.generation]));
   }
 
-  async load(sourceId: string): Promise<Quad[]> {
-    return [...(this.#graphs.get(sourceId) ?? [])];
+  async load(sourceId: string): Promise<StoredGraph | undefined> {
+    const graph = this.#graphs.get(sourceId);
+    return graph && { ...graph, from: 'snapshot' };
   }
 }

@@ -27,6 +27,29 @@ export class TermDictionary {
   #bytes = 0;
   #scratch = new Uint8Array(1 << 12);
 
+  /**
+   * A dictionary of terms already numbered: `terms[id]` for ids from 1 (slot 0 unused), distinct
+   * and flat (as a snapshot decodes them).
+   */
+  static fromTerms(terms: string[]): TermDictionary {
+    const dictionary = new TermDictionary();
+    const list = dictionary.#terms;
+    let map = dictionary.#maps[0] as Map<string, number>;
+    let characters = 0;
+    for (let id = 1; id < terms.length; id++) {
+      const term = terms[id] as string;
+      list.push(term);
+      if (map.size >= MAP_CAPACITY) {
+        map = new Map();
+        dictionary.#maps.push(map);
+      }
+      map.set(term, id);
+      characters += term.length;
+    }
+    dictionary.#bytes = characters;
+    return dictionary;
+  }
+
   /** The number of distinct terms. */
   get size(): number {
     return this.#terms.length - 1;
