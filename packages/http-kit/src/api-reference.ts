@@ -15,7 +15,9 @@ const REFERENCE_STYLES = `
 .op-summary{font-weight:400}
 .response h5{margin:.75rem 0 .25rem;font-size:1rem}
 .operation pre{max-height:24rem}
-.operation table{margin:.25rem 0 .75rem}
+.operation table{margin:.25rem 0 .75rem;table-layout:fixed}
+.operation th,.operation td{overflow-wrap:anywhere}
+@media (max-width:40rem){.operation{padding:.75rem}.operation th,.operation td{padding:.3rem .25rem;font-size:.9rem}}
 @media (prefers-color-scheme:dark){.method-get{color:#8ee2a8}.method-post{color:#8cc8ff}.method-put,.method-patch{color:#ffd27a}.method-delete{color:#ffb4b4}}
 `;
 

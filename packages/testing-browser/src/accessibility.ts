@@ -63,15 +63,20 @@ export const SCREENSHOT_DIR = join(
 );
 
 /**
- * Saves a full-page screenshot as `<SCREENSHOT_DIR>/<name>.png` and answers its path.
+ * Saves a screenshot (the full page unless `fullPage: false`) as `<SCREENSHOT_DIR>/<name>.png`
+ * and answers its path.
  *
  * @example
  * const file = await saveScreenshot(page, 'marketplace-list-390');
  */
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
+export async function saveScreenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name.replace(/[^A-Za-z0-9_.-]/g, '-')}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }
 
