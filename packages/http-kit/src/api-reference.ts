@@ -17,7 +17,12 @@ const REFERENCE_STYLES = `
 .operation pre{max-height:24rem}
 .operation table{margin:.25rem 0 .75rem;table-layout:fixed}
 .operation th,.operation td{overflow-wrap:anywhere}
-@media (max-width:40rem){.operation{padding:.75rem}.operation th,.operation td{padding:.3rem .25rem;font-size:.9rem}}
+@media (max-width:40rem){.operation{padding:.75rem}
+.operation table,.operation tbody,.operation tr,.operation th,.operation td{display:block;width:auto}
+.operation thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
+.operation tbody tr{border-bottom:1px solid var(--line);padding:.4rem 0}
+.operation th,.operation td{border:0;padding:.1rem 0}
+.operation td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.9rem}}
 @media (prefers-color-scheme:dark){.method-get{color:#8ee2a8}.method-post{color:#8cc8ff}.method-put,.method-patch{color:#ffd27a}.method-delete{color:#ffb4b4}}
 `;
 
@@ -138,7 +143,7 @@ function parametersTable(document: unknown, parameters: unknown[]): string {
       const type = isObject(schema)
         ? String(schema.type ?? (Array.isArray(schema.enum) ? 'enum' : ''))
         : '';
-      return `<tr><th scope="row"><code>${escapeHtml(String(p.name))}</code></th><td>${escapeHtml(String(p.in))}</td><td>${escapeHtml(type)}</td><td>${p.required ? 'required' : 'optional'}</td><td>${prose(p.description)}</td></tr>`;
+      return `<tr><th scope="row"><code>${escapeHtml(String(p.name))}</code></th><td data-label="In">${escapeHtml(String(p.in))}</td><td data-label="Type">${escapeHtml(type)}</td><td data-label="Required">${p.required ? 'required' : 'optional'}</td><td>${prose(p.description)}</td></tr>`;
     });
   if (rows.length === 0) return '';
   return `<h4>Parameters</h4><table><thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Required</th><th scope="col">Description</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
