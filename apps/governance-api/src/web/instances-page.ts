@@ -93,7 +93,7 @@ function instanceCard(
 ${instance.description ? markup`<p class="system-description">${instance.description}</p>` : ''}
 ${systemOwnership(instance)}
 ${why ? markup`<p class="match">Why it matched: ${why}</p>` : ''}
-<p>${instanceStateBadge(instance)} ${statusTally(instance)}</p>
+<div class="instance-state">${instanceStateBadge(instance)}<p>${statusTally(instance)}</p></div>
 ${
   instance.components.length > 0
     ? markup`<table><caption class="visually-hidden">Components of ${instance.name}</caption>
@@ -235,7 +235,8 @@ export function instancesPage(model: InstancesPageModel): Markup {
 ${environmentFilter(model)}
 ${model.complianceError ? markup`<p class="error" role="alert">${model.complianceError}</p>` : ''}
 ${stateSummary(model)}
-<p role="status">${status}${model.compliance && model.compliance.length > 0 ? `, ${model.compliance.map((state) => INSTANCE_STATE_WORDS[state].toLowerCase()).join(' or ')}` : ''}${model.query === undefined && model.counts ? ', worst state first' : ''}</p>
+<p role="status">${status}${model.compliance && model.compliance.length > 0 ? `, ${model.compliance.map((state) => INSTANCE_STATE_WORDS[state].toLowerCase()).join(' or ')}` : ''}</p>
+${model.query === undefined && model.counts && model.instances.length > 1 ? markup`<p class="muted">Worst state first: violated, results that cannot be processed, without results yet, compliant, no data contracts.</p>` : ''}
 <p class="muted"><a href="${jsonHref(model)}" type="application/json">This list as JSON</a></p>
 ${model.searchNote ? markup`<p class="muted">${model.searchNote}</p>` : ''}
 ${

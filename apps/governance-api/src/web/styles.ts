@@ -52,6 +52,8 @@ export const MARKETPLACE_STYLES = `
 .filter select,.filter button,.filter input{font:inherit;padding:.3rem .6rem}
 .filter input[type=search]{min-width:18rem;max-width:100%}
 .match{font-style:italic}
+.instance-state{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:0 0 .5rem}
+.instance-state p{margin:0}
 .system-description{margin:.25rem 0 .5rem}
 .ownership{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:0 0 .5rem}
 .ownership div{display:flex;gap:.4rem}
