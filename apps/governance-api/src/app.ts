@@ -155,7 +155,7 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
     }),
   );
   app.route('/', metrics.routes({ config: metricsConfig, keys: deps.apiKeys }));
-  serveOpenApiDocument(app, {
+  const openApiDocument = serveOpenApiDocument(app, {
     info: {
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       title: 'dcg governance-api',
@@ -172,7 +172,14 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
         : undefined,
     },
   });
-  app.route('/docs', apiReference({ specUrl: '/openapi.json', title: 'dcg governance-api' }));
+  app.route(
+    '/docs',
+    apiReference({
+      specUrl: '/openapi.json',
+      title: 'dcg governance-api',
+      document: openApiDocument,
+    }),
+  );
   app.get('/', (c) =>
     c.json({
       name: 'dcg governance-api',

@@ -84,7 +84,23 @@ describe('governance-api over HTTP (SQLite)', () => {
     expect(dangling).toEqual([]);
     const page = await request(`${url}/docs`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('swagger-ui');
+    const html = await page.text();
+    // Server-rendered: every operation of the document has a section, and each one shows an
+    // example of at least one answer.
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, item]) =>
+        Object.keys(item)
+          .filter((m) => ['get', 'put', 'post', 'delete', 'patch'].includes(m))
+          .map((m) => ({ path, id: (item[m] as { operationId: string }).operationId })),
+    );
+    expect(operations.length).toBeGreaterThan(20);
+    for (const { id } of operations) {
+      const start = html.indexOf(`<section class="operation" id="op-${id}"`);
+      expect(start, id).toBeGreaterThan(0);
+      const section = html.slice(start, html.indexOf('</section>', start));
+      expect(section, id).toContain('<pre tabindex="0"');
+    }
+    expect(html).not.toContain('<script');
   });
 
   it('answers 401 (with WWW-Authenticate) and 403 as problem details, and echoes request ids', async () => {

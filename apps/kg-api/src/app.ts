@@ -170,7 +170,7 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     }),
   );
   app.route('/', metrics.routes({ config: config.metrics, keys: deps.apiKeys }));
-  serveOpenApiDocument(app, {
+  const openApiDocument = serveOpenApiDocument(app, {
     info: {
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       title: 'dcg knowledge graph API',
@@ -187,7 +187,14 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
         : undefined,
     },
   });
-  app.route('/docs', apiReference({ specUrl: '/openapi.json', title: 'dcg knowledge graph API' }));
+  app.route(
+    '/docs',
+    apiReference({
+      specUrl: '/openapi.json',
+      title: 'dcg knowledge graph API',
+      document: openApiDocument,
+    }),
+  );
   app.get('/', (c) => c.redirect('/docs'));
   return app;
 }

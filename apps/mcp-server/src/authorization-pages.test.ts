@@ -71,6 +71,50 @@ describe('mcp-server authorization pages and metadata (2026-07-28 revision)', ()
     }
   });
 
+  it('a bad redirect_uri gets the styled error page, with lang, a main landmark and words for people', async () => {
+    const registered = await register(server, {
+      client_name: 'Error page test',
+      redirect_uris: ['https://app.example/cb'],
+    });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const { html } = await openLogin(server, client_id, 'https://elsewhere.example/cb');
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(html).toContain('<main id="main"');
+    expect(html).toContain('<h1>Authorization error</h1>');
+    expect(html).toContain('has not registered');
+    expect(html).toContain('<code>invalid_redirect_uri</code>');
+    // The shared shell's stylesheet, the same as the marketplace's.
+    expect(html).toContain('.site-header{background:#102a43');
+  });
+
+  it('login has a main landmark, and after a wrong password keeps the client name and the Deny button', async () => {
+    const registered = await register(server, {
+      client_name: 'Wrong Password Client',
+      redirect_uris: ['https://app.example/cb'],
+    });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const { browser, html } = await openLogin(server, client_id, 'https://app.example/cb');
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<main id="main"');
+    expect(html).toContain('<strong>Wrong Password Client</strong>');
+    const form = formOf(html, 'login');
+    const { response } = await browser.follow(new URL(form.action, server.url), {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(server.url).origin,
+      },
+      body: new URLSearchParams({ csrf: form.csrf, username: 'demo', password: 'not it' }),
+    });
+    expect(response!.status).toBe(401);
+    const again = await response!.text();
+    expect(again).toContain('role="alert" class="error">Wrong user name or password.');
+    expect(again).toContain('<strong>Wrong Password Client</strong>');
+    expect(again).toMatch(/<button type="submit" class="secondary">Deny<\/button>/);
+    expect(again).toContain('<main id="main"');
+    expect(response!.headers.get('content-security-policy')).toMatch(/style-src 'sha256-/);
+  });
+
   it('the consent page shows where it sends the browser, and warns when that is only this computer', async () => {
     const consentOf = async (redirectUri: string, applicationType: 'web' | 'native') => {
       const registered = await register(server, {

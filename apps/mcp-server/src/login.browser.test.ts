@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
-import { chromiumAvailable, launchChromium } from '@dcg/testing-browser';
+import {
+  chromiumAvailable,
+  launchChromium,
+  PAGE_WIDTHS,
+  saveScreenshot,
+  seriousAxeViolations,
+} from '@dcg/testing-browser';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pkce } from './__fixtures__/oauth-client.testkit';
@@ -107,6 +113,53 @@ describe.skipIf(!chromiumAvailable('mcp-server login pages'))(
       });
       await page.close();
     });
+
+    for (const size of PAGE_WIDTHS) {
+      it(`sign-in, wrong password, consent and a bad redirect_uri: same shell, 0 serious axe violations at ${size.width} px`, async () => {
+        const context = await browser.newContext({
+          viewport: { width: size.width, height: size.height },
+        });
+        const page = await context.newPage();
+        const found: Record<string, unknown> = {};
+        const check = async (name: string) => {
+          expect(await page.locator('html').getAttribute('lang'), name).toBe('en');
+          expect(await page.locator('main').count(), name).toBe(1);
+          // The same header as the marketplace pages (the shared page shell of @dcg/http-kit).
+          expect(await page.locator('header.site-header').count(), name).toBe(1);
+          const violations = await seriousAxeViolations(page);
+          if (violations.length > 0) found[name] = violations;
+          const overflow = await page.evaluate(
+            () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          );
+          expect(overflow, `${name} overflows by ${overflow}px`).toBeLessThanOrEqual(0);
+          await saveScreenshot(page, `mcp-${name}-${size.width}`);
+        };
+        await page.goto(authorizationUrl(pkce().challenge));
+        await check('login');
+        await page.fill('input[name=username]', server.demoUser!.username);
+        await page.fill('input[name=password]', 'wrong password');
+        await page.click('button[type=submit]:has-text("Sign in")');
+        await page.waitForSelector('[role=alert]');
+        // The client's name and the way out stay after a wrong password.
+        expect(await page.locator('main').textContent()).toMatch(/Browser Test Client/);
+        expect(await page.locator('button:has-text("Deny")').count()).toBe(1);
+        await check('login-wrong-password');
+        await page.fill('input[name=password]', server.demoUser!.password);
+        await page.click('button[type=submit]:has-text("Sign in")');
+        await page.waitForSelector('h1:has-text("Allow access?")');
+        await check('consent');
+        await page.goto(
+          authorizationUrl(pkce().challenge).replace(
+            encodeURIComponent(REDIRECT),
+            encodeURIComponent('https://attacker.example/cb'),
+          ),
+        );
+        expect(await page.locator('h1').textContent()).toBe('Authorization error');
+        await check('error-redirect-uri');
+        expect(found).toEqual({});
+        await context.close();
+      }, 120_000);
+    }
 
     it('a cross-site form posting to the login page is refused (CSRF)', async () => {
       const context = await browser.newContext();

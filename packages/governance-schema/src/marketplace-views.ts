@@ -1,6 +1,7 @@
 import {
   ComplianceTreeNodeSchema,
   ContractComplianceStateSchema,
+  InstanceComplianceSchema,
   ValidationIssueSchema,
   VerdictOverrideSchema,
 } from '@dcg/contract-schema';
@@ -96,6 +97,22 @@ export const MarketplaceInstanceSchema = z
     kind: z.string(),
     environment: z.string(),
     version: z.optional(z.string()),
+    description: z.optional(z.string()).check(z.describe("The descriptor's `description`")),
+    domain: z.optional(z.string()).check(z.describe("The descriptor's `domain`")),
+    owner: z
+      .optional(z.string())
+      .check(
+        z.describe(
+          'The owner: `dataProductOwnerDisplayName`, else `dataProductOwner`, else `owner` of the descriptor',
+        ),
+      ),
+    compliance: z
+      .optional(InstanceComplianceSchema)
+      .check(
+        z.describe(
+          'The most severe state of its data contracts (violated, unprocessable, unknown, compliant), `none` without any',
+        ),
+      ),
     deployedAt: z.string(),
     components: z.array(InstanceComponentSchema),
   })

@@ -7,6 +7,13 @@ export {
   lookUpDataContract,
 } from './data-contract-lookup';
 export {
+  type DataContractColumnView,
+  type DataContractRuleView,
+  type DataContractView,
+  dataContractView,
+  requirementColumn,
+} from './data-contract-view';
+export {
   GovernanceError,
   type GovernanceErrorCode,
   type GovernanceIssue,
@@ -38,6 +45,15 @@ export {
   MAX_PAGE_SIZE,
 } from './limits';
 export {
+  type CatalogOverview,
+  catalogOverview,
+  INSTANCE_COMPLIANCE_ORDER,
+  instanceComplianceOf,
+  parseComplianceFilter,
+  type SystemFacts,
+  systemFacts,
+} from './marketplace-catalog';
+export {
   complianceView,
   MarketplaceProjection,
 } from './marketplace-projection';
@@ -48,6 +64,7 @@ export {
   ContractComplianceViewSchema,
   type DeployedDescriptorView,
   DeployedDescriptorViewSchema,
+  type GuardedContractView,
   type MarketplaceInstanceView,
   MarketplaceInstanceViewSchema,
   type MarketplaceReadModel,

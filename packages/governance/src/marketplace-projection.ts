@@ -1,20 +1,26 @@
 import {
   type ComponentDescriptor,
   complianceStatus,
+  instanceCompliance,
   prefixIssues,
   selectContractTargets,
   UNPROCESSABLE_MESSAGE,
 } from '@dcg/contract-schema';
+import { type DataContractView, dataContractView } from './data-contract-view';
 import { publicDeployedDescriptor } from './deployed-descriptor';
+import { guardedContracts } from './guarded-contracts';
+import { systemFacts } from './marketplace-catalog';
 import type {
   ContractComplianceView,
   DeployedDescriptorView,
+  GuardedContractView,
   MarketplaceInstanceView,
   MarketplaceReadModel,
 } from './marketplace-views';
 import type { Page } from './page';
 import type { Policy } from './policy';
 import type {
+  ContractGuard,
   CurrentResultStatus,
   GovernanceStore,
   InstanceRecord,
@@ -173,6 +179,95 @@ export class MarketplaceProjection implements MarketplaceReadModel {
     return ids.length === 0 ? Promise.resolve([]) : this.store.getPolicies(ids);
   }
 
+  async getDataContract(contractId: string, environment: string): Promise<DataContractView | null> {
+    const [record] = await this.store.findInstancesWithComponent(contractId, environment);
+    if (!record) return null;
+    const all: ComponentDescriptor[] = [];
+    flatten(systemOf(record).components ?? [], all);
+    const component = all.find((c) => c.id === contractId);
+    return component ? (dataContractView(component.dataContract) ?? null) : null;
+  }
+
+  getContractGuards(contractId: string, environment: string): Promise<ContractGuard[]> {
+    return this.store.findContractGuards(contractId, environment);
+  }
+
+  async listGuardedContracts(policyId: string): Promise<GuardedContractView[]> {
+    const records = await this.store.listInstances({});
+    const rows: Array<Omit<GuardedContractView, 'status'>> = [];
+    for (const record of records) {
+      const all: ComponentDescriptor[] = [];
+      flatten(systemOf(record).components ?? [], all);
+      const names = new Map(all.map((c) => [c.id, c.name]));
+      for (const guard of guardedContracts(record.descriptor, record)) {
+        if (guard.policyId !== policyId) continue;
+        const name = names.get(guard.contractId);
+        rows.push({
+          contractId: guard.contractId,
+          ...(name === undefined ? {} : { name }),
+          environment: guard.environment,
+          systemId: record.systemId,
+          systemName: text(systemOf(record).name) ?? record.systemId,
+          guardianId: guard.guardianId,
+        });
+      }
+    }
+    const byEnvironment = new Map<string, Set<string>>();
+    for (const row of rows) {
+      const ids = byEnvironment.get(row.environment) ?? new Set<string>();
+      ids.add(row.contractId);
+      byEnvironment.set(row.environment, ids);
+    }
+    const states = new Map<string, CurrentResultStatus['status']>();
+    await Promise.all(
+      [...byEnvironment].map(async ([environment, ids]) => {
+        for (const found of await this.store.getCurrentStatuses([...ids], environment)) {
+          states.set(`${environment}\u0000${found.contractId}`, found.status);
+        }
+      }),
+    );
+    return rows
+      .map((row) => ({
+        ...row,
+        status: states.get(`${row.environment}\u0000${row.contractId}`) ?? ('unknown' as const),
+      }))
+      .sort(
+        (a, b) =>
+          a.environment.localeCompare(b.environment) ||
+          a.systemName.localeCompare(b.systemName) ||
+          a.contractId.localeCompare(b.contractId),
+      );
+  }
+
+  async getResultCompliance(
+    contractId: string,
+    environment: string,
+    seq: number,
+  ): Promise<ContractComplianceView | null> {
+    // The states are read without documents to find the result's position, then that one result.
+    const step = 500;
+    for (let offset = 0; ; offset += step) {
+      const page = await this.store.listResultStates(contractId, {
+        environment,
+        limit: step,
+        offset,
+      });
+      const index = page.data.findIndex((state) => state.seq === seq);
+      if (index >= 0) {
+        const found = await this.store.listResultHistory(contractId, {
+          environment,
+          limit: 1,
+          offset: offset + index,
+        });
+        const result = found.data[0];
+        return result && result.seq === seq
+          ? complianceView(contractId, environment, result)
+          : null;
+      }
+      if (page.data.length < step || (page.data.at(-1)?.seq ?? 0) < seq) return null;
+    }
+  }
+
   /**
    * The views of instances: one read of the stored states of their contracts per environment (not
    * one per instance), then each instance assembled from its descriptor and those states.
@@ -239,6 +334,10 @@ function toView(
     kind: text(system.kind) ?? 'unknown',
     environment: record.environment,
     ...(version === undefined ? {} : { version }),
+    ...systemFacts(system),
+    compliance: instanceCompliance(
+      components.flatMap((c) => ('compliance' in c && c.compliance ? [c.compliance.status] : [])),
+    ),
     deployedAt: record.deployedAt,
     components,
   };

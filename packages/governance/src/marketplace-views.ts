@@ -13,9 +13,28 @@ import {
   type MarketplaceInstance,
   MarketplaceInstanceSchema,
 } from '@dcg/governance-schema';
+import type { DataContractView } from './data-contract-view';
 import type { Page } from './page';
 import type { Policy } from './policy';
-import type { CurrentResultStatus } from './repositories';
+import type { ContractGuard, CurrentResultStatus } from './repositories';
+
+/**
+ * A data contract a policy guards: where, by which guardian, and the state of its current result.
+ *
+ * @example
+ * const row: GuardedContractView = { contractId: 'urn:dmb:cmp:a:b:0:port', environment: 'production', systemId: 'urn:dmb:dp:a:b:0', systemName: 'B', guardianId: 'urn:dmb:cmp:a:b:0:guardian', status: 'compliant' };
+ */
+export interface GuardedContractView {
+  contractId: string;
+  /** The component's display name, when it has one. */
+  name?: string;
+  environment: string;
+  systemId: string;
+  systemName: string;
+  guardianId: string;
+  /** The state of its current result under any policy (`unknown` before the first). */
+  status: ComplianceViewStatus;
+}
 
 /**
  * Compliance state of one data contract as the marketplace shows it: the stored state of its
@@ -69,4 +88,19 @@ export interface MarketplaceReadModel {
   ): Promise<Page<CurrentResultStatus>>;
   /** The policies of these ids that exist (to show them by name). */
   getPolicies(ids: readonly string[]): Promise<Policy[]>;
+  /** The contract itself (schema, quality rules, SLA) as deployed in the environment; null when not deployed there. */
+  getDataContract(contractId: string, environment: string): Promise<DataContractView | null>;
+  /** The deployed guardians that guard the contract in the environment (none: no result will arrive). */
+  getContractGuards(contractId: string, environment: string): Promise<ContractGuard[]>;
+  /** The data contracts that deployed guardians guard under this policy, in every environment. */
+  listGuardedContracts(policyId: string): Promise<GuardedContractView[]>;
+  /**
+   * The compliance view of one stored result of the contract (by its `seq`), with its records;
+   * null when the environment has no result of that number for the contract.
+   */
+  getResultCompliance(
+    contractId: string,
+    environment: string,
+    seq: number,
+  ): Promise<ContractComplianceView | null>;
 }

@@ -21,6 +21,8 @@ export {
 } from './metrics';
 export type { OpenApiDocumentOptions, SecurityRequirement } from './openapi-document';
 export { serveOpenApiDocument } from './openapi-document';
+export type { PageShellBreadcrumb, PageShellOptions } from './page-shell';
+export { PAGE_SHELL_STYLES, pageShell, pageShellStyleSource } from './page-shell';
 export type { Problem, ProblemFieldError } from './problem';
 export {
   fieldErrorsFromZod,

@@ -127,7 +127,8 @@ function registerOperationalPaths(
  * (every route is registered by then), with `servers` set, the operational endpoints described and
  * every operation that states no `security` given `defaultSecurity` (so that public operations say
  * `security: []` and none is left ambiguous). Each operation should carry its own `operationId`:
- * the app's `redocly lint` test fails otherwise.
+ * the app's `redocly lint` test fails otherwise. Returns the document (built on first use), for
+ * the reference page of `apiReference`.
  *
  * @example
  * serveOpenApiDocument(app, {
@@ -140,13 +141,19 @@ export function serveOpenApiDocument<E extends Env>(
   // biome-ignore lint/suspicious/noExplicitAny: any schema and base path
   app: OpenAPIHono<E, any, any>,
   options: OpenApiDocumentOptions,
-): void {
+): () => unknown {
   registerOperationalPaths(app, options.operational);
+  let built: unknown;
   let document: string | undefined;
+  const get = () => {
+    built ??= buildDocument(app, options);
+    return built;
+  };
   app.get(options.path ?? '/openapi.json', (c) => {
-    document ??= JSON.stringify(buildDocument(app, options));
+    document ??= JSON.stringify(get());
     return c.body(document, 200, { 'content-type': 'application/json; charset=UTF-8' });
   });
+  return get;
 }
 
 function buildDocument(

@@ -18,7 +18,15 @@ function app() {
     return c.html('<p>page</p>');
   });
   api.doc31('/openapi.json', { openapi: '3.1.0', info: { title: 't', version: '1' } });
-  api.route('/docs', apiReference({ specUrl: '/openapi.json', title: 'T' }));
+  api.route(
+    '/docs',
+    apiReference({
+      specUrl: '/openapi.json',
+      title: 'T',
+      document: () =>
+        api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } }),
+    }),
+  );
   return api;
 }
 
@@ -52,22 +60,17 @@ describe('securityHeaders', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('gives the API reference a policy that allows its own scripts and no inline one', async () => {
+  it('gives the API reference a policy that allows no script and only its own stylesheet', async () => {
     const response = await app().request('/docs');
     const csp = response.headers.get('content-security-policy') ?? '';
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('script-src');
     expect(csp).not.toContain('unsafe-inline');
     const html = await response.text();
-    // Every script of the page is a file: the policy would block an inline one.
-    expect(html.match(/<script[^>]*>/g)).toEqual([
-      '<script src="/docs/assets/swagger-ui-bundle.js">',
-      '<script src="/docs/assets/swagger-initializer.js">',
-    ]);
-    expect(html).toContain('data-spec-url="/openapi.json"');
-    const initializer = await app().request('/docs/assets/swagger-initializer.js');
-    expect(initializer.headers.get('content-type')).toMatch(/^text\/javascript/);
-    expect(await initializer.text()).toContain('SwaggerUIBundle');
+    expect(html).not.toContain('<script');
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<main id="main"');
   });
 });

@@ -38,13 +38,14 @@ export function historyPage(model: HistoryPageModel): Markup {
       : ''
   }</nav>`;
   const main = markup`<h1>Result history of ${title}</h1>
-<p><a href="${contractHref(model.contractId, model.environment)}">Back to the data contract</a></p>
+<p><a href="${contractHref(model.contractId, model.environment)}">Back to the data contract</a> · <a href="${historyHref(model.contractId, model.environment, model.page)}&amp;format=json" type="application/json">These results as JSON</a></p>
+<p class="muted">Open a result's time to see its records.</p>
 <p role="status">${
     model.total === 0
       ? `No results in environment ${model.environment} yet.`
       : `Results ${first} to ${last} of ${model.total} in environment ${model.environment}, newest first.`
   }</p>
-${model.states.length > 0 ? resultTimeline({ states: model.states, total: model.total, offset: first - 1, policies: model.policies, label: 'Results' }) : ''}
+${model.states.length > 0 ? resultTimeline({ states: model.states, total: model.total, offset: first - 1, policies: model.policies, label: 'Results', contract: { contractId: model.contractId, environment: model.environment } }) : ''}
 ${model.pageCount > 1 ? nav : ''}`;
   return pageLayout({
     title: `Result history: ${title} (${model.environment})`,
@@ -54,5 +55,6 @@ ${model.pageCount > 1 ? nav : ''}`;
       { label: 'Result history' },
     ],
     main,
+    jsonHref: `${historyHref(model.contractId, model.environment, model.page)}&format=json`,
   });
 }

@@ -1,5 +1,10 @@
-import { COMPLIANCE_SEVERITY_ORDER } from '@dcg/contract-schema';
-import type { ComplianceViewStatus, MarketplaceInstanceView } from '@dcg/governance';
+import { COMPLIANCE_SEVERITY_ORDER, type InstanceCompliance } from '@dcg/contract-schema';
+import {
+  type ComplianceViewStatus,
+  INSTANCE_COMPLIANCE_ORDER,
+  instanceComplianceOf,
+  type MarketplaceInstanceView,
+} from '@dcg/governance';
 import { formatTimestamp } from './format-timestamp';
 import { contractHref, instanceAnchor, marketplaceHref, systemHref } from './marketplace-links';
 import { type Markup, markup, trusted } from './markup';
@@ -20,6 +25,12 @@ export interface InstancesPageModel {
   reasons?: ReadonlyMap<string, string>;
   /** Said above the hits when the search could not use embeddings (words only). */
   searchNote?: string;
+  /** The `?compliance=` filter (instance states), when one was given. */
+  compliance?: readonly InstanceCompliance[];
+  /** Instances per state before the state filter (the filter's choices and the summary). */
+  counts?: Readonly<Record<InstanceCompliance, number>>;
+  /** Set when `?compliance=` named states that do not exist: the page says which exist. */
+  complianceError?: string;
   /** Paging: 1-based page, page count and the number of instances (or hits) on all pages. */
   page?: number;
   pageCount?: number;
@@ -79,8 +90,10 @@ function instanceCard(
   return markup`<li><article class="card" id="${instanceAnchor(instance.systemId, instance.environment)}" aria-labelledby="${headingId}">
 <h2 id="${headingId}"><a href="${systemHref(instance.systemId, instance.environment)}">${instance.name}</a></h2>
 <p class="instance-meta"><code>${instance.systemId}</code> · ${instance.kind}${instance.version ? ` · version ${instance.version}` : ''} · environment <strong>${instance.environment}</strong> · deployed ${formatTimestamp(instance.deployedAt)}</p>
+${instance.description ? markup`<p class="system-description">${instance.description}</p>` : ''}
+${systemOwnership(instance)}
 ${why ? markup`<p class="match">Why it matched: ${why}</p>` : ''}
-<p>${statusTally(instance)}</p>
+<div class="instance-state">${instanceStateBadge(instance)}<p>${statusTally(instance)}</p></div>
 ${
   instance.components.length > 0
     ? markup`<table><caption class="visually-hidden">Components of ${instance.name}</caption>
@@ -91,6 +104,44 @@ ${
 </article></li>`;
 }
 
+/** Domain and owner of a system, when its descriptor says them. */
+export function systemOwnership(instance: MarketplaceInstanceView): Markup | string {
+  if (!instance.domain && !instance.owner) return '';
+  return markup`<dl class="ownership">${instance.domain ? markup`<div><dt>Domain</dt><dd>${instance.domain}</dd></div>` : ''}${instance.owner ? markup`<div><dt>Owner</dt><dd>${instance.owner}</dd></div>` : ''}</dl>`;
+}
+
+/** The instance's overall state (its worst data contract) as a badge; nothing without contracts. */
+function instanceStateBadge(instance: MarketplaceInstanceView): Markup | string {
+  const state = instanceComplianceOf(instance);
+  return state === 'none' ? '' : statusBadge(state);
+}
+
+/** How each instance state reads as a filter choice. */
+export const INSTANCE_STATE_WORDS: Readonly<Record<InstanceCompliance, string>> = {
+  violated: 'Violated',
+  unprocessable: 'Results cannot be processed',
+  unknown: 'Without results yet',
+  compliant: 'Compliant',
+  none: 'No data contracts',
+};
+
+/** Counts per state, each a link that filters the list to that state (the current one marked). */
+function stateSummary(model: InstancesPageModel): Markup | string {
+  if (!model.counts) return '';
+  const counts = model.counts;
+  const chosen = new Set(model.compliance ?? []);
+  const items = INSTANCE_COMPLIANCE_ORDER.map((state) => {
+    const label = `${INSTANCE_STATE_WORDS[state]}: ${counts[state]}`;
+    const current = chosen.size === 1 && chosen.has(state);
+    return markup`<li><a class="state-filter state-${state}" href="${listHref({ ...model, compliance: [state] }, 1)}"${current ? trusted(' aria-current="true"') : ''}>${label}</a></li>`;
+  });
+  return markup`<nav aria-label="Instances by compliance state"><ul class="state-summary">${items}${
+    chosen.size > 0
+      ? markup`<li><a href="${listHref({ ...model, compliance: [] }, 1)}">Every state</a></li>`
+      : ''
+  }</ul></nav>`;
+}
+
 function environmentFilter(model: InstancesPageModel): Markup {
   const options = model.environments.map(
     (environment) =>
@@ -99,6 +150,11 @@ function environmentFilter(model: InstancesPageModel): Markup {
   return markup`<form class="filter" method="get" action="/marketplace" role="search" aria-label="Search and filter instances">
 <div><label for="environment">Environment</label>
 <select id="environment" name="environment"><option value=""${model.environment === undefined ? trusted(' selected') : ''}>All environments</option>${options}</select></div>
+<div><label for="compliance">Compliance</label>
+<select id="compliance" name="compliance"><option value=""${(model.compliance ?? []).length === 0 ? trusted(' selected') : ''}>Every state</option>${INSTANCE_COMPLIANCE_ORDER.map(
+    (state) =>
+      markup`<option value="${state}"${model.compliance?.length === 1 && model.compliance[0] === state ? trusted(' selected') : ''}>${INSTANCE_STATE_WORDS[state]}</option>`,
+  )}</select></div>
 <div><label for="q">Search</label>
 <input id="q" name="q" type="search" maxlength="512" value="${model.query ?? ''}" placeholder="name, URN or what it is about"></div>
 <button type="submit">Show</button>
@@ -106,6 +162,11 @@ function environmentFilter(model: InstancesPageModel): Markup {
 }
 
 function emptyState(model: InstancesPageModel): Markup {
+  if (model.compliance && model.compliance.length > 0) {
+    return markup`<section aria-labelledby="empty-heading"><h2 id="empty-heading">No instance in that state</h2>
+<p>No instance${model.environment === undefined ? '' : markup` in the environment <strong>${model.environment}</strong>`} is ${model.compliance.map((state) => INSTANCE_STATE_WORDS[state].toLowerCase()).join(' or ')} right now.</p>
+<p><a href="${listHref({ ...model, compliance: [] }, 1)}">Show every state</a></p></section>`;
+  }
   if (model.environment === undefined) {
     return markup`<p>No system is deployed yet. Instances appear here once the provisioning coordinator deploys one.</p>`;
   }
@@ -124,9 +185,18 @@ function listHref(model: InstancesPageModel, page: number): string {
   const params = new URLSearchParams();
   if (model.environment !== undefined) params.set('environment', model.environment);
   if (model.query !== undefined) params.set('q', model.query);
+  if (model.compliance && model.compliance.length > 0) {
+    params.set('compliance', model.compliance.join(','));
+  }
   if (page > 1) params.set('page', String(page));
   const query = params.toString();
   return query === '' ? '/marketplace' : `/marketplace?${query}`;
+}
+
+/** The list's JSON twin: the same address with `format=json` (or send `Accept: application/json`). */
+function jsonHref(model: InstancesPageModel): string {
+  const href = listHref(model, model.page ?? 1);
+  return `${href}${href.includes('?') ? '&' : '?'}format=json`;
 }
 
 function pagination(model: InstancesPageModel): Markup {
@@ -163,7 +233,11 @@ export function instancesPage(model: InstancesPageModel): Markup {
       : `${count} match${count === 1 ? '' : 'es'} for “${model.query}” in ${scope}`;
   const main = markup`<h1>Marketplace</h1>
 ${environmentFilter(model)}
-<p role="status">${status}</p>
+${model.complianceError ? markup`<p class="error" role="alert">${model.complianceError}</p>` : ''}
+${stateSummary(model)}
+<p role="status">${status}${model.compliance && model.compliance.length > 0 ? `, ${model.compliance.map((state) => INSTANCE_STATE_WORDS[state].toLowerCase()).join(' or ')}` : ''}</p>
+${model.query === undefined && model.counts && model.instances.length > 1 ? markup`<p class="muted">Worst state first: violated, results that cannot be processed, without results yet, compliant, no data contracts.</p>` : ''}
+<p class="muted"><a href="${jsonHref(model)}" type="application/json">This list as JSON</a></p>
 ${model.searchNote ? markup`<p class="muted">${model.searchNote}</p>` : ''}
 ${
   model.instances.length > 0
@@ -177,5 +251,6 @@ ${pagination(model)}`
     title: model.environment === undefined ? 'Marketplace' : `Marketplace (${model.environment})`,
     breadcrumbs: [{ label: 'Marketplace', href: marketplaceHref() }],
     main,
+    jsonHref: jsonHref(model),
   });
 }

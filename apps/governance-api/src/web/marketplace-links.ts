@@ -77,3 +77,13 @@ export function historyHref(contractId: string, environment: string, page = 1): 
   const base = `${contractHref(contractId)}/history?environment=${encodeURIComponent(environment)}`;
   return page > 1 ? `${base}&page=${page}` : base;
 }
+
+/**
+ * URL of the page of one result of a data contract (its records), by the result's number.
+ *
+ * @example
+ * resultHref('urn:dmb:cmp:finance:orders:0:port', 'production', 42);
+ */
+export function resultHref(contractId: string, environment: string, seq: number): string {
+  return `${contractHref(contractId)}/results/${seq}?environment=${encodeURIComponent(environment)}`;
+}

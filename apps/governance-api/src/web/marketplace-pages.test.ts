@@ -93,7 +93,11 @@ describe('marketplacePages', () => {
   it('shows a deployed contract without results as unknown', async () => {
     const response = await pages.request(contractUrl(ORDERS_PORT, 'staging'));
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain('No monitoring results yet');
+    // The fixture's read model knows no guardian: the page says so, and what to do.
+    const text = await response.text();
+    expect(text).toContain('No guardian guards this data contract');
+    expect(text).toContain('__dataContractGuardianSpec.guards');
+    expect(text).not.toContain('appears here once one arrives');
   });
 
   it('answers 400 with the environments to choose from when the environment is missing', async () => {

@@ -1,11 +1,14 @@
-import { createHash } from 'node:crypto';
 import {
+  catalogOverview,
   findDataContract,
+  INSTANCE_COMPLIANCE_ORDER,
   MAX_ID_LENGTH,
   type MarketplaceInstanceView,
   type MarketplaceReadModel,
   type Policy,
+  parseComplianceFilter,
 } from '@dcg/governance';
+import { pageShellStyleSource } from '@dcg/http-kit';
 import type { MarketplaceSearch } from '@dcg/marketplace-search';
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -14,17 +17,18 @@ import { findContractLocations } from './contract-locations';
 import { CONTRACT_PAGE_HISTORY, contractPage } from './contract-page';
 import { historyPage } from './history-page';
 import { instancesPage } from './instances-page';
-import { instanceAnchor } from './marketplace-links';
+import { historyHref as historyHrefOf, instanceAnchor } from './marketplace-links';
 import { type Markup, markup } from './markup';
 import { notFoundPage } from './not-found-page';
 import { policyPage } from './policy-page';
+import { resultPage } from './result-page';
 import { MARKETPLACE_STYLES } from './styles';
 import { systemPage } from './system-page';
 
 // The pages load nothing and run no script: the policy allows exactly the one inline stylesheet.
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(MARKETPLACE_STYLES).digest('base64')}'`,
+  `style-src ${pageShellStyleSource(MARKETPLACE_STYLES)}`,
   "img-src 'self' data:",
   "form-action 'self'",
   "base-uri 'none'",
@@ -36,12 +40,49 @@ const CONTENT_SECURITY_POLICY = [
  * which the app would also run for any other route it mounts under that prefix.
  */
 function htmlPage(c: Context, page: Markup, status: ContentfulStatusCode = 200): Response {
+  if (status >= 400 && wantsJson(c)) {
+    // The page's words are its help; the JSON twin answers a problem with the same status.
+    const title = /<h1[^>]*>([^<]*)<\/h1>/.exec(String(page))?.[1] ?? 'Request failed';
+    return problemTwin(c, status, title, `See ${c.req.path} in a browser for help.`);
+  }
+  c.header('Vary', 'Accept');
   c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'same-origin');
   // Statuses change with every submitted result: always revalidate.
   c.header('Cache-Control', 'no-cache');
   return c.html(page, status);
+}
+
+/**
+ * Whether the request asks for the page's JSON twin: `?format=json`, or an `Accept` that prefers
+ * `application/json` to HTML (a browser's `text/html, …, *\/*` does not).
+ */
+function wantsJson(c: Context): boolean {
+  if (c.req.query('format') === 'json') return true;
+  const accept = c.req.header('accept') ?? '';
+  const json = accept.indexOf('application/json');
+  const html = accept.indexOf('text/html');
+  return json >= 0 && (html < 0 || json < html);
+}
+
+/** The JSON twin of a page, with the headers of the JSON API. */
+function jsonTwin(c: Context, body: unknown, status: ContentfulStatusCode = 200): Response {
+  c.header('Cache-Control', 'no-cache');
+  c.header('Vary', 'Accept');
+  return c.json(body as object, status);
+}
+
+/** A problem (RFC 9457) for the JSON twin of a page that answers 4xx. */
+function problemTwin(c: Context, status: ContentfulStatusCode, title: string, detail: string) {
+  c.header('Vary', 'Accept');
+  return c.body(
+    JSON.stringify({ type: 'about:blank', title, status, detail, instance: c.req.path }),
+    status,
+    {
+      'content-type': 'application/problem+json',
+    },
+  );
 }
 
 /** An absent or blank query parameter counts as not given. */
@@ -134,13 +175,44 @@ export function marketplacePages(
       if (result.mode === 'lexical' && result.fallback)
         searchNote = `Matched by words only: ${result.fallback}.`;
     }
+    // The state filter and counts (the API's vocabulary); without a search, worst state first.
+    const compliance = parseComplianceFilter(c.req.queries('compliance') ?? []);
+    const chosen = compliance.success ? compliance.data : [];
+    const overview = catalogOverview(instances, { compliance: chosen });
+    instances =
+      query !== undefined && options.search
+        ? instances.filter((i) => overview.instances.includes(i))
+        : overview.instances;
+    const complianceError = compliance.success
+      ? undefined
+      : `Unknown compliance state ${compliance.unknown.map((v) => `“${v}”`).join(', ')}: choose one of ${INSTANCE_COMPLIANCE_ORDER.join(', ')}.`;
     const pageCount = Math.max(1, Math.ceil(instances.length / pageSize));
     const page = Number.isFinite(requestedPage)
       ? Math.min(Math.max(1, requestedPage), pageCount)
       : 1;
     const shown = instances.slice((page - 1) * pageSize, page * pageSize);
+    const unknownEnvironment = environment !== undefined && !environments.includes(environment);
+    if (wantsJson(c)) {
+      if (complianceError) return problemTwin(c, 400, 'Invalid compliance filter', complianceError);
+      if (unknownEnvironment) {
+        return problemTwin(
+          c,
+          404,
+          'Unknown environment',
+          `Nothing is deployed in the environment ${environment}; known: ${environments.join(', ')}.`,
+        );
+      }
+      return jsonTwin(c, {
+        data: shown,
+        counts: overview.counts,
+        meta: { pagination: { page, pageCount, pageSize, total: instances.length } },
+      });
+    }
     const pageModel = instancesPage({
       instances: shown,
+      counts: overview.counts,
+      ...(chosen.length > 0 ? { compliance: chosen } : {}),
+      ...(complianceError ? { complianceError } : {}),
       environments,
       total: instances.length,
       page,
@@ -150,8 +222,7 @@ export function marketplacePages(
       ...(reasons ? { reasons } : {}),
       ...(searchNote ? { searchNote } : {}),
     });
-    const unknownEnvironment = environment !== undefined && !environments.includes(environment);
-    return htmlPage(c, pageModel, unknownEnvironment ? 404 : 200);
+    return htmlPage(c, pageModel, complianceError ? 400 : unknownEnvironment ? 404 : 200);
   });
 
   // Addresses people type or trim: the list page is the index of everything below it.
@@ -251,15 +322,25 @@ export function marketplacePages(
       limit: CONTRACT_PAGE_HISTORY,
       offset: 0,
     });
+    const [contract, guards] = await Promise.all([
+      readModel.getDataContract(contractId, environment),
+      readModel.getContractGuards(contractId, environment),
+    ]);
+    if (wantsJson(c)) {
+      return jsonTwin(c, { ...view, dataContract: contract, guards, history: history.data });
+    }
     const policies = await policiesById([
       view.policyId,
       ...history.data.map((state) => state.policyId),
+      ...guards.map((guard) => guard.policyId),
     ]);
     return htmlPage(
       c,
       contractPage(view, placement, {
         policies,
         history: { states: history.data, total: history.meta.pagination.total },
+        contract,
+        guards,
       }),
     );
   });
@@ -280,6 +361,7 @@ export function marketplacePages(
     // A page beyond the last shows the last one.
     const page = Math.min(requested, pageCount);
     if (page !== requested) result = await read(page);
+    if (wantsJson(c)) return jsonTwin(c, result);
     return htmlPage(
       c,
       historyPage({
@@ -311,6 +393,7 @@ export function marketplacePages(
         404,
       );
     }
+    if (wantsJson(c)) return jsonTwin(c, instance);
     return htmlPage(c, systemPage(instance));
   });
 
@@ -327,7 +410,33 @@ export function marketplacePages(
         404,
       );
     }
-    return htmlPage(c, policyPage(policy));
+    const guarded = await readModel.listGuardedContracts(policy.id);
+    if (wantsJson(c)) return jsonTwin(c, { ...policy, guardedContracts: guarded });
+    return htmlPage(c, policyPage(policy, guarded));
+  });
+
+  pages.get('/marketplace/data-contracts/:contractId/results/:seq', async (c) => {
+    const request = await contractRequest(c);
+    if (request instanceof Response) return request;
+    const { contractId, environment, placement } = request;
+    const seq = Number(c.req.param('seq'));
+    const view =
+      Number.isSafeInteger(seq) && seq > 0
+        ? await readModel.getResultCompliance(contractId, environment, seq)
+        : null;
+    if (view === null) {
+      return htmlPage(
+        c,
+        notFoundPage(
+          'Result not found',
+          markup`<p>The data contract <code>${contractId}</code> has no result number <code>${c.req.param('seq')}</code> in the environment <strong>${environment}</strong>. <a href="${historyHrefOf(contractId, environment)}">See its result history</a>.</p>`,
+        ),
+        404,
+      );
+    }
+    if (wantsJson(c)) return jsonTwin(c, { seq, ...view });
+    const policies = await policiesById([view.policyId]);
+    return htmlPage(c, resultPage({ seq, view, policies, ...(placement ? { placement } : {}) }));
   });
 
   return pages;

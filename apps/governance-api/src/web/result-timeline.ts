@@ -1,5 +1,6 @@
 import type { CurrentResultStatus, Policy } from '@dcg/governance';
 import { formatTimestamp } from './format-timestamp';
+import { resultHref } from './marketplace-links';
 import { type Markup, markup } from './markup';
 import { policyLink } from './policy-link';
 import { statusBadge } from './status-badge';
@@ -14,6 +15,8 @@ export interface ResultTimelineModel {
   policies: ReadonlyMap<string, Policy>;
   /** Accessible name of the list. */
   label: string;
+  /** The contract and environment of the states: each entry then links to that result's records. */
+  contract?: { contractId: string; environment: string };
 }
 
 /**
@@ -38,7 +41,11 @@ export function resultTimeline(model: ResultTimelineModel): Markup {
       newer === undefined || newer.policyId !== state.policyId
         ? markup`<div class="muted">policy ${policyLink(state.policyId, model.policies)}</div>`
         : '';
-    return markup`<li class="timeline-${state.status}" data-seq="${String(state.seq)}">${formatTimestamp(state.receivedAt, { seconds: true })} ${statusBadge(state.status)}${change}${
+    const when = formatTimestamp(state.receivedAt, { seconds: true });
+    const opened = model.contract
+      ? markup`<a href="${resultHref(model.contract.contractId, model.contract.environment, state.seq)}">${when}</a>`
+      : when;
+    return markup`<li class="timeline-${state.status}" data-seq="${String(state.seq)}">${opened} ${statusBadge(state.status)}${change}${
       position === 0 ? markup` <span class="muted">(latest)</span>` : ''
     }${policy}</li>`;
   });

@@ -1,45 +1,19 @@
 /**
- * The one stylesheet of the marketplace pages, inlined so the pages load no external asset.
- * Colours keep a contrast of at least 4.5:1 against their background (WCAG AA), and the status
+ * The marketplace's own rules, appended to the shared page shell's stylesheet
+ * (`PAGE_SHELL_STYLES` of `@dcg/http-kit`) in one inline stylesheet. Colours keep a contrast of at least 4.5:1 against their background (WCAG AA), and the status
  * never relies on colour alone: every badge carries an icon and a word.
  *
  * @example
- * const head = `<style>${MARKETPLACE_STYLES}</style>`;
+ * const css = PAGE_SHELL_STYLES + MARKETPLACE_STYLES;
  */
 export const MARKETPLACE_STYLES = `
-:root{color-scheme:light;--fg:#1f2933;--muted:#52606d;--line:#d9e2ec;--bg:#f7f9fb;--card:#fff;--link:#0b5cad;
---ok-fg:#0a5c2a;--ok-bg:#e3f5e9;--bad-fg:#9b1c1c;--bad-bg:#fde8e8;--warn-fg:#6b4100;--warn-bg:#fff1cc;--unk-fg:#3e4c59;--unk-bg:#e4e7eb}
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
-a{color:var(--link)}
-a:focus-visible,summary:focus-visible,button:focus-visible,select:focus-visible{outline:3px solid #f0b429;outline-offset:2px}
-.skip-link{position:absolute;left:-999px;top:0;background:#fff;padding:.5rem 1rem}
-.skip-link:focus{left:1rem}
-.site-header{background:#102a43;color:#fff;padding:.75rem 1.5rem}
-.site-header a{color:#fff;text-decoration:none;font-weight:600}
-.breadcrumb ol{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem}
-.breadcrumb li+li::before{content:"/";margin-right:.25rem;color:#9fb3c8}
-.breadcrumb [aria-current]{font-weight:400;color:#d9e2ec;word-break:break-all}
-main{max-width:72rem;margin:0 auto;padding:1.5rem}
-h1{font-size:1.6rem;margin:0 0 .75rem;word-break:break-word}
-h2{font-size:1.25rem;margin:1.5rem 0 .5rem}
-h3{font-size:1.05rem;margin:1rem 0 .5rem}
-code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;background:#eef2f7;padding:.05rem .3rem;border-radius:3px;word-break:break-all}
-.card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:1rem 1.25rem;margin:0 0 1rem}
-.card>h2:first-child{margin-top:0}
-.card:target{outline:3px solid var(--link);outline-offset:2px}
 .badge{display:inline-flex;align-items:center;gap:.4rem;border-radius:999px;padding:.2rem .75rem;font-weight:600;font-size:.95rem;border:1px solid currentColor;white-space:nowrap}
 .badge-large{font-size:1.1rem;padding:.35rem 1rem}
 .badge-compliant{color:var(--ok-fg);background:var(--ok-bg)}
 .badge-violated{color:var(--bad-fg);background:var(--bad-bg)}
 .badge-unprocessable{color:var(--warn-fg);background:var(--warn-bg)}
 .badge-unknown{color:var(--unk-fg);background:var(--unk-bg)}
-.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:1rem 0}
-.facts dt{color:var(--muted)}
-.facts dd{margin:0;word-break:break-all}
 .summary{border-left:4px solid var(--bad-fg);background:var(--bad-bg);padding:.75rem 1rem;border-radius:4px}
-.alert{border:1px solid var(--warn-fg);background:var(--warn-bg);color:#3d2600;border-radius:8px;padding:1rem 1.25rem}
-.alert h2{margin-top:0}
 .schema-errors li{margin:.25rem 0}
 .schema-errors .where{font-weight:600}
 .override{border-left:4px solid var(--warn-fg);background:var(--warn-bg);padding:.75rem 1rem;border-radius:4px}
@@ -78,28 +52,32 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .filter select,.filter button,.filter input{font:inherit;padding:.3rem .6rem}
 .filter input[type=search]{min-width:18rem;max-width:100%}
 .match{font-style:italic}
+.instance-state{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin:0 0 .5rem}
+.instance-state p{margin:0}
+.system-description{margin:.25rem 0 .5rem}
+.ownership{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:0 0 .5rem}
+.ownership div{display:flex;gap:.4rem}
+.ownership dt{color:var(--muted)}
+.ownership dd{margin:0;font-weight:600}
+.state-summary{list-style:none;display:flex;flex-wrap:wrap;gap:.5rem;margin:0 0 1rem;padding:0}
+.state-summary a{display:inline-block;padding:.2rem .75rem;border:1px solid var(--line);border-radius:999px;background:var(--card);text-decoration:none}
+.state-summary a[aria-current]{border-color:var(--link);font-weight:600;outline:2px solid var(--link)}
+.contract-schema td,.contract-schema th{word-break:break-word}
+.outcome-list{margin:0;padding-left:1.1rem}
+.outcome-failing{color:var(--bad-fg);font-weight:600}
+.outcome-compliant{color:var(--ok-fg)}
+.outcome-warning{color:var(--warn-fg)}
 .pages{display:flex;gap:1rem;align-items:center;margin:1rem 0}
 .instances{list-style:none;margin:0;padding:0}
 .instance-meta{color:var(--muted);margin:0 0 .5rem}
-table{border-collapse:collapse;width:100%;table-layout:fixed}
-thead th:first-child{width:45%}
-thead th:nth-child(2){width:15%}
+.instances table{table-layout:fixed}
+.instances thead th:first-child{width:45%}
+.instances thead th:nth-child(2){width:15%}
 td .badge{white-space:normal}
-th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
-th{font-size:.9rem;color:var(--muted)}
-.visually-hidden{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
-.muted{color:var(--muted)}
 @media (prefers-color-scheme:dark){
-:root{color-scheme:dark;--fg:#e4e7eb;--muted:#a7b1bc;--line:#3e4c59;--bg:#0f1720;--card:#17212b;--link:#8cc8ff;
---ok-fg:#8ee2a8;--ok-bg:#0f2e1c;--bad-fg:#ffb4b4;--bad-bg:#3a1515;--warn-fg:#ffd27a;--warn-bg:#352706;--unk-fg:#d3d9df;--unk-bg:#2a333d}
-code{background:#243140}
-.alert{color:var(--warn-fg)}
 .issues{color:var(--bad-fg)}
-.skip-link{background:var(--card)}
 }
 @media (max-width:40rem){
-main{padding:1rem}
-.card{padding:.75rem}
 table,tbody,tr,th,td{display:block;width:auto}
 thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)}
 tbody tr{border-bottom:1px solid var(--line);padding:.5rem 0}

@@ -42,14 +42,17 @@ ${technicalInformationCard(component.publicInfo, `tech-${index}`)}
  */
 export function systemPage(instance: MarketplaceInstanceView): Markup {
   const main = markup`<h1>${instance.name}</h1>
+${instance.description ? markup`<p class="system-description">${instance.description}</p>` : ''}
 <dl class="facts">
+${instance.domain ? markup`<dt>Domain</dt><dd>${instance.domain}</dd>` : ''}
+${instance.owner ? markup`<dt>Owner</dt><dd>${instance.owner}</dd>` : ''}
 <dt>System</dt><dd><code>${instance.systemId}</code></dd>
 <dt>Kind</dt><dd>${instance.kind}</dd>
 ${instance.version ? markup`<dt>Version</dt><dd>${instance.version}</dd>` : ''}
 <dt>Environment</dt><dd>${instance.environment}</dd>
 <dt>Deployed</dt><dd>${formatTimestamp(instance.deployedAt)}</dd>
 </dl>
-<p class="muted"><a href="${marketplaceHref(instance.environment)}#${encodeURIComponent(instanceAnchor(instance.systemId, instance.environment))}">Back to the list of instances</a></p>
+<p class="muted"><a href="${marketplaceHref(instance.environment)}#${encodeURIComponent(instanceAnchor(instance.systemId, instance.environment))}">Back to the list of instances</a> · <a href="${systemHref(instance.systemId, instance.environment)}&amp;format=json" type="application/json">This system as JSON</a></p>
 ${
   instance.components.length > 0
     ? instance.components.map((component, index) => componentSection(instance, component, index))
@@ -62,5 +65,6 @@ ${
       { label: instance.name, href: systemHref(instance.systemId, instance.environment) },
     ],
     main,
+    jsonHref: `${systemHref(instance.systemId, instance.environment)}&format=json`,
   });
 }

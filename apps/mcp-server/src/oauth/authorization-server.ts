@@ -2,6 +2,7 @@ import { SCOPES } from '@dcg/mcp-tools';
 import type { JWK } from 'jose';
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { McpServerConfig } from '../config';
+import { AUTHORIZATION_PAGE_CSP, authorizationErrorPage } from './authorization-pages';
 import { clientSecretMatches } from './credential-hashing';
 import { DPOP_SIGNING_ALGORITHMS } from './dpop-proof';
 import type { OAuthStore } from './oauth-store';
@@ -132,7 +133,8 @@ export function createAuthorizationServer(options: {
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     renderError: (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = `<!doctype html><meta charset="utf-8"><title>Authorization error</title><h1>Authorization error</h1><p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ''))}</p>`;
+      ctx.set('content-security-policy', AUTHORIZATION_PAGE_CSP);
+      ctx.body = authorizationErrorPage(String(out.error), String(out.error_description ?? ''));
     },
   };
   const provider = new Provider(options.issuer, configuration);
@@ -177,9 +179,4 @@ export function publicJwks(keys: SigningKeys): { keys: JWK[] } {
 function privateJwk(key: SigningKeys['jwks']['keys'][number]): JWK {
   const { 'dcg:createdAt': _created, ...rest } = key;
   return rest;
-}
-
-/** Escapes text for HTML. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

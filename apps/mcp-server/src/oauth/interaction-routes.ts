@@ -5,7 +5,13 @@ import { type Context, Hono } from 'hono';
 import type Provider from 'oidc-provider';
 import type { McpEnv } from '../app-env';
 import type { McpServerConfig } from '../config';
-import { escapeHtml } from './authorization-server';
+import {
+  AUTHORIZATION_PAGE_CSP,
+  consentPage,
+  EXPIRED_PAGE,
+  loginPage,
+  refusalPage,
+} from './authorization-pages';
 import { type FailureThrottle, failureThrottle } from './failure-throttle';
 import { verifyPassword } from './passwords';
 
@@ -53,8 +59,7 @@ export function interactionRoutes(deps: {
   const security = {
     // No form-action: Chromium applies it to the redirects that follow a post, and the consent
     // ends in a redirect to the client.
-    'content-security-policy':
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+    'content-security-policy': AUTHORIZATION_PAGE_CSP,
     'x-frame-options': 'DENY',
     'cache-control': 'no-store',
     // Not no-referrer: with it, Chromium sends "Origin: null" on the page's own form posts.
@@ -77,13 +82,7 @@ export function interactionRoutes(deps: {
       return c.redirect(await deps.upstream.start(details.uid), 303);
     }
     if (details.prompt.name === 'login') {
-      return c.html(
-        loginPage(
-          details.uid,
-          token,
-          `<p><strong>${escapeHtml(clientName)}</strong> wants to use the dcg MCP server on your behalf.</p>`,
-        ),
-      );
+      return c.html(loginPage({ uid: details.uid, csrf: token, clientName }));
     }
     const scopes = String(details.params.scope ?? '')
       .split(' ')
@@ -94,21 +93,21 @@ export function interactionRoutes(deps: {
       client?.redirectUris ?? [],
     );
     return c.html(
-      page(
-        'Allow access?',
-        `<p><strong>${escapeHtml(clientName)}</strong> (<code>${escapeHtml(String(details.params.client_id))}</code>) asks to:</p>
-<ul>${scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_DESCRIPTIONS[s as keyof typeof SCOPE_DESCRIPTIONS] ?? (s === 'offline_access' ? 'Stay signed in (refresh tokens)' : s))}</li>`).join('')}</ul>
-<p>on <code>${escapeHtml(resource)}</code>, as <strong>${escapeHtml(String(details.session?.accountId ?? ''))}</strong>.</p>
-<p>If you allow, you go back to <strong class="redirect-host">${escapeHtml(redirect.host)}</strong>.</p>${
-          redirect.onlyLocalhost
-            ? `<p role="alert" class="warning">This application can only send you back to this computer (${escapeHtml(redirect.host)}): any program on it can claim the name above. Allow only if you started ${escapeHtml(clientName)} yourself, just now.</p>`
-            : ''
-        }
-<form method="post" action="/interaction/${escapeHtml(details.uid)}/confirm">
-<input type="hidden" name="csrf" value="${token}">
-<button type="submit">Allow</button>
-</form>${abortForm(details.uid, token)}`,
-      ),
+      consentPage({
+        uid: details.uid,
+        csrf: token,
+        clientName,
+        clientId: String(details.params.client_id),
+        scopes: scopes.map((scope) => ({
+          scope,
+          description:
+            SCOPE_DESCRIPTIONS[scope as keyof typeof SCOPE_DESCRIPTIONS] ??
+            (scope === 'offline_access' ? 'Stay signed in (refresh tokens)' : scope),
+        })),
+        resource,
+        accountId: String(details.session?.accountId ?? ''),
+        redirect,
+      }),
     );
   });
 
@@ -116,21 +115,26 @@ export function interactionRoutes(deps: {
     const provider = deps.provider();
     const origin = c.req.header('origin');
     if (origin !== undefined && origin !== deps.origin)
-      return c.html(page('Refused', '<p>This form must be sent from this server.</p>'), 403);
+      return c.html(refusalPage('Refused', 'This form must be sent from this server.'), 403);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const details = await interactionOf(provider, c);
     if (!details) return c.html(EXPIRED_PAGE, 400);
     if (!csrfValid(details.uid, form.csrf))
       return c.html(
-        page('Refused', '<p>The form is not valid (CSRF). Start again from your application.</p>'),
+        refusalPage('Refused', 'The form is not valid (CSRF). Start again from your application.'),
         403,
       );
     const action = c.req.param('action');
+    // Every answer of the login page names the client, wrong password or not.
+    const client = await provider.Client.find(String(details.params.client_id));
+    const clientName = client?.clientName ?? String(details.params.client_id);
+    const login = (alert: string, username: string) =>
+      loginPage({ uid: details.uid, csrf: csrf(details.uid), clientName, alert, username });
     let result: Record<string, unknown>;
     if (action === 'abort') {
       result = { error: 'access_denied', error_description: 'The user denied access' };
     } else if (action === 'login' && deps.upstream) {
-      return c.html(page('Refused', '<p>Sign in at the identity provider.</p>'), 400);
+      return c.html(refusalPage('Refused', 'Sign in at the identity provider.'), 400);
     } else if (action === 'login') {
       const username = typeof form.username === 'string' ? form.username.slice(0, 200) : '';
       const password = typeof form.password === 'string' ? form.password : '';
@@ -148,10 +152,8 @@ export function interactionRoutes(deps: {
         counted('unavailable');
         c.header('retry-after', String(UNAVAILABLE_RETRY_SECONDS));
         return c.html(
-          loginPage(
-            details.uid,
-            csrf(details.uid),
-            `<p role="alert" class="error">Signing in is not possible right now. Try again in ${UNAVAILABLE_RETRY_SECONDS} s.</p>`,
+          login(
+            `Signing in is not possible right now. Try again in ${UNAVAILABLE_RETRY_SECONDS} s.`,
             username,
           ),
           503,
@@ -160,7 +162,7 @@ export function interactionRoutes(deps: {
       if (wait > 0) {
         counted('throttled');
         c.header('retry-after', String(wait));
-        return c.html(loginPage(details.uid, csrf(details.uid), tooMany(wait), username), 429);
+        return c.html(login(tooMany(wait), username), 429);
       }
       const user = deps.users.find((u) => u.username === username);
       // Verify against a hash even for an unknown user, so timing does not tell who exists.
@@ -171,10 +173,8 @@ export function interactionRoutes(deps: {
         const locked = await Promise.resolve(throttle.failed(keys)).catch(() => 0);
         if (locked > 0) c.header('retry-after', String(locked));
         return c.html(
-          loginPage(
-            details.uid,
-            csrf(details.uid),
-            `<p role="alert" class="error">Wrong user name or password.${locked > 0 ? ` Wait ${locked} s before the next try.` : ''}</p>`,
+          login(
+            `Wrong user name or password.${locked > 0 ? ` Wait ${locked} s before the next try.` : ''}`,
             username,
           ),
           401,
@@ -185,7 +185,7 @@ export function interactionRoutes(deps: {
       result = { login: { accountId: user.username } };
     } else {
       if (details.prompt.name !== 'consent' || !details.session?.accountId) {
-        return c.html(page('Refused', '<p>Sign in first.</p>'), 400);
+        return c.html(refusalPage('Refused', 'Sign in first.'), 400);
       }
       const accountId = details.session.accountId;
       const user = deps.users.find((u) => u.username === accountId);
@@ -251,37 +251,6 @@ function redirectTarget(
   };
 }
 
-/** What the login page says about the back-off, always: people should know before they are locked. */
-const THROTTLE_NOTE =
-  '<p class="note">After 5 wrong passwords for one user name, or from one network, each further try must wait twice as long as the last (from 1 second up to 15 minutes).</p>';
-
 function tooMany(wait: number): string {
-  return `<p role="alert" class="error">Too many failed sign-ins for this user name or from your network. Try again in ${wait} s.</p>`;
+  return `Too many failed sign-ins for this user name or from your network. Try again in ${wait} s.`;
 }
-
-function loginPage(uid: string, token: string, lead: string, username?: string): string {
-  return page(
-    'Sign in',
-    `${lead}<form method="post" action="/interaction/${escapeHtml(uid)}/login">
-<input type="hidden" name="csrf" value="${token}">
-<label>User name <input name="username" autocomplete="username" required${username === undefined ? ' autofocus' : ` value="${escapeHtml(username)}"`}></label>
-<label>Password <input name="password" type="password" autocomplete="current-password" required${username === undefined ? '' : ' autofocus'}></label>
-<button type="submit">Sign in</button>
-</form>${abortForm(uid, token)}${THROTTLE_NOTE}`,
-  );
-}
-
-function abortForm(uid: string, token: string): string {
-  return `<form method="post" action="/interaction/${escapeHtml(uid)}/abort"><input type="hidden" name="csrf" value="${token}"><button type="submit" class="secondary">Deny</button></form>`;
-}
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)} · dcg MCP server</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}label{display:block;margin:.75rem 0}input{display:block;width:100%;padding:.5rem;font:inherit;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1.25rem;font:inherit;background:#1f5fbf;color:#fff;border:0;border-radius:4px}button.secondary{background:#e6e8eb;color:#1b1f24}.error{color:#a40e26}code{background:#f2f4f6;padding:0 .25rem}.note{color:#57606a;font-size:.875rem}.warning{color:#8a4600}</style></head>
-<body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-}
-
-const EXPIRED_PAGE = page(
-  'Sign-in expired',
-  '<p>This sign-in has expired. Start again from your application.</p>',
-);

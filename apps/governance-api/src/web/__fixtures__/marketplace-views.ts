@@ -6,7 +6,9 @@ import {
 } from '@dcg/contract-schema';
 import type {
   ContractComplianceView,
+  ContractGuard,
   CurrentResultStatus,
+  DataContractView,
   MarketplaceInstanceView,
   MarketplaceReadModel,
   Policy,
@@ -173,11 +175,44 @@ export const stagingInstance: MarketplaceInstanceView = {
 export function arrayReadModel(
   instances: MarketplaceInstanceView[],
   views: ContractComplianceView[],
-  extras: { states?: CurrentResultStatus[]; policies?: Policy[] } = {},
+  extras: {
+    states?: CurrentResultStatus[];
+    policies?: Policy[];
+    contracts?: ReadonlyMap<string, DataContractView>;
+    guards?: ContractGuard[];
+    results?: ReadonlyMap<number, ContractComplianceView>;
+  } = {},
 ): MarketplaceReadModel {
   const states = [...(extras.states ?? [])].sort((a, b) => b.seq - a.seq);
   const policies = extras.policies ?? [];
+  const guards = extras.guards ?? [];
   return {
+    async getDataContract(contractId) {
+      return extras.contracts?.get(contractId) ?? null;
+    },
+    async getContractGuards(contractId, environment) {
+      return guards.filter((g) => g.contractId === contractId && g.environment === environment);
+    },
+    async listGuardedContracts(policyId) {
+      return guards
+        .filter((g) => g.policyId === policyId)
+        .map((g) => ({
+          contractId: g.contractId,
+          environment: g.environment,
+          systemId: g.systemId,
+          systemName: instances.find((i) => i.systemId === g.systemId)?.name ?? g.systemId,
+          guardianId: g.guardianId,
+          status:
+            views.find((v) => v.contractId === g.contractId && v.environment === g.environment)
+              ?.status ?? ('unknown' as const),
+        }));
+    },
+    async getResultCompliance(contractId, environment, seq) {
+      const view = extras.results?.get(seq);
+      return view && view.contractId === contractId && view.environment === environment
+        ? view
+        : null;
+    },
     async listContractStates(contractId, environment, paging) {
       const all = states.filter((state) => state.contractId === contractId);
       // The fixture's states carry no environment: every one counts in the asked environment.

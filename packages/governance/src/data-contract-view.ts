@@ -1,0 +1,176 @@
+/** A column of a data contract as a reader sees it. */
+export interface DataContractColumnView {
+  name: string;
+  /** Declared type (`dataType`, ODCS `logicalType` or `physicalType`), as written. */
+  type?: string;
+  required: boolean;
+  unique: boolean;
+  primaryKey: boolean;
+  description?: string;
+  /** The model (table) of the column, for ODCS contracts with several. */
+  model?: string;
+}
+
+/** A quality rule of a data contract, in words. */
+export interface DataContractRuleView {
+  /** What the rule says (its name, else its metric or rule with the threshold). */
+  text: string;
+  /** The column it is declared on, when it is declared on one. */
+  column?: string;
+  description?: string;
+  severity?: string;
+}
+
+/** The contract itself: its schema, quality rules and service levels, from `dataContract`. */
+export interface DataContractView {
+  columns: DataContractColumnView[];
+  quality: DataContractRuleView[];
+  /** Service levels (`SLA` of Witboost, `slaProperties` of ODCS) as label and value. */
+  sla: Array<{ name: string; value: string }>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
+const show = (value: unknown): string =>
+  typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+const constraintsOf = (column: Record<string, unknown>): string[] =>
+  [column.constraint, column.constraints]
+    .flatMap((value) => (Array.isArray(value) ? value : [value]))
+    .filter((value): value is string => typeof value === 'string')
+    .map((value) => value.toUpperCase());
+
+const THRESHOLDS = [
+  'mustBe',
+  'mustNotBe',
+  'mustBeGreaterThan',
+  'mustBeGreaterOrEqualTo',
+  'mustBeLessThan',
+  'mustBeLessOrEqualTo',
+  'mustBeBetween',
+  'mustNotBeBetween',
+] as const;
+
+function ruleView(rule: unknown, column?: string): DataContractRuleView | undefined {
+  if (!isObject(rule)) return undefined;
+  const threshold = THRESHOLDS.filter((name) => rule[name] !== undefined)
+    .map((name) => `${name} ${show(rule[name])}`)
+    .join(', ');
+  const what = str(rule.name) ?? str(rule.metric) ?? str(rule.rule) ?? str(rule.type) ?? 'rule';
+  const text =
+    threshold === '' ? what : `${what}: ${threshold}${rule.unit === 'percent' ? ' %' : ''}`;
+  const description = str(rule.description);
+  const severity = str(rule.severity);
+  return {
+    text,
+    ...(column === undefined ? {} : { column }),
+    ...(description === undefined ? {} : { description }),
+    ...(severity === undefined ? {} : { severity }),
+  };
+}
+
+/**
+ * The contract of a data contract component as a reader sees it, from its `dataContract` in either
+ * dialect: Witboost (`schema[]` of columns with `dataType` and `constraint` PRIMARY_KEY / NOT_NULL /
+ * UNIQUE, `SLA`) or ODCS (`schema[]` of objects with `properties[]`, `required`, `unique`,
+ * `primaryKey`, `quality[]` on objects and properties, `slaProperties[]`). Undefined without one.
+ *
+ * @example
+ * dataContractView({ schema: [{ name: 'id', dataType: 'string', constraint: 'PRIMARY_KEY' }] })?.columns[0];
+ * // { name: 'id', type: 'string', required: true, unique: true, primaryKey: true }
+ */
+export function dataContractView(dataContract: unknown): DataContractView | undefined {
+  if (!isObject(dataContract)) return undefined;
+  const columns: DataContractColumnView[] = [];
+  const quality: DataContractRuleView[] = [];
+  const schema = Array.isArray(dataContract.schema) ? dataContract.schema : [];
+  for (const entry of schema) {
+    if (!isObject(entry)) continue;
+    if (Array.isArray(entry.properties)) {
+      // ODCS: an object (table) with properties (columns).
+      const model = str(entry.name);
+      for (const property of entry.properties) {
+        if (!isObject(property) || str(property.name) === undefined) continue;
+        const name = property.name as string;
+        const primaryKey = property.primaryKey === true;
+        const type = str(property.logicalType) ?? str(property.physicalType);
+        const description = str(property.description);
+        columns.push({
+          name,
+          ...(type === undefined ? {} : { type }),
+          required: property.required === true || primaryKey,
+          unique: property.unique === true || primaryKey,
+          primaryKey,
+          ...(description === undefined ? {} : { description }),
+          ...(model === undefined ? {} : { model }),
+        });
+        for (const rule of Array.isArray(property.quality) ? property.quality : []) {
+          const view = ruleView(rule, name);
+          if (view) quality.push(view);
+        }
+      }
+      for (const rule of Array.isArray(entry.quality) ? entry.quality : []) {
+        const view = ruleView(rule);
+        if (view) quality.push(view);
+      }
+      continue;
+    }
+    const name = str(entry.name);
+    if (name === undefined) continue;
+    const constraints = constraintsOf(entry);
+    const primaryKey = constraints.includes('PRIMARY_KEY');
+    const type = str(entry.dataType);
+    const description = str(entry.description);
+    columns.push({
+      name,
+      ...(type === undefined ? {} : { type }),
+      required: primaryKey || constraints.includes('NOT_NULL'),
+      unique: primaryKey || constraints.includes('UNIQUE'),
+      primaryKey,
+      ...(description === undefined ? {} : { description }),
+    });
+  }
+  for (const rule of Array.isArray(dataContract.quality) ? dataContract.quality : []) {
+    const view = ruleView(rule);
+    if (view) quality.push(view);
+  }
+  const sla: DataContractView['sla'] = [];
+  if (isObject(dataContract.SLA)) {
+    for (const [name, value] of Object.entries(dataContract.SLA)) {
+      if (value !== undefined && value !== null) sla.push({ name, value: show(value) });
+    }
+  }
+  for (const entry of Array.isArray(dataContract.slaProperties) ? dataContract.slaProperties : []) {
+    if (!isObject(entry) || str(entry.property) === undefined) continue;
+    const unit = str(entry.unit);
+    const element = str(entry.element);
+    sla.push({
+      name: element === undefined ? (entry.property as string) : `${entry.property} (${element})`,
+      value: `${show(entry.value)}${unit === undefined ? '' : ` ${unit}`}`,
+    });
+  }
+  return { columns, quality, sla };
+}
+
+/**
+ * The column a requirement of a result is about, when its key or name says so: the key is the
+ * column or starts with `<column>_` (as the reference guardian names them: `amount_not_null`), or
+ * the name starts with the column and a space (`amount is never null`). The longest column wins.
+ *
+ * @example
+ * requirementColumn({ key: 'amount_not_null' }, ['amount', 'id']); // 'amount'
+ */
+export function requirementColumn(
+  requirement: { key: string; name?: string | undefined },
+  columns: readonly string[],
+): string | undefined {
+  const matches = columns.filter(
+    (column) =>
+      requirement.key === column ||
+      requirement.key.startsWith(`${column}_`) ||
+      requirement.name === column ||
+      (requirement.name?.startsWith(`${column} `) ?? false),
+  );
+  return matches.sort((a, b) => b.length - a.length)[0];
+}
