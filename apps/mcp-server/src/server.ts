@@ -370,6 +370,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       maxRequestBytes: config.limits.maxRequestBytes,
       ...(auth ? { auth } : {}),
       extras,
+      admission: config.admission,
       rateLimit: config.rateLimit,
       sharedLimits,
       lifecycle,

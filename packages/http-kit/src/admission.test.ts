@@ -7,7 +7,10 @@ import { startHttpServer } from './server';
 import { parsePrometheusText } from './testkit';
 
 /** An app whose `/slow` requests (and `/stream` bodies) wait until `finish()`; probes first, then admission control. */
-function gatedApp(config: Parameters<typeof admissionControl>[0]['config']) {
+function gatedApp(
+  config: Parameters<typeof admissionControl>[0]['config'],
+  holdsStream?: Parameters<typeof admissionControl>[0]['holdsStream'],
+) {
   const metrics = new ServiceMetrics({ service: 'test', processMetrics: false });
   let open!: () => void;
   // Opened once: requests that arrive later pass at once.
@@ -16,7 +19,7 @@ function gatedApp(config: Parameters<typeof admissionControl>[0]['config']) {
   const app = new Hono();
   app.use(metrics.middleware());
   app.route('/', healthRoutes({ ready: () => ({ ready: true }) }));
-  app.use(admissionControl({ config, metrics }));
+  app.use(admissionControl({ config, metrics, ...(holdsStream ? { holdsStream } : {}) }));
   app.get('/slow', async (c) => {
     started += 1;
     await gate;
@@ -98,8 +101,24 @@ describe('admissionControl', () => {
     expect((await app.request('/slow')).status).toBe(200);
   });
 
-  it('holds the turn of an event stream until its body ends', async () => {
-    const { app, finish } = gatedApp({ maxInFlight: 1, maxQueued: 0 });
+  it('gives the turn back once a response is ready, while its streamed body goes on', async () => {
+    const { app, started, finish } = gatedApp({ maxInFlight: 1, maxQueued: 0 });
+    const stream = await app.request('/stream');
+    expect(stream.status).toBe(200);
+    // An event stream that lives for hours must not hold a turn all that time.
+    const next = app.request('/slow');
+    await tick();
+    expect(started()).toBe(2);
+    finish();
+    expect((await next).status).toBe(200);
+    expect(await stream.text()).toBe('data: end\n\n');
+  });
+
+  it('holds the turn of an event stream that is the work itself until its body ends', async () => {
+    const { app, finish } = gatedApp(
+      { maxInFlight: 1, maxQueued: 0 },
+      (c) => c.req.path === '/stream',
+    );
     const stream = await app.request('/stream');
     expect(stream.status).toBe(200);
     // The headers are out, the stream is not over: its turn is still taken.

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { parseConfig } from './config';
 import type { ServiceMetrics } from './metrics';
@@ -107,7 +107,9 @@ export class Admission {
  * `maxQueued` more wait (each at most `maxWaitMs`), and beyond that a request is answered at once
  * with 503 and `Retry-After`, so that a flood queues in a bounded line instead of on the event
  * loop, where it would delay everything (the probes included). A turn lasts until the response
- * is ready; for an event stream (`text/event-stream`), until its body ends. The probes and
+ * is ready: a streamed body (an event stream that lives for hours) goes on outside it, unless
+ * `holdsStream` says the stream is the work itself (an MCP tool call answered over SSE), when
+ * the turn lasts until the event stream ends. The probes and
  * `/metrics` never wait (`exempt`); mount the probes before this middleware all the same, so that
  * they skip every other step too. With `metrics`, the line is visible as
  * `http_admission_in_flight`, `http_admission_queued` and `http_admission_refused_total{reason}`.
@@ -123,13 +125,17 @@ export function admissionControl(
     /** Paths that never wait (default {@link ADMISSION_EXEMPT_PATHS}). */
     exempt?: readonly string[];
     metrics?: ServiceMetrics | undefined;
+    /** Whether this request's event stream (`text/event-stream`) keeps its turn until it ends. */
+    holdsStream?: (c: Context) => boolean;
   } = {},
 ): MiddlewareHandler {
   const config = parseConfig(AdmissionConfigSchema, options.config ?? {}, 'admission');
   if (!config.enabled) return (_c, next) => next();
   const admission = new Admission(config);
   const exempt = new Set(options.exempt ?? ADMISSION_EXEMPT_PATHS);
-  const refused = options.metrics ? registerAdmissionMetrics(options.metrics, admission) : undefined;
+  const refused = options.metrics
+    ? registerAdmissionMetrics(options.metrics, admission)
+    : undefined;
   const retryAfter = String(config.retryAfterSeconds);
   const refuse = (reason: AdmissionRefusal) => {
     refused?.inc({ reason });
@@ -160,7 +166,11 @@ export function admissionControl(
       throw error;
     }
     const body = c.res.body;
-    if (body && c.res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    if (
+      body &&
+      options.holdsStream?.(c) &&
+      c.res.headers.get('content-type')?.startsWith('text/event-stream')
+    ) {
       c.res = new Response(releasedAtEnd(body, release), c.res);
     } else {
       release();
