@@ -42,7 +42,12 @@ export function holdRequests(
       } as RequestInit);
     }),
   );
-  return { answers, release: () => closers.splice(0).forEach((close) => close()) };
+  return {
+    answers,
+    release: () => {
+      for (const close of closers.splice(0)) close();
+    },
+  };
 }
 
 /**
