@@ -24,5 +24,16 @@ export {
   readSystem,
   SystemViewSchema,
 } from './system-view';
-export { describeFailure, ToolInputError, toToolError, withToolErrors } from './tool-errors';
+export type {
+  ToolCallObservation,
+  ToolCallObserver,
+  ToolCallOutcome,
+} from './tool-call-observer';
+export {
+  describeFailure,
+  ToolInputError,
+  toolErrorCode,
+  toToolError,
+  withToolErrors,
+} from './tool-errors';
 export { systemOfComponent } from './urns';
