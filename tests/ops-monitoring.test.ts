@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { governanceApiScrape } from '../apps/governance-api/src/__fixtures__/metrics-scrape';
 import { kgApiScrape } from '../apps/kg-api/src/__fixtures__/metrics-scrape';
+import { mcpServerScrape } from '../apps/mcp-server/src/__fixtures__/metrics-scrape';
 import { postgresGuardianScrape } from '../apps/postgres-guardian/src/__fixtures__/metrics-scrape';
 import { parsePrometheusText } from '../packages/http-kit/src/operations.testkit';
 
@@ -109,7 +110,8 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
     scrapes['governance-api'] = await governanceApiScrape();
     scrapes['kg-api'] = await kgApiScrape();
     scrapes['postgres-guardian'] = await postgresGuardianScrape();
-  }, 60_000);
+    scrapes['mcp-server'] = await mcpServerScrape();
+  }, 120_000);
 
   it('reads metric names out of PromQL, not functions, labels or keywords', () => {
     expect(
@@ -133,7 +135,7 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
     }
     const rules = rulesExpressions().flatMap(metricNamesOf);
     const dashboard = dashboardExpressions().flatMap(metricNamesOf);
-    expect(rulesExpressions()).toHaveLength(9);
+    expect(rulesExpressions()).toHaveLength(12);
     expect(rules.length).toBeGreaterThan(5);
     expect(dashboard.length).toBeGreaterThan(20);
     expect([...new Set(rules)].filter((name) => !exposed.has(name))).toEqual([]);
@@ -147,7 +149,7 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
   });
 
   it.runIf(runPromtool)(
-    `serves scrapes that pass promtool check metrics on governance-api, kg-api and postgres-guardian${needs}`,
+    `serves scrapes that pass promtool check metrics on governance-api, kg-api, postgres-guardian and mcp-server${needs}`,
     () => {
       for (const [app, text] of Object.entries(scrapes)) {
         const run = promtoolRun(['check', 'metrics'], text);
