@@ -35,9 +35,15 @@ export interface Backends {
  * @example
  * const backends = await startBackends(); … await backends.close();
  */
-export async function startBackends(): Promise<Backends> {
+export async function startBackends(
+  options: {
+    /** Fills governance-api's data folder before it starts (the demo data is added on top). */
+    seedGovernance?: (dataDir: string) => Promise<void>;
+  } = {},
+): Promise<Backends> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-backends-'));
   const logger = createLogger('test', { level: 'silent' });
+  await options.seedGovernance?.(join(dir, 'governance'));
   const governance = await startGovernanceApi({
     dataDir: join(dir, 'governance'),
     demo: true,
