@@ -21,7 +21,7 @@ describe('mcp-server metrics of tools and OAuth', () => {
     expect(response.status).toBe(200);
     return parsePrometheusText(await response.text());
   };
-  const valueOf = (
+  const sampleValue = (
     samples: Awaited<ReturnType<typeof scrape>>['samples'],
     name: string,
     labels: Record<string, string>,
@@ -72,22 +72,25 @@ describe('mcp-server metrics of tools and OAuth', () => {
     expect(types.get('mcp_tool_errors_total')).toBe('counter');
     expect(types.get('mcp_tool_call_duration_seconds')).toBe('histogram');
     const calls = (outcome: string) =>
-      valueOf(samples, 'mcp_tool_calls_total', { tool: 'get_system', outcome });
+      sampleValue(samples, 'mcp_tool_calls_total', { tool: 'get_system', outcome });
     expect(calls('ok')).toBe(3);
     expect(calls('tool_error')).toBe(1);
     expect(calls('invalid_params')).toBe(1);
     expect(
-      valueOf(samples, 'mcp_tool_errors_total', { tool: 'get_system', code: 'invalid_input' }),
+      sampleValue(samples, 'mcp_tool_errors_total', { tool: 'get_system', code: 'invalid_input' }),
     ).toBe(1);
     expect(
-      valueOf(samples, 'mcp_tool_errors_total', { tool: 'get_system', code: 'invalid_params' }),
+      sampleValue(samples, 'mcp_tool_errors_total', { tool: 'get_system', code: 'invalid_params' }),
     ).toBe(1);
     // The handler ran four times (the refused arguments never reached it).
-    expect(valueOf(samples, 'mcp_tool_call_duration_seconds_count', { tool: 'get_system' })).toBe(
-      4,
-    );
     expect(
-      valueOf(samples, 'mcp_tool_call_duration_seconds_bucket', { tool: 'get_system', le: '+Inf' }),
+      sampleValue(samples, 'mcp_tool_call_duration_seconds_count', { tool: 'get_system' }),
+    ).toBe(4);
+    expect(
+      sampleValue(samples, 'mcp_tool_call_duration_seconds_bucket', {
+        tool: 'get_system',
+        le: '+Inf',
+      }),
     ).toBe(4);
   });
 
@@ -121,12 +124,12 @@ describe('mcp-server metrics of tools and OAuth', () => {
     expect(second).toBeInstanceOf(Error);
 
     const { samples } = await scrape();
-    expect(valueOf(samples, 'mcp_oauth_reuse_detected_total', { endpoint: 'token' })).toBe(1);
+    expect(sampleValue(samples, 'mcp_oauth_reuse_detected_total', { endpoint: 'token' })).toBe(1);
     expect(
-      valueOf(samples, 'mcp_oauth_errors_total', { endpoint: 'grant', code: 'invalid_grant' }),
+      sampleValue(samples, 'mcp_oauth_errors_total', { endpoint: 'grant', code: 'invalid_grant' }),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      valueOf(samples, 'mcp_oauth_authentication_failures_total', { kind: 'login' }),
+      sampleValue(samples, 'mcp_oauth_authentication_failures_total', { kind: 'login' }),
     ).toBeGreaterThanOrEqual(1);
   });
 });
