@@ -14,7 +14,9 @@ interface StandardProps {
  * Schema on the server: without this, every `tools/call` and `tools/list` converted the schemas
  * of the tools again (about a tenth of a call's CPU time). The schema's definition never changes
  * once made, so neither does its JSON Schema. `validate` may be wrapped at the same time (to see
- * refused input). Answers the same schema object (a copy for a fixed one).
+ * refused input). Answers the same schema object (a copy for a fixed one). The dcg tools get this
+when registered; use it for a deployment's own tools (`extendServer` of mcp-server) whose schemas
+are made once, outside the per-request registration.
  *
  * @example
  * const input = jsonSchemaOnce(z.object({ query: z.string() }));
@@ -24,6 +26,8 @@ export function jsonSchemaOnce<T>(
   wrapValidate?: (validate: StandardProps['validate']) => StandardProps['validate'],
 ): T {
   if (schema === null || typeof schema !== 'object' || !('~standard' in schema)) return schema;
+  const seen = wrapValidate ? undefined : done.get(schema);
+  if (seen) return seen as T;
   const standard = (schema as { '~standard': StandardProps })['~standard'];
   const converter = standard.jsonSchema;
   const memo = new Map<string, Record<string, unknown>>();
@@ -56,5 +60,12 @@ export function jsonSchemaOnce<T>(
     configurable: true,
     writable: true,
   });
+  if (!wrapValidate) {
+    done.set(schema, target);
+    done.set(target, target);
+  }
   return target as T;
 }
+
+/** Schemas already made to convert once (a second call answers the same object). */
+const done = new WeakMap<object, object>();
