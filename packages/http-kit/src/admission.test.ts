@@ -1,5 +1,6 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { AdmissionConfigSchema, admissionControl } from './admission';
 import { healthRoutes } from './health';
 import { ServiceMetrics } from './metrics';
@@ -8,8 +9,8 @@ import { parsePrometheusText } from './testkit';
 
 /** An app whose `/slow` requests (and `/stream` bodies) wait until `finish()`; probes first, then admission control. */
 function gatedApp(
-  config: Parameters<typeof admissionControl>[0]['config'],
-  holdsStream?: Parameters<typeof admissionControl>[0]['holdsStream'],
+  config: z.input<typeof AdmissionConfigSchema>,
+  holdsStream?: (c: Context) => boolean,
 ) {
   const metrics = new ServiceMetrics({ service: 'test', processMetrics: false });
   let open!: () => void;

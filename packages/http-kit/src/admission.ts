@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { parseConfig } from './config';
@@ -54,6 +55,11 @@ export class Admission {
 
   constructor(config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'>) {
     this.#config = config;
+  }
+
+  /** Whether a request would get a turn at once. */
+  get free(): boolean {
+    return this.#inFlight < this.#config.maxInFlight && this.#queue.length === 0;
   }
 
   /** Requests worked on and waiting now. */
@@ -156,8 +162,17 @@ export function admissionControl(
   };
   return async (c, next) => {
     if (exempt.has(c.req.path)) return next();
-    const entered = admission.enter(c.req.raw.signal);
-    const release = typeof entered === 'function' ? entered : await entered;
+    let release: (() => void) | AdmissionRefusal;
+    if (admission.free) {
+      release = admission.enter() as () => void;
+    } else {
+      const departure = departureOf(c);
+      try {
+        release = await admission.enter(departure.signal);
+      } finally {
+        departure.dispose();
+      }
+    }
     if (typeof release === 'string') return refuse(release);
     try {
       await next();
@@ -176,6 +191,22 @@ export function admissionControl(
       release();
     }
   };
+}
+
+/**
+ * A signal that aborts when the client goes away while its request waits. On Node the socket
+ * says so: `c.req.raw` is not touched, because making @hono/node-server build the Request starts
+ * reading the body, which a handler that reads Node's request itself (oidc-provider) would lose.
+ */
+function departureOf(c: Context): { signal: AbortSignal; dispose: () => void } {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming) return { signal: c.req.raw.signal, dispose: () => {} };
+  const controller = new AbortController();
+  const socket = incoming.socket;
+  const onClose = () => controller.abort();
+  if (socket.destroyed) controller.abort();
+  else socket.once('close', onClose);
+  return { signal: controller.signal, dispose: () => socket.off('close', onClose) };
 }
 
 /** The same body, calling `release` once it ended, failed or was cancelled. */
