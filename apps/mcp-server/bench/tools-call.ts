@@ -66,6 +66,8 @@ const server = await startMcpServer({
       timeoutMs: 60_000,
     },
     knowledgeGraph: { baseUrl: backends.kg.url },
+    // A run on a loaded machine outlasts the default token lifetime.
+    oauth: { accessTokenTtlSeconds: 3_600 },
     // The code is measured, not the limits (one user, one address, thousands of calls).
     rateLimit: { enabled: false },
   },
