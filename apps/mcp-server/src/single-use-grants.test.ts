@@ -166,7 +166,7 @@ describe.each([
     /** Checks one trial: one 200, the rest invalid_grant, and the winner's grant revoked. */
     const judge = async (answers: Answer[]) => {
       const won = answers.filter((a) => a.status === 200);
-      expect(won, JSON.stringify(answers.map((a) => [a.status, a.body]))).toHaveLength(1);
+      expect(won, JSON.stringify(answers.map((a) => a.status))).toHaveLength(1);
       for (const lost of answers.filter((a) => a.status !== 200)) {
         expect(lost).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
       }
