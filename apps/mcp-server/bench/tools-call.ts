@@ -103,7 +103,9 @@ try {
   );
   const calls: [string, Record<string, unknown>][] = [
     ['trivial', { n: 1 }],
-    ['search_marketplace', { query: searchQuery }],
+    // In one environment, governance-api's search ranks; across all of them the client would list
+    // every instance and rank them itself.
+    ['search_marketplace', { query: searchQuery, environment: DEMO.environment }],
     ['get_system', { systemId: DEMO.systemId }],
     ['get_component', { componentId: DEMO.contracts.violated }],
     ['get_contract_compliance', { contractId: DEMO.contracts.violated, environment: 'production' }],
@@ -355,7 +357,7 @@ try {
   const mcpLoad = await underLoad(async (i) => {
     const result = await clients[i]!.callTool({
       name: 'search_marketplace',
-      arguments: { query: searchQuery },
+      arguments: { query: searchQuery, environment: DEMO.environment },
     });
     if (result.isError) throw new Error(`search_marketplace: ${JSON.stringify(result.content)}`);
   });
