@@ -188,11 +188,21 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
         });
         const hits = answer.hits.slice(0, input.limit);
         // The search answers ids, names and reasons; the instances (components, contract states)
-        // come from one read of the listed instances.
-        const listed =
-          hits.length === 0
-            ? []
-            : await listInstances({ environment: input.environment, signal: callOptions.signal });
+        // come from one read per hit, in parallel: reading the whole list instead cost about
+        // 0.7 s of CPU per search at 10,000 instances (mcp-server's bench).
+        const read = await Promise.all(
+          hits.map((hit) =>
+            nullWhenNotFound(
+              get({
+                path: `v1/marketplace/instances/${encodeURIComponent(hit.systemId)}`,
+                searchParams: { environment: hit.environment },
+                schema: MarketplaceInstanceSchema,
+                signal: callOptions.signal,
+              }),
+            ),
+          ),
+        );
+        const listed = read.filter((instance) => instance !== null);
         const byKey = new Map(listed.map((i) => [`${i.environment}\u0000${i.systemId}`, i]));
         return {
           mode: answer.mode,
