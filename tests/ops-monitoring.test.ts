@@ -135,7 +135,7 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
     }
     const rules = rulesExpressions().flatMap(metricNamesOf);
     const dashboard = dashboardExpressions().flatMap(metricNamesOf);
-    expect(rulesExpressions()).toHaveLength(12);
+    expect(rulesExpressions()).toHaveLength(14);
     expect(rules.length).toBeGreaterThan(5);
     expect(dashboard.length).toBeGreaterThan(20);
     expect([...new Set(rules)].filter((name) => !exposed.has(name))).toEqual([]);

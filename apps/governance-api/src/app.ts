@@ -1,6 +1,8 @@
 import { DEFAULT_MAX_DEPTH } from '@dcg/contract-schema';
 import type { Governance } from '@dcg/governance';
 import {
+  type AdmissionConfig,
+  admissionControl,
   apiReference,
   healthRoutes,
   installErrorHandling,
@@ -53,6 +55,8 @@ export interface GovernanceAppDeps {
   maxPageBytes?: number;
   /** Open event streams per API key (default 5). */
   maxEventStreamsPerKey?: number;
+  /** Admission control (default: the defaults of `AdmissionConfigSchema`). */
+  admission?: AdmissionConfig;
   /** Per-client rate limits (default: the defaults of `RateLimitConfigSchema`). */
   rateLimit?: RateLimitConfig;
   /** Rate limit counters shared by the instances on PostgreSQL (absent: this instance's memory). */
@@ -94,8 +98,22 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   // First, so that refused requests (401, 413, 429) are counted and timed too.
   app.use(metrics.middleware());
   app.use(securityHeaders());
+  // Probes next, before any step that can wait (rate limits on PostgreSQL, admission control) or
+  // log: they answer within milliseconds however busy the app is. The two steps above only stamp
+  // headers and count.
+  app.route(
+    '/',
+    healthRoutes({
+      ready: async () => {
+        await governance.store.ping();
+        return { ready: true, storage: governance.store.kind };
+      },
+      lifecycle: deps.lifecycle,
+    }),
+  );
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
+  app.use(admissionControl({ config: deps.admission, metrics }));
   app.use(rateLimit({ keys: deps.apiKeys, config: deps.rateLimit, shared: deps.sharedLimits }));
   app.use(bodySizeLimit(deps.maxBodyBytes));
   const maxJsonDepth = deps.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -144,16 +162,6 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
     ),
   );
   for (const extra of deps.extras ?? []) app.route('/', extra);
-  app.route(
-    '/',
-    healthRoutes({
-      ready: async () => {
-        await governance.store.ping();
-        return { ready: true, storage: governance.store.kind };
-      },
-      lifecycle: deps.lifecycle,
-    }),
-  );
   app.route('/', metrics.routes({ config: metricsConfig, keys: deps.apiKeys }));
   const openApiDocument = serveOpenApiDocument(app, {
     info: {

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_EXPANDED_BYTES } from '@dcg/contract-schema';
 import {
+  AdmissionConfigSchema,
   HttpServerConfigSchema,
   MetricsConfigSchema,
   RateLimitConfigSchema,
@@ -143,6 +144,11 @@ export const GovernanceApiConfigSchema = z.strictObject({
     }),
   /** HTTP server timeouts, connection caps and the shutdown deadline (see `@dcg/http-kit`). */
   server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
+  /**
+   * Admission control (see `@dcg/http-kit`): requests worked on at once and waiting for a turn;
+   * beyond that 503 with `Retry-After`. The probes and `/metrics` never wait.
+   */
+  admission: AdmissionConfigSchema.default(() => AdmissionConfigSchema.parse({})),
   /** Per-client rate limits (see `@dcg/http-kit`). */
   rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
   /** `GET /metrics` (Prometheus): on, behind any API key by default (see `@dcg/http-kit`). */

@@ -205,6 +205,7 @@ export async function startGovernanceApi(
     maxDepth: config.limits.maxDepth,
     maxPageBytes: config.limits.maxPageBytes,
     maxEventStreamsPerKey: config.limits.maxEventStreamsPerKey,
+    admission: config.admission,
     rateLimit: config.rateLimit,
     sharedLimits,
     lifecycle,

@@ -1,4 +1,5 @@
 import {
+  admissionControl,
   apiReference,
   healthRoutes,
   installErrorHandling,
@@ -91,6 +92,24 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
   // First, so that refused requests (401, 413, 429) are counted and timed too.
   app.use(metrics.middleware());
   app.use(securityHeaders());
+  // Probes next, before any step that can wait (rate limits on PostgreSQL, admission control) or
+  // log: they answer within milliseconds however busy the app is. The two steps above only stamp
+  // headers and count.
+  app.route(
+    '/',
+    healthRoutes({
+      ready: async () => {
+        const writable = await deps.storageWritable();
+        return {
+          ready: writable,
+          storage: writable ? 'writable' : 'not writable',
+          sources: kb.sources().length,
+          triples: kb.size,
+        };
+      },
+      lifecycle: deps.lifecycle,
+    }),
+  );
   app.use(requestContext({ logger: deps.logger }));
   if (config.cors.allowedOrigins.length > 0) {
     // Browsers on the configured origins may call the API (the typed client runs in browsers).
@@ -105,6 +124,7 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     );
   }
   installErrorHandling(app, deps.logger);
+  app.use(admissionControl({ config: config.admission, metrics }));
   app.use(
     rateLimit({
       keys: deps.apiKeys,
@@ -153,22 +173,6 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
   });
   mountPassthroughRoutes(api, { queries, guards });
   app.route('/', api);
-
-  app.route(
-    '/',
-    healthRoutes({
-      ready: async () => {
-        const writable = await deps.storageWritable();
-        return {
-          ready: writable,
-          storage: writable ? 'writable' : 'not writable',
-          sources: kb.sources().length,
-          triples: kb.size,
-        };
-      },
-      lifecycle: deps.lifecycle,
-    }),
-  );
   app.route('/', metrics.routes({ config: config.metrics, keys: deps.apiKeys }));
   const openApiDocument = serveOpenApiDocument(app, {
     info: {

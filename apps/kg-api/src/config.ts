@@ -1,4 +1,5 @@
 import {
+  AdmissionConfigSchema,
   HttpServerConfigSchema,
   MetricsConfigSchema,
   RateLimitConfigSchema,
@@ -183,6 +184,11 @@ export const KgApiConfigSchema = z
       })
       .strict()
       .default({ graphRefreshMs: 2_000, postgres: { schema: 'dcg_kg', maxConnections: 4 } }),
+    /**
+     * Admission control (see `@dcg/http-kit`): requests worked on at once and waiting for a turn;
+     * beyond that 503 with `Retry-After`. The probes and `/metrics` never wait.
+     */
+    admission: AdmissionConfigSchema.default(() => AdmissionConfigSchema.parse({})),
     /** Per-client rate limits (see `@dcg/http-kit`): what keeps open reads safe. */
     rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
     /** `GET /metrics` (Prometheus): on, behind any API key by default (see `@dcg/http-kit`). */

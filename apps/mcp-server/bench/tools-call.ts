@@ -1,28 +1,75 @@
-// Benchmark of mcp-server: tools/call latency (p50, p99) of each tool with a valid token, beside a
-// trivial tool on the same server in the same run (the ratio shows what the backends add); the
-// cost of verifying a token; the token endpoint's throughput (refresh grants); tool calls/s with
-// LOAD_CLIENTS concurrent clients (50) for LOAD_SECONDS (10), and /health's latency meanwhile.
-// Run: pnpm --filter @dcg/mcp-server bench   (ROUNDS=200 by default)
+// Benchmark of mcp-server over a marketplace of INSTANCES (10,000) instances (plus the demo data):
+// /health and a trivial tool side by side (the MCP overhead over /health, wall and CPU time per
+// request), tools/call latency (p50, p99) of each tool with a valid token beside the trivial tool
+// (the ratio shows what the backends add); the cost of verifying a token; the token endpoint's
+// throughput (refresh grants); then, back to back, LOAD_CLIENTS concurrent clients (50) for
+// LOAD_SECONDS (10) calling search_marketplace through mcp-server, and the same number calling
+// governance-api's search directly: calls/s of each, their ratio, and /health's latency meanwhile.
+// Goals (issues 20, 21): MCP overhead over /health < 3 ms p50; tools/call p50 < 10 ms; tool
+// calls/s >= half of governance-api's search throughput; /health p99 < 100 ms under load.
+// Everything runs in this one process (clients, mcp-server, governance-api, kg-api): CPU ms per
+// request counts all of them, and is steadier than wall time on a loaded machine.
+// Run: pnpm --filter @dcg/mcp-server bench   (ROUNDS=200, INSTANCES=10000, EMBED=50 by default)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
+import { jsonSchemaOnce } from '@dcg/mcp-tools';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
+import { seedMarketplaceAtScale } from '../../governance-api/src/__fixtures__/marketplace-at-scale.testkit';
 import { DEMO, GOVERNANCE_KEY, startBackends } from '../src/__fixtures__/backends.testkit';
 import { authorize } from '../src/__fixtures__/oauth-client.testkit';
 import { startMcpServer } from '../src/server';
 
 const rounds = Number(process.env.ROUNDS ?? 200);
+// Made once, as the dcg tools' schemas are (the server is built per request).
+const trivialInput = jsonSchemaOnce(z.object({ n: z.number() }));
+const instances = Number(process.env.INSTANCES ?? 10_000);
 const logger = createLogger('bench', { level: 'silent' });
-const backends = await startBackends();
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} on ${availableParallelism()} cores`;
+console.log(`start: ${load()}`);
+let queries: string[] = ['orders'];
+const seeding = performance.now();
+const backends = await startBackends({
+  seedGovernance: async (dataDir) => {
+    ({ queries } = await seedMarketplaceAtScale(dataDir, {
+      count: instances,
+      embed: Number(process.env.EMBED ?? 50),
+    }));
+  },
+});
+console.log(
+  `governance-api with ${instances} generated instances and the demo data ready in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+);
+const searchQuery = queries[0]!;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ??
+  Number.NaN;
+/** CPU time of this process per operation, in ms. */
+const cpuPerOp = (before: NodeJS.CpuUsage, count: number) => {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / count;
+};
 const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-'));
 const server = await startMcpServer({
   dataDir: dir,
   demo: true,
   config: {
-    governance: { baseUrl: backends.governance.url, apiKey: { key: GOVERNANCE_KEY } },
+    // A loaded machine: a slow answer is measured, not turned into a tool error.
+    governance: {
+      baseUrl: backends.governance.url,
+      apiKey: { key: GOVERNANCE_KEY },
+      timeoutMs: 60_000,
+    },
     knowledgeGraph: { baseUrl: backends.kg.url },
+    // A run on a loaded machine outlasts the default token lifetime.
+    oauth: { accessTokenTtlSeconds: 3_600 },
+    // Every client of the bench comes from one address.
+    server: { maxConnectionsPerClient: 0 },
     // The code is measured, not the limits (one user, one address, thousands of calls).
     rateLimit: { enabled: false },
   },
@@ -32,7 +79,7 @@ const server = await startMcpServer({
       'trivial',
       {
         description: 'Answers its input (benchmark baseline)',
-        inputSchema: z.object({ n: z.number() }),
+        inputSchema: trivialInput,
       },
       async ({ n }) => ({ content: [{ type: 'text', text: String(n) }] }),
     ),
@@ -56,7 +103,9 @@ try {
   );
   const calls: [string, Record<string, unknown>][] = [
     ['trivial', { n: 1 }],
-    ['search_marketplace', { query: 'orders' }],
+    // In one environment, governance-api's search ranks; across all of them the client would list
+    // every instance and rank them itself.
+    ['search_marketplace', { query: searchQuery, environment: DEMO.environment }],
     ['get_system', { systemId: DEMO.systemId }],
     ['get_component', { componentId: DEMO.contracts.violated }],
     ['get_contract_compliance', { contractId: DEMO.contracts.violated, environment: 'production' }],
@@ -82,6 +131,94 @@ try {
   for (const [name, args] of calls) {
     for (let i = 0; i < 20; i++) await client.callTool({ name, arguments: args }); // warm-up
   }
+  // The MCP overhead: /health and the trivial tool, alternating (same load), then each alone for
+  // its CPU time per request.
+  const healthOnce = async () => {
+    const response = await fetch(`${server.url}/health`);
+    await response.text();
+  };
+  const trivialOnce = async () => {
+    const result = await client.callTool({ name: 'trivial', arguments: { n: 1 } });
+    if (result.isError) throw new Error('trivial failed');
+  };
+  const healthTimes: number[] = [];
+  const trivialTimes: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    let start = performance.now();
+    await healthOnce();
+    healthTimes.push(performance.now() - start);
+    start = performance.now();
+    await trivialOnce();
+    trivialTimes.push(performance.now() - start);
+  }
+  let before = process.cpuUsage();
+  for (let i = 0; i < rounds; i++) await healthOnce();
+  const healthCpu = cpuPerOp(before, rounds);
+  before = process.cpuUsage();
+  for (let i = 0; i < rounds; i++) await trivialOnce();
+  const trivialCpu = cpuPerOp(before, rounds);
+  const healthP50 = quantile(healthTimes, 0.5);
+  const trivialP50 = quantile(trivialTimes, 0.5);
+  console.log(`MCP overhead, ${rounds} requests each (${load()}):`);
+  console.log(
+    `  /health p50 ${healthP50.toFixed(2)} ms (CPU ${healthCpu.toFixed(2)} ms/request); trivial tools/call p50 ${trivialP50.toFixed(2)} ms (CPU ${trivialCpu.toFixed(2)} ms/request)`,
+  );
+  console.log(
+    `  overhead over /health: p50 ${(trivialP50 - healthP50).toFixed(2)} ms (goal: < 3 ms), CPU ${(trivialCpu - healthCpu).toFixed(2)} ms/request`,
+  );
+
+  // The same without the SDK client's own work: the trivial call's HTTP request, as the client
+  // sent it, replayed with fetch like /health (what the server adds, and little else).
+  let captured: { headers: Headers; body: string } | undefined;
+  const capturing = new Client(
+    { name: 'bench-capture', version: '1' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await capturing.connect(
+    new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        if (request.method === 'POST') {
+          const body = await request.clone().text();
+          if (body.includes('"tools/call"'))
+            captured = { headers: new Headers(request.headers), body };
+        }
+        return fetch(request);
+      },
+    }),
+  );
+  await capturing.callTool({ name: 'trivial', arguments: { n: 1 } });
+  await capturing.close();
+  const rawOnce = async () => {
+    const response = await fetch(server.mcpUrl, {
+      method: 'POST',
+      headers: captured!.headers,
+      body: captured!.body,
+    });
+    const text = await response.text();
+    if (response.status !== 200 || !text.includes('"result"'))
+      throw new Error(`replayed tools/call answered ${response.status}: ${text.slice(0, 200)}`);
+  };
+  const rawTimes: number[] = [];
+  const healthTimes2: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    let start = performance.now();
+    await healthOnce();
+    healthTimes2.push(performance.now() - start);
+    start = performance.now();
+    await rawOnce();
+    rawTimes.push(performance.now() - start);
+  }
+  before = process.cpuUsage();
+  for (let i = 0; i < rounds; i++) await rawOnce();
+  const rawCpu = cpuPerOp(before, rounds);
+  const health2P50 = quantile(healthTimes2, 0.5);
+  const rawP50 = quantile(rawTimes, 0.5);
+  console.log(
+    `  with fetch as the client (the trivial call's request replayed): p50 ${rawP50.toFixed(2)} ms vs /health ${health2P50.toFixed(2)} ms: overhead p50 ${(rawP50 - health2P50).toFixed(2)} ms (goal: < 3 ms), CPU ${rawCpu.toFixed(2)} ms/request, ${(rawCpu - healthCpu).toFixed(2)} ms over /health`,
+  );
+
   // Round-robin, so that every tool meets the same machine load (the trivial tool included).
   const times = new Map<string, number[]>(calls.map(([name]) => [name, []]));
   for (let i = 0; i < rounds; i++) {
@@ -101,7 +238,9 @@ try {
     };
   });
   const trivial = results[0]!.p50;
-  console.log(`tools/call over HTTP with a token, ${rounds} calls each (ms):`);
+  console.log(
+    `tools/call over HTTP with a token, ${rounds} calls each (ms; goal: p50 < 10 ms), ${load()}:`,
+  );
   console.log('tool                      p50     p99   p50 / trivial');
   for (const r of results) {
     console.log(
@@ -156,8 +295,9 @@ try {
   console.log(
     `token endpoint: ${(grants / seconds).toFixed(0)} refresh grants/s (one client, sequential)`,
   );
-  // Throughput: concurrent clients calling search_marketplace (each its own connection and
-  // session-less client), and /health probed meanwhile.
+  // Throughput, back to back: concurrent clients calling search_marketplace through mcp-server
+  // (each its own connection and session-less client), then as many calling governance-api's
+  // search directly; /health probed meanwhile.
   const loadClients = Number(process.env.LOAD_CLIENTS ?? 50);
   const loadSeconds = Number(process.env.LOAD_SECONDS ?? 10);
   const clients = await Promise.all(
@@ -174,36 +314,69 @@ try {
       return c;
     }),
   );
-  const loadEnd = performance.now() + loadSeconds * 1000;
-  const callTimes: number[] = [];
-  const healthTimes: number[] = [];
-  const probe = (async () => {
-    while (performance.now() < loadEnd) {
-      const start = performance.now();
-      await (await fetch(`${server.url}/health`)).text();
-      healthTimes.push(performance.now() - start);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  })();
-  await Promise.all(
-    clients.map(async (c) => {
+  /** `loadClients` loops of `call` for `loadSeconds`, with /health probed every 20 ms. */
+  const underLoad = async (call: (client: number) => Promise<void>) => {
+    const loadEnd = performance.now() + loadSeconds * 1000;
+    const callTimes: number[] = [];
+    const probeTimes: number[] = [];
+    let failures = 0;
+    const cpuBefore = process.cpuUsage();
+    const probe = (async () => {
       while (performance.now() < loadEnd) {
         const start = performance.now();
-        const result = await c.callTool({
-          name: 'search_marketplace',
-          arguments: { query: 'orders' },
-        });
-        if (result.isError)
-          throw new Error(`search_marketplace: ${JSON.stringify(result.content)}`);
-        callTimes.push(performance.now() - start);
+        try {
+          await healthOnce();
+          probeTimes.push(performance.now() - start);
+        } catch {
+          failures += 1;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
       }
-    }),
-  );
-  await probe;
-  const quantile = (values: number[], q: number) =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length * q)] ?? Number.NaN;
+    })();
+    await Promise.all(
+      Array.from({ length: loadClients }, async (_, i) => {
+        while (performance.now() < loadEnd) {
+          const start = performance.now();
+          try {
+            await call(i);
+            callTimes.push(performance.now() - start);
+          } catch {
+            failures += 1;
+          }
+        }
+      }),
+    );
+    await probe;
+    return {
+      perSecond: callTimes.length / loadSeconds,
+      cpu: cpuPerOp(cpuBefore, callTimes.length),
+      line: `${failures} failed; p50 ${quantile(callTimes, 0.5).toFixed(1)} ms, p99 ${quantile(callTimes, 0.99).toFixed(1)} ms; /health meanwhile p50 ${quantile(probeTimes, 0.5).toFixed(1)} ms, p99 ${quantile(probeTimes, 0.99).toFixed(1)} ms (goal: < 100 ms)`,
+    };
+  };
+  console.log(`load: ${loadClients} clients, ${loadSeconds} s each (${load()}):`);
+  const mcpLoad = await underLoad(async (i) => {
+    const result = await clients[i]!.callTool({
+      name: 'search_marketplace',
+      arguments: { query: searchQuery, environment: DEMO.environment },
+    });
+    if (result.isError) throw new Error(`search_marketplace: ${JSON.stringify(result.content)}`);
+  });
   console.log(
-    `load: ${loadClients} clients, ${loadSeconds} s: ${(callTimes.length / loadSeconds).toFixed(0)} search_marketplace calls/s, p50 ${quantile(callTimes, 0.5).toFixed(1)} ms, p99 ${quantile(callTimes, 0.99).toFixed(1)} ms; /health meanwhile p50 ${quantile(healthTimes, 0.5).toFixed(1)} ms, p99 ${quantile(healthTimes, 0.99).toFixed(1)} ms`,
+    `  mcp-server tools/call search_marketplace: ${mcpLoad.perSecond.toFixed(0)} calls/s, CPU ${mcpLoad.cpu.toFixed(2)} ms/call, ${mcpLoad.line}`,
+  );
+  const searchUrl = `${backends.governance.url}/v1/marketplace/search?${new URLSearchParams({ q: searchQuery, environment: DEMO.environment, limit: '10' })}`;
+  const governanceLoad = await underLoad(async () => {
+    const response = await fetch(searchUrl, {
+      headers: { authorization: `Bearer ${GOVERNANCE_KEY}` },
+    });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`governance-api search: ${response.status}`);
+  });
+  console.log(
+    `  governance-api GET /v1/marketplace/search: ${governanceLoad.perSecond.toFixed(0)} searches/s, CPU ${governanceLoad.cpu.toFixed(2)} ms/search, ${governanceLoad.line}`,
+  );
+  console.log(
+    `  mcp tool calls/s / governance-api searches/s = ${(mcpLoad.perSecond / governanceLoad.perSecond).toFixed(2)} (goal: >= 0.5); CPU per call / per search = ${(mcpLoad.cpu / governanceLoad.cpu).toFixed(2)}`,
   );
   for (const c of clients) await c.close();
   await client.close();

@@ -1,5 +1,7 @@
 import {
+  type AdmissionConfig,
   type ApiKey,
+  admissionControl,
   healthRoutes,
   installErrorHandling,
   type Logger,
@@ -61,6 +63,8 @@ export interface McpAppDeps {
   extras?: Hono<McpEnv>[];
   /** Prometheus metrics of this instance, served at `/metrics` as `metricsConfig` says. */
   metrics?: { metrics: ServiceMetrics; config: MetricsConfig; keys: readonly ApiKey[] };
+  /** Admission control (default: the defaults of `AdmissionConfigSchema`). */
+  admission?: AdmissionConfig;
   /** Per-client rate limits: a valid access token counts per user, anything else per address. */
   rateLimit?: RateLimitConfig;
   /** Rate limit counters shared by the instances on PostgreSQL (absent: this instance's memory). */
@@ -82,8 +86,22 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   if (deps.metrics) app.use(deps.metrics.metrics.middleware());
   // The login and consent pages set their own CSP, which this keeps.
   app.use(securityHeaders());
+  // Probes next, before any step that can wait (the token check, rate limits on PostgreSQL,
+  // admission control) or log: they answer within milliseconds however busy the server is. The
+  // two steps above only stamp headers and count.
+  app.route('/', healthRoutes({ ready: () => ({ ready: true }), lifecycle: deps.lifecycle }));
   app.use(requestContext({ logger: deps.logger }));
   installErrorHandling(app, deps.logger);
+  app.use(
+    admissionControl({
+      config: deps.admission,
+      metrics: deps.metrics?.metrics,
+      // A request answered over SSE (the 2025 lane, or a call that sends progress) is worked on
+      // until its stream ends; a subscription's stream lives for hours and keeps no turn.
+      holdsStream: (c) =>
+        c.req.method === 'POST' && (c as Context<McpEnv>).get('jsonRpcMethod') !== LISTEN_METHOD,
+    }),
+  );
   const mcpPath = deps.resource.pathname;
   // The bearer gate's answer for a request to /mcp, asked once (by the rate limit or the route).
   const gateOf = async (c: Context<McpEnv>): Promise<AuthInfo | Response | undefined> => {
@@ -95,8 +113,6 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
     }
     return answer;
   };
-  // Probes first: answered before the rate limit and any other work.
-  app.route('/', healthRoutes({ ready: () => ({ ready: true }), lifecycle: deps.lifecycle }));
   app.use(
     rateLimit({
       keys: deps.metrics?.keys ?? [],
@@ -205,6 +221,8 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       } catch {
         // Not JSON: the SDK answers the JSON-RPC parse error.
       }
+      const method = (parsedBody as { method?: unknown } | null | undefined)?.method;
+      if (typeof method === 'string') c.set('jsonRpcMethod', method);
       const batchRefused = refuseRemovedBatch(parsedBody, c.req.raw.headers);
       if (batchRefused) return withCors(batchRefused, deps.cors.headersFor(origin));
       const refused = invalidParams(parsedBody);
@@ -239,6 +257,9 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   for (const extra of deps.extras ?? []) app.route('/', extra);
   return app;
 }
+
+/** The JSON-RPC method whose answer is a stream that lasts as long as the subscription. */
+const LISTEN_METHOD = 'subscriptions/listen';
 
 /** The body's bytes, or undefined once more than `max` arrived (chunked bodies declare no size). */
 async function readCapped(request: Request, max: number): Promise<Uint8Array | undefined> {

@@ -1,4 +1,9 @@
-import { HttpServerConfigSchema, MetricsConfigSchema, RateLimitConfigSchema } from '@dcg/http-kit';
+import {
+  AdmissionConfigSchema,
+  HttpServerConfigSchema,
+  MetricsConfigSchema,
+  RateLimitConfigSchema,
+} from '@dcg/http-kit';
 import { z } from 'zod';
 
 const httpUrl = z
@@ -198,6 +203,11 @@ export const McpServerConfigSchema = z.strictObject({
     .default({ sqlite: {}, postgres: { schema: 'dcg_mcp', maxConnections: 10 } }),
   /** Timeouts, connection caps and the stop's grace period (see `@dcg/http-kit`). */
   server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
+  /**
+   * Admission control (see `@dcg/http-kit`): requests worked on at once and waiting for a turn;
+   * beyond that 503 with `Retry-After`. The probes and `/metrics` never wait.
+   */
+  admission: AdmissionConfigSchema.default(() => AdmissionConfigSchema.parse({})),
   /**
    * Per-client rate limits (see `@dcg/http-kit`): requests with a valid access token count per
    * user (the token's subject), others per client address, failed token checks much tighter.

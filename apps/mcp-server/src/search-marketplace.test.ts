@@ -1,15 +1,15 @@
-import { createKgClient } from '@dcg/kg-client';
-import { createMarketplaceClient } from '@dcg/marketplace-client';
-import { heldOutMarketplace } from '@dcg/marketplace-search/testing';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
 import { createLogger } from '@dcg/http-kit';
+import { createKgClient } from '@dcg/kg-client';
+import { createMarketplaceClient } from '@dcg/marketplace-client';
+import { heldOutMarketplace } from '@dcg/marketplace-search/testing';
 import { createDcgMcpServer, DEFAULT_CACHE_HINTS, DEFAULT_LIMITS } from '@dcg/mcp-tools';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 type Hit = { systemId: string; name: string; environment: string; matchedBy: string[] };
 type SearchAnswer = {

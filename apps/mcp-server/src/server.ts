@@ -31,6 +31,7 @@ import { buildMcpApp } from './app';
 import { authorizationServerRoutes, countOAuthErrors } from './authorization-server-routes';
 import { type McpServerConfig, McpServerConfigSchema, resolveSecret } from './config';
 import { corsPolicy } from './cors';
+import { countedFailures, toolCallMetrics } from './mcp-metrics';
 import { createAuthorizationServer, publicJwks } from './oauth/authorization-server';
 import { authorizationServerPaths, readDiscoveryDocument } from './oauth/discovery-document';
 import {
@@ -150,7 +151,10 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
 
   const endUsers = new AsyncLocalStorage<string>();
   try {
+    const metrics = options.metrics ?? new ServiceMetrics({ service: 'mcp-server' });
+    metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
     const deps: DcgMcpDeps = {
+      observeToolCall: toolCallMetrics(metrics),
       marketplace: createMarketplaceClient({
         baseUrl: config.governance.baseUrl,
         apiKey: resolveSecret(config.governance.apiKey, env),
@@ -211,8 +215,6 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     let loginThrottle: FailureThrottle | undefined;
     let clientSecretThrottle: FailureThrottle | undefined;
     const extras = [];
-    const metrics = options.metrics ?? new ServiceMetrics({ service: 'mcp-server' });
-    metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
     if (config.oauth.enabled) {
       mkdirSync(options.dataDir, { recursive: true });
       let users = config.oauth.users;
@@ -253,8 +255,8 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       }
       const backOff = (name: string): FailureThrottle =>
         sharedLimits ? sharedFailureThrottle(sharedLimits, name) : failureThrottle();
-      loginThrottle = backOff('login');
-      clientSecretThrottle = backOff('client-secret');
+      loginThrottle = countedFailures(backOff('login'), metrics, 'login');
+      clientSecretThrottle = countedFailures(backOff('client-secret'), metrics, 'client_secret');
       const keys = await loadSigningKeys(openedStore.keys, {
         rotationDays: config.oauth.signingKeyRotationDays,
         retainSeconds: config.oauth.accessTokenTtlSeconds,
@@ -371,6 +373,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       maxRequestBytes: config.limits.maxRequestBytes,
       ...(auth ? { auth } : {}),
       extras,
+      admission: config.admission,
       rateLimit: config.rateLimit,
       sharedLimits,
       lifecycle,

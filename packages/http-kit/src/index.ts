@@ -1,3 +1,10 @@
+export type { AdmissionConfig, AdmissionRefusal } from './admission';
+export {
+  ADMISSION_EXEMPT_PATHS,
+  Admission,
+  AdmissionConfigSchema,
+  admissionControl,
+} from './admission';
 export type { ApiKeyEntry, ResolvedApiKey } from './api-keys';
 export { MIN_API_KEY_LENGTH, resolveApiKeys } from './api-keys';
 export { apiReference } from './api-reference';

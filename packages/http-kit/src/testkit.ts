@@ -1,3 +1,4 @@
+export { type HeldRequests, holdRequests, probeLatency } from './admission.testkit';
 export {
   type PrometheusSample,
   parsePrometheusText,

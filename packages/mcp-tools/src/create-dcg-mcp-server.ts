@@ -52,7 +52,7 @@ export function createDcgMcpServer(deps: DcgMcpDeps): McpServer {
       registerKnowledgeGraphTools(recorder, deps);
       registerResources(recorder, deps);
       registerPrompts(recorder, deps);
-    });
+    }, deps.observeToolCall);
     registrations.set(deps, replay);
   }
   replay(server);

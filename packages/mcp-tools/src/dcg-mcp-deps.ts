@@ -1,6 +1,7 @@
 import type { KgClient } from '@dcg/kg-client';
 import type { MarketplaceClient } from '@dcg/marketplace-client';
 import type { CacheHint } from '@modelcontextprotocol/server';
+import type { ToolCallObserver } from './tool-call-observer';
 
 /** Limits of what the tools answer. */
 export interface DcgMcpLimits {
@@ -35,6 +36,8 @@ export interface DcgMcpDeps {
   readonly cacheHints: DcgMcpCacheHints;
   /** Name and version the server reports. */
   readonly serverInfo?: { name: string; version: string; title?: string };
+  /** Called once per tool call with its outcome, error code and time (e.g. for metrics). */
+  readonly observeToolCall?: ToolCallObserver;
 }
 
 /** Defaults of {@link DcgMcpLimits}. */

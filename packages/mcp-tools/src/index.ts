@@ -4,6 +4,7 @@ export { describeCompliance } from './compliance-summary';
 export { createDcgMcpServer } from './create-dcg-mcp-server';
 export type { DcgMcpCacheHints, DcgMcpDeps, DcgMcpLimits } from './dcg-mcp-deps';
 export { DEFAULT_CACHE_HINTS, DEFAULT_LIMITS } from './dcg-mcp-deps';
+export { jsonSchemaOnce } from './json-schema-once';
 export { registerKnowledgeGraphTools } from './knowledge-graph-tools';
 export { challengeListScopes, LIST_SCOPES } from './list-scopes';
 export { registerMarketplaceTools } from './marketplace-tools';
@@ -24,5 +25,16 @@ export {
   readSystem,
   SystemViewSchema,
 } from './system-view';
-export { describeFailure, ToolInputError, toToolError, withToolErrors } from './tool-errors';
+export type {
+  ToolCallObservation,
+  ToolCallObserver,
+  ToolCallOutcome,
+} from './tool-call-observer';
+export {
+  describeFailure,
+  ToolInputError,
+  toolErrorCode,
+  toToolError,
+  withToolErrors,
+} from './tool-errors';
 export { systemOfComponent } from './urns';

@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
+import { observedTool, type ToolCallObserver } from './tool-call-observer';
 
 type Method = 'registerTool' | 'registerResource' | 'registerPrompt';
 const methods: readonly Method[] = ['registerTool', 'registerResource', 'registerPrompt'];
@@ -6,7 +7,9 @@ const methods: readonly Method[] = ['registerTool', 'registerResource', 'registe
 /**
  * Runs `register` once against a recorder and answers a function that repeats the same
  * registrations on any server. The 2026-07-28 serving builds one server per request: replaying
- * saves rebuilding every tool's schemas each time (the definitions are immutable once made).
+ * saves rebuilding every tool's schemas each time (the definitions are immutable once made), and
+ * each tool's schemas are converted to JSON Schema once, not once per server (see
+ * `observedTool`), which also reports each call to `observe` when given.
  *
  * @example
  * const replay = recordRegistrations((server) => registerMarketplaceTools(server, deps));
@@ -14,10 +17,18 @@ const methods: readonly Method[] = ['registerTool', 'registerResource', 'registe
  */
 export function recordRegistrations(
   register: (server: McpServer) => void,
+  observe?: ToolCallObserver,
 ): (server: McpServer) => void {
   const calls: { method: Method; args: unknown[] }[] = [];
   const recorder = Object.fromEntries(
-    methods.map((method) => [method, (...args: unknown[]) => void calls.push({ method, args })]),
+    methods.map((method) => [
+      method,
+      (...args: unknown[]) =>
+        void calls.push({
+          method,
+          args: method === 'registerTool' ? observedTool(args, observe) : args,
+        }),
+    ]),
   ) as unknown as McpServer;
   register(recorder);
   return (server) => {

@@ -18,7 +18,34 @@ const backendNames = {
 export function toToolError(error: unknown): CallToolResult {
   const text = describeFailure(error);
   if (text === undefined) throw error;
-  return { isError: true, content: [{ type: 'text', text }] };
+  const result: CallToolResult = { isError: true, content: [{ type: 'text', text }] };
+  errorCodes.set(result, failureCode(error));
+  return result;
+}
+
+/** The code of each tool error made by {@link toToolError}, for metrics (never sent). */
+const errorCodes = new WeakMap<object, string>();
+
+/**
+ * The code of a tool error made by {@link toToolError}: the backend client's code (`timeout`,
+ * `network`, `aborted`, `invalid_argument`, `invalid_response`), `http_<status>` for a problem a
+ * backend answered, `invalid_input` for a {@link ToolInputError}; undefined for any other result.
+ *
+ * @example
+ * toolErrorCode(toToolError(new ToolInputError('bad cursor'))); // 'invalid_input'
+ */
+export function toolErrorCode(result: unknown): string | undefined {
+  return result !== null && typeof result === 'object' ? errorCodes.get(result) : undefined;
+}
+
+function failureCode(error: unknown): string {
+  if (error instanceof MarketplaceProblemError || error instanceof KgProblemError) {
+    return `http_${error.status}`;
+  }
+  if (MarketplaceClientError.isInstance(error) || KgClientError.isInstance(error)) {
+    return error.code;
+  }
+  return 'invalid_input';
 }
 
 /**

@@ -1,39 +1,52 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger, ServiceMetrics } from '@dcg/http-kit';
-import { startMcpServer } from '../server';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { DEMO } from './backends.testkit';
+import { startDemoMcpServer } from './demo-server.testkit';
+import { authorize } from './oauth-client.testkit';
 
 /**
- * A real `/metrics` scrape of mcp-server (process metrics, build info, HTTP and OAuth metrics)
- * on its demo configuration with the authorization server on, after one token request refused
- * (`invalid_client`), * so that every OAuth family has a series.
+ * A real `/metrics` scrape of mcp-server (process metrics included) after a sign-in, a tool call
+ * that answers, one that the input schema refuses, and a wrong refresh token, so that the tool and
+ * OAuth families have samples.
  *
  * @example
  * const text = await mcpServerScrape();
  */
 export async function mcpServerScrape(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-metrics-scrape-'));
-  const metrics = new ServiceMetrics({ service: 'mcp-server' });
-  const server = await startMcpServer({
-    dataDir: dir,
-    demo: true,
-    config: {
-      governance: { baseUrl: 'http://127.0.0.1:9' },
-      knowledgeGraph: { baseUrl: 'http://127.0.0.1:9' },
-    },
-    logger: createLogger('test', { level: 'silent' }),
-    metrics,
-  });
+  const demo = await startDemoMcpServer('mcp-server-scrape-', { rateLimit: { enabled: false } });
   try {
+    const { server } = demo;
+    const { oauth, accessToken } = await authorize(
+      server.mcpUrl,
+      server.url,
+      server.demoUser!.username,
+      server.demoUser!.password,
+    );
+    const client = new Client(
+      { name: 'scrape', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+        requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+      }),
+    );
+    await client.callTool({ name: 'get_system', arguments: { systemId: DEMO.systemId } });
+    await client.callTool({ name: 'get_system', arguments: { systemId: 42 } });
+    await client.close();
     await fetch(`${server.url}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=authorization_code&code=nope&client_id=nobody',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: 'not-a-refresh-token',
+        client_id: oauth.information!.client_id,
+      }),
     });
-    return await metrics.registry.metrics();
+    // From loopback outside production a scrape needs no key.
+    const response = await fetch(`${server.url}/metrics`);
+    if (response.status !== 200) throw new Error(`mcp-server /metrics answered ${response.status}`);
+    return await response.text();
   } finally {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    await demo.close();
   }
 }

@@ -1,0 +1,188 @@
+import { type Context, Hono } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { AdmissionConfigSchema, admissionControl } from './admission';
+import { healthRoutes } from './health';
+import { ServiceMetrics } from './metrics';
+import { startHttpServer } from './server';
+import { parsePrometheusText } from './testkit';
+
+/** An app whose `/slow` requests (and `/stream` bodies) wait until `finish()`; probes first, then admission control. */
+function gatedApp(
+  config: z.input<typeof AdmissionConfigSchema>,
+  holdsStream?: (c: Context) => boolean,
+) {
+  const metrics = new ServiceMetrics({ service: 'test', processMetrics: false });
+  let open!: () => void;
+  // Opened once: requests that arrive later pass at once.
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let started = 0;
+  const app = new Hono();
+  app.use(metrics.middleware());
+  app.route('/', healthRoutes({ ready: () => ({ ready: true }) }));
+  app.use(admissionControl({ config, metrics, ...(holdsStream ? { holdsStream } : {}) }));
+  app.get('/slow', async (c) => {
+    started += 1;
+    await gate;
+    return c.text('done');
+  });
+  app.get('/stream', (c) => {
+    started += 1;
+    let push!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (controller) => (push = controller) });
+    void gate.then(() => {
+      push.enqueue(new TextEncoder().encode('data: end\n\n'));
+      push.close();
+    });
+    return c.body(body, 200, { 'content-type': 'text/event-stream' });
+  });
+  app.route('/', metrics.routes({ config: { enabled: true, requireKey: false }, keys: [] }));
+  return {
+    app,
+    metrics,
+    started: () => started,
+    finish: () => open(),
+  };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('admissionControl', () => {
+  it('answers 503 with Retry-After beyond the line, while the probes and /metrics still answer', async () => {
+    const { app, started, finish } = gatedApp({
+      maxInFlight: 2,
+      maxQueued: 1,
+      retryAfterSeconds: 3,
+    });
+    const working = [app.request('/slow'), app.request('/slow')];
+    const waiting = app.request('/slow');
+    await tick();
+    expect(started()).toBe(2);
+
+    const refused = await app.request('/slow');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('3');
+    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(await refused.json()).toMatchObject({
+      status: 503,
+      code: 'OVERLOADED',
+      detail: expect.stringContaining('2 requests in progress, 1 waiting'),
+    });
+
+    // The line is full: the probes and the scrape answer all the same, and show it.
+    expect((await app.request('/health')).status).toBe(200);
+    expect((await app.request('/ready')).status).toBe(200);
+    const { samples } = parsePrometheusText(await (await app.request('/metrics')).text());
+    const value = (name: string, labels: Record<string, string> = {}) =>
+      samples.find(
+        (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+      )?.value;
+    expect(value('http_admission_in_flight')).toBe(2);
+    expect(value('http_admission_queued')).toBe(1);
+    expect(value('http_admission_refused_total', { reason: 'queue-full' })).toBe(1);
+
+    // Once a turn ends, the waiting request gets it (first come, first served), and all finish.
+    finish();
+    const answers = await Promise.all([...working, waiting]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(started()).toBe(3);
+  });
+
+  it('answers 503 to a request that waited maxWaitMs without a turn', async () => {
+    const { app, finish } = gatedApp({ maxInFlight: 1, maxQueued: 5, maxWaitMs: 50 });
+    const working = app.request('/slow');
+    await tick();
+    const waited = await app.request('/slow');
+    expect(waited.status).toBe(503);
+    expect(waited.headers.get('retry-after')).toBe('1');
+    expect((await waited.json()).detail).toMatch(/No turn came within 50 ms/);
+    finish();
+    expect((await working).status).toBe(200);
+    // The turn was given back: the next request passes at once.
+    expect((await app.request('/slow')).status).toBe(200);
+  });
+
+  it('gives the turn back once a response is ready, while its streamed body goes on', async () => {
+    const { app, started, finish } = gatedApp({ maxInFlight: 1, maxQueued: 0 });
+    const stream = await app.request('/stream');
+    expect(stream.status).toBe(200);
+    // An event stream that lives for hours must not hold a turn all that time.
+    const next = app.request('/slow');
+    await tick();
+    expect(started()).toBe(2);
+    finish();
+    expect((await next).status).toBe(200);
+    expect(await stream.text()).toBe('data: end\n\n');
+  });
+
+  it('holds the turn of an event stream that is the work itself until its body ends', async () => {
+    const { app, finish } = gatedApp(
+      { maxInFlight: 1, maxQueued: 0 },
+      (c) => c.req.path === '/stream',
+    );
+    const stream = await app.request('/stream');
+    expect(stream.status).toBe(200);
+    // The headers are out, the stream is not over: its turn is still taken.
+    expect((await app.request('/slow')).status).toBe(503);
+    finish();
+    expect(await stream.text()).toBe('data: end\n\n');
+    expect((await app.request('/slow')).status).toBe(200);
+  });
+
+  it('lets every request through when disabled', async () => {
+    const { app, started, finish } = gatedApp({ enabled: false, maxInFlight: 1, maxQueued: 0 });
+    const all = Array.from({ length: 5 }, () => app.request('/slow'));
+    await tick();
+    expect(started()).toBe(5);
+    finish();
+    expect((await Promise.all(all)).every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('refuses a bad configuration with the key named', () => {
+    expect(AdmissionConfigSchema.safeParse({ maxInFlight: 0 }).success).toBe(false);
+    expect(() => admissionControl({ config: { maxQueued: -1 } as never })).toThrow(/maxQueued/);
+  });
+});
+
+describe('admission control on a real server', () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+
+  it('answers /health at once while the line is full, and a client that leaves frees its place', async () => {
+    const { app, finish } = gatedApp({ maxInFlight: 4, maxQueued: 4, maxWaitMs: 60_000 });
+    const server = await startHttpServer(app, { port: 0 });
+    closers.push(() => server.close());
+    const working = Array.from({ length: 4 }, () => fetch(`${server.url}/slow`));
+    const leaving = new AbortController();
+    const waiting = [
+      ...Array.from({ length: 3 }, () => fetch(`${server.url}/slow`)),
+      fetch(`${server.url}/slow`, { signal: leaving.signal }).catch(() => undefined),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const full = await fetch(`${server.url}/slow`);
+    expect(full.status).toBe(503);
+    expect(full.headers.get('retry-after')).toBe('1');
+
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const start = performance.now();
+      const health = await fetch(`${server.url}/health`);
+      expect(health.status).toBe(200);
+      await health.text();
+      times.push(performance.now() - start);
+    }
+    // Generous for a loaded test machine; under no queue at all it is about 1 ms.
+    expect(Math.max(...times)).toBeLessThan(500);
+
+    // The client that gave up leaves the line: a new request takes its place.
+    leaving.abort();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const takesItsPlace = fetch(`${server.url}/slow`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    finish();
+    const answers = await Promise.all([...working, ...waiting.slice(0, 3), takesItsPlace]);
+    expect(answers.map((r) => r?.status)).toEqual(Array(8).fill(200));
+  });
+});

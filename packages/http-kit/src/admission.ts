@@ -1,0 +1,261 @@
+import type { IncomingMessage } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import { parseConfig } from './config';
+import type { ServiceMetrics } from './metrics';
+import { problemResponse } from './problem';
+
+/**
+ * Admission control of an app: how many requests it works on at once, how many may wait for a
+ * turn and for how long. One schema for every app's `admission` configuration section; every key
+ * is optional and documented in the apps' READMEs.
+ *
+ * @example
+ * AdmissionConfigSchema.parse({}).maxInFlight; // 32
+ */
+export const AdmissionConfigSchema = z.strictObject({
+  /** Off: every request is worked on at once (the event loop is the only queue). */
+  enabled: z.boolean().default(true),
+  /** Requests worked on at once; the others wait in line (first come, first served). */
+  maxInFlight: z.number().int().min(1).max(100_000).default(32),
+  /** Requests waiting at most; beyond that a request is answered 503 at once. */
+  maxQueued: z.number().int().min(0).max(1_000_000).default(512),
+  /** Longest wait for a turn; then 503. */
+  maxWaitMs: z.number().int().min(1).max(600_000).default(10_000),
+  /** `Retry-After` of a 503 answer, in seconds. */
+  retryAfterSeconds: z.number().int().min(1).max(3_600).default(1),
+});
+/** Validated admission control. */
+export type AdmissionConfig = z.output<typeof AdmissionConfigSchema>;
+
+/** Why {@link Admission.enter} refused a request. */
+export type AdmissionRefusal = 'queue-full' | 'timeout' | 'aborted';
+
+/** The paths that never wait: probes and the metrics scrape (an operator sees the overload). */
+export const ADMISSION_EXEMPT_PATHS: readonly string[] = ['/health', '/ready', '/metrics'];
+
+interface Waiter {
+  admit: () => void;
+}
+
+/**
+ * A bounded number of turns and a bounded line of waiters. `enter` answers a `release` to call
+ * once the work is done, or why it was refused.
+ *
+ * @example
+ * const admission = new Admission({ maxInFlight: 2, maxQueued: 10, maxWaitMs: 1000 });
+ * const turn = await admission.enter();
+ * if (typeof turn === 'string') return refuse(turn);
+ * try { await work(); } finally { turn(); }
+ */
+export class Admission {
+  readonly #config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'>;
+  #inFlight = 0;
+  readonly #queue: Waiter[] = [];
+
+  constructor(config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'>) {
+    this.#config = config;
+  }
+
+  /** Whether a request would get a turn at once. */
+  get free(): boolean {
+    return this.#inFlight < this.#config.maxInFlight && this.#queue.length === 0;
+  }
+
+  /** Requests worked on and waiting now. */
+  get load(): { inFlight: number; queued: number } {
+    return { inFlight: this.#inFlight, queued: this.#queue.length };
+  }
+
+  /** A turn now, after a wait, or a refusal (line full, waited too long, client gone). */
+  enter(signal?: AbortSignal): Promise<(() => void) | AdmissionRefusal> | (() => void) {
+    if (this.#inFlight < this.#config.maxInFlight && this.#queue.length === 0) return this.#turn();
+    if (signal?.aborted) return Promise.resolve('aborted');
+    if (this.#queue.length >= this.#config.maxQueued) return Promise.resolve('queue-full');
+    return new Promise((resolve) => {
+      const leave = (refusal: AdmissionRefusal) => {
+        const index = this.#queue.indexOf(waiter);
+        if (index >= 0) this.#queue.splice(index, 1);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(refusal);
+      };
+      const waiter: Waiter = {
+        admit: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(this.#turn());
+        },
+      };
+      const onAbort = () => leave('aborted');
+      const timer = setTimeout(() => leave('timeout'), this.#config.maxWaitMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(waiter);
+    });
+  }
+
+  #turn(): () => void {
+    this.#inFlight += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#inFlight -= 1;
+      // The turn passes straight to the first waiter: no request that arrives meanwhile jumps the line.
+      const next = this.#queue.shift();
+      next?.admit();
+    };
+  }
+}
+
+/**
+ * Admission control as a middleware: at most `maxInFlight` requests are worked on at once, up to
+ * `maxQueued` more wait (each at most `maxWaitMs`), and beyond that a request is answered at once
+ * with 503 and `Retry-After`, so that a flood queues in a bounded line instead of on the event
+ * loop, where it would delay everything (the probes included). A turn lasts until the response
+ * is ready: a streamed body (an event stream that lives for hours) goes on outside it, unless
+ * `holdsStream` says the stream is the work itself (an MCP tool call answered over SSE), when
+ * the turn lasts until the event stream ends. The probes and
+ * `/metrics` never wait (`exempt`); mount the probes before this middleware all the same, so that
+ * they skip every other step too. With `metrics`, the line is visible as
+ * `http_admission_in_flight`, `http_admission_queued` and `http_admission_refused_total{reason}`.
+ *
+ * @example
+ * app.use(metrics.middleware());
+ * app.route('/', healthRoutes({ ready }));
+ * app.use(admissionControl({ config: config.admission, metrics }));
+ */
+export function admissionControl(
+  options: {
+    config?: z.input<typeof AdmissionConfigSchema> | AdmissionConfig | undefined;
+    /** Paths that never wait (default {@link ADMISSION_EXEMPT_PATHS}). */
+    exempt?: readonly string[];
+    metrics?: ServiceMetrics | undefined;
+    /** Whether this request's event stream (`text/event-stream`) keeps its turn until it ends. */
+    holdsStream?: (c: Context) => boolean;
+  } = {},
+): MiddlewareHandler {
+  const config = parseConfig(AdmissionConfigSchema, options.config ?? {}, 'admission');
+  if (!config.enabled) return (_c, next) => next();
+  const admission = new Admission(config);
+  const exempt = new Set(options.exempt ?? ADMISSION_EXEMPT_PATHS);
+  const refused = options.metrics
+    ? registerAdmissionMetrics(options.metrics, admission)
+    : undefined;
+  const retryAfter = String(config.retryAfterSeconds);
+  const refuse = (reason: AdmissionRefusal) => {
+    refused?.inc({ reason });
+    return problemResponse(
+      {
+        status: 503,
+        title: 'Service Unavailable',
+        detail:
+          reason === 'queue-full'
+            ? `The server is at capacity (${config.maxInFlight} requests in progress, ${config.maxQueued} waiting); retry after ${retryAfter} s`
+            : reason === 'timeout'
+              ? `No turn came within ${config.maxWaitMs} ms (the server is at capacity); retry after ${retryAfter} s`
+              : 'The client went away while waiting for a turn',
+        code: 'OVERLOADED',
+      },
+      { 'Retry-After': retryAfter },
+    );
+  };
+  return async (c, next) => {
+    if (exempt.has(c.req.path)) return next();
+    let release: (() => void) | AdmissionRefusal;
+    if (admission.free) {
+      release = admission.enter() as () => void;
+    } else {
+      const departure = departureOf(c);
+      try {
+        release = await admission.enter(departure.signal);
+      } finally {
+        departure.dispose();
+      }
+    }
+    if (typeof release === 'string') return refuse(release);
+    try {
+      await next();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const body = c.res.body;
+    if (
+      body &&
+      options.holdsStream?.(c) &&
+      c.res.headers.get('content-type')?.startsWith('text/event-stream')
+    ) {
+      c.res = new Response(releasedAtEnd(body, release), c.res);
+    } else {
+      release();
+    }
+  };
+}
+
+/**
+ * A signal that aborts when the client goes away while its request waits. On Node the socket
+ * says so: `c.req.raw` is not touched, because making @hono/node-server build the Request starts
+ * reading the body, which a handler that reads Node's request itself (oidc-provider) would lose.
+ */
+function departureOf(c: Context): { signal: AbortSignal; dispose: () => void } {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming) return { signal: c.req.raw.signal, dispose: () => {} };
+  const controller = new AbortController();
+  const socket = incoming.socket;
+  const onClose = () => controller.abort();
+  if (socket.destroyed) controller.abort();
+  else socket.once('close', onClose);
+  return { signal: controller.signal, dispose: () => socket.off('close', onClose) };
+}
+
+/** The same body, calling `release` once it ended, failed or was cancelled. */
+function releasedAtEnd(
+  body: ReadableStream<Uint8Array>,
+  release: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+}
+
+function registerAdmissionMetrics(metrics: ServiceMetrics, admission: Admission) {
+  // One set per registry: a second app on the same registry reads its own line only in its refusals.
+  const existing = metrics.registry.getSingleMetric('http_admission_refused_total');
+  if (existing) return existing as ReturnType<typeof metrics.counter<'reason'>>;
+  metrics.gauge(
+    'http_admission_in_flight',
+    'Requests being worked on now under admission control (probes and metrics excluded)',
+    [],
+    () => admission.load.inFlight,
+  );
+  metrics.gauge(
+    'http_admission_queued',
+    'Requests waiting for a turn under admission control',
+    [],
+    () => admission.load.queued,
+  );
+  return metrics.counter(
+    'http_admission_refused_total',
+    'Requests answered 503 by admission control, by reason (queue-full, timeout, aborted)',
+    ['reason'],
+  );
+}
