@@ -70,7 +70,9 @@ describe('governance-api limits and headers', () => {
       );
     }
     const docs = await request(`${api.url}/docs`);
-    expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // The reference is rendered on the server: no script may run, only its hashed stylesheet.
+    expect(docs.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(docs.headers.get('content-security-policy')).not.toContain('script-src');
     expect(docs.headers.get('x-content-type-options')).toBe('nosniff');
     const page = await request(`${api.url}/marketplace`);
     // The page's own policy (one hashed stylesheet) is kept, and framing is refused.

@@ -109,10 +109,9 @@ export function createHttpTransport<I>(
           ...(call.contentType ? { 'content-type': call.contentType } : {}),
           ...call.headers,
         },
-        ...(call.searchParams ? { searchParams: call.searchParams } : {}),
-        ...(call.body !== undefined ? { body: call.body as BodyInit } : {}),
-        // What a streamed body needs (not in ky's types); allowed and ignored for other bodies.
-        ...({ duplex: 'half' } as object),
+        // ky and fetch skip what is undefined; `duplex` is what a streamed body needs (not in
+        // ky's types), allowed and ignored for other bodies. One object: bytes of the browser bundle.
+        ...({ searchParams: call.searchParams, body: call.body, duplex: 'half' } as object),
       });
       const text = await readText(response, settings.maxResponseBytes, (issue, cause) =>
         errors.invalid(url, [issue], cause),
@@ -151,16 +150,13 @@ async function readProblem(
     status: response.status,
     ...(response.statusText ? { title: response.statusText } : {}),
   };
-  let text: string;
+  let document: unknown;
   try {
-    text = await readText(response, maxProblemBytes, (issue) => issue);
+    const text = await readText(response, maxProblemBytes, (issue) => issue);
+    if (text.trim()) fallback = { ...fallback, detail: snippet(text) };
+    document = JSON.parse(text);
   } catch {
-    return { document: undefined, fallback };
+    // Unreadable or not JSON: the problem made from the status line (and the text, if any).
   }
-  if (text.trim() !== '') fallback = { ...fallback, detail: snippet(text) };
-  try {
-    return { document: JSON.parse(text), fallback };
-  } catch {
-    return { document: undefined, fallback };
-  }
+  return { document, fallback };
 }

@@ -71,8 +71,7 @@ const kgErrors: TransportErrors<KgIssue> = {
 export function parseWith<S extends z.ZodMiniType>(schema: S): TransportCall<z.output<S>>['parse'] {
   return (value) => {
     const parsed = schema.safeParse(value);
-    return parsed.success
-      ? { success: true, data: parsed.data }
-      : { success: false, issues: schemaIssues(parsed.error.issues) };
+    // zod's success answer is already `{ success: true, data }`.
+    return parsed.success ? parsed : { success: false, issues: schemaIssues(parsed.error.issues) };
   };
 }
