@@ -192,10 +192,10 @@ describe('ops monitoring: dashboard, alert rules and the apps’ scrapes', () =>
     expect(types.get('mcp_oauth_errors_total')).toBe('counter');
     expect(types.get('mcp_oauth_logins_total')).toBe('counter');
     expect(types.get('mcp_oauth_reuse_detected_total')).toBe('counter');
-    // The fixture's refused token request (a client that does not exist).
+    // The fixture's refused token request (a refresh token the server never issued).
     expect(
       samples.find((s) => s.name === 'mcp_oauth_errors_total' && s.labels.endpoint === 'grant'),
-    ).toMatchObject({ labels: { code: 'invalid_client' }, value: 1 });
+    ).toMatchObject({ labels: { code: 'invalid_grant' }, value: 1 });
     const series = (name: string, label: string) =>
       samples
         .filter((s) => s.name === name)
