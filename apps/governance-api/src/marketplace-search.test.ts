@@ -229,6 +229,11 @@ describe('marketplace search over HTTP (SQLite, Azure OpenAI provider on loopbac
       (p: { name: string }) => p.name === 'environment',
     );
     expect(environment.required).not.toBe(true);
+    // The reference links the plain-words note on ranking, which the page serves.
+    expect(doc.paths['/v1/marketplace/search'].get.description).toContain(
+      '/marketplace/how-search-ranks',
+    );
+    expect((await request(`${api.url}/marketplace/how-search-ranks`)).status).toBe(200);
     expect(
       doc.components.schemas.MarketplaceSearchResult.properties.hits.items.properties.dataContracts,
     ).toBeDefined();

@@ -54,6 +54,8 @@ export function mountMarketplaceSearchRoutes(
       tags: ['marketplace'],
       summary:
         'Hybrid search of marketplace instances: by meaning (embeddings) and by words, names and URNs, over every environment unless `environment` is given',
+      description:
+        'How name, words and meaning combine into one ranking, and why a hit is left out, is explained in plain words at [/marketplace/how-search-ranks](/marketplace/how-search-ranks).',
       // Public like the marketplace it searches.
       security: [],
       request: { query: MarketplaceSearchQuerySchema },

@@ -66,6 +66,7 @@ describe.skipIf(!chromiumAvailable('marketplace catalog pages with axe'))(
         path: `/marketplace/data-contracts/${contract(ORDERS)}/results/${firstSeq}?environment=production`,
       },
       { name: 'policy', path: `/marketplace/policies/${POLICY}` },
+      { name: 'how-search-ranks', path: '/marketplace/how-search-ranks' },
       { name: 'docs', path: '/docs' },
     ];
 

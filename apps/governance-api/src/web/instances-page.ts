@@ -9,6 +9,7 @@ import { formatTimestamp } from './format-timestamp';
 import { contractHref, instanceAnchor, marketplaceHref, systemHref } from './marketplace-links';
 import { type Markup, markup, trusted } from './markup';
 import { pageLayout } from './page-layout';
+import { SEARCH_HELP_PATH } from './search-help-page';
 import { STATUS_LABELS, statusBadge } from './status-badge';
 
 /** What the list page shows: one page of the instances (already filtered) and every known environment. */
@@ -239,6 +240,7 @@ ${stateSummary(model)}
 ${model.query === undefined && model.counts && model.instances.length > 1 ? markup`<p class="muted">Worst state first: violated, results that cannot be processed, without results yet, compliant, no data contracts.</p>` : ''}
 <p class="muted"><a href="${jsonHref(model)}" type="application/json">This list as JSON</a></p>
 ${model.searchNote ? markup`<p class="muted">${model.searchNote}</p>` : ''}
+${model.query !== undefined ? markup`<p class="muted"><a href="${SEARCH_HELP_PATH}">How search ranks</a></p>` : ''}
 ${
   model.instances.length > 0
     ? markup`<ul class="instances" aria-label="Instances">${model.instances.map((instance, i) => instanceCard(instance, i, model.reasons))}</ul>

@@ -22,6 +22,7 @@ import { type Markup, markup } from './markup';
 import { notFoundPage } from './not-found-page';
 import { policyPage } from './policy-page';
 import { resultPage } from './result-page';
+import { SEARCH_HELP_PATH, searchHelpPage } from './search-help-page';
 import { MARKETPLACE_STYLES } from './styles';
 import { systemPage } from './system-page';
 
@@ -313,6 +314,8 @@ export function marketplacePages(
     if (found.kind !== 'data-contract') return htmlPage(c, found.page, 404);
     return { contractId, environment, view: found.view, placement: found.placement };
   };
+
+  pages.get(SEARCH_HELP_PATH, (c) => htmlPage(c, searchHelpPage()));
 
   pages.get('/marketplace/data-contracts/:contractId', async (c) => {
     const request = await contractRequest(c);

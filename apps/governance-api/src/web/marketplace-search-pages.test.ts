@@ -141,3 +141,27 @@ describe('the marketplace list page: paging and search', () => {
     expect(body).toContain('&lt;script&gt;');
   });
 });
+
+describe('how search ranks', () => {
+  it('is linked from every search result and says how name, words and meaning combine', async () => {
+    const pages = marketplacePages(arrayReadModel(views, []), { search });
+    const results = await (await pages.request('/marketplace?q=invoices')).text();
+    expect(results).toContain('<a href="/marketplace/how-search-ranks">How search ranks</a>');
+    // Without a search there is no ranking to explain.
+    expect(await (await pages.request('/marketplace')).text()).not.toContain('how-search-ranks');
+    const help = await pages.request('/marketplace/how-search-ranks');
+    expect(help.status).toBe(200);
+    const text = (await help.text()).replace(/<[^>]+>/g, '');
+    expect(text).toContain('How search ranks');
+    for (const said of [
+      'The name or URN you typed',
+      'reciprocal rank fusion',
+      'counts 60 % of a word as typed',
+      'synonyms from a thesaurus (WordNet) count 40 %',
+      'close in meaning',
+      'is not shown',
+    ]) {
+      expect(text).toContain(said);
+    }
+  });
+});
