@@ -52,6 +52,7 @@ describe('postgresAvailable with an unreachable server', () => {
   };
 
   it('answers false and says so on the console', async () => {
+    // A user's machine: neither switch that makes PostgreSQL mandatory is set (both are under CI).
     vi.stubEnv('DCG_REQUIRE_POSTGRES', undefined);
     vi.stubEnv('CI', undefined);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
