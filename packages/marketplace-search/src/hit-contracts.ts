@@ -1,6 +1,16 @@
-import { instanceCompliance } from '@dcg/contract-schema';
-import type { InstanceComponent } from '@dcg/governance-schema';
-import type { InstanceContracts } from './marketplace-search';
+import { type InstanceCompliance, instanceCompliance } from '@dcg/contract-schema';
+import type { InstanceComponent, SearchHitContract } from '@dcg/governance-schema';
+
+/**
+ * What a hit says of an instance's data contracts: each one's latest state and their roll-up.
+ *
+ * @example
+ * const contracts: InstanceContracts = { compliance: 'compliant', dataContracts: [{ id, status: 'compliant' }] };
+ */
+export interface InstanceContracts {
+  compliance: InstanceCompliance;
+  dataContracts: readonly SearchHitContract[];
+}
 
 /**
  * What a search hit says of an instance's data contracts: each data-contract component with its

@@ -26,7 +26,7 @@ export {
   resolveEmbeddingsApiKey,
 } from './embeddings-search-config';
 export { MarketplaceSearchError, type MarketplaceSearchErrorCode } from './errors';
-export { instanceContracts } from './hit-contracts';
+export { type InstanceContracts, instanceContracts } from './hit-contracts';
 export { explainHit } from './hit-explanation';
 export {
   type AzureOpenAIProviderOptions,
@@ -46,12 +46,14 @@ export {
   LEXICAL_SCORE_RATIO,
   type MeaningCut,
 } from './hybrid-ranking';
+export type { InstanceSource } from './index-sync';
 export {
   type InstanceDocument,
   instanceDocument,
   type SearchableInstance,
   textHash,
 } from './instance-text';
+export type { SearchLogger } from './last-failure';
 export {
   instanceKey,
   type LexicalHit,
@@ -62,13 +64,7 @@ export {
   SYNONYM_WEIGHT,
   TYPO_WEIGHT,
 } from './lexical-index';
-export {
-  type InstanceContracts,
-  type InstanceSource,
-  MarketplaceSearch,
-  type MarketplaceSearchOptions,
-  type SearchLogger,
-} from './marketplace-search';
+export { MarketplaceSearch, type MarketplaceSearchOptions } from './marketplace-search';
 export type { Thesaurus } from './query-expansion';
 export { stem, tokenize } from './text-tokens';
 export { normalize, type VectorHit, VectorIndex } from './vector-index';

@@ -6,9 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateMarketplace, systemUrn } from './__fixtures__/marketplace-corpus';
 import type { EmbeddingStore } from './embedding-store';
 import { createAzureOpenAIProvider } from './http-embedding-provider';
+import type { InstanceSource } from './index-sync';
 import type { SearchableInstance } from './instance-text';
 import { instanceKey } from './lexical-index';
-import { type InstanceSource, MarketplaceSearch } from './marketplace-search';
+import { MarketplaceSearch } from './marketplace-search';
 import { type FakeEmbeddingsApi, startFakeEmbeddingsApi } from './node/embeddings-api.testkit';
 import { openSqliteEmbeddingStore } from './node/sqlite-embedding-store';
 
