@@ -145,6 +145,15 @@ export {
   ProvisioningStatusSchema,
 } from './provisioning-status';
 export {
+  describeThreshold,
+  isRangeOperator,
+  meetsThreshold,
+  type RangeOperator,
+  THRESHOLD_OPERATORS,
+  type Threshold,
+  type ThresholdOperator,
+} from './quality-thresholds';
+export {
   type ErrorSummary,
   ErrorSummarySchema,
   EXACTLY_ONE_MESSAGE_BOTH,

@@ -50,8 +50,8 @@ describe('dataContractView', () => {
       ['amount', 'number', true, false, 'orders'],
     ]);
     expect(view?.quality).toEqual([
-      { text: 'nullValues: mustBe 0', column: 'amount', severity: 'error' },
-      { text: 'some rows: mustBeBetween [1,100]' },
+      { text: 'nullValues: must be 0', column: 'amount', severity: 'error' },
+      { text: 'some rows: must be between 1 and 100' },
     ]);
     expect(view?.sla).toEqual([{ name: 'latency (orders.updated_at)', value: '4 h' }]);
   });

@@ -1,3 +1,5 @@
+import { describeThreshold, THRESHOLD_OPERATORS } from '@dcg/contract-schema';
+
 /** A column of a data contract as a reader sees it. */
 export interface DataContractColumnView {
   name: string;
@@ -41,21 +43,10 @@ const constraintsOf = (column: Record<string, unknown>): string[] =>
     .filter((value): value is string => typeof value === 'string')
     .map((value) => value.toUpperCase());
 
-const THRESHOLDS = [
-  'mustBe',
-  'mustNotBe',
-  'mustBeGreaterThan',
-  'mustBeGreaterOrEqualTo',
-  'mustBeLessThan',
-  'mustBeLessOrEqualTo',
-  'mustBeBetween',
-  'mustNotBeBetween',
-] as const;
-
 function ruleView(rule: unknown, column?: string): DataContractRuleView | undefined {
   if (!isObject(rule)) return undefined;
-  const threshold = THRESHOLDS.filter((name) => rule[name] !== undefined)
-    .map((name) => `${name} ${show(rule[name])}`)
+  const threshold = THRESHOLD_OPERATORS.filter((operator) => rule[operator] !== undefined)
+    .map((operator) => describeThreshold({ operator, value: rule[operator] }))
     .join(', ');
   const what = str(rule.name) ?? str(rule.metric) ?? str(rule.rule) ?? str(rule.type) ?? 'rule';
   const text =

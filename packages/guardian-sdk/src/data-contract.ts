@@ -1,3 +1,9 @@
+import {
+  isRangeOperator,
+  THRESHOLD_OPERATORS,
+  type Threshold,
+  type ThresholdOperator,
+} from '@dcg/contract-schema';
 import { z } from 'zod';
 import { parseDuration } from './duration';
 
@@ -18,18 +24,8 @@ export type ContractParse =
   | { success: true; data: DataContract; warnings: ContractIssue[] }
   | { success: false; issues: ContractIssue[] };
 
-/** A comparison of an ODCS quality rule (`mustBe`, `mustBeBetween`, …). */
-export type Threshold =
-  | { operator: 'mustBe' | 'mustNotBe'; value: number }
-  | {
-      operator:
-        | 'mustBeGreaterThan'
-        | 'mustBeGreaterOrEqualTo'
-        | 'mustBeLessThan'
-        | 'mustBeLessOrEqualTo';
-      value: number;
-    }
-  | { operator: 'mustBeBetween' | 'mustNotBeBetween'; value: [number, number] };
+/** A comparison of an ODCS quality rule (`mustBe`, `mustBeBetween`, …), from `@dcg/contract-schema`. */
+export type { Threshold };
 
 /** An ODCS quality rule, normalised. `column` is set for rules declared on a property. */
 export type QualityRule =
@@ -256,16 +252,6 @@ const OdcsContractSchema = z.looseObject({
     .optional(),
 });
 
-const OPERATORS = [
-  'mustBe',
-  'mustNotBe',
-  'mustBeGreaterThan',
-  'mustBeGreaterOrEqualTo',
-  'mustBeLessThan',
-  'mustBeLessOrEqualTo',
-  'mustBeBetween',
-  'mustNotBeBetween',
-] as const;
 const METRICS = ['nullValues', 'missingValues', 'invalidValues', 'duplicateValues', 'rowCount'];
 const COLUMN_METRICS = ['nullValues', 'missingValues', 'invalidValues'];
 const TIMESTAMP_TYPE = /^(timestamp|timestamptz|datetime|date)/i;
@@ -354,21 +340,21 @@ function threshold(
   path: Path,
   issues: ContractIssue[],
 ): Threshold | undefined {
-  const present = OPERATORS.filter((op) => rule[op] !== undefined);
+  const present = THRESHOLD_OPERATORS.filter((op) => rule[op] !== undefined);
   if (present.length !== 1) {
     issues.push({
       code: 'invalid_contract',
       path,
       message:
         present.length === 0
-          ? `a quality rule needs one operator (${OPERATORS.join(', ')})`
+          ? `a quality rule needs one operator (${THRESHOLD_OPERATORS.join(', ')})`
           : `a quality rule has one operator, this one has ${present.join(', ')}`,
     });
     return undefined;
   }
-  const operator = present[0] as (typeof OPERATORS)[number];
+  const operator = present[0] as ThresholdOperator;
   const value = rule[operator];
-  if (operator === 'mustBeBetween' || operator === 'mustNotBeBetween') {
+  if (isRangeOperator(operator)) {
     if (!Array.isArray(value)) {
       issues.push({
         code: 'invalid_contract',

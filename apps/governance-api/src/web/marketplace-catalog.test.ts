@@ -124,7 +124,7 @@ describe('the marketplace as a catalog: who owns what, worst first, the contract
     const key = text.slice(text.indexOf('<tr data-column="order_id">'));
     expect(key.slice(0, key.indexOf('</tr>'))).toContain('primary key');
     expect(key.slice(0, key.indexOf('</tr>'))).toContain('met</span>: order_id_unique');
-    expect(text).toContain('never empty: mustBeGreaterThan 0');
+    expect(text).toContain('never empty: must be greater than 0');
     expect(text).toContain('<dt>timeliness</dt><dd>2 hours</dd>');
     const json = (await (
       await app.request(

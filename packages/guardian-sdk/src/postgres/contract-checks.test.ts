@@ -5,11 +5,8 @@ import { parseDataContract } from '../data-contract';
 import { requirementsOf } from '../result-builder';
 import type { CheckContext } from '../run-guardian';
 import { testSchema } from './__fixtures__/test-database';
-import {
-  meetsThreshold,
-  type PostgresCheckOptions,
-  postgresContractCheck,
-} from './contract-checks';
+import { type PostgresCheckOptions, postgresContractCheck } from './contract-checks';
+import { meetsThreshold } from './index';
 import { isCompatibleType } from './type-compatibility';
 
 let schema = '';

@@ -1,4 +1,4 @@
-import type { ValidationRecord } from '@dcg/contract-schema';
+import { describeThreshold, meetsThreshold, type ValidationRecord } from '@dcg/contract-schema';
 import {
   CHECKED_FORMATS,
   type ColumnOptions,
@@ -6,7 +6,6 @@ import {
   type ContractModel,
   type DataContract,
   type QualityRule,
-  type Threshold,
 } from '../data-contract';
 import { formatDuration } from '../duration';
 import { notCheckedSection, requirement, section } from '../result-builder';
@@ -53,54 +52,6 @@ interface ActualColumn {
 }
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
-
-function describeThreshold(t: Threshold): string {
-  switch (t.operator) {
-    case 'mustBe':
-      return `must be ${t.value}`;
-    case 'mustNotBe':
-      return `must not be ${t.value}`;
-    case 'mustBeGreaterThan':
-      return `must be greater than ${t.value}`;
-    case 'mustBeGreaterOrEqualTo':
-      return `must be at least ${t.value}`;
-    case 'mustBeLessThan':
-      return `must be less than ${t.value}`;
-    case 'mustBeLessOrEqualTo':
-      return `must be at most ${t.value}`;
-    case 'mustBeBetween':
-      return `must be between ${t.value[0]} and ${t.value[1]}`;
-    case 'mustNotBeBetween':
-      return `must not be between ${t.value[0]} and ${t.value[1]}`;
-  }
-}
-
-/**
- * Whether a measured value meets an ODCS threshold.
- *
- * @example
- * meetsThreshold(0, { operator: 'mustBe', value: 0 }); // true
- */
-export function meetsThreshold(value: number, t: Threshold): boolean {
-  switch (t.operator) {
-    case 'mustBe':
-      return value === t.value;
-    case 'mustNotBe':
-      return value !== t.value;
-    case 'mustBeGreaterThan':
-      return value > t.value;
-    case 'mustBeGreaterOrEqualTo':
-      return value >= t.value;
-    case 'mustBeLessThan':
-      return value < t.value;
-    case 'mustBeLessOrEqualTo':
-      return value <= t.value;
-    case 'mustBeBetween':
-      return value >= t.value[0] && value <= t.value[1];
-    case 'mustNotBeBetween':
-      return value < t.value[0] || value > t.value[1];
-  }
-}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

@@ -1,5 +1,6 @@
+// Kept here for callers of the SDK; the one definition is in @dcg/contract-schema.
+export { meetsThreshold } from '@dcg/contract-schema';
 export {
-  meetsThreshold,
   type PostgresCheckOptions,
   type PostgresPool,
   type PostgresQueryable,
