@@ -8,6 +8,9 @@ export default defineConfig([
     entry: { index: 'src/index.ts', node: 'src/node/index.ts', postgres: 'src/postgres/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
+    // The private @dcg/client-transport (the governance client's exchange) is bundled: the
+    // published manifest names nothing private. Its types do not appear in the SDK's API.
+    noExternal: ['@dcg/client-transport'],
     clean: ['!cli.js', '!cli.js.map'],
     sourcemap: true,
     target: 'node20',
@@ -17,6 +20,7 @@ export default defineConfig([
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
     dts: false,
+    noExternal: ['@dcg/client-transport'],
     clean: false,
     sourcemap: true,
     target: 'node20',

@@ -162,6 +162,26 @@ describe('GovernanceClient', () => {
     expect(error).toMatchObject({ code: 'problem', status: 501 });
   });
 
+  it('never follows a redirect (the key stays with the governance API), nor retries it', async () => {
+    calls.length = 0;
+    script = [(c) => c.redirect('http://127.0.0.1:1/elsewhere', 307)];
+    const client = new GovernanceClient({ baseUrl: url, apiKey: 'k-1', backoffMs: 1 });
+    const error = await client.submit({ policyId: 'p', environment: 'e', body }).catch((e) => e);
+    expect(calls).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'network' });
+    expect(error.message).toContain('redirects are not followed');
+  });
+
+  it('refuses an answer beyond the size cap without reading it', async () => {
+    calls.length = 0;
+    script = [(c) => c.json({ pad: 'x'.repeat(2 << 20) }, 201)];
+    const client = new GovernanceClient({ baseUrl: url, backoffMs: 1 });
+    const error = await client.submit({ policyId: 'p', environment: 'e', body }).catch((e) => e);
+    expect(calls).toHaveLength(1);
+    expect(error).toMatchObject({ code: 'network' });
+    expect(error.message).toMatch(/more than \d+ bytes/);
+  });
+
   it('never sends a body that breaks A3/A4', async () => {
     calls.length = 0;
     const client = new GovernanceClient({ baseUrl: url });
