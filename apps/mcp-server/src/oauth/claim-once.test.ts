@@ -17,8 +17,8 @@ afterAll(async () => {
 async function openPair(kind: 'sqlite' | 'postgres'): Promise<[OAuthStore, OAuthStore]> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-claim-'));
-    const a = openSqliteOAuthStore(join(dir, 'oauth.db'), join(dir, 'keys.json'));
-    const b = openSqliteOAuthStore(join(dir, 'oauth.db'), join(dir, 'keys.json'));
+    const a = await openSqliteOAuthStore(join(dir, 'oauth.db'), join(dir, 'keys.json'));
+    const b = await openSqliteOAuthStore(join(dir, 'oauth.db'), join(dir, 'keys.json'));
     cleanups.push(
       () => rmSync(dir, { recursive: true, force: true }),
       () => a.close(),

@@ -105,6 +105,36 @@ export function describeOAuthStoreConformance(name: string, storage: () => OAuth
         }),
     );
 
+    it.each(['AuthorizationCode', 'RefreshToken'])(
+      '%s: of 64 concurrent consumes on four instances, exactly one wins, the rest revoke the grant',
+      (model) =>
+        withStore(async (first, place) => {
+          const others = await Promise.all([place.open(), place.open(), place.open()]);
+          const instances = [first, ...others];
+          try {
+            for (let trial = 0; trial < 5; trial++) {
+              const [grant, id] = [`many-${model}-${trial}`, `many-${model}-${trial}-id`];
+              await first.adapter('Grant').upsert(grant, { clientId: 'c', accountId: 'a' }, 60);
+              await first.adapter(model).upsert(id, { grantId: grant }, 60);
+              const outcomes = await Promise.allSettled(
+                Array.from({ length: 64 }, (_, i) => instances[i % 4]!.adapter(model).consume(id)),
+              );
+              expect(
+                outcomes.filter((o) => o.status === 'fulfilled'),
+                `trial ${trial}`,
+              ).toHaveLength(1);
+              for (const lost of outcomes.filter((o) => o.status === 'rejected'))
+                expect(lost.reason).toMatchObject({ error: 'invalid_grant' });
+              for (const instance of instances)
+                expect(await instance.grantAlive(grant)).toBe(false);
+              expect(await others[2]!.adapter(model).find(id)).toBeUndefined();
+            }
+          } finally {
+            await Promise.all(others.map((store) => store.close()));
+          }
+        }),
+    );
+
     it('keeps codes, tokens and client secrets only as hashes, found by their value', () =>
       withStore(async (store, place) => {
         const [code, refresh, secret] = ['code-XyZ123', 'refresh-AbC456', 'secret-DeF789'];

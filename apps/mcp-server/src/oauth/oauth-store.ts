@@ -10,7 +10,7 @@ import type { KeyStorage } from './signing-keys';
  * one wins; the others throw `invalid_grant` and revoke the grant (a reuse, OAuth 2.1 §4.1.3).
  *
  * @example
- * const store = openSqliteOAuthStore(join(dataDir, 'oauth.db'));
+ * const store = await openSqliteOAuthStore(join(dataDir, 'oauth.db'), join(dataDir, 'oauth-keys.json'));
  * const provider = new Provider(issuer, { adapter: store.adapter });
  */
 export interface OAuthStore {

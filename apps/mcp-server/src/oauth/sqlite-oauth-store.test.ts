@@ -72,7 +72,7 @@ describe('SQLite OAuth store files', () => {
     const keysFolder = join(dir, 'keys-folder');
     mkdirSync(keysFolder, { mode: 0o755 });
     chmodSync(keysFolder, 0o755);
-    const other = openSqliteOAuthStore(fresh, join(keysFolder, 'keys.json'));
+    const other = await openSqliteOAuthStore(fresh, join(keysFolder, 'keys.json'));
     expect(mode(keysFolder)).toBe(0o700);
     await other.adapter('Session').upsert('s', { uid: 'u' }, 60);
     expect(mode(join(dir, 'fresh', 'deeper'))).toBe(0o700);
@@ -81,12 +81,12 @@ describe('SQLite OAuth store files', () => {
     await other.close();
   });
 
-  it('refuses a folder shared with other users (sticky, like /tmp)', () => {
+  it('refuses a folder shared with other users (sticky, like /tmp)', async () => {
     const shared = join(dir, 'shared');
     mkdirSync(shared);
     chmodSync(shared, 0o1777);
-    expect(() => openSqliteOAuthStore(join(shared, 'oauth.db'), join(dir, 'k.json'))).toThrow(
-      /open to other users/,
-    );
+    await expect(
+      openSqliteOAuthStore(join(shared, 'oauth.db'), join(dir, 'k.json')),
+    ).rejects.toThrow(/open to other users/);
   });
 });
