@@ -1,15 +1,17 @@
+import type { Migrations } from '@dcg/storage';
 import { type Kysely, sql } from 'kysely';
 import { isCredentialModel, storedId, toStoredPayload } from './credential-hashing';
 import type { OAuthTables } from './kysely-oauth-store';
 import type { StoredPayload } from './oauth-store';
 
-type Dialect = 'sqlite' | 'postgres';
-
 /**
  * Version 1: the tables. `IF NOT EXISTS`, because databases written before the migration runner
  * have them already. The one dialect difference is the type of JSON columns.
  */
-export async function createOAuthTables(db: Kysely<OAuthTables>, dialect: Dialect): Promise<void> {
+export async function createOAuthTables(
+  db: Kysely<OAuthTables>,
+  dialect: 'sqlite' | 'postgres',
+): Promise<void> {
   const jsonType = dialect === 'postgres' ? 'jsonb' : 'text';
   await db.schema
     .createTable('oauth_models')
@@ -42,15 +44,9 @@ export async function createOAuthTables(db: Kysely<OAuthTables>, dialect: Dialec
 
 /**
  * Version 2: codes and tokens stored under their hash, without the value in the payload, and
- * registered clients' secrets hashed. Databases written before the migration runner recorded this
- * step their own way (SQLite `user_version` 1, PostgreSQL `oauth_schema.version` 1): those are
- * hashed already and skipped. Answers how many rows it rewrote.
+ * registered clients' secrets hashed. Answers how many rows it rewrote.
  */
-export async function hashStoredCredentials(
-  db: Kysely<OAuthTables>,
-  dialect: Dialect,
-): Promise<number> {
-  if (await hashedByEarlierVersion(db, dialect)) return 0;
+export async function hashStoredCredentials(db: Kysely<OAuthTables>): Promise<number> {
   const rows = await db.selectFrom('oauth_models').select(['model', 'id', 'payload']).execute();
   let migrated = 0;
   for (const row of rows) {
@@ -70,8 +66,33 @@ export async function hashStoredCredentials(
   return migrated;
 }
 
-/** Whether the store's own marker of the days before the migration runner says "hashed". */
-async function hashedByEarlierVersion(db: Kysely<OAuthTables>, dialect: Dialect): Promise<boolean> {
+/**
+ * The migrations of the OAuth store. A database written before the migration runner marked the
+ * hashing its own way (SQLite `user_version` 1, PostgreSQL `oauth_schema.version` 1): such a one
+ * holds both versions. Any other runs version 1 (`IF NOT EXISTS`: it may hold the tables already)
+ * and then version 2.
+ *
+ * @example
+ * await migrate(handle, oauthMigrations);
+ */
+export const oauthMigrations: Migrations = {
+  component: 'oauth',
+  steps: [
+    { version: 1, name: 'oauth tables', up: createOAuthTables },
+    {
+      version: 2,
+      name: 'codes, tokens and client secrets stored as hashes',
+      up: (db) => hashStoredCredentials(db),
+    },
+  ],
+  adopt: async (db, dialect) => ((await hashedByEarlierVersion(db, dialect)) ? 2 : 0),
+};
+
+/** Whether the store's own marker from before the migration runner says "hashed". */
+async function hashedByEarlierVersion(
+  db: Kysely<OAuthTables>,
+  dialect: 'sqlite' | 'postgres',
+): Promise<boolean> {
   if (dialect === 'sqlite') {
     const { rows } = await sql<{ user_version: number }>`PRAGMA user_version`.execute(db);
     return (rows[0]?.user_version ?? 0) >= 1;

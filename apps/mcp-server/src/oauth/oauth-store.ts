@@ -46,5 +46,3 @@ export function epoch(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-/** The schema version of the stores: 1 = credentials stored as hashes (migrated on open). */
-export const OAUTH_STORE_SCHEMA_VERSION = 1;

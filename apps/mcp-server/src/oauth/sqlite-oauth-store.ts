@@ -1,10 +1,9 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { migrate, openSqlite } from '@dcg/storage';
 import { kyselyOAuthStore, type OAuthTables } from './kysely-oauth-store';
 import type { OAuthStore } from './oauth-store';
-import { createOAuthTables, hashStoredCredentials } from './oauth-store-migrations';
+import { oauthMigrations } from './oauth-store-migrations';
 import { fileKeyStorage } from './signing-keys';
 
 /**
@@ -18,23 +17,26 @@ import { fileKeyStorage } from './signing-keys';
 export async function openSqliteOAuthStore(file: string, keysFile: string): Promise<OAuthStore> {
   privateFolder(dirname(keysFile));
   privateFiles(file);
-  const raw = new Database(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
-  raw.pragma('busy_timeout = 5000');
+  const handle = await openSqlite<OAuthTables>(file);
   // Deleted rows (used codes, revoked tokens, the plain values a migration replaced) are zeroed.
-  raw.pragma('secure_delete = ON');
-  const db = new Kysely<OAuthTables>({ dialect: new SqliteDialect({ database: raw }) });
+  handle.raw.pragma('secure_delete = ON');
   try {
-    await oneAtATime(file, () => migrate(db, raw));
+    await oneAtATime(file, async () => {
+      const { applied } = await migrate(handle, oauthMigrations);
+      if (applied.includes(2)) {
+        // Plain values may linger in free pages and old WAL frames: rewrite the file, empty the WAL.
+        handle.raw.exec('VACUUM');
+        handle.raw.pragma('wal_checkpoint(TRUNCATE)');
+      }
+    });
   } catch (error) {
-    await db.destroy();
+    await handle.close();
     throw error;
   }
-  return kyselyOAuthStore(db, {
+  return kyselyOAuthStore(handle.db, {
     kind: 'sqlite',
     keys: fileKeyStorage(keysFile),
-    close: () => db.destroy(),
+    close: handle.close,
   });
 }
 
@@ -71,7 +73,7 @@ function privateFiles(file: string): void {
 const migrations = new Map<string, Promise<void>>();
 
 /**
- * Runs `task` after every earlier one on the same file in this process. A migration holds the
+ * Runs `task` after every earlier one on the same file in this process. `migrate` holds the
  * write lock across awaits; a second connection of this process waiting for that lock would block
  * the event loop in SQLite's busy handler, so the holder could never finish.
  */
@@ -82,26 +84,4 @@ function oneAtATime(file: string, task: () => Promise<void>): Promise<void> {
   migrations.set(key, settled);
   void settled.then(() => migrations.get(key) === settled && migrations.delete(key));
   return run;
-}
-
-/** Brings the file to the current version in one transaction that takes the write lock first. */
-async function migrate(db: Kysely<OAuthTables>, raw: Database.Database): Promise<void> {
-  const migrated = await db.connection().execute(async (conn) => {
-    await sql`BEGIN IMMEDIATE`.execute(conn);
-    try {
-      await createOAuthTables(conn, 'sqlite');
-      const rows = await hashStoredCredentials(conn, 'sqlite');
-      await sql`PRAGMA user_version = 1`.execute(conn);
-      await sql`COMMIT`.execute(conn);
-      return rows;
-    } catch (error) {
-      await sql`ROLLBACK`.execute(conn);
-      throw error;
-    }
-  });
-  if (migrated > 0) {
-    // The plain values may linger in free pages and old WAL frames: rewrite the file, empty the WAL.
-    raw.exec('VACUUM');
-    raw.pragma('wal_checkpoint(TRUNCATE)');
-  }
 }
