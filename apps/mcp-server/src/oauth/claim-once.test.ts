@@ -26,7 +26,7 @@ async function openPair(kind: 'sqlite' | 'postgres'): Promise<[OAuthStore, OAuth
     );
     return [a, b];
   }
-  const { schema, drop } = randomSchema();
+  const { schema, drop } = randomSchema('kysely_oauth');
   cleanups.push(drop);
   const a = await openPostgresOAuthStore({ connectionString: TEST_DATABASE_URL, schema });
   const b = await openPostgresOAuthStore({ connectionString: TEST_DATABASE_URL, schema });

@@ -45,4 +45,3 @@ export type StoredPayload = AdapterPayload & { consumed?: number };
 export function epoch(): number {
   return Math.floor(Date.now() / 1000);
 }
-
