@@ -4,7 +4,7 @@ import { describeEmbeddingStoreConformance } from './embedding-store-conformance
 import { openPostgresEmbeddingStore } from './postgres-embedding-store';
 
 const available = await postgresAvailable();
-const { schema, drop } = randomSchema('dcg_emb');
+const { schema, drop } = randomSchema('kysely_emb');
 afterAll(async () => {
   if (available) await drop();
 });
