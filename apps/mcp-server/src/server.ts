@@ -239,10 +239,10 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         : undefined;
       const openedStore =
         postgresStore ??
-        openSqliteOAuthStore(
+        (await openSqliteOAuthStore(
           config.storage.sqlite.file ?? join(options.dataDir, 'oauth.db'),
           join(options.dataDir, 'oauth-keys.json'),
-        );
+        ));
       store = openedStore;
       closers.push(() => openedStore.close());
       // On PostgreSQL, rate limits and sign-in back-off are counted there, for every instance.

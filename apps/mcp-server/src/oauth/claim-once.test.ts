@@ -17,8 +17,8 @@ afterAll(async () => {
 async function openPair(kind: 'sqlite' | 'postgres'): Promise<[OAuthStore, OAuthStore]> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-claim-'));
-    const a = openSqliteOAuthStore(join(dir, 'oauth.db'), join(dir, 'keys.json'));
-    const b = openSqliteOAuthStore(join(dir, 'oauth.db'), join(dir, 'keys.json'));
+    const a = await openSqliteOAuthStore(join(dir, 'oauth.db'), join(dir, 'keys.json'));
+    const b = await openSqliteOAuthStore(join(dir, 'oauth.db'), join(dir, 'keys.json'));
     cleanups.push(
       () => rmSync(dir, { recursive: true, force: true }),
       () => a.close(),
@@ -26,7 +26,7 @@ async function openPair(kind: 'sqlite' | 'postgres'): Promise<[OAuthStore, OAuth
     );
     return [a, b];
   }
-  const { schema, drop } = randomSchema();
+  const { schema, drop } = randomSchema('kysely_oauth');
   cleanups.push(drop);
   const a = await openPostgresOAuthStore({ connectionString: TEST_DATABASE_URL, schema });
   const b = await openPostgresOAuthStore({ connectionString: TEST_DATABASE_URL, schema });

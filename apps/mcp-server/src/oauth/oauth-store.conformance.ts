@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { storedId, toStoredPayload } from './credential-hashing';
 import type { OAuthStore } from './oauth-store';
 import { loadSigningKeys } from './signing-keys';
 
@@ -16,8 +17,11 @@ export interface OAuthStorage {
   open(): Promise<OAuthStore>;
   /** Everything stored, as text, to check what is at rest (for SQLite: the files themselves). */
   dump(): Promise<string>;
-  /** Writes rows the way the store did before version 1, before any instance opens it. */
-  writeLegacy(rows: LegacyRow[]): Promise<void>;
+  /**
+   * Writes rows, before any instance opens it, the way the store did before the migration runner:
+   * version 0 (values as ids) or 1 (hashed ids, marked by the store's own version marker).
+   */
+  writeLegacy(rows: LegacyRow[], version?: 0 | 1): Promise<void>;
 }
 
 /**
@@ -105,6 +109,36 @@ export function describeOAuthStoreConformance(name: string, storage: () => OAuth
         }),
     );
 
+    it.each(['AuthorizationCode', 'RefreshToken'])(
+      '%s: of 64 concurrent consumes on four instances, exactly one wins, the rest revoke the grant',
+      (model) =>
+        withStore(async (first, place) => {
+          const others = await Promise.all([place.open(), place.open(), place.open()]);
+          const instances = [first, ...others];
+          try {
+            for (let trial = 0; trial < 5; trial++) {
+              const [grant, id] = [`many-${model}-${trial}`, `many-${model}-${trial}-id`];
+              await first.adapter('Grant').upsert(grant, { clientId: 'c', accountId: 'a' }, 60);
+              await first.adapter(model).upsert(id, { grantId: grant }, 60);
+              const outcomes = await Promise.allSettled(
+                Array.from({ length: 64 }, (_, i) => instances[i % 4]!.adapter(model).consume(id)),
+              );
+              expect(
+                outcomes.filter((o) => o.status === 'fulfilled'),
+                `trial ${trial}`,
+              ).toHaveLength(1);
+              for (const lost of outcomes.filter((o) => o.status === 'rejected'))
+                expect(lost.reason).toMatchObject({ error: 'invalid_grant' });
+              for (const instance of instances)
+                expect(await instance.grantAlive(grant)).toBe(false);
+              expect(await others[2]!.adapter(model).find(id)).toBeUndefined();
+            }
+          } finally {
+            await Promise.all(others.map((store) => store.close()));
+          }
+        }),
+    );
+
     it('keeps codes, tokens and client secrets only as hashes, found by their value', () =>
       withStore(async (store, place) => {
         const [code, refresh, secret] = ['code-XyZ123', 'refresh-AbC456', 'secret-DeF789'];
@@ -171,6 +205,43 @@ export function describeOAuthStoreConformance(name: string, storage: () => OAuth
         expect((await again.adapter('Client').find('c6'))?.client_secret).toMatch(/^sha256\$/);
       } finally {
         await again.close();
+      }
+    });
+
+    it('opens a store written by the code before the migration runner (hashed) in place, hashing nothing twice', async () => {
+      const place = storage();
+      const hashed = (model: string, id: string, payload: Record<string, unknown>) => ({
+        model,
+        id: storedId(model, id),
+        payload: toStoredPayload(model, payload),
+        ...(typeof payload.grantId === 'string' ? { grantId: payload.grantId } : {}),
+      });
+      await place.writeLegacy(
+        [
+          { model: 'Grant', id: 'g7', payload: { jti: 'g7', clientId: 'c7', accountId: 'a' } },
+          hashed('RefreshToken', 'current-refresh-ZxC', {
+            jti: 'current-refresh-ZxC',
+            grantId: 'g7',
+          }),
+          hashed('Client', 'c7', { client_id: 'c7', client_secret: 'current-secret-VbN' }),
+        ],
+        1,
+      );
+      const store = await place.open();
+      try {
+        expect(await store.adapter('RefreshToken').find('current-refresh-ZxC')).toMatchObject({
+          jti: 'current-refresh-ZxC',
+          grantId: 'g7',
+        });
+        const secret = (await store.adapter('Client').find('c7'))?.client_secret;
+        expect(secret).toBe(
+          toStoredPayload('Client', { client_secret: 'current-secret-VbN' }).client_secret,
+        );
+        for (const value of ['current-refresh-ZxC', 'current-secret-VbN'])
+          expect(await place.dump()).not.toContain(value);
+        expect(await store.grantAlive('g7')).toBe(true);
+      } finally {
+        await store.close();
       }
     });
 

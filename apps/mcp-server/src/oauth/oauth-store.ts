@@ -10,7 +10,7 @@ import type { KeyStorage } from './signing-keys';
  * one wins; the others throw `invalid_grant` and revoke the grant (a reuse, OAuth 2.1 §4.1.3).
  *
  * @example
- * const store = openSqliteOAuthStore(join(dataDir, 'oauth.db'));
+ * const store = await openSqliteOAuthStore(join(dataDir, 'oauth.db'), join(dataDir, 'oauth-keys.json'));
  * const provider = new Provider(issuer, { adapter: store.adapter });
  */
 export interface OAuthStore {
@@ -45,6 +45,3 @@ export type StoredPayload = AdapterPayload & { consumed?: number };
 export function epoch(): number {
   return Math.floor(Date.now() / 1000);
 }
-
-/** The schema version of the stores: 1 = credentials stored as hashes (migrated on open). */
-export const OAUTH_STORE_SCHEMA_VERSION = 1;

@@ -22,7 +22,7 @@ async function sql(text: string, values: unknown[] = []): Promise<pg.QueryResult
 }
 
 function postgresStorage(): OAuthStorage {
-  const { schema, drop } = randomSchema();
+  const { schema, drop } = randomSchema('kysely_oauth');
   schemas.push(drop);
   return {
     open: () => openPostgresOAuthStore({ connectionString: TEST_DATABASE_URL, schema }),
@@ -32,8 +32,9 @@ function postgresStorage(): OAuthStorage {
       );
       return JSON.stringify(rows);
     },
-    writeLegacy: async (rows) => {
-      // The schema as the store created it before version 1 (no oauth_schema table).
+    writeLegacy: async (rows, version = 0) => {
+      // The schema as the store created it before version 1 (no oauth_schema table); version 1
+      // added the indexes and oauth_schema.
       await sql(`CREATE SCHEMA ${schema};
         CREATE TABLE ${schema}.oauth_models (model TEXT NOT NULL, id TEXT NOT NULL, payload JSONB NOT NULL,
           grant_id TEXT, uid TEXT, user_code TEXT, created_at BIGINT NOT NULL, expires_at BIGINT,
@@ -50,6 +51,14 @@ function postgresStorage(): OAuthStorage {
             typeof row.payload.uid === 'string' ? row.payload.uid : null,
           ],
         );
+      }
+      if (version === 1) {
+        await sql(`CREATE INDEX oauth_models_grant ON ${schema}.oauth_models (grant_id);
+          CREATE INDEX oauth_models_uid ON ${schema}.oauth_models (model, uid);
+          CREATE INDEX oauth_models_user_code ON ${schema}.oauth_models (model, user_code);
+          CREATE INDEX oauth_models_expiry ON ${schema}.oauth_models (expires_at);
+          CREATE TABLE ${schema}.oauth_schema (id INT PRIMARY KEY CHECK (id = 1), version INT NOT NULL);
+          INSERT INTO ${schema}.oauth_schema VALUES (1, 1);`);
       }
     },
   };

@@ -18,10 +18,16 @@ const dir = mkdtempSync(join(tmpdir(), 'oauth-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-/** The table as the store created it before version 1 (the same columns). */
+/** The table as the store created it before the migration runner (the same columns). */
 const LEGACY_TABLE = `CREATE TABLE oauth_models (model TEXT NOT NULL, id TEXT NOT NULL, payload TEXT NOT NULL,
   grant_id TEXT, uid TEXT, user_code TEXT, created_at INTEGER NOT NULL, expires_at INTEGER,
   consumed_at INTEGER, PRIMARY KEY (model, id))`;
+
+/** The indexes the store of version 1 created beside the table. */
+const INDEXES = `CREATE INDEX oauth_models_grant ON oauth_models (grant_id);
+  CREATE INDEX oauth_models_uid ON oauth_models (model, uid);
+  CREATE INDEX oauth_models_user_code ON oauth_models (model, user_code);
+  CREATE INDEX oauth_models_expiry ON oauth_models (expires_at);`;
 
 function sqliteStorage(): OAuthStorage {
   n += 1;
@@ -34,7 +40,7 @@ function sqliteStorage(): OAuthStorage {
         .filter((path) => existsSync(path))
         .map((path) => readFileSync(path).toString('latin1'))
         .join('\n'),
-    writeLegacy: async (rows) => {
+    writeLegacy: async (rows, version = 0) => {
       mkdirSync(folder, { recursive: true });
       const db = new Database(file);
       db.pragma('journal_mode = WAL');
@@ -45,6 +51,10 @@ function sqliteStorage(): OAuthStorage {
       for (const row of rows) {
         const uid = typeof row.payload.uid === 'string' ? row.payload.uid : null;
         insert.run(row.model, row.id, JSON.stringify(row.payload), row.grantId ?? null, uid, 1);
+      }
+      if (version === 1) {
+        db.exec(INDEXES);
+        db.pragma('user_version = 1');
       }
       db.close();
     },
@@ -72,7 +82,7 @@ describe('SQLite OAuth store files', () => {
     const keysFolder = join(dir, 'keys-folder');
     mkdirSync(keysFolder, { mode: 0o755 });
     chmodSync(keysFolder, 0o755);
-    const other = openSqliteOAuthStore(fresh, join(keysFolder, 'keys.json'));
+    const other = await openSqliteOAuthStore(fresh, join(keysFolder, 'keys.json'));
     expect(mode(keysFolder)).toBe(0o700);
     await other.adapter('Session').upsert('s', { uid: 'u' }, 60);
     expect(mode(join(dir, 'fresh', 'deeper'))).toBe(0o700);
@@ -81,12 +91,12 @@ describe('SQLite OAuth store files', () => {
     await other.close();
   });
 
-  it('refuses a folder shared with other users (sticky, like /tmp)', () => {
+  it('refuses a folder shared with other users (sticky, like /tmp)', async () => {
     const shared = join(dir, 'shared');
     mkdirSync(shared);
     chmodSync(shared, 0o1777);
-    expect(() => openSqliteOAuthStore(join(shared, 'oauth.db'), join(dir, 'k.json'))).toThrow(
-      /open to other users/,
-    );
+    await expect(
+      openSqliteOAuthStore(join(shared, 'oauth.db'), join(dir, 'k.json')),
+    ).rejects.toThrow(/open to other users/);
   });
 });

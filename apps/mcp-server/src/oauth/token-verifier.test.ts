@@ -22,7 +22,7 @@ describe('createTokenVerifier caches', () => {
   let keys: SigningKeys;
   let grants = 0;
   beforeAll(async () => {
-    store = openSqliteOAuthStore(join(dir, 'oauth.db'), join(dir, 'oauth-keys.json'));
+    store = await openSqliteOAuthStore(join(dir, 'oauth.db'), join(dir, 'oauth-keys.json'));
     keys = await loadSigningKeys(store.keys, { rotationDays: 30, retainSeconds: 3600 });
   });
   afterAll(() => store?.close());

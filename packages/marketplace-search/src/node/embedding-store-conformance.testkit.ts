@@ -185,6 +185,34 @@ export function describeEmbeddingStoreConformance(
       }
     });
 
+    it('of 24 concurrent claims of one environment on four processes, exactly one wins (5 trials)', async () => {
+      const others = await Promise.all([open(), open(), open()]);
+      const processes = [store, ...others];
+      try {
+        for (let trial = 0; trial < 5; trial++) {
+          const environment = `race-env-${trial}`;
+          const results = await Promise.all(
+            Array.from({ length: 24 }, (_, i) =>
+              processes[i % 4]!.claimJob(
+                job(`race-${trial}-${i}`, environment, '2026-04-01T00:00:00.000Z'),
+                {
+                  owner: `owner-${i}`,
+                  leaseMs: 60_000,
+                },
+              ),
+            ),
+          );
+          const winners = results.filter((r) => r.claimed);
+          expect(winners, `trial ${trial}`).toHaveLength(1);
+          for (const r of results) expect(r.job.id).toBe(winners[0]!.job.id);
+          const running = await store.listJobs({ environment, status: 'running' });
+          expect(running.map((j) => j.id)).toEqual([winners[0]!.job.id]);
+        }
+      } finally {
+        await Promise.all(others.map((other) => other.close()));
+      }
+    });
+
     it('takes over a job whose lease expired, storing the stale one as failed', async () => {
       const stale = job('expiring', 'expiry-env', '2026-03-01T00:00:00.000Z');
       expect((await store.claimJob(stale, { owner: 'dead', leaseMs: 1 })).claimed).toBe(true);

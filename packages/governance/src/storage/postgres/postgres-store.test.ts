@@ -7,8 +7,8 @@ import {
   LEGACY_PLAN_DOCUMENT,
   legacySubmission,
 } from '../__fixtures__/legacy-rows';
+import { POSTGRES_MIGRATIONS } from '../legacy-postgres-migrations';
 import { describeStoreConformance } from '../store-conformance';
-import { POSTGRES_MIGRATIONS } from './migrations';
 import { openPostgresStore } from './postgres-store';
 
 const available = await postgresAvailable();

@@ -1,8 +1,9 @@
-import pg from 'pg';
+import { migrate, openPostgres, StorageError } from '@dcg/storage';
+import type pg from 'pg';
 import { GovernanceError } from '../../errors';
 import type { GovernanceStore } from '../../repositories';
+import { governanceMigrations } from '../governance-migrations';
 import { postgresInstanceRepository } from './instance-repository';
-import { POSTGRES_MIGRATIONS } from './migrations';
 import { postgresPlanRepository } from './plan-repository';
 import { postgresPolicyRepository } from './policy-repository';
 import { postgresContext } from './postgres-context';
@@ -23,38 +24,6 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
 }
 
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-async function migrate(pool: pg.Pool, schema: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    // Several app instances may start at once: one migrates, the others wait.
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('dcg-governance-migrations'))");
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-    await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    );
-    const { rows } = await client.query('SELECT version FROM schema_migrations');
-    const applied = new Set((rows as Array<{ version: number }>).map((r) => r.version));
-    for (const migration of POSTGRES_MIGRATIONS) {
-      if (applied.has(migration.version)) continue;
-      await client.query(migration.sql);
-      await migration.backfill?.(client);
-      await client.query(
-        'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
-        [migration.version, migration.name, new Date().toISOString()],
-      );
-    }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 /**
  * Opens the PostgreSQL governance store and runs its migrations: one repository per aggregate
  * over one pool. Evaluation results are group-committed (see `result-repository.ts`).
@@ -66,27 +35,31 @@ async function migrate(pool: pg.Pool, schema: string): Promise<void> {
 export async function openPostgresStore(
   options: PostgresStoreOptions,
 ): Promise<GovernanceStore & { readonly pool: pg.Pool }> {
-  const schema = options.schema ?? 'public';
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new GovernanceError('invalid_input', `Invalid PostgreSQL schema name: ${schema}`);
-  }
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
-    options: `-c search_path=${schema}`,
-  });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on('error', () => undefined);
+  let handle: ReturnType<typeof openPostgres>;
   try {
-    await migrate(pool, schema);
+    // The process's pool for this database and schema, shared with its other stores.
+    handle = openPostgres({
+      connectionString: options.connectionString,
+      schema: options.schema ?? 'public',
+      maxConnections: options.maxConnections ?? 10,
+    });
   } catch (error) {
-    await pool.end().catch(() => undefined);
+    if (StorageError.isInstance(error) && error.code === 'invalid_config') {
+      throw new GovernanceError('invalid_input', error.message, { cause: error });
+    }
+    throw error;
+  }
+  try {
+    await migrate(handle, governanceMigrations(handle));
+  } catch (error) {
+    await handle.close();
     throw new GovernanceError(
       'storage_failure',
       `Cannot open the PostgreSQL database: ${(error as Error).message}`,
       { cause: error },
     );
   }
+  const { pool } = handle;
   let closed = false;
   let closing: Promise<void> | undefined;
   const ctx = postgresContext(pool, () => closed);
@@ -108,7 +81,7 @@ export async function openPostgresStore(
         // Commit what is queued or in flight before closing: nothing accepted may be dropped.
         await drain();
         closed = true;
-        await pool.end();
+        await handle.close();
       })();
       return closing;
     },

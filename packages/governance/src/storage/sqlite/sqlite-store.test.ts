@@ -9,8 +9,8 @@ import {
   LEGACY_PLAN_DOCUMENT,
   legacySubmission,
 } from '../__fixtures__/legacy-rows';
+import { SQLITE_MIGRATIONS } from '../legacy-sqlite-migrations';
 import { describeStoreConformance } from '../store-conformance';
-import { SQLITE_MIGRATIONS } from './migrations';
 import { openSqliteStore } from './sqlite-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'governance-sqlite-'));

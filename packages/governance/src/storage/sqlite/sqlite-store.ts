@@ -1,14 +1,13 @@
-import Database from 'better-sqlite3';
+import { migrate, openSqlite, type SqliteHandle } from '@dcg/storage';
 import { GovernanceError } from '../../errors';
 import type { GovernanceStore } from '../../repositories';
+import { governanceMigrations } from '../governance-migrations';
 import { sqliteInstanceRepository } from './instance-repository';
-import { SQLITE_MIGRATIONS } from './migrations';
 import { sqlitePlanRepository } from './plan-repository';
 import { sqlitePolicyRepository } from './policy-repository';
 import { sqliteResultRepository } from './result-repository';
 import { sqliteContext } from './sqlite-context';
 import { sqliteTemplateRepository } from './template-repository';
-import { startWalCheckpointer } from './wal-checkpointer';
 
 /**
  * Options of {@link openSqliteStore}.
@@ -33,29 +32,6 @@ export interface SqliteStoreOptions {
   walLimitBytes?: number;
 }
 
-function migrate(db: Database.Database): void {
-  db.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-  );
-  const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map(
-      (r) => r.version,
-    ),
-  );
-  for (const migration of SQLITE_MIGRATIONS) {
-    if (applied.has(migration.version)) continue;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      migration.backfill?.(db);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
-    }).immediate();
-  }
-}
-
 /**
  * Opens (and creates or migrates) the SQLite governance store: one file in WAL mode, one
  * repository per aggregate over one connection. Evaluation results are group-committed: those
@@ -66,29 +42,23 @@ function migrate(db: Database.Database): void {
  * const store = await openSqliteStore({ file: './data/governance.db' });
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<GovernanceStore> {
-  let db: Database.Database | undefined;
-  let checkpointer: { close(): Promise<void> } | undefined;
+  let handle: SqliteHandle<unknown> | undefined;
   try {
-    db = new Database(options.file);
-    db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
-    db.pragma('busy_timeout = 5000');
-    migrate(db);
-    if (db.pragma('journal_mode', { simple: true }) === 'wal') {
-      // Checkpoints run in a worker thread (see wal-checkpointer.ts), never inside a commit.
-      db.pragma('wal_autocheckpoint = 0');
-      checkpointer = await startWalCheckpointer(options.file, 200, options.walLimitBytes);
-    }
+    handle = await openSqlite(options.file, {
+      ...(options.synchronous ? { synchronous: options.synchronous } : {}),
+      ...(options.walLimitBytes ? { walLimitBytes: options.walLimitBytes } : {}),
+    });
+    await migrate(handle, governanceMigrations(handle));
   } catch (error) {
-    await checkpointer?.close();
-    db?.close();
+    await handle?.close();
     throw new GovernanceError(
       'storage_failure',
       `Cannot open the SQLite database ${options.file}: ${(error as Error).message}`,
       { cause: error },
     );
   }
-  const connection = db;
+  const opened = handle;
+  const connection = opened.raw;
   let closed = false;
   let closing: Promise<void> | undefined;
   const ctx = sqliteContext(connection, () => closed);
@@ -109,8 +79,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
         // Commit what is queued before closing: nothing accepted may be dropped.
         await drain();
         closed = true;
-        connection.close();
-        await checkpointer?.close();
+        await opened.close();
       })();
       return closing;
     },

@@ -1,6 +1,10 @@
 import { complianceStateOf } from '@dcg/contract-schema';
-import type pg from 'pg';
-import { guardedContracts } from '../../guarded-contracts';
+import { guardedContracts } from '../guarded-contracts';
+
+/** What a backfill queries through: the migration's connection (see governance-migrations.ts). */
+export interface LegacyClient {
+  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+}
 
 /**
  * One schema version: `sql`, then `backfill` (derived rows SQL cannot compute), in one transaction.
@@ -9,10 +13,14 @@ export interface PostgresMigration {
   version: number;
   name: string;
   sql: string;
-  backfill?: (client: pg.PoolClient) => Promise<void>;
+  backfill?: (client: LegacyClient) => Promise<void>;
 }
 
-/** Schema versions of the PostgreSQL store, applied in order at open. Never edit a released entry. */
+/**
+ * Schema versions of the PostgreSQL store as the per-dialect runner (table `schema_migrations`)
+ * applied them, before `dcg_schema_versions`. Together they are version 1 of the `governance`
+ * component (see governance-migrations.ts). Never edit an entry.
+ */
 export const POSTGRES_MIGRATIONS: ReadonlyArray<PostgresMigration> = [
   {
     version: 1,

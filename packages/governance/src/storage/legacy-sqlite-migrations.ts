@@ -1,6 +1,6 @@
 import { complianceStateOf } from '@dcg/contract-schema';
 import type Database from 'better-sqlite3';
-import { guardedContracts } from '../../guarded-contracts';
+import { guardedContracts } from '../guarded-contracts';
 
 /**
  * One schema version: `sql`, then `backfill` (derived rows SQL cannot compute), in one transaction.
@@ -12,7 +12,11 @@ export interface SqliteMigration {
   backfill?: (db: Database.Database) => void;
 }
 
-/** Schema versions of the SQLite store, applied in order at open. Never edit a released entry. */
+/**
+ * Schema versions of the SQLite store as the per-dialect runner (table `schema_migrations`)
+ * applied them, before `dcg_schema_versions`. Together they are version 1 of the `governance`
+ * component (see governance-migrations.ts). Never edit an entry.
+ */
 export const SQLITE_MIGRATIONS: ReadonlyArray<SqliteMigration> = [
   {
     version: 1,

@@ -1,0 +1,40 @@
+import type Database from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
+
+/**
+ * An open SQLite database: Kysely over one better-sqlite3 connection, and that connection for
+ * what Kysely cannot say (pragmas, synchronous batches).
+ *
+ * @example
+ * const handle = await openSqlite<MyTables>('./data/app.db');
+ * await handle.db.selectFrom('things').selectAll().execute();
+ */
+export interface SqliteHandle<DB> {
+  readonly dialect: 'sqlite';
+  readonly db: Kysely<DB>;
+  readonly raw: Database.Database;
+  /** Closes the connection (checkpointing the WAL). Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL database as one store sees it: Kysely over the process's shared pool for this
+ * connection target, with `search_path` set to `schema`.
+ *
+ * @example
+ * const handle = openPostgres<MyTables>({ connectionString: url, schema: 'app' });
+ * await handle.db.selectFrom('things').selectAll().execute();
+ */
+export interface PostgresHandle<DB> {
+  readonly dialect: 'postgres';
+  readonly db: Kysely<DB>;
+  /** The shared pool: never `end()` it, `close()` the handle. */
+  readonly pool: pg.Pool;
+  readonly schema: string;
+  /** Releases this store's reference; the pool ends with the last one. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Either handle: what `migrate` and dialect-neutral stores take. */
+export type StorageHandle<DB> = SqliteHandle<DB> | PostgresHandle<DB>;
