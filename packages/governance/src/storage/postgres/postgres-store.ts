@@ -1,14 +1,16 @@
-import { migrate, openPostgres, StorageError } from '@dcg/storage';
+import { migrate, openPostgres, type PostgresHandle, StorageError } from '@dcg/storage';
 import type pg from 'pg';
 import { GovernanceError } from '../../errors';
 import type { GovernanceStore } from '../../repositories';
 import { governanceMigrations } from '../governance-migrations';
+import type { GovernanceTables } from '../governance-tables';
+import { policyRepository } from '../policy-repository';
+import { storeContext } from '../store-context';
+import { templateRepository } from '../template-repository';
 import { postgresInstanceRepository } from './instance-repository';
 import { postgresPlanRepository } from './plan-repository';
-import { postgresPolicyRepository } from './policy-repository';
 import { postgresContext } from './postgres-context';
 import { postgresResultRepository } from './result-repository';
-import { postgresTemplateRepository } from './template-repository';
 
 /**
  * Options of {@link openPostgresStore}.
@@ -35,10 +37,10 @@ export interface PostgresStoreOptions {
 export async function openPostgresStore(
   options: PostgresStoreOptions,
 ): Promise<GovernanceStore & { readonly pool: pg.Pool }> {
-  let handle: ReturnType<typeof openPostgres>;
+  let handle: PostgresHandle<GovernanceTables>;
   try {
     // The process's pool for this database and schema, shared with its other stores.
-    handle = openPostgres({
+    handle = openPostgres<GovernanceTables>({
       connectionString: options.connectionString,
       schema: options.schema ?? 'public',
       maxConnections: options.maxConnections ?? 10,
@@ -63,13 +65,14 @@ export async function openPostgresStore(
   let closed = false;
   let closing: Promise<void> | undefined;
   const ctx = postgresContext(pool, () => closed);
+  const store = storeContext(handle, () => closed);
   const { drain, ...results } = postgresResultRepository(ctx);
   return {
     kind: 'postgres',
     // The one pool of the process: the app's shared rate limits count over it too.
     pool,
-    ...postgresTemplateRepository(ctx),
-    ...postgresPolicyRepository(ctx),
+    ...templateRepository(store),
+    ...policyRepository(store),
     ...postgresPlanRepository(ctx),
     ...postgresInstanceRepository(ctx),
     ...results,

@@ -2,12 +2,14 @@ import { migrate, openSqlite, type SqliteHandle } from '@dcg/storage';
 import { GovernanceError } from '../../errors';
 import type { GovernanceStore } from '../../repositories';
 import { governanceMigrations } from '../governance-migrations';
+import type { GovernanceTables } from '../governance-tables';
+import { policyRepository } from '../policy-repository';
+import { storeContext } from '../store-context';
+import { templateRepository } from '../template-repository';
 import { sqliteInstanceRepository } from './instance-repository';
 import { sqlitePlanRepository } from './plan-repository';
-import { sqlitePolicyRepository } from './policy-repository';
 import { sqliteResultRepository } from './result-repository';
 import { sqliteContext } from './sqlite-context';
-import { sqliteTemplateRepository } from './template-repository';
 
 /**
  * Options of {@link openSqliteStore}.
@@ -42,7 +44,7 @@ export interface SqliteStoreOptions {
  * const store = await openSqliteStore({ file: './data/governance.db' });
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<GovernanceStore> {
-  let handle: SqliteHandle<unknown> | undefined;
+  let handle: SqliteHandle<GovernanceTables> | undefined;
   try {
     handle = await openSqlite(options.file, {
       ...(options.synchronous ? { synchronous: options.synchronous } : {}),
@@ -62,12 +64,13 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
   let closed = false;
   let closing: Promise<void> | undefined;
   const ctx = sqliteContext(connection, () => closed);
+  const store = storeContext(opened, () => closed);
   const results = sqliteResultRepository(ctx);
   const { drain, ...resultRepository } = results;
   return {
     kind: 'sqlite',
-    ...sqliteTemplateRepository(ctx),
-    ...sqlitePolicyRepository(ctx),
+    ...templateRepository(store),
+    ...policyRepository(store),
     ...sqlitePlanRepository(ctx),
     ...sqliteInstanceRepository(ctx),
     ...resultRepository,
