@@ -4,11 +4,11 @@ import { GovernanceError } from '../../errors';
 import type { GovernanceStore } from '../../repositories';
 import { governanceMigrations } from '../governance-migrations';
 import type { GovernanceTables } from '../governance-tables';
+import { planRepository } from '../plan-repository';
 import { policyRepository } from '../policy-repository';
 import { storeContext } from '../store-context';
 import { templateRepository } from '../template-repository';
 import { postgresInstanceRepository } from './instance-repository';
-import { postgresPlanRepository } from './plan-repository';
 import { postgresContext } from './postgres-context';
 import { postgresResultRepository } from './result-repository';
 
@@ -73,7 +73,7 @@ export async function openPostgresStore(
     pool,
     ...templateRepository(store),
     ...policyRepository(store),
-    ...postgresPlanRepository(ctx),
+    ...planRepository(store),
     ...postgresInstanceRepository(ctx),
     ...results,
     async ping() {

@@ -3,11 +3,11 @@ import { GovernanceError } from '../../errors';
 import type { GovernanceStore } from '../../repositories';
 import { governanceMigrations } from '../governance-migrations';
 import type { GovernanceTables } from '../governance-tables';
+import { planRepository } from '../plan-repository';
 import { policyRepository } from '../policy-repository';
 import { storeContext } from '../store-context';
 import { templateRepository } from '../template-repository';
 import { sqliteInstanceRepository } from './instance-repository';
-import { sqlitePlanRepository } from './plan-repository';
 import { sqliteResultRepository } from './result-repository';
 import { sqliteContext } from './sqlite-context';
 
@@ -71,7 +71,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
     kind: 'sqlite',
     ...templateRepository(store),
     ...policyRepository(store),
-    ...sqlitePlanRepository(ctx),
+    ...planRepository(store),
     ...sqliteInstanceRepository(ctx),
     ...resultRepository,
     async ping() {
