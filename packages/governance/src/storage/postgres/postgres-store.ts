@@ -4,11 +4,11 @@ import { GovernanceError } from '../../errors';
 import type { GovernanceStore } from '../../repositories';
 import { governanceMigrations } from '../governance-migrations';
 import type { GovernanceTables } from '../governance-tables';
+import { instanceRepository } from '../instance-repository';
 import { planRepository } from '../plan-repository';
 import { policyRepository } from '../policy-repository';
 import { storeContext } from '../store-context';
 import { templateRepository } from '../template-repository';
-import { postgresInstanceRepository } from './instance-repository';
 import { postgresContext } from './postgres-context';
 import { postgresResultRepository } from './result-repository';
 
@@ -74,7 +74,7 @@ export async function openPostgresStore(
     ...templateRepository(store),
     ...policyRepository(store),
     ...planRepository(store),
-    ...postgresInstanceRepository(ctx),
+    ...instanceRepository(store),
     ...results,
     async ping() {
       await ctx.run('answer', () => pool.query('SELECT 1'));

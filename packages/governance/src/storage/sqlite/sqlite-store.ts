@@ -3,11 +3,11 @@ import { GovernanceError } from '../../errors';
 import type { GovernanceStore } from '../../repositories';
 import { governanceMigrations } from '../governance-migrations';
 import type { GovernanceTables } from '../governance-tables';
+import { instanceRepository } from '../instance-repository';
 import { planRepository } from '../plan-repository';
 import { policyRepository } from '../policy-repository';
 import { storeContext } from '../store-context';
 import { templateRepository } from '../template-repository';
-import { sqliteInstanceRepository } from './instance-repository';
 import { sqliteResultRepository } from './result-repository';
 import { sqliteContext } from './sqlite-context';
 
@@ -72,7 +72,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Gove
     ...templateRepository(store),
     ...policyRepository(store),
     ...planRepository(store),
-    ...sqliteInstanceRepository(ctx),
+    ...instanceRepository(store),
     ...resultRepository,
     async ping() {
       ctx.run('answer', () => connection.prepare('SELECT 1').get());
