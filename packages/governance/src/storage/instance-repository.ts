@@ -3,19 +3,11 @@ import { guardedContracts } from '../guarded-contracts';
 import type { InstanceRecord, InstanceRepository } from '../repositories';
 import { componentIds } from './component-ids';
 import type { GovernanceTables } from './governance-tables';
+import { inChunks } from './in-chunks';
 import { assertStorableText, guardFromRow, hasNul } from './row-mapping';
 import type { StoreContext } from './store-context';
 
 type Db = Kysely<GovernanceTables>;
-
-// Rows per multi-row INSERT: under SQLite's and PostgreSQL's limits on bound parameters.
-const ROWS_PER_INSERT = 500;
-
-function* chunks<T>(items: readonly T[]): Generator<T[]> {
-  for (let i = 0; i < items.length; i += ROWS_PER_INSERT) {
-    yield items.slice(i, i + ROWS_PER_INSERT);
-  }
-}
 
 /**
  * Marketplace instances with the index of their components and of the contracts their guardians
@@ -79,10 +71,10 @@ export function instanceRepository(ctx: StoreContext): InstanceRepository {
             )
             .execute();
           await dropIndexes(trx, systemId, environment);
-          for (const rows of chunks(components)) {
+          for (const rows of inChunks(components)) {
             await trx.insertInto('instance_components').values(rows).execute();
           }
-          for (const rows of chunks(guards)) {
+          for (const rows of inChunks(guards)) {
             await trx
               .insertInto('instance_guards')
               .values(rows)
