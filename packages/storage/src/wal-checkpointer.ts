@@ -17,6 +17,8 @@ export async function startWalCheckpointer(
 ): Promise<{ close(): Promise<void> }> {
   const worker = new Worker(new URL('./wal-checkpoint-worker.mjs', import.meta.url), {
     workerData: { file, intervalMs, walLimitBytes },
+    // Plain JavaScript: none of the parent's loader flags (tsx, --input-type...) apply to it.
+    execArgv: [],
   });
   await new Promise<void>((resolve, reject) => {
     worker.once('message', () => resolve());

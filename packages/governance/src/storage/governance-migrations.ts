@@ -26,8 +26,8 @@ async function legacyVersions(db: AnyDb, dialect: 'sqlite' | 'postgres'): Promis
  * `migrate` holds. SQLite's run on the raw connection (its backfills are synchronous), which is
  * the connection Kysely holds; PostgreSQL's through Kysely.
  */
-async function applyLegacy(
-  handle: StorageHandle<unknown>,
+async function applyLegacy<DB>(
+  handle: StorageHandle<DB>,
   db: AnyDb,
   applied: Set<number>,
   record: boolean,
@@ -72,7 +72,7 @@ async function applyLegacy(
  * @example
  * await migrate(handle, governanceMigrations(handle));
  */
-export function governanceMigrations(handle: StorageHandle<unknown>): Migrations {
+export function governanceMigrations<DB>(handle: StorageHandle<DB>): Migrations {
   return {
     component: 'governance',
     async adopt(db, dialect) {

@@ -54,6 +54,17 @@ export function clampPaging(limit: number, offset: number): { limit: number; off
 }
 
 /**
+ * Whether a lookup key holds the NUL character: no stored text can (see
+ * {@link assertStorableText}), so no row matches it, and PostgreSQL would refuse the query.
+ *
+ * @example
+ * if (hasNul(id)) return null;
+ */
+export function hasNul(text: string | null | undefined): boolean {
+  return typeof text === 'string' && text.includes('\u0000');
+}
+
+/**
  * A new id for records the store creates itself (guardian template policies).
  *
  * @example

@@ -1,14 +1,9 @@
-import { migrate, openPostgres, StorageError } from '@dcg/storage';
+import { openPostgres, type PostgresHandle, StorageError } from '@dcg/storage';
 import type pg from 'pg';
 import { GovernanceError } from '../../errors';
 import type { GovernanceStore } from '../../repositories';
-import { governanceMigrations } from '../governance-migrations';
-import { postgresInstanceRepository } from './instance-repository';
-import { postgresPlanRepository } from './plan-repository';
-import { postgresPolicyRepository } from './policy-repository';
-import { postgresContext } from './postgres-context';
-import { postgresResultRepository } from './result-repository';
-import { postgresTemplateRepository } from './template-repository';
+import { governanceStore } from '../governance-store';
+import type { GovernanceTables } from '../governance-tables';
 
 /**
  * Options of {@link openPostgresStore}.
@@ -26,7 +21,8 @@ export interface PostgresStoreOptions {
 
 /**
  * Opens the PostgreSQL governance store and runs its migrations: one repository per aggregate
- * over one pool. Evaluation results are group-committed (see `result-repository.ts`).
+ * over the process's pool for this database and schema (shared with its other stores, see
+ * `openPostgres` of `@dcg/storage`). Evaluation results are group-committed.
  *
  * @example
  * import { openPostgresStore } from '@dcg/governance/postgres';
@@ -35,10 +31,9 @@ export interface PostgresStoreOptions {
 export async function openPostgresStore(
   options: PostgresStoreOptions,
 ): Promise<GovernanceStore & { readonly pool: pg.Pool }> {
-  let handle: ReturnType<typeof openPostgres>;
+  let handle: PostgresHandle<GovernanceTables>;
   try {
-    // The process's pool for this database and schema, shared with its other stores.
-    handle = openPostgres({
+    handle = openPostgres<GovernanceTables>({
       connectionString: options.connectionString,
       schema: options.schema ?? 'public',
       maxConnections: options.maxConnections ?? 10,
@@ -49,41 +44,7 @@ export async function openPostgresStore(
     }
     throw error;
   }
-  try {
-    await migrate(handle, governanceMigrations(handle));
-  } catch (error) {
-    await handle.close();
-    throw new GovernanceError(
-      'storage_failure',
-      `Cannot open the PostgreSQL database: ${(error as Error).message}`,
-      { cause: error },
-    );
-  }
-  const { pool } = handle;
-  let closed = false;
-  let closing: Promise<void> | undefined;
-  const ctx = postgresContext(pool, () => closed);
-  const { drain, ...results } = postgresResultRepository(ctx);
-  return {
-    kind: 'postgres',
-    // The one pool of the process: the app's shared rate limits count over it too.
-    pool,
-    ...postgresTemplateRepository(ctx),
-    ...postgresPolicyRepository(ctx),
-    ...postgresPlanRepository(ctx),
-    ...postgresInstanceRepository(ctx),
-    ...results,
-    async ping() {
-      await ctx.run('answer', () => pool.query('SELECT 1'));
-    },
-    close() {
-      closing ??= (async () => {
-        // Commit what is queued or in flight before closing: nothing accepted may be dropped.
-        await drain();
-        closed = true;
-        await handle.close();
-      })();
-      return closing;
-    },
-  };
+  const store = await governanceStore(handle, 'Cannot open the PostgreSQL database');
+  // The process's pool: the app's shared rate limits count over it too.
+  return Object.assign(store, { pool: handle.pool });
 }

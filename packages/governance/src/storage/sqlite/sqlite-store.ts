@@ -1,13 +1,8 @@
-import { migrate, openSqlite, type SqliteHandle } from '@dcg/storage';
+import { openSqlite } from '@dcg/storage';
 import { GovernanceError } from '../../errors';
 import type { GovernanceStore } from '../../repositories';
-import { governanceMigrations } from '../governance-migrations';
-import { sqliteInstanceRepository } from './instance-repository';
-import { sqlitePlanRepository } from './plan-repository';
-import { sqlitePolicyRepository } from './policy-repository';
-import { sqliteResultRepository } from './result-repository';
-import { sqliteContext } from './sqlite-context';
-import { sqliteTemplateRepository } from './template-repository';
+import { governanceStore } from '../governance-store';
+import type { GovernanceTables } from '../governance-tables';
 
 /**
  * Options of {@link openSqliteStore}.
@@ -42,46 +37,17 @@ export interface SqliteStoreOptions {
  * const store = await openSqliteStore({ file: './data/governance.db' });
  */
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<GovernanceStore> {
-  let handle: SqliteHandle<unknown> | undefined;
+  const failure = `Cannot open the SQLite database ${options.file}`;
+  let handle: Awaited<ReturnType<typeof openSqlite<GovernanceTables>>>;
   try {
-    handle = await openSqlite(options.file, {
+    handle = await openSqlite<GovernanceTables>(options.file, {
       ...(options.synchronous ? { synchronous: options.synchronous } : {}),
       ...(options.walLimitBytes ? { walLimitBytes: options.walLimitBytes } : {}),
     });
-    await migrate(handle, governanceMigrations(handle));
   } catch (error) {
-    await handle?.close();
-    throw new GovernanceError(
-      'storage_failure',
-      `Cannot open the SQLite database ${options.file}: ${(error as Error).message}`,
-      { cause: error },
-    );
+    throw new GovernanceError('storage_failure', `${failure}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
-  const opened = handle;
-  const connection = opened.raw;
-  let closed = false;
-  let closing: Promise<void> | undefined;
-  const ctx = sqliteContext(connection, () => closed);
-  const results = sqliteResultRepository(ctx);
-  const { drain, ...resultRepository } = results;
-  return {
-    kind: 'sqlite',
-    ...sqliteTemplateRepository(ctx),
-    ...sqlitePolicyRepository(ctx),
-    ...sqlitePlanRepository(ctx),
-    ...sqliteInstanceRepository(ctx),
-    ...resultRepository,
-    async ping() {
-      ctx.run('answer', () => connection.prepare('SELECT 1').get());
-    },
-    close() {
-      closing ??= (async () => {
-        // Commit what is queued before closing: nothing accepted may be dropped.
-        await drain();
-        closed = true;
-        await opened.close();
-      })();
-      return closing;
-    },
-  };
+  return governanceStore(handle, failure);
 }
