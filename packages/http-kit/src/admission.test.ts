@@ -1,7 +1,8 @@
+import { connect, type Socket } from 'node:net';
 import { type Context, Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { AdmissionConfigSchema, admissionControl } from './admission';
+import { Admission, AdmissionConfigSchema, admissionControl } from './admission';
 import { healthRoutes } from './health';
 import { ServiceMetrics } from './metrics';
 import { startHttpServer } from './server';
@@ -144,6 +145,66 @@ describe('admissionControl', () => {
   });
 });
 
+/** The end of this turn of the event loop: immediates queued before this one have run. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('Admission', () => {
+  it('starts at most maxStartsPerTurn per turn of the event loop, the others on later turns in order', async () => {
+    const admission = new Admission({
+      maxInFlight: 10,
+      maxQueued: 10,
+      maxWaitMs: 60_000,
+      maxStartsPerTurn: 2,
+    });
+    const started: number[] = [];
+    const turns = Array.from({ length: 5 }, (_, i) =>
+      Promise.resolve(admission.enter()).then((turn) => {
+        started.push(i);
+        return turn;
+      }),
+    );
+    expect(admission.load).toEqual({ inFlight: 2, queued: 3 });
+    await nextTurn();
+    expect(admission.load).toEqual({ inFlight: 4, queued: 1 });
+    await nextTurn();
+    expect(admission.load).toEqual({ inFlight: 5, queued: 0 });
+    const released = await Promise.all(turns);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    for (const release of released) (release as () => void)();
+    expect(admission.load).toEqual({ inFlight: 0, queued: 0 });
+  });
+
+  it('gives a released turn to the first waiter on the next turn of the loop, not inside the release', async () => {
+    const admission = new Admission({ maxInFlight: 1, maxQueued: 10, maxWaitMs: 60_000 });
+    const first = admission.enter() as () => void;
+    const second = admission.enter();
+    first();
+    // A chain of synchronous work cannot start the next request before the loop reads its sockets.
+    expect(admission.load).toEqual({ inFlight: 0, queued: 1 });
+    // Nor does a request that arrives meanwhile jump the line.
+    const third = admission.enter();
+    expect(admission.load).toEqual({ inFlight: 0, queued: 2 });
+    await nextTurn();
+    expect(admission.load).toEqual({ inFlight: 1, queued: 1 });
+    ((await second) as () => void)();
+    await nextTurn();
+    expect(typeof (await third)).toBe('function');
+  });
+
+  it('does not count requests that only wait for the next turn of the loop as a full line', async () => {
+    const admission = new Admission({
+      maxInFlight: 2,
+      maxQueued: 0,
+      maxWaitMs: 60_000,
+      maxStartsPerTurn: 1,
+    });
+    expect(typeof admission.enter()).toBe('function');
+    const deferred = admission.enter();
+    expect(await admission.enter()).toBe('queue-full');
+    expect(typeof (await deferred)).toBe('function');
+  });
+});
+
 describe('admission control on a real server', () => {
   const closers: (() => Promise<void>)[] = [];
   afterEach(async () => {
@@ -184,5 +245,58 @@ describe('admission control on a real server', () => {
     finish();
     const answers = await Promise.all([...working, ...waiting.slice(0, 3), takesItsPlace]);
     expect(answers.map((r) => r?.status)).toEqual(Array(8).fill(200));
+  });
+
+  it('reads a probe between the starts of CPU-bound requests instead of after all of them', async () => {
+    const count = 20;
+    const app = new Hono();
+    let finished = 0;
+    let sendProbe = () => {};
+    app.route('/', healthRoutes({ ready: () => ({ ready: true }) }));
+    app.use(admissionControl({ config: { maxStartsPerTurn: 1 } }));
+    app.get('/cpu', (c) => {
+      // Synchronous work, as a search is: it holds the event loop from start to answer.
+      const until = performance.now() + 2;
+      while (performance.now() < until) {}
+      finished += 1;
+      if (finished === 1) sendProbe();
+      return c.text('done');
+    });
+    const server = await startHttpServer(app, { port: 0 });
+    closers.push(() => server.close());
+    const { port } = new URL(server.url);
+    // Raw connections, all open before any request: the server reads the requests of one write
+    // in one go, as it would from many clients at once.
+    const sockets = await Promise.all(
+      Array.from(
+        { length: count + 1 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
+          }),
+      ),
+    );
+    closers.push(async () => {
+      for (const socket of sockets) socket.destroy();
+    });
+    // Until the server has accepted them all (its accepts and reads are separate turns).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const probe = sockets.pop()!;
+    const finishedWhenProbed = new Promise<number>((resolve) =>
+      probe.once('data', (data) => {
+        expect(data.toString()).toMatch(/^HTTP\/1\.1 200/);
+        resolve(finished);
+      }),
+    );
+    // Sent while the first request is worked on: the loop reads it on its next turn.
+    sendProbe = () => probe.write('GET /health HTTP/1.1\r\nhost: test\r\n\r\n');
+    const answered = sockets.map(
+      (socket) => new Promise<void>((resolve) => socket.once('data', () => resolve())),
+    );
+    for (const socket of sockets) socket.write('GET /cpu HTTP/1.1\r\nhost: test\r\n\r\n');
+    // Without a bound on starts per turn, all the requests read with the first run before it.
+    expect(await finishedWhenProbed).toBeLessThan(count / 2);
+    await Promise.all(answered);
+    expect(finished).toBe(count);
   });
 });

@@ -18,6 +18,13 @@ export const AdmissionConfigSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** Requests worked on at once; the others wait in line (first come, first served). */
   maxInFlight: z.number().int().min(1).max(100_000).default(32),
+  /**
+   * Requests that start per turn of the event loop; the others start on a later turn, after the
+   * loop has read its sockets again, so a probe waits behind this many starts at most instead of
+   * behind every request that arrived with it (work that is CPU, such as a search, runs to its
+   * first wait for I/O as soon as it starts).
+   */
+  maxStartsPerTurn: z.number().int().min(1).max(100_000).default(4),
   /** Requests waiting at most; beyond that a request is answered 503 at once. */
   maxQueued: z.number().int().min(0).max(1_000_000).default(512),
   /** Longest wait for a turn; then 503. */
@@ -49,17 +56,29 @@ interface Waiter {
  * try { await work(); } finally { turn(); }
  */
 export class Admission {
-  readonly #config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'>;
+  readonly #config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'> & {
+    maxStartsPerTurn: number;
+  };
   #inFlight = 0;
   readonly #queue: Waiter[] = [];
+  /** Turns given since the last pump (the pump runs once per event-loop turn, in its check phase). */
+  #startedThisTurn = 0;
+  #pumpScheduled = false;
 
-  constructor(config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'>) {
-    this.#config = config;
+  constructor(
+    config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'> &
+      Partial<Pick<AdmissionConfig, 'maxStartsPerTurn'>>,
+  ) {
+    this.#config = { ...config, maxStartsPerTurn: config.maxStartsPerTurn ?? config.maxInFlight };
   }
 
   /** Whether a request would get a turn at once. */
   get free(): boolean {
-    return this.#inFlight < this.#config.maxInFlight && this.#queue.length === 0;
+    return (
+      this.#inFlight < this.#config.maxInFlight &&
+      this.#queue.length === 0 &&
+      this.#startedThisTurn < this.#config.maxStartsPerTurn
+    );
   }
 
   /** Requests worked on and waiting now. */
@@ -69,9 +88,14 @@ export class Admission {
 
   /** A turn now, after a wait, or a refusal (line full, waited too long, client gone). */
   enter(signal?: AbortSignal): Promise<(() => void) | AdmissionRefusal> | (() => void) {
-    if (this.#inFlight < this.#config.maxInFlight && this.#queue.length === 0) return this.#turn();
+    if (this.free) return this.#turn();
     if (signal?.aborted) return Promise.resolve('aborted');
-    if (this.#queue.length >= this.#config.maxQueued) return Promise.resolve('queue-full');
+    // Waiters that only wait for the next turn of the loop (a turn is free) do not fill the line.
+    if (
+      this.#queue.length >= this.#config.maxQueued &&
+      this.#inFlight + this.#queue.length >= this.#config.maxInFlight
+    )
+      return Promise.resolve('queue-full');
     return new Promise((resolve) => {
       const leave = (refusal: AdmissionRefusal) => {
         const index = this.#queue.indexOf(waiter);
@@ -91,25 +115,49 @@ export class Admission {
       const timer = setTimeout(() => leave('timeout'), this.#config.maxWaitMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(waiter);
+      this.#schedulePump();
     });
   }
 
   #turn(): () => void {
     this.#inFlight += 1;
+    this.#startedThisTurn += 1;
+    // The next turn of the loop resets the count (and admits waiters if any).
+    this.#schedulePump();
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#inFlight -= 1;
-      // The turn passes straight to the first waiter: no request that arrives meanwhile jumps the line.
-      const next = this.#queue.shift();
-      next?.admit();
+      // Waiters get the free turns in the next check phase, never here: a release in a chain of
+      // synchronous work would otherwise start the next request before the loop reads its sockets.
+      // No request that arrives meanwhile jumps the line (`free` is false while any wait).
+      if (this.#queue.length > 0) this.#schedulePump();
     };
+  }
+
+  /** Admits waiters, first come first served, up to the free turns and this turn's starts. */
+  #schedulePump(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#startedThisTurn = 0;
+      while (
+        this.#queue.length > 0 &&
+        this.#inFlight < this.#config.maxInFlight &&
+        this.#startedThisTurn < this.#config.maxStartsPerTurn
+      ) {
+        this.#queue.shift()!.admit();
+      }
+    });
   }
 }
 
 /**
- * Admission control as a middleware: at most `maxInFlight` requests are worked on at once, up to
+ * Admission control as a middleware: at most `maxInFlight` requests are worked on at once and at
+ * most `maxStartsPerTurn` start per turn of the event loop (the rest start on later turns, so the
+ * probes, read on every turn, wait behind a few starts only), up to
  * `maxQueued` more wait (each at most `maxWaitMs`), and beyond that a request is answered at once
  * with 503 and `Retry-After`, so that a flood queues in a bounded line instead of on the event
  * loop, where it would delay everything (the probes included). A turn lasts until the response
