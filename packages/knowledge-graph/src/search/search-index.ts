@@ -1,7 +1,9 @@
 import { foldedWords } from '@dcg/text-match';
 import type { Quad } from 'n3';
+import type { TripleStore } from '../store/triple-store';
+import { TripleStoreBuilder } from '../store/triple-store-builder';
 import { DocRegistry } from './doc-registry';
-import { type SearchPredicate, SourceSearchIndex } from './source-search-index';
+import { type Postings, type SearchPredicate, SourceSearchIndex } from './source-search-index';
 
 /** One page of search hits: IRIs best first, and how many matched in all. */
 export interface SearchPage {
@@ -84,19 +86,24 @@ export class SearchIndex {
 
   /** Indexes `quads` as the whole content of `sourceId`, replacing what it had. */
   replaceSource(sourceId: string, quads: Iterable<Quad>): void {
-    this.swapSource(sourceId, this.buildSource(quads));
+    const builder = new TripleStoreBuilder();
+    for (const quad of quads) builder.addQuad(quad);
+    this.swapSource(sourceId, this.buildSource(builder.build()));
   }
 
-  /** Builds a source index without making it visible (see {@link SearchIndex.swapSource}). */
-  buildSource(quads: Iterable<Quad>): SourceSearchIndex {
-    return SourceSearchIndex.build(quads, this.#predicates, this.#registry);
+  /**
+   * Builds the index of a source's store without making it visible (see
+   * {@link SearchIndex.swapSource}); the index reads its literals from the store's dictionary.
+   */
+  buildSource(store: TripleStore): SourceSearchIndex {
+    return SourceSearchIndex.build(store, this.#predicates, this.#registry);
   }
 
   /**
    * {@link SearchIndex.buildSource} in steps: yields between slices of work, returns the index.
    */
-  buildSourceInSteps(quads: Iterable<Quad>): Generator<void, SourceSearchIndex, void> {
-    return SourceSearchIndex.buildInSteps(quads, this.#predicates, this.#registry);
+  buildSourceInSteps(store: TripleStore): Generator<void, SourceSearchIndex, void> {
+    return SourceSearchIndex.buildInSteps(store, this.#predicates, this.#registry);
   }
 
   /** Makes a built index the one of `sourceId` (or removes it when `index` is undefined). */
@@ -193,14 +200,27 @@ export class SearchIndex {
     const n = words.length;
     const phrase = words.join(' ');
     for (const s of sources) {
-      const hits = s.phrases.get(phrase);
-      if (!hits) continue;
+      // A literal equal to the whole query holds every query word: it is among the entries of
+      // the rarest one that have as many words as the query (checked against the dictionary).
+      let rarest: Postings | undefined;
+      for (const word of words) {
+        const postings = s.postings.get(word);
+        if (postings === undefined) {
+          rarest = undefined;
+          break;
+        }
+        if (rarest === undefined || postings.docs.length < rarest.docs.length) rarest = postings;
+      }
+      if (rarest === undefined) continue;
       const langsOk = langOk.get(s);
-      for (let i = 0; i < hits.docs.length; i++) {
-        const doc = hits.docs[i]!;
-        if (langsOk && langsOk[hits.langs[i]!] === 0) continue;
+      const { docs, lengths, langs, literals, predicates } = rarest;
+      for (let i = 0; i < docs.length; i++) {
+        if (lengths[i] !== n) continue;
+        const doc = docs[i]!;
+        if (langsOk && langsOk[langs[i]!] === 0) continue;
         if (matched[doc] === 0 || matched[doc]! > n) continue;
-        total[doc]! += PHRASE_BONUS * hits.weights[i]! * Math.max(idfSum, 1);
+        if (n > 1 && s.literalWords(literals[i]!).join(' ') !== phrase) continue;
+        total[doc]! += PHRASE_BONUS * s.weights[predicates[i]!]! * Math.max(idfSum, 1);
         // Counted once per document even when several literals equal the phrase.
         matched[doc] = n + 1;
       }

@@ -1,6 +1,7 @@
-import { foldedWords, TypoIndex } from '@dcg/text-match';
-import type { Quad } from 'n3';
+import { TypoIndex } from '@dcg/text-match';
+import type { TripleStore } from '../store/triple-store';
 import type { DocRegistry } from './doc-registry';
+import { foldWords } from './fold-words';
 
 /** A literal predicate that search matches, with its ranking weight. */
 export interface SearchPredicate {
@@ -18,42 +19,53 @@ export interface Postings {
   impacts: Float32Array;
   /** Language of each entry's literal: an index into {@link SourceSearchIndex.languages}. */
   langs: Uint16Array | Int32Array;
+  /** The literal of each entry: its id in the store's dictionary (never a copy of its text). */
+  literals: Uint32Array;
+  /** How many words the entry's literal has (at most 65,535), for whole-label matches. */
+  lengths: Uint16Array;
+  /** The predicate of each entry: an index into the searchable predicates. */
+  predicates: Uint16Array;
   /** Number of distinct documents (for IDF). */
   docFrequency: number;
 }
 
-/** Documents whose whole literal equals a folded phrase, with the literal's predicate weight. */
-export interface PhrasePostings {
-  docs: Int32Array;
-  weights: Float32Array;
-  /** Language of each literal: an index into {@link SourceSearchIndex.languages}. */
-  langs: Uint16Array | Int32Array;
-}
-
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const SKOS_IN_SCHEME = 'http://www.w3.org/2004/02/skos/core#inScheme';
+const QUOTE = 34;
 
 // BM25 parameters. b is softer than the usual 0.75: labels are short, and a long label that
 // holds the word as written must still beat a short one that only completes a prefix.
 const K1 = 1.2;
 const B = 0.5;
 
+/** Units of work (rows, words) between two steps of {@link SourceSearchIndex.buildInSteps}. */
+const BUILD_SLICE = 2_000;
+/** Below this length V8 copies substrings; a longer word kept as a key is copied flat. */
+const SLICE_MIN_LENGTH = 13;
+
+/** The lexical form and language tag of a literal in the engine id form (`"lex"@lang`). */
+function literalParts(id: string): { lex: string; lang: string } {
+  const end = id.lastIndexOf('"');
+  const lex = id.slice(1, end);
+  return { lex, lang: id.charCodeAt(end + 1) === 64 ? id.slice(end + 2) : '' };
+}
+
 /**
- * The search index of one source's graph. It is immutable once built: replacing a source builds
- * a new one and swaps it in, so the index follows ingestion per source without a full rebuild.
+ * The search index of one source's graph, built from its {@link TripleStore}: the literals are
+ * read from the store's dictionary, by id, and the index refers to them by id (no copy of a
+ * label is kept). It is immutable once built: replacing a source builds a new one and swaps it
+ * in, so the index follows ingestion per source without a full rebuild.
  *
  * @example
- * const index = SourceSearchIndex.build(quads, predicates, registry);
+ * const index = SourceSearchIndex.build(store, predicates, registry);
  * index.postings.get('water')?.docFrequency;
  */
-/** Units of work (quads, words, phrases) between two steps of {@link SourceSearchIndex.buildInSteps}. */
-const BUILD_SLICE = 2_000;
-
 export class SourceSearchIndex {
   /** Distinct documents of this source. */
   readonly docCount: number;
   readonly postings: Map<string, Postings>;
-  readonly phrases: Map<string, PhrasePostings>;
+  /** The weight of each searchable predicate, by index. */
+  readonly weights: Float64Array;
   /**
    * Language tags of the indexed literals as the store holds them, `''` (index 0) for a literal
    * without one.
@@ -65,20 +77,23 @@ export class SourceSearchIndex {
   readonly schemes: Map<string, Int32Array>;
   /** Every word, sorted, for prefix ranges. */
   readonly sortedTerms: string[];
+  readonly #store: TripleStore;
   readonly #docIds: Int32Array;
   #typos: TypoIndex | undefined;
   readonly #registry: DocRegistry;
   #released = false;
 
   private constructor(init: {
+    store: TripleStore;
     registry: DocRegistry;
     docIds: Int32Array;
     postings: Map<string, Postings>;
-    phrases: Map<string, PhrasePostings>;
+    weights: Float64Array;
     languages: string[];
     types: Map<string, Int32Array>;
     schemes: Map<string, Int32Array>;
   }) {
+    this.#store = init.store;
     this.languages = init.languages;
     this.types = init.types;
     this.schemes = init.schemes;
@@ -86,20 +101,20 @@ export class SourceSearchIndex {
     this.#docIds = init.docIds;
     this.docCount = init.docIds.length;
     this.postings = init.postings;
-    this.phrases = init.phrases;
+    this.weights = init.weights;
     this.sortedTerms = [...init.postings.keys()].sort();
   }
 
   /**
-   * Indexes the literals of `quads` whose predicate is one of `predicates` and whose subject is
+   * Indexes the literals of `store` whose predicate is one of `predicates` and whose subject is
    * an IRI (search answers full IRIs only; blank nodes are not addressable).
    */
   static build(
-    quads: Iterable<Quad>,
+    store: TripleStore,
     predicates: readonly SearchPredicate[],
     registry: DocRegistry,
   ): SourceSearchIndex {
-    const steps = SourceSearchIndex.buildInSteps(quads, predicates, registry);
+    const steps = SourceSearchIndex.buildInSteps(store, predicates, registry);
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value;
@@ -111,158 +126,203 @@ export class SourceSearchIndex {
    * that a caller can let the event loop run between slices; it returns the index.
    */
   static *buildInSteps(
-    quads: Iterable<Quad>,
+    store: TripleStore,
     predicates: readonly SearchPredicate[],
     registry: DocRegistry,
   ): Generator<void, SourceSearchIndex, void> {
     let work = 0;
-    const predicateIndex = new Map<string, number>();
-    predicates.forEach((p, i) => {
-      predicateIndex.set(p.iri, i);
-    });
+    const pos = store.pos;
+    const rowsOf = (iri: string): [number, number] => {
+      const p = store.termId(iri);
+      if (p === 0 || p >= pos.offsets.length - 1) return [0, 0];
+      return [pos.offsets[p] as number, pos.offsets[p + 1] as number];
+    };
+    const predicateRows = predicates.map((p) => rowsOf(p.iri));
+    // Documents are numbered in subject order (the order the graph first named them), so that
+    // ties rank as they were ingested: a first pass marks the subjects of indexed literals.
+    const DOC_UNSEEN = -1;
+    const NOT_A_DOC = -2;
+    const subjectDocs = new Int32Array(store.terms.size + 1).fill(NOT_A_DOC);
+    for (const [from, to] of predicateRows) {
+      for (let row = from; row < to; row++) {
+        if (++work % (BUILD_SLICE * 16) === 0) yield;
+        if (!store.terms.isLiteral(pos.second[row] as number)) continue;
+        subjectDocs[pos.third[row] as number] = DOC_UNSEEN;
+      }
+    }
+    const localDocs: number[] = [];
+    for (let s = 1; s < subjectDocs.length; s++) {
+      if (subjectDocs[s] !== DOC_UNSEEN) continue;
+      if (++work % BUILD_SLICE === 0) yield;
+      const iri = store.terms.term(s);
+      if (iri.startsWith('_:')) {
+        subjectDocs[s] = NOT_A_DOC;
+        continue;
+      }
+      const doc = registry.acquire(iri);
+      subjectDocs[s] = doc;
+      localDocs.push(doc);
+    }
+
     const lengthSums = new Float64Array(predicates.length);
     const literalCounts = new Float64Array(predicates.length);
-    const localDocs = new Map<string, number>();
     // Postings are collected as flat entries in growable typed arrays and grouped by word at the
     // end (a counting sort): a few large allocations instead of one small array per word, which
     // keeps the garbage collector out of the way on large graphs.
-    const words = new EntryTable(6); // word id, doc, predicate, tf, literal length, language
-    const phrases = new EntryTable(4); // phrase id, doc, predicate, language
+    const words = new EntryTable(7); // word id, doc, predicate, tf, literal length, language, literal
     const wordIds = new Map<string, number>();
-    const phraseIds = new Map<string, number>();
     const languageIds = new Map<string, number>([['', 0]]);
-    // rdf:type and skos:inScheme statements: subject → class or scheme IRIs.
-    const typeStatements = new Map<string, string[]>();
-    const schemeStatements = new Map<string, string[]>();
-
-    for (const quad of quads) {
-      if (++work % BUILD_SLICE === 0) yield;
-      if (quad.subject.termType !== 'NamedNode') continue;
-      if (quad.object.termType === 'NamedNode') {
-        const facet =
-          quad.predicate.value === RDF_TYPE
-            ? typeStatements
-            : quad.predicate.value === SKOS_IN_SCHEME
-              ? schemeStatements
-              : undefined;
-        if (!facet) continue;
-        const list = facet.get(quad.subject.value);
-        if (list) list.push(quad.object.value);
-        else facet.set(quad.subject.value, [quad.object.value]);
-        continue;
-      }
-      if (quad.object.termType !== 'Literal') continue;
-      const p = predicateIndex.get(quad.predicate.value);
-      if (p === undefined) continue;
-      const tokens = foldedWords(quad.object.value);
-      if (tokens.length === 0) continue;
-      const language = quad.object.language;
-      let lang = languageIds.get(language);
-      if (lang === undefined) {
-        lang = languageIds.size;
-        languageIds.set(language, lang);
-      }
-      let doc = localDocs.get(quad.subject.value);
-      if (doc === undefined) {
-        doc = registry.acquire(quad.subject.value);
-        localDocs.set(quad.subject.value, doc);
-      }
-      const length = tokens.length;
-      lengthSums[p]! += length;
-      literalCounts[p]! += 1;
-      const phrase = tokens.join(' ');
-      let phraseId = phraseIds.get(phrase);
-      if (phraseId === undefined) {
-        phraseId = phraseIds.size;
-        phraseIds.set(phrase, phraseId);
-      }
-      phrases.push4(phraseId, doc, p, lang);
-      tokens.sort();
-      for (let i = 0; i < tokens.length; ) {
-        const word = tokens[i]!;
-        let j = i + 1;
-        while (j < tokens.length && tokens[j] === word) j++;
-        let wordId = wordIds.get(word);
-        if (wordId === undefined) {
-          wordId = wordIds.size;
-          wordIds.set(word, wordId);
+    const wordIdsOfLiteral: number[] = [];
+    const tfOfLiteral: number[] = [];
+    for (let p = 0; p < predicates.length; p++) {
+      const [from, to] = predicateRows[p] as [number, number];
+      let literal = 0;
+      let length = 0;
+      let lang = 0;
+      let distinct = 0;
+      for (let row = from; row < to; row++) {
+        if (++work % BUILD_SLICE === 0) yield;
+        const o = pos.second[row] as number;
+        if (o !== literal) {
+          // The rows of one literal are adjacent: its words are found once.
+          literal = o;
+          distinct = 0;
+          if (!store.terms.isLiteral(o)) continue;
+          const parts = literalParts(store.terms.term(o));
+          const tokens = foldWords(parts.lex);
+          length = tokens.length;
+          let language = languageIds.get(parts.lang);
+          if (language === undefined) {
+            language = languageIds.size;
+            languageIds.set(parts.lang, language);
+          }
+          lang = language;
+          tokens.sort();
+          for (let i = 0; i < tokens.length; ) {
+            let word = tokens[i] as string;
+            let j = i + 1;
+            while (j < tokens.length && tokens[j] === word) j++;
+            let wordId = wordIds.get(word);
+            if (wordId === undefined) {
+              wordId = wordIds.size;
+              if (word.length >= SLICE_MIN_LENGTH)
+                word = Buffer.from(word, 'utf8').toString('utf8');
+              wordIds.set(word, wordId);
+            }
+            wordIdsOfLiteral[distinct] = wordId;
+            tfOfLiteral[distinct] = j - i;
+            distinct++;
+            i = j;
+          }
         }
-        words.push6(wordId, doc, p, j - i, length, lang);
-        i = j;
+        if (distinct === 0) continue;
+        const doc = subjectDocs[pos.third[row] as number] as number;
+        if (doc < 0) continue;
+        lengthSums[p] = (lengthSums[p] as number) + length;
+        literalCounts[p] = (literalCounts[p] as number) + 1;
+        for (let k = 0; k < distinct; k++)
+          words.push7(
+            wordIdsOfLiteral[k] as number,
+            doc,
+            p,
+            tfOfLiteral[k] as number,
+            length,
+            lang,
+            literal,
+          );
       }
     }
 
     const averages = predicates.map((_, p) =>
-      literalCounts[p]! > 0 ? lengthSums[p]! / literalCounts[p]! : 1,
+      (literalCounts[p] as number) > 0
+        ? (lengthSums[p] as number) / (literalCounts[p] as number)
+        : 1,
     );
-    const weights = predicates.map((p) => p.weight);
+    const weights = Float64Array.from(predicates, (p) => p.weight);
 
     const wordOrder = words.groupBy(wordIds.size);
-    const allDocs = new Int32Array(words.length);
-    const allImpacts = new Float32Array(words.length);
+    const n = words.length;
+    const allDocs = new Int32Array(n);
+    const allImpacts = new Float32Array(n);
     // Two bytes per entry unless a source has more than 65,536 distinct language tags.
     const LangArray = languageIds.size <= 0x10000 ? Uint16Array : Int32Array;
-    const allLangs = new LangArray(words.length);
+    const allLangs = new LangArray(n);
+    const allLiterals = new Uint32Array(n);
+    const allLengths = new Uint16Array(n);
+    const allPredicates = new Uint16Array(n);
     const seen = new Uint8Array(registry.capacity);
     const postings = new Map<string, Postings>();
     for (const [word, id] of wordIds) {
       if (++work % BUILD_SLICE === 0) yield;
-      const from = wordOrder.starts[id]!;
-      const to = wordOrder.starts[id + 1]!;
+      const from = wordOrder.starts[id] as number;
+      const to = wordOrder.starts[id + 1] as number;
       let distinct = 0;
       for (let k = from; k < to; k++) {
-        const e = wordOrder.order[k]!;
+        const e = wordOrder.order[k] as number;
         const doc = words.get(e, 1);
-        const tf = words.get(e, 3);
         const p = words.get(e, 2);
-        const norm = 1 - B + (B * words.get(e, 4)) / averages[p]!;
+        const tf = words.get(e, 3);
+        const length = words.get(e, 4);
+        const norm = 1 - B + (B * length) / (averages[p] as number);
         allDocs[k] = doc;
         allLangs[k] = words.get(e, 5);
-        allImpacts[k] = (weights[p]! * (tf * (K1 + 1))) / (tf + K1 * norm);
+        allLiterals[k] = words.get(e, 6);
+        allLengths[k] = Math.min(length, 0xffff);
+        allPredicates[k] = p;
+        allImpacts[k] = ((weights[p] as number) * (tf * (K1 + 1))) / (tf + K1 * norm);
         if (seen[doc] === 0) {
           seen[doc] = 1;
           distinct++;
         }
       }
-      for (let k = from; k < to; k++) seen[allDocs[k]!] = 0;
+      for (let k = from; k < to; k++) seen[allDocs[k] as number] = 0;
       postings.set(word, {
         docs: allDocs.subarray(from, to),
         impacts: allImpacts.subarray(from, to),
         langs: allLangs.subarray(from, to),
+        literals: allLiterals.subarray(from, to),
+        lengths: allLengths.subarray(from, to),
+        predicates: allPredicates.subarray(from, to),
         docFrequency: distinct,
       });
     }
 
-    const phraseOrder = phrases.groupBy(phraseIds.size);
-    const phraseDocs = new Int32Array(phrases.length);
-    const phraseWeights = new Float32Array(phrases.length);
-    const phraseLangs = new LangArray(phrases.length);
-    const phraseMap = new Map<string, PhrasePostings>();
-    for (const [phrase, id] of phraseIds) {
-      if (++work % BUILD_SLICE === 0) yield;
-      const from = phraseOrder.starts[id]!;
-      const to = phraseOrder.starts[id + 1]!;
-      for (let k = from; k < to; k++) {
-        const e = phraseOrder.order[k]!;
-        phraseDocs[k] = phrases.get(e, 1);
-        phraseWeights[k] = weights[phrases.get(e, 2)]!;
-        phraseLangs[k] = phrases.get(e, 3);
+    const facet = (iri: string): Map<string, Int32Array> => {
+      const [from, to] = rowsOf(iri);
+      const grouped = new Map<string, Int32Array>();
+      let row = from;
+      while (row < to) {
+        const o = pos.second[row] as number;
+        let end = row + 1;
+        while (end < to && pos.second[end] === o) end++;
+        const value = store.terms.term(o);
+        if (value.charCodeAt(0) !== QUOTE && !value.startsWith('_:')) {
+          const docs: number[] = [];
+          for (let r = row; r < end; r++) {
+            const doc = subjectDocs[pos.third[r] as number] as number;
+            if (doc >= 0) docs.push(doc);
+          }
+          if (docs.length > 0) grouped.set(value, Int32Array.from(docs));
+        }
+        row = end;
       }
-      phraseMap.set(phrase, {
-        docs: phraseDocs.subarray(from, to),
-        weights: phraseWeights.subarray(from, to),
-        langs: phraseLangs.subarray(from, to),
-      });
-    }
+      return grouped;
+    };
     return new SourceSearchIndex({
+      store,
       registry,
-      docIds: Int32Array.from(localDocs.values()),
+      docIds: Int32Array.from(localDocs),
       postings,
-      phrases: phraseMap,
+      weights,
       languages: [...languageIds.keys()],
-      types: docsPerFacet(typeStatements, localDocs),
-      schemes: docsPerFacet(schemeStatements, localDocs),
+      types: facet(RDF_TYPE),
+      schemes: facet(SKOS_IN_SCHEME),
     });
+  }
+
+  /** The folded words of a literal of this source, read from the store's dictionary. */
+  literalWords(literal: number): string[] {
+    return foldWords(literalParts(this.#store.terms.term(literal)).lex);
   }
 
   /** Words of this source that start with `prefix` (excluding `prefix` itself). */
@@ -315,16 +375,7 @@ class EntryTable {
     this.#data = next;
   }
 
-  push4(a: number, b: number, c: number, d: number): void {
-    if ((this.length + 1) * this.#width > this.#data.length) this.#grow();
-    const at = this.length++ * this.#width;
-    this.#data[at] = a;
-    this.#data[at + 1] = b;
-    this.#data[at + 2] = c;
-    this.#data[at + 3] = d;
-  }
-
-  push6(a: number, b: number, c: number, d: number, e: number, f: number): void {
+  push7(a: number, b: number, c: number, d: number, e: number, f: number, g: number): void {
     if ((this.length + 1) * this.#width > this.#data.length) this.#grow();
     const at = this.length++ * this.#width;
     this.#data[at] = a;
@@ -333,6 +384,7 @@ class EntryTable {
     this.#data[at + 3] = d;
     this.#data[at + 4] = e;
     this.#data[at + 5] = f;
+    this.#data[at + 6] = g;
   }
 
   get(row: number, column: number): number {
@@ -349,24 +401,4 @@ class EntryTable {
     for (let r = 0; r < this.length; r++) order[cursor[this.get(r, 0)]!++] = r;
     return { order, starts };
   }
-}
-
-/** The distinct strings made by deleting one character of `word`. */
-
-/** Document ids per class or scheme IRI, for the subjects that are searchable documents. */
-function docsPerFacet(
-  statements: Map<string, string[]>,
-  localDocs: Map<string, number>,
-): Map<string, Int32Array> {
-  const grouped = new Map<string, number[]>();
-  for (const [subject, values] of statements) {
-    const doc = localDocs.get(subject);
-    if (doc === undefined) continue;
-    for (const value of new Set(values)) {
-      const list = grouped.get(value);
-      if (list) list.push(doc);
-      else grouped.set(value, [doc]);
-    }
-  }
-  return new Map([...grouped].map(([value, docs]) => [value, Int32Array.from(docs)]));
 }

@@ -164,6 +164,13 @@ export class PackedTerms {
     return term;
   }
 
+  /** Whether the term of an id is a literal (`"lex"…`), without decoding it. */
+  isLiteral(id: number): boolean {
+    const from = this.offsets[id - 1] as number;
+    if (from === this.offsets[id]) return (this.illFormed.get(id) ?? '').charCodeAt(0) === 34;
+    return this.bytes[from] === 34;
+  }
+
   /** The id of a term, 0 when absent. */
   id(term: string): number {
     if (!isWellFormed(term)) return this.#illFormedIds.get(term) ?? 0;

@@ -72,6 +72,12 @@ export class TermDictionary {
     return this.#terms[id] as string;
   }
 
+  /** Whether the term of an id is a literal (without decoding a packed term). */
+  isLiteral(id: number): boolean {
+    if (this.#packed) return this.#packed.isLiteral(id);
+    return (this.#terms[id] as string).charCodeAt(0) === 34;
+  }
+
   /** The id of a term, adding it when new. */
   intern(term: string): number {
     if (this.#packed) throw new Error('a packed term dictionary takes no new terms');
