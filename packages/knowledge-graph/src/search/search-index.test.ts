@@ -250,3 +250,25 @@ describe('SearchIndex filters', () => {
     expect(index.search('water', { ...page, schemes: [`${ex}s2`] }).totalResults).toBe(1);
   });
 });
+
+describe('prefix completions', () => {
+  it('keeps the completions in the most documents, ties in word order, never the prefix itself', () => {
+    const entries: Array<[string, string, string]> = [['p', `${skos}prefLabel`, 'wa']];
+    // wa00 … wa59: word i is in (i % 7) + 1 documents.
+    for (let i = 0; i < 60; i++)
+      for (let d = 0; d <= i % 7; d++)
+        entries.push([`d${i}-${d}`, `${skos}prefLabel`, `wa${String(i).padStart(2, '0')}`]);
+    const index = build(entries);
+    const source = index.sourceIndex('src')!;
+    const all = source.termsWithPrefix('wa');
+    expect(all).toHaveLength(60);
+    const expected = all
+      .map((t) => ({ t, df: source.postings.get(t)!.docFrequency }))
+      .sort((a, b) => b.df - a.df)
+      .slice(0, 48)
+      .map((x) => x.t);
+    expect(source.mostFrequentWithPrefix('wa', 48)).toEqual(expected);
+    expect(source.mostFrequentWithPrefix('wa0', 3)).toEqual(['wa06', 'wa05', 'wa04']);
+    expect(source.mostFrequentWithPrefix('zz', 3)).toEqual([]);
+  });
+});

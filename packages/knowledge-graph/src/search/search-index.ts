@@ -275,17 +275,9 @@ export class SearchIndex {
     let prefixed = false;
     if (isLast) {
       for (const source of sources) {
-        const candidates = source.termsWithPrefix(word);
-        if (candidates.length === 0) continue;
+        const kept = source.mostFrequentWithPrefix(word, MAX_PREFIX_EXPANSIONS);
+        if (kept.length === 0) continue;
         prefixed = true;
-        const kept =
-          candidates.length <= MAX_PREFIX_EXPANSIONS
-            ? candidates
-            : candidates
-                .map((t) => ({ t, df: source.postings.get(t)!.docFrequency }))
-                .sort((a, b) => b.df - a.df)
-                .slice(0, MAX_PREFIX_EXPANSIONS)
-                .map((x) => x.t);
         for (const term of kept) expansions.push({ source, term, factor: PREFIX });
       }
     }

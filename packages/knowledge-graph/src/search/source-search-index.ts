@@ -77,6 +77,8 @@ export class SourceSearchIndex {
   readonly schemes: Map<string, Int32Array>;
   /** Every word, sorted, for prefix ranges. */
   readonly sortedTerms: string[];
+  /** The document frequency of each word of {@link sortedTerms}. */
+  readonly #sortedFrequencies: Uint32Array;
   readonly #store: TripleStore;
   readonly #docIds: Int32Array;
   #typos: TypoIndex | undefined;
@@ -103,6 +105,10 @@ export class SourceSearchIndex {
     this.postings = init.postings;
     this.weights = init.weights;
     this.sortedTerms = [...init.postings.keys()].sort();
+    this.#sortedFrequencies = Uint32Array.from(
+      this.sortedTerms,
+      (term) => init.postings.get(term)!.docFrequency,
+    );
   }
 
   /**
@@ -325,8 +331,8 @@ export class SourceSearchIndex {
     return foldWords(literalParts(this.#store.terms.term(literal)).lex);
   }
 
-  /** Words of this source that start with `prefix` (excluding `prefix` itself). */
-  termsWithPrefix(prefix: string): string[] {
+  /** The range of {@link sortedTerms} that start with `prefix`. */
+  #prefixRange(prefix: string): [number, number] {
     const terms = this.sortedTerms;
     let lo = 0;
     let hi = terms.length;
@@ -335,13 +341,39 @@ export class SourceSearchIndex {
       if (terms[mid]! < prefix) lo = mid + 1;
       else hi = mid;
     }
-    const out: string[] = [];
-    for (let i = lo; i < terms.length; i++) {
-      const term = terms[i]!;
-      if (!term.startsWith(prefix)) break;
-      if (term !== prefix) out.push(term);
+    let end = lo;
+    while (end < terms.length && terms[end]!.startsWith(prefix)) end++;
+    return [lo, end];
+  }
+
+  /** Words of this source that start with `prefix` (excluding `prefix` itself). */
+  termsWithPrefix(prefix: string): string[] {
+    const [from, to] = this.#prefixRange(prefix);
+    return this.sortedTerms.slice(from, to).filter((term) => term !== prefix);
+  }
+
+  /**
+   * The `max` words that start with `prefix` (excluding `prefix` itself) in the most documents,
+   * most first, ties in word order: a selection over a typed array of document frequencies, so
+   * that a one-letter prefix with 100,000 completions costs no sort and no array of them.
+   */
+  mostFrequentWithPrefix(prefix: string, max: number): string[] {
+    const [from, to] = this.#prefixRange(prefix);
+    const terms = this.sortedTerms;
+    const frequencies = this.#sortedFrequencies;
+    const best: number[] = []; // indexes into sortedTerms, most frequent first
+    for (let i = from; i < to; i++) {
+      const df = frequencies[i]!;
+      if (best.length === max && df <= frequencies[best[max - 1]!]!) continue;
+      if (terms[i] === prefix) continue;
+      let at = best.length === max ? max - 1 : best.length;
+      while (at > 0 && frequencies[best[at - 1]!]! < df) {
+        best[at] = best[at - 1]!;
+        at--;
+      }
+      best[at] = i;
     }
-    return out;
+    return best.map((i) => terms[i]!);
   }
 
   /** The words of this source for typo lookups (built on first use, in sorted order). */
