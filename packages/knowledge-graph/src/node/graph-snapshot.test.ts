@@ -3,6 +3,7 @@ import { crc32 } from 'node:zlib';
 import { query } from '@dcg/sparql-subset';
 import { describe, expect, it } from 'vitest';
 import { KnowledgeGraphError } from '../errors';
+import { SearchIndex } from '../search/search-index';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
 import { decodeSnapshot, encodeSnapshot, readSnapshotHeader } from './graph-snapshot';
 
@@ -56,6 +57,20 @@ describe('graph snapshots', () => {
     const expected = await query(sparql, store);
     expect(await query(sparql, loaded)).toEqual(expected);
     expect('results' in expected && expected.results.bindings.length).toBe(2);
+    // Search over the loaded store reads the same literals from its packed dictionary.
+    const searchOf = (of: typeof store) => {
+      const index = new SearchIndex([{ iri: 'https://ex.org/label', weight: 1 }]);
+      index.swapSource('s', index.buildSource(of));
+      return index;
+    };
+    const [before, after] = [searchOf(store), searchOf(loaded)];
+    for (const term of ['label 42', 'unicode', 'label 4', 'half pair', 'lable 7'])
+      expect(after.search(term, { offset: 0, limit: 20 })).toEqual(
+        before.search(term, { offset: 0, limit: 20 }),
+      );
+    expect(after.search('label 42 unicode', { offset: 0, limit: 1 }).results).toEqual([
+      'https://ex.org/c42',
+    ]);
     // A loaded graph is written again as it was.
     const again = Buffer.concat([...encodeSnapshot(loaded, randomUUID())].slice(1));
     const first = Buffer.concat([...encodeSnapshot(store, randomUUID())].slice(1));

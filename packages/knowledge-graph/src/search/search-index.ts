@@ -3,7 +3,7 @@ import type { Quad } from 'n3';
 import type { TripleStore } from '../store/triple-store';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
 import { DocRegistry } from './doc-registry';
-import { type Postings, type SearchPredicate, SourceSearchIndex } from './source-search-index';
+import { type SearchPredicate, SourceSearchIndex } from './source-search-index';
 
 /** One page of search hits: IRIs best first, and how many matched in all. */
 export interface SearchPage {
@@ -49,7 +49,8 @@ export function langMatches(tag: string, range: string): boolean {
 
 interface Expansion {
   source: SourceSearchIndex;
-  term: string;
+  /** The word's id in its source. */
+  word: number;
   factor: number;
 }
 
@@ -165,8 +166,8 @@ export class SearchIndex {
       // rare completion never outweighs the common word typed in full.
       let dfExact = 0;
       let dfAll = 0;
-      for (const { source, term, factor } of expansions) {
-        const df = source.postings.get(term)!.docFrequency;
+      for (const { source, word, factor } of expansions) {
+        const df = source.docFrequency(word);
         dfAll += df;
         if (factor === EXACT) dfExact += df;
       }
@@ -174,11 +175,12 @@ export class SearchIndex {
       const idfExpanded = idfOf(Math.min(dfAll, docCount));
       idfSum += dfExact > 0 ? idfExact : idfExpanded;
       let wordTouchedCount = 0;
-      for (const { source, term, factor } of expansions) {
+      for (const { source, word, factor } of expansions) {
         const scale = factor * (factor === EXACT ? idfExact : idfExpanded);
-        const { docs, impacts, langs } = source.postings.get(term)!;
+        const { starts, docs, impacts, langs } = source.postings;
         const langsOk = langOk.get(source);
-        for (let i = 0; i < docs.length; i++) {
+        const end = starts[word + 1]!;
+        for (let i = starts[word]!; i < end; i++) {
           const doc = docs[i]!;
           if (langsOk && langsOk[langs[i]!] === 0) continue;
           if (allowed && allowed[doc] === 0) continue;
@@ -202,19 +204,21 @@ export class SearchIndex {
     for (const s of sources) {
       // A literal equal to the whole query holds every query word: it is among the entries of
       // the rarest one that have as many words as the query (checked against the dictionary).
-      let rarest: Postings | undefined;
+      const { starts, docs, lengths, langs, literals, predicates } = s.postings;
+      let rarest = -1;
       for (const word of words) {
-        const postings = s.postings.get(word);
-        if (postings === undefined) {
-          rarest = undefined;
+        const id = s.wordId(word);
+        if (id < 0) {
+          rarest = -1;
           break;
         }
-        if (rarest === undefined || postings.docs.length < rarest.docs.length) rarest = postings;
+        if (rarest < 0 || starts[id + 1]! - starts[id]! < starts[rarest + 1]! - starts[rarest]!)
+          rarest = id;
       }
-      if (rarest === undefined) continue;
+      if (rarest < 0) continue;
       const langsOk = langOk.get(s);
-      const { docs, lengths, langs, literals, predicates } = rarest;
-      for (let i = 0; i < docs.length; i++) {
+      const end = starts[rarest + 1]!;
+      for (let i = starts[rarest]!; i < end; i++) {
         if (lengths[i] !== n) continue;
         const doc = docs[i]!;
         if (langsOk && langsOk[langs[i]!] === 0) continue;
@@ -267,8 +271,9 @@ export class SearchIndex {
     const expansions: Expansion[] = [];
     let exact = false;
     for (const source of sources) {
-      if (source.postings.has(word)) {
-        expansions.push({ source, term: word, factor: EXACT });
+      const id = source.wordId(word);
+      if (id >= 0) {
+        expansions.push({ source, word: id, factor: EXACT });
         exact = true;
       }
     }
@@ -278,7 +283,8 @@ export class SearchIndex {
         const kept = source.mostFrequentWithPrefix(word, MAX_PREFIX_EXPANSIONS);
         if (kept.length === 0) continue;
         prefixed = true;
-        for (const term of kept) expansions.push({ source, term, factor: PREFIX });
+        for (const term of kept)
+          expansions.push({ source, word: source.wordId(term), factor: PREFIX });
       }
     }
     // Typos are looked for only when nothing matched as written: it keeps queries fast and
@@ -287,7 +293,7 @@ export class SearchIndex {
       let found = 0;
       for (const source of sources) {
         for (const term of source.typos.near(word, 1, MAX_FUZZY_EXPANSIONS)) {
-          expansions.push({ source, term, factor: FUZZY_1 });
+          expansions.push({ source, word: source.wordId(term), factor: FUZZY_1 });
           found++;
         }
       }
@@ -295,7 +301,7 @@ export class SearchIndex {
       if (found === 0 && word.length >= 8) {
         for (const source of sources) {
           for (const term of source.typos.near(word, 2, MAX_FUZZY_EXPANSIONS)) {
-            expansions.push({ source, term, factor: FUZZY_2 });
+            expansions.push({ source, word: source.wordId(term), factor: FUZZY_2 });
           }
         }
       }

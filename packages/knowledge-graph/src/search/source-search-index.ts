@@ -10,11 +10,16 @@ export interface SearchPredicate {
 }
 
 /**
- * Postings of one word in one source, as parallel typed arrays (one entry per literal that holds
- * the word): document id, and the entry's precomputed BM25 impact (predicate weight × saturated
- * term frequency with length normalisation), so that a query multiplies by the IDF only.
+ * The postings of a source's words, as parallel typed arrays shared by all words: the entries of
+ * word `w` are `[starts[w], starts[w + 1])`, one per literal that holds the word, each with its
+ * document, its precomputed BM25 impact (predicate weight × saturated term frequency with
+ * length normalisation, so that a query multiplies by the IDF only), and its literal's language,
+ * dictionary id, word count and predicate.
  */
 export interface Postings {
+  starts: Uint32Array;
+  /** Number of distinct documents of each word (for IDF). */
+  frequencies: Uint32Array;
   docs: Int32Array;
   impacts: Float32Array;
   /** Language of each entry's literal: an index into {@link SourceSearchIndex.languages}. */
@@ -25,8 +30,6 @@ export interface Postings {
   lengths: Uint16Array;
   /** The predicate of each entry: an index into the searchable predicates. */
   predicates: Uint16Array;
-  /** Number of distinct documents (for IDF). */
-  docFrequency: number;
 }
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
@@ -58,12 +61,14 @@ function literalParts(id: string): { lex: string; lang: string } {
  *
  * @example
  * const index = SourceSearchIndex.build(store, predicates, registry);
- * index.postings.get('water')?.docFrequency;
+ * index.docFrequency(index.wordId('water'));
  */
 export class SourceSearchIndex {
   /** Distinct documents of this source. */
   readonly docCount: number;
-  readonly postings: Map<string, Postings>;
+  /** The id of each word (its postings' index). */
+  readonly words: Map<string, number>;
+  readonly postings: Postings;
   /** The weight of each searchable predicate, by index. */
   readonly weights: Float64Array;
   /**
@@ -89,7 +94,8 @@ export class SourceSearchIndex {
     store: TripleStore;
     registry: DocRegistry;
     docIds: Int32Array;
-    postings: Map<string, Postings>;
+    words: Map<string, number>;
+    postings: Postings;
     weights: Float64Array;
     languages: string[];
     types: Map<string, Int32Array>;
@@ -102,12 +108,14 @@ export class SourceSearchIndex {
     this.#registry = init.registry;
     this.#docIds = init.docIds;
     this.docCount = init.docIds.length;
+    this.words = init.words;
     this.postings = init.postings;
     this.weights = init.weights;
-    this.sortedTerms = [...init.postings.keys()].sort();
+    this.sortedTerms = [...init.words.keys()].sort();
+    const frequencies = init.postings.frequencies;
     this.#sortedFrequencies = Uint32Array.from(
       this.sortedTerms,
-      (term) => init.postings.get(term)!.docFrequency,
+      (term) => frequencies[init.words.get(term)!]!,
     );
   }
 
@@ -257,8 +265,8 @@ export class SourceSearchIndex {
     const allLengths = new Uint16Array(n);
     const allPredicates = new Uint16Array(n);
     const seen = new Uint8Array(registry.capacity);
-    const postings = new Map<string, Postings>();
-    for (const [word, id] of wordIds) {
+    const frequencies = new Uint32Array(wordIds.size);
+    for (let id = 0; id < wordIds.size; id++) {
       if (++work % BUILD_SLICE === 0) yield;
       const from = wordOrder.starts[id] as number;
       const to = wordOrder.starts[id + 1] as number;
@@ -282,16 +290,20 @@ export class SourceSearchIndex {
         }
       }
       for (let k = from; k < to; k++) seen[allDocs[k] as number] = 0;
-      postings.set(word, {
-        docs: allDocs.subarray(from, to),
-        impacts: allImpacts.subarray(from, to),
-        langs: allLangs.subarray(from, to),
-        literals: allLiterals.subarray(from, to),
-        lengths: allLengths.subarray(from, to),
-        predicates: allPredicates.subarray(from, to),
-        docFrequency: distinct,
-      });
+      frequencies[id] = distinct;
     }
+    // A word seen only in literals of blank nodes has no entries: it is not a word of the source.
+    for (const [word, id] of wordIds) if (frequencies[id] === 0) wordIds.delete(word);
+    const postings: Postings = {
+      starts: Uint32Array.from(wordOrder.starts),
+      frequencies,
+      docs: allDocs,
+      impacts: allImpacts,
+      langs: allLangs,
+      literals: allLiterals,
+      lengths: allLengths,
+      predicates: allPredicates,
+    };
 
     const facet = (iri: string): Map<string, Int32Array> => {
       const [from, to] = rowsOf(iri);
@@ -318,12 +330,23 @@ export class SourceSearchIndex {
       store,
       registry,
       docIds: Int32Array.from(localDocs),
+      words: wordIds,
       postings,
       weights,
       languages: [...languageIds.keys()],
       types: facet(RDF_TYPE),
       schemes: facet(SKOS_IN_SCHEME),
     });
+  }
+
+  /** The id of a word, -1 when this source does not have it. */
+  wordId(word: string): number {
+    return this.words.get(word) ?? -1;
+  }
+
+  /** The number of documents that have a word (by id). */
+  docFrequency(wordId: number): number {
+    return this.postings.frequencies[wordId]!;
   }
 
   /** The folded words of a literal of this source, read from the store's dictionary. */
