@@ -47,6 +47,23 @@ export function langMatches(tag: string, range: string): boolean {
   return t === r || (t.startsWith(r) && t.charCodeAt(r.length) === 45); // '-'
 }
 
+/** One query word: its expansions, their IDF-scaled factors, and how many entries they hold. */
+interface WordPlan {
+  expansions: Expansion[];
+  scales: number[];
+  entries: number;
+}
+
+/** First index in `[lo, hi)` whose value is >= key (`hi` when none). */
+function lowerBound(values: Int32Array, lo: number, hi: number, key: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 interface Expansion {
   source: SourceSearchIndex;
   /** The word's id in its source. */
@@ -75,9 +92,16 @@ export class SearchIndex {
   #matched = new Uint16Array(0);
   #wordTouched = new Int32Array(0);
   #touched = new Int32Array(0);
+  #candidates = new Int32Array(0);
+  readonly #pruneAbove: number;
 
-  constructor(predicates: readonly SearchPredicate[]) {
+  /**
+   * `pruneAbove`: the entries from which a query word's list may be looked up for the
+   * documents of the other words instead of scanned (default 20,000).
+   */
+  constructor(predicates: readonly SearchPredicate[], options: { pruneAbove?: number } = {}) {
     this.#predicates = predicates;
+    this.#pruneAbove = options.pruneAbove ?? 20_000;
   }
 
   /** The predicates that are searchable, with their weights. */
@@ -152,18 +176,19 @@ export class SearchIndex {
     const matched = this.#matched;
     const wordTouched = this.#wordTouched;
     const touched = this.#touched;
-    let touchedCount = 0;
 
     let docCount = 0;
     for (const s of sources) docCount += s.docCount;
     const idfOf = (df: number) => Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 
+    // Each word's expansions, scaled by IDF. Expanded words (prefix, typo) share the IDF of
+    // everything the typed word reaches, so a rare completion never outweighs the common word
+    // typed in full.
     let idfSum = 0;
+    const plans: WordPlan[] = [];
     for (let w = 0; w < words.length; w++) {
       const expansions = this.#expand(words[w]!, w === words.length - 1, sources);
       if (expansions.length === 0) continue;
-      // Expanded words (prefix, typo) share the IDF of everything the typed word reaches, so a
-      // rare completion never outweighs the common word typed in full.
       let dfExact = 0;
       let dfAll = 0;
       for (const { source, word, factor } of expansions) {
@@ -174,31 +199,159 @@ export class SearchIndex {
       const idfExact = idfOf(dfExact);
       const idfExpanded = idfOf(Math.min(dfAll, docCount));
       idfSum += dfExact > 0 ? idfExact : idfExpanded;
-      let wordTouchedCount = 0;
+      let entries = 0;
+      const scales: number[] = [];
       for (const { source, word, factor } of expansions) {
-        const scale = factor * (factor === EXACT ? idfExact : idfExpanded);
-        const { starts, docs, impacts, langs } = source.postings;
-        const langsOk = langOk.get(source);
-        const end = starts[word + 1]!;
-        for (let i = starts[word]!; i < end; i++) {
-          const doc = docs[i]!;
-          if (langsOk && langsOk[langs[i]!] === 0) continue;
-          if (allowed && allowed[doc] === 0) continue;
-          const score = scale * impacts[i]!;
-          const before = wordScore[doc]!;
-          if (before === 0) wordTouched[wordTouchedCount++] = doc;
-          if (score > before) wordScore[doc] = score;
+        scales.push(factor * (factor === EXACT ? idfExact : idfExpanded));
+        entries += source.postings.starts[word + 1]! - source.postings.starts[word]!;
+      }
+      plans.push({ expansions, scales, entries });
+    }
+    const n = words.length;
+    const k = page.offset + page.limit;
+    // A long list is looked up for the documents of the others instead of scanned, when that
+    // settles the page (see #probed); otherwise every list is scanned.
+    const probed = allowed || ranges ? undefined : this.#probedPlan(plans);
+    let touchedCount = 0;
+    let heavyOnly = 0;
+    for (let attempt = probed === undefined ? 1 : 0; attempt < 2; attempt++) {
+      const heavy = attempt === 0 ? probed : undefined;
+      let candidates = 0;
+      if (heavy) {
+        // The documents of the other lists: the only ones the long list can still add to.
+        for (const plan of plans) {
+          if (plan === heavy) continue;
+          for (const { source, word } of plan.expansions) {
+            const { starts, docs } = source.postings;
+            const end = starts[word + 1]!;
+            for (let i = starts[word]!; i < end; i++) {
+              const doc = docs[i]!;
+              if (matched[doc] !== 0) continue;
+              matched[doc] = 1;
+              wordTouched[candidates++] = doc;
+            }
+          }
+        }
+        // Copied aside: `wordTouched` is the per-word scratch of the loop below.
+        if (this.#candidates.length < candidates)
+          this.#candidates = new Int32Array(wordTouched.length);
+        this.#candidates.set(wordTouched.subarray(0, candidates));
+        for (let i = 0; i < candidates; i++) matched[wordTouched[i]!] = 0;
+      }
+      touchedCount = 0;
+      let heavyFound = 0;
+      for (const plan of plans) {
+        let wordTouchedCount = 0;
+        if (plan === heavy) {
+          const { source, word } = plan.expansions[0]!;
+          const scale = plan.scales[0]!;
+          const { starts, docs, impacts } = source.postings;
+          const from = starts[word]!;
+          const to = starts[word + 1]!;
+          const list = this.#candidates;
+          for (let c = 0; c < candidates; c++) {
+            const doc = list[c]!;
+            let i = lowerBound(docs, from, to, doc);
+            let best = 0;
+            for (; i < to && docs[i] === doc; i++) {
+              const score = scale * impacts[i]!;
+              if (score > best) best = score;
+            }
+            if (best === 0) continue;
+            wordScore[doc] = best;
+            wordTouched[wordTouchedCount++] = doc;
+          }
+          heavyFound = wordTouchedCount;
+        } else {
+          for (let e = 0; e < plan.expansions.length; e++) {
+            const { source, word } = plan.expansions[e]!;
+            const scale = plan.scales[e]!;
+            const { starts, docs, impacts, langs } = source.postings;
+            const langsOk = langOk.get(source);
+            const end = starts[word + 1]!;
+            for (let i = starts[word]!; i < end; i++) {
+              const doc = docs[i]!;
+              if (langsOk && langsOk[langs[i]!] === 0) continue;
+              if (allowed && allowed[doc] === 0) continue;
+              const score = scale * impacts[i]!;
+              const before = wordScore[doc]!;
+              if (before === 0) wordTouched[wordTouchedCount++] = doc;
+              if (score > before) wordScore[doc] = score;
+            }
+          }
+        }
+        for (let i = 0; i < wordTouchedCount; i++) {
+          const doc = wordTouched[i]!;
+          if (matched[doc] === 0) touched[touchedCount++] = doc;
+          total[doc]! += wordScore[doc]!;
+          matched[doc]! += 1;
+          wordScore[doc] = 0;
         }
       }
-      for (let i = 0; i < wordTouchedCount; i++) {
-        const doc = wordTouched[i]!;
-        if (matched[doc] === 0) touched[touchedCount++] = doc;
-        total[doc]! += wordScore[doc]!;
-        matched[doc]! += 1;
-        wordScore[doc] = 0;
-      }
+      if (!heavy) break;
+      // Documents of the long list alone score at most this; the page is settled when its last
+      // document scores more (checked after the phrase bonus and the scaling below).
+      const { source, word } = heavy.expansions[0]!;
+      heavyOnly = source.docFrequency(word) - heavyFound;
+      const bound = heavy.scales[0]! * source.postings.maxImpacts[word]! * (1 / n) * (1 / n);
+      const settled = this.#finish(sources, words, langOk, touchedCount, idfSum, k, bound);
+      if (settled) return this.#page(settled, page, touchedCount + heavyOnly, touchedCount);
+      // Not settled: everything is scanned.
+      heavyOnly = 0;
     }
+    const best = this.#finish(sources, words, langOk, touchedCount, idfSum, k, -1)!;
+    return this.#page(best, page, touchedCount, touchedCount);
+  }
 
+  /** One page of the ranked documents, clearing the scores of the touched ones. */
+  #page(
+    best: number[],
+    page: IndexSearchOptions,
+    totalResults: number,
+    touchedCount: number,
+  ): SearchPage {
+    const total = this.#total;
+    const touched = this.#touched;
+    for (let i = 0; i < touchedCount; i++) total[touched[i]!] = 0;
+    return {
+      results: best.slice(page.offset).map((doc) => this.#registry.iri(doc)),
+      totalResults,
+    };
+  }
+
+  /**
+   * The plan whose list is looked up rather than scanned: the longest one, when it is one word
+   * of one source, at least `pruneAbove` entries, and longer than all the others together.
+   */
+  #probedPlan(plans: WordPlan[]): WordPlan | undefined {
+    if (plans.length < 2) return undefined;
+    let longest = plans[0]!;
+    let all = 0;
+    for (const plan of plans) {
+      all += plan.entries;
+      if (plan.entries > longest.entries) longest = plan;
+    }
+    if (longest.expansions.length !== 1 || longest.entries < this.#pruneAbove) return undefined;
+    return longest.entries > all - longest.entries ? longest : undefined;
+  }
+
+  /**
+   * Adds the phrase bonus, scales by the words matched and ranks the `k` best of the touched
+   * documents. With a `bound` (>= 0), undefined when fewer than `k` documents score more than it
+   * (the scores are then cleared for a full scan).
+   */
+  #finish(
+    sources: SourceSearchIndex[],
+    words: string[],
+    langOk: Map<SourceSearchIndex, Uint8Array>,
+    touchedCount: number,
+    idfSum: number,
+    k: number,
+    bound: number,
+  ): number[] | undefined {
+    const total = this.#total;
+    const matched = this.#matched;
+    const touched = this.#touched;
     const n = words.length;
     const phrase = words.join(' ');
     for (const s of sources) {
@@ -237,12 +390,11 @@ export class SearchIndex {
       total[doc] = total[doc]! * (m / n) * (m / n);
       matched[doc] = 0;
     }
-    const best = topK(touched, touchedCount, total, page.offset + page.limit);
+    const best = topK(touched, touchedCount, total, k);
+    if (bound < 0 || k <= 0) return best;
+    if (best.length === k && total[best[k - 1]!]! > bound) return best;
     for (let i = 0; i < touchedCount; i++) total[touched[i]!] = 0;
-    return {
-      results: best.slice(page.offset).map((doc) => this.#registry.iri(doc)),
-      totalResults: touchedCount,
-    };
+    return undefined;
   }
 
   /** Documents the type and scheme filters keep (1), or undefined when there is no filter. */

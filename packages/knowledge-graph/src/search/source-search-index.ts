@@ -17,9 +17,12 @@ export interface SearchPredicate {
  * dictionary id, word count and predicate.
  */
 export interface Postings {
+  /** Within a word, entries are in document order. */
   starts: Uint32Array;
   /** Number of distinct documents of each word (for IDF). */
   frequencies: Uint32Array;
+  /** The largest impact of each word (a bound for skipping it). */
+  maxImpacts: Float32Array;
   docs: Int32Array;
   impacts: Float32Array;
   /** Language of each entry's literal: an index into {@link SourceSearchIndex.languages}. */
@@ -254,7 +257,8 @@ export class SourceSearchIndex {
     );
     const weights = Float64Array.from(predicates, (p) => p.weight);
 
-    const wordOrder = words.groupBy(wordIds.size);
+    // By word, and within a word by document: a query can look a document up in a long list.
+    const wordOrder = words.groupBy(wordIds.size, 0, words.groupBy(registry.capacity, 1).order);
     const n = words.length;
     const allDocs = new Int32Array(n);
     const allImpacts = new Float32Array(n);
@@ -266,6 +270,7 @@ export class SourceSearchIndex {
     const allPredicates = new Uint16Array(n);
     const seen = new Uint8Array(registry.capacity);
     const frequencies = new Uint32Array(wordIds.size);
+    const maxImpacts = new Float32Array(wordIds.size);
     for (let id = 0; id < wordIds.size; id++) {
       if (++work % BUILD_SLICE === 0) yield;
       const from = wordOrder.starts[id] as number;
@@ -289,14 +294,20 @@ export class SourceSearchIndex {
           distinct++;
         }
       }
-      for (let k = from; k < to; k++) seen[allDocs[k] as number] = 0;
+      let max = 0;
+      for (let k = from; k < to; k++) {
+        seen[allDocs[k] as number] = 0;
+        if ((allImpacts[k] as number) > max) max = allImpacts[k] as number;
+      }
       frequencies[id] = distinct;
+      maxImpacts[id] = max;
     }
     // A word seen only in literals of blank nodes has no entries: it is not a word of the source.
     for (const [word, id] of wordIds) if (frequencies[id] === 0) wordIds.delete(word);
     const postings: Postings = {
       starts: Uint32Array.from(wordOrder.starts),
       frequencies,
+      maxImpacts,
       docs: allDocs,
       impacts: allImpacts,
       langs: allLangs,
@@ -446,14 +457,20 @@ class EntryTable {
     return this.#data[row * this.#width + column]!;
   }
 
-  /** Rows grouped by their first column (stable counting sort): `order[starts[k]..starts[k+1]]`. */
-  groupBy(keys: number): { order: Int32Array; starts: Int32Array } {
+  /**
+   * Rows grouped by `column` (a stable counting sort of the rows in `input` order, all rows in
+   * their own order when absent): `order[starts[k]..starts[k+1]]`.
+   */
+  groupBy(keys: number, column = 0, input?: Int32Array): { order: Int32Array; starts: Int32Array } {
     const starts = new Int32Array(keys + 1);
-    for (let r = 0; r < this.length; r++) starts[this.get(r, 0) + 1]! += 1;
+    for (let r = 0; r < this.length; r++) starts[this.get(r, column) + 1]! += 1;
     for (let k = 0; k < keys; k++) starts[k + 1]! += starts[k]!;
     const cursor = starts.slice(0, keys);
     const order = new Int32Array(this.length);
-    for (let r = 0; r < this.length; r++) order[cursor[this.get(r, 0)]!++] = r;
+    for (let i = 0; i < this.length; i++) {
+      const r = input ? input[i]! : i;
+      order[cursor[this.get(r, column)]!++] = r;
+    }
     return { order, starts };
   }
 }
