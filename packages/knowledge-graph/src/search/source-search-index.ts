@@ -1,4 +1,5 @@
 import { TypoIndex } from '@dcg/text-match';
+import type { TripleIndex } from '../store/triple-index';
 import type { TripleStore } from '../store/triple-store';
 import type { DocRegistry } from './doc-registry';
 import { foldWords } from './fold-words';
@@ -147,206 +148,44 @@ export class SourceSearchIndex {
     predicates: readonly SearchPredicate[],
     registry: DocRegistry,
   ): Generator<void, SourceSearchIndex, void> {
-    let work = 0;
-    const pos = store.pos;
-    const rowsOf = (iri: string): [number, number] => {
-      const p = store.termId(iri);
-      if (p === 0 || p >= pos.offsets.length - 1) return [0, 0];
-      return [pos.offsets[p] as number, pos.offsets[p + 1] as number];
-    };
-    const predicateRows = predicates.map((p) => rowsOf(p.iri));
-    // Documents are numbered in subject order (the order the graph first named them), so that
-    // ties rank as they were ingested: a first pass marks the subjects of indexed literals.
-    const DOC_UNSEEN = -1;
-    const NOT_A_DOC = -2;
-    const subjectDocs = new Int32Array(store.terms.size + 1).fill(NOT_A_DOC);
-    for (const [from, to] of predicateRows) {
-      for (let row = from; row < to; row++) {
-        if (++work % (BUILD_SLICE * 16) === 0) yield;
-        if (!store.terms.isLiteral(pos.second[row] as number)) continue;
-        subjectDocs[pos.third[row] as number] = DOC_UNSEEN;
+    // The work is done by the builder's plain methods, a slice at a time: a generator's own
+    // loops are not optimised as well (they took most of the time at 10M triples).
+    const builder = new SourceIndexBuilder(store, predicates, registry);
+    for (const [from, to] of builder.predicateRows)
+      for (let at = from; at < to; at += BUILD_SLICE * 16) {
+        builder.markSubjects(at, Math.min(to, at + BUILD_SLICE * 16));
+        yield;
       }
+    const subjects = store.terms.size + 1;
+    for (let at = 1; at < subjects; at += BUILD_SLICE * 16) {
+      builder.acquireDocs(at, Math.min(subjects, at + BUILD_SLICE * 16));
+      yield;
     }
-    const localDocs: number[] = [];
-    for (let s = 1; s < subjectDocs.length; s++) {
-      if (subjectDocs[s] !== DOC_UNSEEN) continue;
-      if (++work % BUILD_SLICE === 0) yield;
-      const iri = store.terms.term(s);
-      if (iri.startsWith('_:')) {
-        subjectDocs[s] = NOT_A_DOC;
-        continue;
-      }
-      const doc = registry.acquire(iri);
-      subjectDocs[s] = doc;
-      localDocs.push(doc);
-    }
-
-    const lengthSums = new Float64Array(predicates.length);
-    const literalCounts = new Float64Array(predicates.length);
-    // Postings are collected as flat entries in growable typed arrays and grouped by word at the
-    // end (a counting sort): a few large allocations instead of one small array per word, which
-    // keeps the garbage collector out of the way on large graphs.
-    const words = new EntryTable(7); // word id, doc, predicate, tf, literal length, language, literal
-    const wordIds = new Map<string, number>();
-    const languageIds = new Map<string, number>([['', 0]]);
-    const wordIdsOfLiteral: number[] = [];
-    const tfOfLiteral: number[] = [];
     for (let p = 0; p < predicates.length; p++) {
-      const [from, to] = predicateRows[p] as [number, number];
-      let literal = 0;
-      let length = 0;
-      let lang = 0;
-      let distinct = 0;
-      for (let row = from; row < to; row++) {
-        if (++work % BUILD_SLICE === 0) yield;
-        const o = pos.second[row] as number;
-        if (o !== literal) {
-          // The rows of one literal are adjacent: its words are found once.
-          literal = o;
-          distinct = 0;
-          if (!store.terms.isLiteral(o)) continue;
-          const parts = literalParts(store.terms.term(o));
-          const tokens = foldWords(parts.lex);
-          length = tokens.length;
-          let language = languageIds.get(parts.lang);
-          if (language === undefined) {
-            language = languageIds.size;
-            languageIds.set(parts.lang, language);
-          }
-          lang = language;
-          tokens.sort();
-          for (let i = 0; i < tokens.length; ) {
-            let word = tokens[i] as string;
-            let j = i + 1;
-            while (j < tokens.length && tokens[j] === word) j++;
-            let wordId = wordIds.get(word);
-            if (wordId === undefined) {
-              wordId = wordIds.size;
-              if (word.length >= SLICE_MIN_LENGTH)
-                word = Buffer.from(word, 'utf8').toString('utf8');
-              wordIds.set(word, wordId);
-            }
-            wordIdsOfLiteral[distinct] = wordId;
-            tfOfLiteral[distinct] = j - i;
-            distinct++;
-            i = j;
-          }
-        }
-        if (distinct === 0) continue;
-        const doc = subjectDocs[pos.third[row] as number] as number;
-        if (doc < 0) continue;
-        lengthSums[p] = (lengthSums[p] as number) + length;
-        literalCounts[p] = (literalCounts[p] as number) + 1;
-        for (let k = 0; k < distinct; k++)
-          words.push7(
-            wordIdsOfLiteral[k] as number,
-            doc,
-            p,
-            tfOfLiteral[k] as number,
-            length,
-            lang,
-            literal,
-          );
+      const [from, to] = builder.predicateRows[p] as [number, number];
+      builder.startPredicate();
+      for (let at = from; at < to; at += BUILD_SLICE) {
+        builder.indexRows(p, at, Math.min(to, at + BUILD_SLICE));
+        yield;
       }
     }
-
-    const averages = predicates.map((_, p) =>
-      (literalCounts[p] as number) > 0
-        ? (lengthSums[p] as number) / (literalCounts[p] as number)
-        : 1,
-    );
-    const weights = Float64Array.from(predicates, (p) => p.weight);
-
-    // By word, and within a word by document: a query can look a document up in a long list.
-    const wordOrder = words.groupBy(wordIds.size, 0, words.groupBy(registry.capacity, 1).order);
-    const n = words.length;
-    const allDocs = new Int32Array(n);
-    const allImpacts = new Float32Array(n);
-    // Two bytes per entry unless a source has more than 65,536 distinct language tags.
-    const LangArray = languageIds.size <= 0x10000 ? Uint16Array : Int32Array;
-    const allLangs = new LangArray(n);
-    const allLiterals = new Uint32Array(n);
-    const allLengths = new Uint16Array(n);
-    const allPredicates = new Uint16Array(n);
-    const seen = new Uint8Array(registry.capacity);
-    const frequencies = new Uint32Array(wordIds.size);
-    const maxImpacts = new Float32Array(wordIds.size);
-    for (let id = 0; id < wordIds.size; id++) {
-      if (++work % BUILD_SLICE === 0) yield;
-      const from = wordOrder.starts[id] as number;
-      const to = wordOrder.starts[id + 1] as number;
-      let distinct = 0;
-      for (let k = from; k < to; k++) {
-        const e = wordOrder.order[k] as number;
-        const doc = words.get(e, 1);
-        const p = words.get(e, 2);
-        const tf = words.get(e, 3);
-        const length = words.get(e, 4);
-        const norm = 1 - B + (B * length) / (averages[p] as number);
-        allDocs[k] = doc;
-        allLangs[k] = words.get(e, 5);
-        allLiterals[k] = words.get(e, 6);
-        allLengths[k] = Math.min(length, 0xffff);
-        allPredicates[k] = p;
-        allImpacts[k] = ((weights[p] as number) * (tf * (K1 + 1))) / (tf + K1 * norm);
-        if (seen[doc] === 0) {
-          seen[doc] = 1;
-          distinct++;
-        }
-      }
-      let max = 0;
-      for (let k = from; k < to; k++) {
-        seen[allDocs[k] as number] = 0;
-        if ((allImpacts[k] as number) > max) max = allImpacts[k] as number;
-      }
-      frequencies[id] = distinct;
-      maxImpacts[id] = max;
+    builder.group();
+    yield;
+    for (let at = 0; at < builder.wordCount; at += BUILD_SLICE * 4) {
+      builder.postWords(at, Math.min(builder.wordCount, at + BUILD_SLICE * 4));
+      yield;
     }
-    // A word seen only in literals of blank nodes has no entries: it is not a word of the source.
-    for (const [word, id] of wordIds) if (frequencies[id] === 0) wordIds.delete(word);
-    const postings: Postings = {
-      starts: Uint32Array.from(wordOrder.starts),
-      frequencies,
-      maxImpacts,
-      docs: allDocs,
-      impacts: allImpacts,
-      langs: allLangs,
-      literals: allLiterals,
-      lengths: allLengths,
-      predicates: allPredicates,
-    };
-
-    const facet = (iri: string): Map<string, Int32Array> => {
-      const [from, to] = rowsOf(iri);
-      const grouped = new Map<string, Int32Array>();
-      let row = from;
-      while (row < to) {
-        const o = pos.second[row] as number;
-        let end = row + 1;
-        while (end < to && pos.second[end] === o) end++;
-        const value = store.terms.term(o);
-        if (value.charCodeAt(0) !== QUOTE && !value.startsWith('_:')) {
-          const docs: number[] = [];
-          for (let r = row; r < end; r++) {
-            const doc = subjectDocs[pos.third[r] as number] as number;
-            if (doc >= 0) docs.push(doc);
-          }
-          if (docs.length > 0) grouped.set(value, Int32Array.from(docs));
-        }
-        row = end;
-      }
-      return grouped;
-    };
+    const { words, postings, docIds, languages } = builder.finish();
     return new SourceSearchIndex({
       store,
       registry,
-      docIds: Int32Array.from(localDocs),
-      words: wordIds,
+      docIds,
+      words,
       postings,
-      weights,
-      languages: [...languageIds.keys()],
-      types: facet(RDF_TYPE),
-      schemes: facet(SKOS_IN_SCHEME),
+      weights: builder.weights,
+      languages,
+      types: builder.facet(RDF_TYPE),
+      schemes: builder.facet(SKOS_IN_SCHEME),
     });
   }
 
@@ -421,6 +260,270 @@ export class SourceSearchIndex {
     if (this.#released) return;
     this.#released = true;
     for (const id of this.#docIds) this.#registry.release(id);
+  }
+}
+
+const DOC_UNSEEN = -1;
+const NOT_A_DOC = -2;
+
+/** The state and steps of building a {@link SourceSearchIndex} (see its `buildInSteps`). */
+class SourceIndexBuilder {
+  readonly predicateRows: Array<[number, number]>;
+  readonly weights: Float64Array;
+  readonly #store: TripleStore;
+  readonly #pos: TripleIndex;
+  readonly #registry: DocRegistry;
+  /** The document of each subject term (or {@link NOT_A_DOC}). */
+  readonly #subjectDocs: Int32Array;
+  readonly #localDocs: number[] = [];
+  readonly #lengthSums: Float64Array;
+  readonly #literalCounts: Float64Array;
+  // Postings are collected as flat entries in growable typed arrays and grouped by word at the
+  // end (a counting sort): a few large allocations instead of one small array per word, which
+  // keeps the garbage collector out of the way on large graphs.
+  /** Word id, doc, predicate, tf, literal length, language, literal. */
+  readonly #entries = new EntryTable(7);
+  readonly #wordIds = new Map<string, number>();
+  readonly #languageIds = new Map<string, number>([['', 0]]);
+  // The literal being indexed: its words (distinct), their counts, its length and language.
+  #literal = 0;
+  #length = 0;
+  #lang = 0;
+  #distinct = 0;
+  readonly #literalWords: number[] = [];
+  readonly #literalTfs: number[] = [];
+  #grouped: { order: Int32Array; starts: Int32Array } | undefined;
+  #postings: Postings | undefined;
+  #seen: Uint8Array | undefined;
+
+  constructor(store: TripleStore, predicates: readonly SearchPredicate[], registry: DocRegistry) {
+    this.#store = store;
+    this.#pos = store.pos;
+    this.#registry = registry;
+    this.predicateRows = predicates.map((p) => this.rowsOf(p.iri));
+    this.weights = Float64Array.from(predicates, (p) => p.weight);
+    this.#lengthSums = new Float64Array(predicates.length);
+    this.#literalCounts = new Float64Array(predicates.length);
+    this.#subjectDocs = new Int32Array(store.terms.size + 1).fill(NOT_A_DOC);
+  }
+
+  /** The POS rows of a predicate. */
+  rowsOf(iri: string): [number, number] {
+    const pos = this.#pos;
+    const p = this.#store.termId(iri);
+    if (p === 0 || p >= pos.offsets.length - 1) return [0, 0];
+    return [pos.offsets[p] as number, pos.offsets[p + 1] as number];
+  }
+
+  get wordCount(): number {
+    return this.#wordIds.size;
+  }
+
+  /** Marks the subjects of the literals of rows `[from, to)` as documents to be. */
+  markSubjects(from: number, to: number): void {
+    const { second, third } = this.#pos;
+    const terms = this.#store.terms;
+    const subjectDocs = this.#subjectDocs;
+    for (let row = from; row < to; row++)
+      if (terms.isLiteral(second[row] as number)) subjectDocs[third[row] as number] = DOC_UNSEEN;
+  }
+
+  /**
+   * Numbers the marked subjects `[from, to)` as documents, in subject order (the order the graph
+   * first named them), so that ties rank as they were ingested. Blank nodes are not documents.
+   */
+  acquireDocs(from: number, to: number): void {
+    const subjectDocs = this.#subjectDocs;
+    const terms = this.#store.terms;
+    for (let s = from; s < to; s++) {
+      if (subjectDocs[s] !== DOC_UNSEEN) continue;
+      const iri = terms.term(s);
+      if (iri.startsWith('_:')) {
+        subjectDocs[s] = NOT_A_DOC;
+        continue;
+      }
+      const doc = this.#registry.acquire(iri);
+      subjectDocs[s] = doc;
+      this.#localDocs.push(doc);
+    }
+  }
+
+  startPredicate(): void {
+    this.#literal = 0;
+    this.#distinct = 0;
+  }
+
+  /** Indexes rows `[from, to)` of predicate `p` (by index). */
+  indexRows(p: number, from: number, to: number): void {
+    const { second, third } = this.#pos;
+    const subjectDocs = this.#subjectDocs;
+    const entries = this.#entries;
+    for (let row = from; row < to; row++) {
+      const o = second[row] as number;
+      // The rows of one literal are adjacent: its words are found once.
+      if (o !== this.#literal) this.#readLiteral(o);
+      const distinct = this.#distinct;
+      if (distinct === 0) continue;
+      const doc = subjectDocs[third[row] as number] as number;
+      if (doc < 0) continue;
+      const length = this.#length;
+      this.#lengthSums[p] = (this.#lengthSums[p] as number) + length;
+      this.#literalCounts[p] = (this.#literalCounts[p] as number) + 1;
+      for (let k = 0; k < distinct; k++)
+        entries.push7(
+          this.#literalWords[k] as number,
+          doc,
+          p,
+          this.#literalTfs[k] as number,
+          length,
+          this.#lang,
+          o,
+        );
+    }
+  }
+
+  #readLiteral(o: number): void {
+    this.#literal = o;
+    this.#distinct = 0;
+    const terms = this.#store.terms;
+    if (!terms.isLiteral(o)) return;
+    const parts = literalParts(terms.term(o));
+    const tokens = foldWords(parts.lex);
+    this.#length = tokens.length;
+    let language = this.#languageIds.get(parts.lang);
+    if (language === undefined) {
+      language = this.#languageIds.size;
+      this.#languageIds.set(parts.lang, language);
+    }
+    this.#lang = language;
+    if (tokens.length > 1) tokens.sort();
+    const wordIds = this.#wordIds;
+    let distinct = 0;
+    for (let i = 0; i < tokens.length; ) {
+      let word = tokens[i] as string;
+      let j = i + 1;
+      while (j < tokens.length && tokens[j] === word) j++;
+      let wordId = wordIds.get(word);
+      if (wordId === undefined) {
+        wordId = wordIds.size;
+        if (word.length >= SLICE_MIN_LENGTH) word = Buffer.from(word, 'utf8').toString('utf8');
+        wordIds.set(word, wordId);
+      }
+      this.#literalWords[distinct] = wordId;
+      this.#literalTfs[distinct] = j - i;
+      distinct++;
+      i = j;
+    }
+    this.#distinct = distinct;
+  }
+
+  /** Groups the entries by word, and within a word by document (for look-ups in long lists). */
+  group(): void {
+    const entries = this.#entries;
+    const capacity = this.#registry.capacity;
+    this.#grouped = entries.groupBy(this.wordCount, 0, entries.groupBy(capacity, 1).order);
+    const n = entries.length;
+    this.#postings = {
+      starts: Uint32Array.from(this.#grouped.starts),
+      frequencies: new Uint32Array(this.wordCount),
+      maxImpacts: new Float32Array(this.wordCount),
+      docs: new Int32Array(n),
+      impacts: new Float32Array(n),
+      // Two bytes per entry unless a source has more than 65,536 distinct language tags.
+      langs: this.#languageIds.size <= 0x10000 ? new Uint16Array(n) : new Int32Array(n),
+      literals: new Uint32Array(n),
+      lengths: new Uint16Array(n),
+      predicates: new Uint16Array(n),
+    };
+    this.#seen = new Uint8Array(capacity);
+  }
+
+  /** Fills the postings of words `[from, to)` (by id), with their BM25 impacts. */
+  postWords(from: number, to: number): void {
+    const postings = this.#postings!;
+    const { order, starts } = this.#grouped!;
+    const entries = this.#entries;
+    const seen = this.#seen!;
+    const weights = this.weights;
+    const { docs, impacts, langs, literals, lengths, predicates } = postings;
+    const averages = Float64Array.from(weights, (_, p) =>
+      (this.#literalCounts[p] as number) > 0
+        ? (this.#lengthSums[p] as number) / (this.#literalCounts[p] as number)
+        : 1,
+    );
+    for (let id = from; id < to; id++) {
+      const first = starts[id] as number;
+      const end = starts[id + 1] as number;
+      let distinct = 0;
+      let max = 0;
+      for (let k = first; k < end; k++) {
+        const e = order[k] as number;
+        const doc = entries.get(e, 1);
+        const p = entries.get(e, 2);
+        const tf = entries.get(e, 3);
+        const length = entries.get(e, 4);
+        const norm = 1 - B + (B * length) / (averages[p] as number);
+        const impact = ((weights[p] as number) * (tf * (K1 + 1))) / (tf + K1 * norm);
+        docs[k] = doc;
+        langs[k] = entries.get(e, 5);
+        literals[k] = entries.get(e, 6);
+        lengths[k] = Math.min(length, 0xffff);
+        predicates[k] = p;
+        impacts[k] = impact;
+        if (impact > max) max = impact;
+        if (seen[doc] === 0) {
+          seen[doc] = 1;
+          distinct++;
+        }
+      }
+      for (let k = first; k < end; k++) seen[docs[k] as number] = 0;
+      postings.frequencies[id] = distinct;
+      postings.maxImpacts[id] = Math.fround(max);
+    }
+  }
+
+  /** The words (those with entries), postings, documents and languages built. */
+  finish(): {
+    words: Map<string, number>;
+    postings: Postings;
+    docIds: Int32Array;
+    languages: string[];
+  } {
+    const postings = this.#postings!;
+    const words = this.#wordIds;
+    // A word seen only in literals of blank nodes has no entries: it is not a word of the source.
+    for (const [word, id] of words) if (postings.frequencies[id] === 0) words.delete(word);
+    return {
+      words,
+      postings,
+      docIds: Int32Array.from(this.#localDocs),
+      languages: [...this.#languageIds.keys()],
+    };
+  }
+
+  /** Documents per `rdf:type` or `skos:inScheme` IRI (`iri`), for the subjects that are documents. */
+  facet(iri: string): Map<string, Int32Array> {
+    const [from, to] = this.rowsOf(iri);
+    const { second, third } = this.#pos;
+    const terms = this.#store.terms;
+    const grouped = new Map<string, Int32Array>();
+    let row = from;
+    while (row < to) {
+      const o = second[row] as number;
+      let end = row + 1;
+      while (end < to && second[end] === o) end++;
+      const value = terms.term(o);
+      if (value.charCodeAt(0) !== QUOTE && !value.startsWith('_:')) {
+        const docs: number[] = [];
+        for (let r = row; r < end; r++) {
+          const doc = this.#subjectDocs[third[r] as number] as number;
+          if (doc >= 0) docs.push(doc);
+        }
+        if (docs.length > 0) grouped.set(value, Int32Array.from(docs));
+      }
+      row = end;
+    }
+    return grouped;
   }
 }
 
