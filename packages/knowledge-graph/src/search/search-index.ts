@@ -3,7 +3,7 @@ import type { Quad } from 'n3';
 import type { TripleStore } from '../store/triple-store';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
 import { DocRegistry } from './doc-registry';
-import { type SearchPredicate, SourceSearchIndex } from './source-search-index';
+import { type Postings, type SearchPredicate, SourceSearchIndex } from './source-search-index';
 
 /** One page of search hits: IRIs best first, and how many matched in all. */
 export interface SearchPage {
@@ -52,6 +52,90 @@ interface WordPlan {
   expansions: Expansion[];
   scales: number[];
   entries: number;
+}
+
+/**
+ * Scores the entries `[from, to)` of a word's postings: each document keeps its best score of
+ * the word in `wordScore`, and is listed in `wordTouched` when first scored. Gives the new count
+ * of `wordTouched`. (A function of its own: small and monomorphic, it is optimised well.)
+ */
+function scanList(
+  postings: Postings,
+  from: number,
+  to: number,
+  scale: number,
+  langsOk: Uint8Array | undefined,
+  allowed: Uint8Array | undefined,
+  wordScore: Float64Array,
+  wordTouched: Int32Array,
+  count: number,
+): number {
+  const { docs, impacts, langs } = postings;
+  for (let i = from; i < to; i++) {
+    const doc = docs[i]!;
+    if (langsOk !== undefined && langsOk[langs[i]!] === 0) continue;
+    if (allowed !== undefined && allowed[doc] === 0) continue;
+    const score = scale * impacts[i]!;
+    const before = wordScore[doc]!;
+    if (before === 0) wordTouched[count++] = doc;
+    if (score > before) wordScore[doc] = score;
+  }
+  return count;
+}
+
+/**
+ * Adds one word's scores (`wordScore` of the `count` documents of `wordTouched`, then cleared) to
+ * the documents' totals, counting the word as matched; lists documents first touched in
+ * `touched`. Gives the new count of `touched`.
+ */
+function addWord(
+  wordTouched: Int32Array,
+  count: number,
+  wordScore: Float64Array,
+  total: Float64Array,
+  matched: Uint16Array,
+  touched: Int32Array,
+  touchedCount: number,
+): number {
+  for (let i = 0; i < count; i++) {
+    const doc = wordTouched[i]!;
+    if (matched[doc] === 0) touched[touchedCount++] = doc;
+    total[doc]! += wordScore[doc]!;
+    matched[doc]! += 1;
+    wordScore[doc] = 0;
+  }
+  return touchedCount;
+}
+
+/**
+ * Looks the `count` documents of `candidates` up in the entries `[from, to)` (in document order)
+ * of a word's postings: those found get their best score in `wordScore` and are listed in
+ * `wordTouched`. Gives how many were found.
+ */
+function probeList(
+  postings: Postings,
+  from: number,
+  to: number,
+  scale: number,
+  candidates: Int32Array,
+  count: number,
+  wordScore: Float64Array,
+  wordTouched: Int32Array,
+): number {
+  const { docs, impacts } = postings;
+  let found = 0;
+  for (let c = 0; c < count; c++) {
+    const doc = candidates[c]!;
+    let best = 0;
+    for (let i = lowerBound(docs, from, to, doc); i < to && docs[i] === doc; i++) {
+      const score = scale * impacts[i]!;
+      if (score > best) best = score;
+    }
+    if (best === 0) continue;
+    wordScore[doc] = best;
+    wordTouched[found++] = doc;
+  }
+  return found;
 }
 
 /** First index in `[lo, hi)` whose value is >= key (`hi` when none). */
@@ -244,49 +328,44 @@ export class SearchIndex {
         let wordTouchedCount = 0;
         if (plan === heavy) {
           const { source, word } = plan.expansions[0]!;
-          const scale = plan.scales[0]!;
-          const { starts, docs, impacts } = source.postings;
-          const from = starts[word]!;
-          const to = starts[word + 1]!;
-          const list = this.#candidates;
-          for (let c = 0; c < candidates; c++) {
-            const doc = list[c]!;
-            let i = lowerBound(docs, from, to, doc);
-            let best = 0;
-            for (; i < to && docs[i] === doc; i++) {
-              const score = scale * impacts[i]!;
-              if (score > best) best = score;
-            }
-            if (best === 0) continue;
-            wordScore[doc] = best;
-            wordTouched[wordTouchedCount++] = doc;
-          }
+          const { starts } = source.postings;
+          wordTouchedCount = probeList(
+            source.postings,
+            starts[word]!,
+            starts[word + 1]!,
+            plan.scales[0]!,
+            this.#candidates,
+            candidates,
+            wordScore,
+            wordTouched,
+          );
           heavyFound = wordTouchedCount;
         } else {
           for (let e = 0; e < plan.expansions.length; e++) {
             const { source, word } = plan.expansions[e]!;
-            const scale = plan.scales[e]!;
-            const { starts, docs, impacts, langs } = source.postings;
-            const langsOk = langOk.get(source);
-            const end = starts[word + 1]!;
-            for (let i = starts[word]!; i < end; i++) {
-              const doc = docs[i]!;
-              if (langsOk && langsOk[langs[i]!] === 0) continue;
-              if (allowed && allowed[doc] === 0) continue;
-              const score = scale * impacts[i]!;
-              const before = wordScore[doc]!;
-              if (before === 0) wordTouched[wordTouchedCount++] = doc;
-              if (score > before) wordScore[doc] = score;
-            }
+            const { starts } = source.postings;
+            wordTouchedCount = scanList(
+              source.postings,
+              starts[word]!,
+              starts[word + 1]!,
+              plan.scales[e]!,
+              langOk.get(source),
+              allowed,
+              wordScore,
+              wordTouched,
+              wordTouchedCount,
+            );
           }
         }
-        for (let i = 0; i < wordTouchedCount; i++) {
-          const doc = wordTouched[i]!;
-          if (matched[doc] === 0) touched[touchedCount++] = doc;
-          total[doc]! += wordScore[doc]!;
-          matched[doc]! += 1;
-          wordScore[doc] = 0;
-        }
+        touchedCount = addWord(
+          wordTouched,
+          wordTouchedCount,
+          wordScore,
+          total,
+          matched,
+          touched,
+          touchedCount,
+        );
       }
       if (!heavy) break;
       // Documents of the long list alone score at most this; the page is settled when its last
