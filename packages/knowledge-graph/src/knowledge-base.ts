@@ -307,7 +307,7 @@ export class KnowledgeBase {
     generation: string,
   ): Promise<void> {
     // The search index too: building it for 56,000 triples in one go held the loop for a second.
-    const steps = this.#index.buildSourceInSteps(store.quads());
+    const steps = this.#index.buildSourceInSteps(store);
     let step = steps.next();
     while (!step.done) {
       await yieldToEventLoop();

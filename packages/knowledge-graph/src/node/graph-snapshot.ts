@@ -1,27 +1,32 @@
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { KnowledgeGraphError } from '../errors';
+import { PackedTerms, slotCountFor } from '../store/packed-terms';
 import { TermDictionary } from '../store/term-dictionary';
 import type { TripleIndex } from '../store/triple-index';
 import { TripleStore } from '../store/triple-store';
 
 /**
  * The binary snapshot of a {@link TripleStore}: its dictionary and its three indexes as they are
- * in memory, so that loading is a copy and a map fill, never a parse.
+ * in memory, so that loading is reading typed arrays, never a parse or a decoding of terms.
  *
  * Layout (little-endian): a 64-byte header (magic `DCGKGSNP`, format version, counts, the
- * graph's generation, a CRC-32 of the header itself), then the sections — the UTF-8 byte length
- * of each term, the terms' UTF-8 bytes, the ill-formed terms as JSON, and for SPO, POS and OSP the
- * offsets, second and third keys — then an 8-byte trailer: the CRC-32 of every section and `END1`.
+ * graph's generation, the size of the terms' hash table, a CRC-32 of the header itself), then
+ * the sections — the terms' end offsets, the terms' UTF-8 bytes, the terms' hash table (see
+ * {@link PackedTerms}), the ill-formed terms as JSON, and for SPO, POS and OSP the offsets,
+ * second and third keys — then an 8-byte trailer: the CRC-32 of every section and `END1`.
+ *
+ * Format 1 (before 2026-11) had each term's byte length instead of end offsets and no hash
+ * table: it still loads, its hash table built on the way (a second or so at 10M triples).
  */
 const MAGIC = 'DCGKGSNP';
-/** Bumped whenever the layout changes: an older or newer snapshot is refused, never misread. */
-export const SNAPSHOT_FORMAT_VERSION = 1;
+/** Bumped whenever the layout changes: an unknown format is refused, never misread. */
+export const SNAPSHOT_FORMAT_VERSION = 2;
+/** The older format that still loads. */
+const FORMAT_WITH_LENGTHS = 1;
 const HEADER_BYTES = 64;
 const TRAILER_BYTES = 8;
 const TRAILER_MAGIC = 'END1';
-/** Terms are encoded into chunks of about this size. */
-const CHUNK_BYTES = 1 << 20;
 const ORDERS = ['spo', 'pos', 'osp'] as const;
 
 /** Facts a snapshot's header gives before its body is read. */
@@ -47,9 +52,6 @@ function requireLittleEndian(): void {
     throw refuse('graph snapshots are only written and read on little-endian machines');
 }
 
-const isWellFormed = (term: string): boolean =>
-  (term as unknown as { isWellFormed(): boolean }).isWellFormed();
-
 /** A generation as 16 bytes: 32 hex digits (a UUID's digits), which is what persistences give. */
 function generationBytes(generation: string): Buffer {
   const hex = generation.replaceAll('-', '');
@@ -73,23 +75,9 @@ function generationString(bytes: Buffer): string {
  */
 export function* encodeSnapshot(store: TripleStore, generation: string): Generator<Uint8Array> {
   requireLittleEndian();
-  const terms = store.terms;
-  const count = terms.size;
-  const lengths = new Uint32Array(count);
-  const illFormed: Array<[number, string]> = [];
-  let termBytes = 0;
-  for (let id = 1; id <= count; id++) {
-    const term = terms.term(id);
-    if (!isWellFormed(term)) {
-      // UTF-8 cannot hold a lone surrogate; JSON's \u escapes can.
-      illFormed.push([id, term]);
-      continue;
-    }
-    const length = Buffer.byteLength(term, 'utf8');
-    lengths[id - 1] = length;
-    termBytes += length;
-  }
-  const illFormedJson = Buffer.from(JSON.stringify(illFormed), 'utf8');
+  const packed = store.terms.packed();
+  const count = packed.size;
+  const illFormedJson = Buffer.from(JSON.stringify([...packed.illFormed]), 'utf8');
   const keys = store.spo.offsets.length;
 
   const header = Buffer.alloc(HEADER_BYTES);
@@ -98,38 +86,28 @@ export function* encodeSnapshot(store: TripleStore, generation: string): Generat
   header.writeUInt32LE(HEADER_BYTES, 12);
   header.writeUInt32LE(count, 16);
   header.writeUInt32LE(store.size, 20);
-  header.writeDoubleLE(termBytes, 24);
+  header.writeDoubleLE(packed.bytes.length, 24);
   header.writeUInt32LE(keys, 32);
   header.writeUInt32LE(illFormedJson.length, 36);
   generationBytes(generation).copy(header, 40);
+  header.writeUInt32LE(packed.slots.length, 56);
   header.writeUInt32LE(crc32(header.subarray(0, 60)), 60);
   yield header;
 
   let checksum = 0;
-  const section = (bytes: Uint8Array): Uint8Array => {
+  const section = (array: ArrayBufferView): Uint8Array => {
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
     checksum = crc32(bytes, checksum);
     return bytes;
   };
-  yield section(new Uint8Array(lengths.buffer, lengths.byteOffset, lengths.byteLength));
-  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  let used = 0;
-  for (let id = 1; id <= count; id++) {
-    const length = lengths[id - 1] as number;
-    if (length === 0) continue;
-    if (used + length > chunk.length) {
-      if (used > 0) yield section(chunk.subarray(0, used));
-      chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, length));
-      used = 0;
-    }
-    used += chunk.write(terms.term(id), used, 'utf8');
-  }
-  if (used > 0) yield section(chunk.subarray(0, used));
+  yield section(packed.offsets);
+  yield section(packed.bytes);
+  yield section(packed.slots);
   yield section(illFormedJson);
   for (const order of ORDERS) {
     const index = store[order];
     if (index.offsets.length !== keys) throw new Error(`the ${order} index has other keys`);
-    for (const array of [index.offsets, index.second, index.third])
-      yield section(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    for (const array of [index.offsets, index.second, index.third]) yield section(array);
   }
   const trailer = Buffer.alloc(TRAILER_BYTES);
   trailer.writeUInt32LE(checksum, 0);
@@ -191,13 +169,14 @@ function parseHeader(
   termBytes: number;
   keys: number;
   illFormedBytes: number;
+  slots: number;
 } {
   if (header.toString('latin1', 0, 8) !== MAGIC)
     throw refuse(`${where} is not a dcg graph snapshot (its first bytes are not "${MAGIC}")`);
   const formatVersion = header.readUInt32LE(8);
-  if (formatVersion !== SNAPSHOT_FORMAT_VERSION)
+  if (formatVersion !== SNAPSHOT_FORMAT_VERSION && formatVersion !== FORMAT_WITH_LENGTHS)
     throw refuse(
-      `${where} is a graph snapshot of format ${formatVersion}; this version reads format ${SNAPSHOT_FORMAT_VERSION} only`,
+      `${where} is a graph snapshot of format ${formatVersion}; this version reads formats ${FORMAT_WITH_LENGTHS} and ${SNAPSHOT_FORMAT_VERSION} only`,
     );
   if (header.readUInt32LE(60) !== crc32(header.subarray(0, 60)))
     throw refuse(`${where} has a damaged header (checksum mismatch)`);
@@ -208,6 +187,7 @@ function parseHeader(
     termBytes: header.readDoubleLE(24),
     keys: header.readUInt32LE(32),
     illFormedBytes: header.readUInt32LE(36),
+    slots: header.readUInt32LE(56),
     generation: generationString(header.subarray(40, 56)),
   };
 }
@@ -252,59 +232,26 @@ export async function decodeSnapshot(
     if (keys !== count + 2 || !Number.isSafeInteger(termBytes))
       throw refuse(`${where} has a damaged header (inconsistent counts)`);
 
-    const lengths = new Uint32Array(count);
-    if (!(await reader.fill(new Uint8Array(lengths.buffer)))) throw truncated();
-    const list: string[] = new Array(count + 1);
-    list[0] = '';
-    // The terms' bytes are read and decoded a slice at a time: never all of them at once.
-    let id = 1;
-    let pending = termBytes;
-    let carry = Buffer.alloc(0);
-    while (pending > 0) {
-      const size = Math.min(pending, CHUNK_BYTES * 16);
-      const slice = Buffer.allocUnsafe(carry.length + size);
-      carry.copy(slice, 0);
-      if (!(await reader.fill(slice.subarray(carry.length)))) throw truncated();
-      pending -= size;
-      let at = 0;
-      while (id <= count) {
-        const length = lengths[id - 1] as number;
-        if (length === 0) {
-          id++;
-          continue;
-        }
-        if (at + length > slice.length) break;
-        list[id++] = slice.toString('utf8', at, at + length);
-        at += length;
-      }
-      carry = slice.subarray(at);
+    const oldFormat = header.formatVersion === FORMAT_WITH_LENGTHS;
+    if (!oldFormat && header.slots !== slotCountFor(count))
+      throw refuse(`${where} has a damaged header (inconsistent counts)`);
+    const offsets = new Uint32Array(count + 1);
+    if (oldFormat) {
+      // Format 1: the byte length of each term, summed here into end offsets.
+      if (!(await reader.fill(new Uint8Array(offsets.buffer, 4)))) throw truncated();
+      for (let id = 1; id <= count; id++)
+        offsets[id] = (offsets[id] as number) + (offsets[id - 1] as number);
+    } else if (!(await reader.fill(new Uint8Array(offsets.buffer)))) throw truncated();
+    const bytes = Buffer.allocUnsafe(termBytes);
+    if (!(await reader.fill(bytes))) throw truncated();
+    let slots: Uint32Array | undefined;
+    if (!oldFormat) {
+      slots = new Uint32Array(header.slots);
+      if (!(await reader.fill(new Uint8Array(slots.buffer)))) throw truncated();
     }
-    while (id <= count) {
-      if ((lengths[id - 1] as number) !== 0) throw refuse(`${where} has damaged term lengths`);
-      id++;
-    }
-    if (carry.length > 0) throw refuse(`${where} has damaged term lengths`);
     const illFormedBytes = Buffer.alloc(header.illFormedBytes);
     if (!(await reader.fill(illFormedBytes))) throw truncated();
-    let illFormed: unknown;
-    try {
-      illFormed = JSON.parse(illFormedBytes.toString('utf8'));
-    } catch (error) {
-      throw refuse(`${where} has damaged terms`, error);
-    }
-    if (!Array.isArray(illFormed)) throw refuse(`${where} has damaged terms`);
-    for (const entry of illFormed as unknown[]) {
-      if (
-        !Array.isArray(entry) ||
-        typeof entry[0] !== 'number' ||
-        typeof entry[1] !== 'string' ||
-        entry[0] < 1 ||
-        entry[0] > count
-      )
-        throw refuse(`${where} has damaged terms`);
-      list[entry[0]] = entry[1];
-    }
-
+    const illFormed = parseIllFormed(illFormedBytes, count, where);
     const indexes: TripleIndex[] = [];
     for (const order of ORDERS) {
       const offsets = new Uint32Array(keys);
@@ -321,14 +268,24 @@ export async function decodeSnapshot(
     if (trailer.readUInt32LE(0) !== expected)
       throw refuse(`${where} is damaged (checksum mismatch)`);
     if (!(await reader.atEnd())) throw refuse(`${where} has bytes after its end`);
-    for (let k = 0; k <= count; k++) if (list[k] === undefined) list[k] = '';
+    // The offsets are checked before a format 1 hash table is built over them.
+    const damagedOffsets = PackedTerms.checkOffsets(bytes, offsets, illFormed);
+    if (damagedOffsets !== undefined) throw refuse(`${where} has ${damagedOffsets}`);
+    const parts = {
+      bytes,
+      offsets,
+      slots: slots ?? PackedTerms.hashTable(bytes, offsets, illFormed),
+      illFormed,
+    };
+    const damage = PackedTerms.check(parts);
+    if (damage !== undefined) throw refuse(`${where} has ${damage}`);
     const [spo, pos, osp] = indexes as [TripleIndex, TripleIndex, TripleIndex];
     for (const index of indexes) {
       if (index.offsets[keys - 1] !== triples)
         throw refuse(`${where} has a damaged ${index.order} index`);
     }
     return {
-      store: new TripleStore(TermDictionary.fromTerms(list), spo, pos, osp),
+      store: new TripleStore(TermDictionary.fromPacked(new PackedTerms(parts)), spo, pos, osp),
       generation: header.generation,
     };
   } catch (error) {
@@ -337,4 +294,28 @@ export async function decodeSnapshot(
   } finally {
     await reader.close();
   }
+}
+
+/** The ill-formed terms of a snapshot (`[[id, term], ...]` as JSON), by id. */
+function parseIllFormed(json: Buffer, count: number, where: string): Map<number, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json.toString('utf8'));
+  } catch (error) {
+    throw refuse(`${where} has damaged terms`, error);
+  }
+  if (!Array.isArray(parsed)) throw refuse(`${where} has damaged terms`);
+  const terms = new Map<number, string>();
+  for (const entry of parsed as unknown[]) {
+    if (
+      !Array.isArray(entry) ||
+      !Number.isInteger(entry[0]) ||
+      typeof entry[1] !== 'string' ||
+      entry[0] < 1 ||
+      entry[0] > count
+    )
+      throw refuse(`${where} has damaged terms`);
+    terms.set(entry[0] as number, entry[1]);
+  }
+  return terms;
 }

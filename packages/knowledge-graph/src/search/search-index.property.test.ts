@@ -112,4 +112,36 @@ describe('SearchIndex properties', () => {
       { numRuns: 150 },
     );
   });
+
+  it('ranks and counts the same when a long list is looked up instead of scanned', () => {
+    const skewed = fc.array(
+      fc.record({
+        id: fc.integer({ min: 0, max: 60 }),
+        words: fc.array(fc.constantFrom('lake', 'lake', 'lake', ...WORDS), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+      }),
+      { maxLength: 80 },
+    );
+    fc.assert(
+      fc.property(skewed, query, fc.integer({ min: 1, max: 12 }), (docs, words, limit) => {
+        const quads = docs.map((d) =>
+          quad(namedNode(`urn:c${d.id}`), namedNode(label), literal(d.words.join(' '))),
+        );
+        const probing = new SearchIndex(DEFAULT_SEARCH_PREDICATES, { pruneAbove: 1 });
+        const scanning = new SearchIndex(DEFAULT_SEARCH_PREDICATES, {
+          pruneAbove: Number.POSITIVE_INFINITY,
+        });
+        probing.replaceSource('s', quads);
+        scanning.replaceSource('s', quads);
+        const term = [...words, 'lake'].join(' ');
+        for (const offset of [0, 2]) {
+          const page = { offset, limit };
+          expect(probing.search(term, page)).toEqual(scanning.search(term, page));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

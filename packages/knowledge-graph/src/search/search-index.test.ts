@@ -161,8 +161,11 @@ describe('SearchIndex', () => {
     const index = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
     index.replaceSource('s', [
       quad(DataFactory.blankNode('b'), namedNode(`${skos}prefLabel`), literal('Glacier')),
+      quad(namedNode(`${ex}g`), namedNode(`${skos}prefLabel`), literal('Glaciers')),
     ]);
-    expect(index.search('glacier', page).totalResults).toBe(0);
+    // The blank node's word is not a word of the source: the typo still finds the IRI's label.
+    expect(index.search('glacier', page).results).toEqual([`${ex}g`]);
+    expect(index.search('glacierz', page).results).toEqual([`${ex}g`]);
   });
 });
 
@@ -248,5 +251,27 @@ describe('SearchIndex filters', () => {
     );
     expect(find('water', { types: [`${ex}Nothing`] })).toEqual(new Set());
     expect(index.search('water', { ...page, schemes: [`${ex}s2`] }).totalResults).toBe(1);
+  });
+});
+
+describe('prefix completions', () => {
+  it('keeps the completions in the most documents, ties in word order, never the prefix itself', () => {
+    const entries: Array<[string, string, string]> = [['p', `${skos}prefLabel`, 'wa']];
+    // wa00 … wa59: word i is in (i % 7) + 1 documents.
+    for (let i = 0; i < 60; i++)
+      for (let d = 0; d <= i % 7; d++)
+        entries.push([`d${i}-${d}`, `${skos}prefLabel`, `wa${String(i).padStart(2, '0')}`]);
+    const index = build(entries);
+    const source = index.sourceIndex('src')!;
+    const all = source.termsWithPrefix('wa');
+    expect(all).toHaveLength(60);
+    const expected = all
+      .map((t) => ({ t, df: source.docFrequency(source.wordId(t)) }))
+      .sort((a, b) => b.df - a.df)
+      .slice(0, 48)
+      .map((x) => x.t);
+    expect(source.mostFrequentWithPrefix('wa', 48)).toEqual(expected);
+    expect(source.mostFrequentWithPrefix('wa0', 3)).toEqual(['wa06', 'wa05', 'wa04']);
+    expect(source.mostFrequentWithPrefix('zz', 3)).toEqual([]);
   });
 });

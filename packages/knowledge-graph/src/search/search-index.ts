@@ -1,7 +1,9 @@
 import { foldedWords } from '@dcg/text-match';
 import type { Quad } from 'n3';
+import type { TripleStore } from '../store/triple-store';
+import { TripleStoreBuilder } from '../store/triple-store-builder';
 import { DocRegistry } from './doc-registry';
-import { type SearchPredicate, SourceSearchIndex } from './source-search-index';
+import { type Postings, type SearchPredicate, SourceSearchIndex } from './source-search-index';
 
 /** One page of search hits: IRIs best first, and how many matched in all. */
 export interface SearchPage {
@@ -45,9 +47,111 @@ export function langMatches(tag: string, range: string): boolean {
   return t === r || (t.startsWith(r) && t.charCodeAt(r.length) === 45); // '-'
 }
 
+/** One query word: its expansions, their IDF-scaled factors, and how many entries they hold. */
+interface WordPlan {
+  expansions: Expansion[];
+  scales: number[];
+  entries: number;
+}
+
+/**
+ * Scores the entries `[from, to)` of a word's postings: each document keeps its best score of
+ * the word in `wordScore`, and is listed in `wordTouched` when first scored. Gives the new count
+ * of `wordTouched`. (A function of its own: small and monomorphic, it is optimised well.)
+ */
+function scanList(
+  postings: Postings,
+  from: number,
+  to: number,
+  scale: number,
+  langsOk: Uint8Array | undefined,
+  allowed: Uint8Array | undefined,
+  wordScore: Float64Array,
+  wordTouched: Int32Array,
+  count: number,
+): number {
+  const { docs, impacts, langs } = postings;
+  for (let i = from; i < to; i++) {
+    const doc = docs[i]!;
+    if (langsOk !== undefined && langsOk[langs[i]!] === 0) continue;
+    if (allowed !== undefined && allowed[doc] === 0) continue;
+    const score = scale * impacts[i]!;
+    const before = wordScore[doc]!;
+    if (before === 0) wordTouched[count++] = doc;
+    if (score > before) wordScore[doc] = score;
+  }
+  return count;
+}
+
+/**
+ * Adds one word's scores (`wordScore` of the `count` documents of `wordTouched`, then cleared) to
+ * the documents' totals, counting the word as matched; lists documents first touched in
+ * `touched`. Gives the new count of `touched`.
+ */
+function addWord(
+  wordTouched: Int32Array,
+  count: number,
+  wordScore: Float64Array,
+  total: Float64Array,
+  matched: Uint16Array,
+  touched: Int32Array,
+  touchedCount: number,
+): number {
+  for (let i = 0; i < count; i++) {
+    const doc = wordTouched[i]!;
+    if (matched[doc] === 0) touched[touchedCount++] = doc;
+    total[doc]! += wordScore[doc]!;
+    matched[doc]! += 1;
+    wordScore[doc] = 0;
+  }
+  return touchedCount;
+}
+
+/**
+ * Looks the `count` documents of `candidates` up in the entries `[from, to)` (in document order)
+ * of a word's postings: those found get their best score in `wordScore` and are listed in
+ * `wordTouched`. Gives how many were found.
+ */
+function probeList(
+  postings: Postings,
+  from: number,
+  to: number,
+  scale: number,
+  candidates: Int32Array,
+  count: number,
+  wordScore: Float64Array,
+  wordTouched: Int32Array,
+): number {
+  const { docs, impacts } = postings;
+  let found = 0;
+  for (let c = 0; c < count; c++) {
+    const doc = candidates[c]!;
+    let best = 0;
+    for (let i = lowerBound(docs, from, to, doc); i < to && docs[i] === doc; i++) {
+      const score = scale * impacts[i]!;
+      if (score > best) best = score;
+    }
+    if (best === 0) continue;
+    wordScore[doc] = best;
+    wordTouched[found++] = doc;
+  }
+  return found;
+}
+
+/** First index in `[lo, hi)` whose value is >= key (`hi` when none). */
+function lowerBound(values: Int32Array, lo: number, hi: number, key: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 interface Expansion {
   source: SourceSearchIndex;
-  term: string;
+  /** The word's id in its source. */
+  word: number;
   factor: number;
 }
 
@@ -72,9 +176,16 @@ export class SearchIndex {
   #matched = new Uint16Array(0);
   #wordTouched = new Int32Array(0);
   #touched = new Int32Array(0);
+  #candidates = new Int32Array(0);
+  readonly #pruneAbove: number;
 
-  constructor(predicates: readonly SearchPredicate[]) {
+  /**
+   * `pruneAbove`: the entries from which a query word's list may be looked up for the
+   * documents of the other words instead of scanned (default 20,000).
+   */
+  constructor(predicates: readonly SearchPredicate[], options: { pruneAbove?: number } = {}) {
     this.#predicates = predicates;
+    this.#pruneAbove = options.pruneAbove ?? 20_000;
   }
 
   /** The predicates that are searchable, with their weights. */
@@ -84,19 +195,24 @@ export class SearchIndex {
 
   /** Indexes `quads` as the whole content of `sourceId`, replacing what it had. */
   replaceSource(sourceId: string, quads: Iterable<Quad>): void {
-    this.swapSource(sourceId, this.buildSource(quads));
+    const builder = new TripleStoreBuilder();
+    for (const quad of quads) builder.addQuad(quad);
+    this.swapSource(sourceId, this.buildSource(builder.build()));
   }
 
-  /** Builds a source index without making it visible (see {@link SearchIndex.swapSource}). */
-  buildSource(quads: Iterable<Quad>): SourceSearchIndex {
-    return SourceSearchIndex.build(quads, this.#predicates, this.#registry);
+  /**
+   * Builds the index of a source's store without making it visible (see
+   * {@link SearchIndex.swapSource}); the index reads its literals from the store's dictionary.
+   */
+  buildSource(store: TripleStore): SourceSearchIndex {
+    return SourceSearchIndex.build(store, this.#predicates, this.#registry);
   }
 
   /**
    * {@link SearchIndex.buildSource} in steps: yields between slices of work, returns the index.
    */
-  buildSourceInSteps(quads: Iterable<Quad>): Generator<void, SourceSearchIndex, void> {
-    return SourceSearchIndex.buildInSteps(quads, this.#predicates, this.#registry);
+  buildSourceInSteps(store: TripleStore): Generator<void, SourceSearchIndex, void> {
+    return SourceSearchIndex.buildInSteps(store, this.#predicates, this.#registry);
   }
 
   /** Makes a built index the one of `sourceId` (or removes it when `index` is undefined). */
@@ -144,63 +260,203 @@ export class SearchIndex {
     const matched = this.#matched;
     const wordTouched = this.#wordTouched;
     const touched = this.#touched;
-    let touchedCount = 0;
 
     let docCount = 0;
     for (const s of sources) docCount += s.docCount;
     const idfOf = (df: number) => Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 
+    // Each word's expansions, scaled by IDF. Expanded words (prefix, typo) share the IDF of
+    // everything the typed word reaches, so a rare completion never outweighs the common word
+    // typed in full.
     let idfSum = 0;
+    const plans: WordPlan[] = [];
     for (let w = 0; w < words.length; w++) {
       const expansions = this.#expand(words[w]!, w === words.length - 1, sources);
       if (expansions.length === 0) continue;
-      // Expanded words (prefix, typo) share the IDF of everything the typed word reaches, so a
-      // rare completion never outweighs the common word typed in full.
       let dfExact = 0;
       let dfAll = 0;
-      for (const { source, term, factor } of expansions) {
-        const df = source.postings.get(term)!.docFrequency;
+      for (const { source, word, factor } of expansions) {
+        const df = source.docFrequency(word);
         dfAll += df;
         if (factor === EXACT) dfExact += df;
       }
       const idfExact = idfOf(dfExact);
       const idfExpanded = idfOf(Math.min(dfAll, docCount));
       idfSum += dfExact > 0 ? idfExact : idfExpanded;
-      let wordTouchedCount = 0;
-      for (const { source, term, factor } of expansions) {
-        const scale = factor * (factor === EXACT ? idfExact : idfExpanded);
-        const { docs, impacts, langs } = source.postings.get(term)!;
-        const langsOk = langOk.get(source);
-        for (let i = 0; i < docs.length; i++) {
-          const doc = docs[i]!;
-          if (langsOk && langsOk[langs[i]!] === 0) continue;
-          if (allowed && allowed[doc] === 0) continue;
-          const score = scale * impacts[i]!;
-          const before = wordScore[doc]!;
-          if (before === 0) wordTouched[wordTouchedCount++] = doc;
-          if (score > before) wordScore[doc] = score;
-        }
+      let entries = 0;
+      const scales: number[] = [];
+      for (const { source, word, factor } of expansions) {
+        scales.push(factor * (factor === EXACT ? idfExact : idfExpanded));
+        entries += source.postings.starts[word + 1]! - source.postings.starts[word]!;
       }
-      for (let i = 0; i < wordTouchedCount; i++) {
-        const doc = wordTouched[i]!;
-        if (matched[doc] === 0) touched[touchedCount++] = doc;
-        total[doc]! += wordScore[doc]!;
-        matched[doc]! += 1;
-        wordScore[doc] = 0;
-      }
+      plans.push({ expansions, scales, entries });
     }
+    const n = words.length;
+    const k = page.offset + page.limit;
+    // A long list is looked up for the documents of the others instead of scanned, when that
+    // settles the page (see #probed); otherwise every list is scanned.
+    const probed = allowed || ranges ? undefined : this.#probedPlan(plans);
+    let touchedCount = 0;
+    let heavyOnly = 0;
+    for (let attempt = probed === undefined ? 1 : 0; attempt < 2; attempt++) {
+      const heavy = attempt === 0 ? probed : undefined;
+      let candidates = 0;
+      if (heavy) {
+        // The documents of the other lists: the only ones the long list can still add to.
+        for (const plan of plans) {
+          if (plan === heavy) continue;
+          for (const { source, word } of plan.expansions) {
+            const { starts, docs } = source.postings;
+            const end = starts[word + 1]!;
+            for (let i = starts[word]!; i < end; i++) {
+              const doc = docs[i]!;
+              if (matched[doc] !== 0) continue;
+              matched[doc] = 1;
+              wordTouched[candidates++] = doc;
+            }
+          }
+        }
+        // Copied aside: `wordTouched` is the per-word scratch of the loop below.
+        if (this.#candidates.length < candidates)
+          this.#candidates = new Int32Array(wordTouched.length);
+        this.#candidates.set(wordTouched.subarray(0, candidates));
+        for (let i = 0; i < candidates; i++) matched[wordTouched[i]!] = 0;
+      }
+      touchedCount = 0;
+      let heavyFound = 0;
+      for (const plan of plans) {
+        let wordTouchedCount = 0;
+        if (plan === heavy) {
+          const { source, word } = plan.expansions[0]!;
+          const { starts } = source.postings;
+          wordTouchedCount = probeList(
+            source.postings,
+            starts[word]!,
+            starts[word + 1]!,
+            plan.scales[0]!,
+            this.#candidates,
+            candidates,
+            wordScore,
+            wordTouched,
+          );
+          heavyFound = wordTouchedCount;
+        } else {
+          for (let e = 0; e < plan.expansions.length; e++) {
+            const { source, word } = plan.expansions[e]!;
+            const { starts } = source.postings;
+            wordTouchedCount = scanList(
+              source.postings,
+              starts[word]!,
+              starts[word + 1]!,
+              plan.scales[e]!,
+              langOk.get(source),
+              allowed,
+              wordScore,
+              wordTouched,
+              wordTouchedCount,
+            );
+          }
+        }
+        touchedCount = addWord(
+          wordTouched,
+          wordTouchedCount,
+          wordScore,
+          total,
+          matched,
+          touched,
+          touchedCount,
+        );
+      }
+      if (!heavy) break;
+      // Documents of the long list alone score at most this; the page is settled when its last
+      // document scores more (checked after the phrase bonus and the scaling below).
+      const { source, word } = heavy.expansions[0]!;
+      heavyOnly = source.docFrequency(word) - heavyFound;
+      const bound = heavy.scales[0]! * source.postings.maxImpacts[word]! * (1 / n) * (1 / n);
+      const settled = this.#finish(sources, words, langOk, touchedCount, idfSum, k, bound);
+      if (settled) return this.#page(settled, page, touchedCount + heavyOnly, touchedCount);
+      // Not settled: everything is scanned.
+      heavyOnly = 0;
+    }
+    const best = this.#finish(sources, words, langOk, touchedCount, idfSum, k, -1)!;
+    return this.#page(best, page, touchedCount, touchedCount);
+  }
 
+  /** One page of the ranked documents, clearing the scores of the touched ones. */
+  #page(
+    best: number[],
+    page: IndexSearchOptions,
+    totalResults: number,
+    touchedCount: number,
+  ): SearchPage {
+    const total = this.#total;
+    const touched = this.#touched;
+    for (let i = 0; i < touchedCount; i++) total[touched[i]!] = 0;
+    return {
+      results: best.slice(page.offset).map((doc) => this.#registry.iri(doc)),
+      totalResults,
+    };
+  }
+
+  /**
+   * The plan whose list is looked up rather than scanned: the longest one, when it is one word
+   * of one source, at least `pruneAbove` entries, and longer than all the others together.
+   */
+  #probedPlan(plans: WordPlan[]): WordPlan | undefined {
+    if (plans.length < 2) return undefined;
+    let longest = plans[0]!;
+    let all = 0;
+    for (const plan of plans) {
+      all += plan.entries;
+      if (plan.entries > longest.entries) longest = plan;
+    }
+    if (longest.expansions.length !== 1 || longest.entries < this.#pruneAbove) return undefined;
+    return longest.entries > all - longest.entries ? longest : undefined;
+  }
+
+  /**
+   * Adds the phrase bonus, scales by the words matched and ranks the `k` best of the touched
+   * documents. With a `bound` (>= 0), undefined when fewer than `k` documents score more than it
+   * (the scores are then cleared for a full scan).
+   */
+  #finish(
+    sources: SourceSearchIndex[],
+    words: string[],
+    langOk: Map<SourceSearchIndex, Uint8Array>,
+    touchedCount: number,
+    idfSum: number,
+    k: number,
+    bound: number,
+  ): number[] | undefined {
+    const total = this.#total;
+    const matched = this.#matched;
+    const touched = this.#touched;
     const n = words.length;
     const phrase = words.join(' ');
     for (const s of sources) {
-      const hits = s.phrases.get(phrase);
-      if (!hits) continue;
+      // A literal equal to the whole query holds every query word: it is among the entries of
+      // the rarest one that have as many words as the query (checked against the dictionary).
+      const { starts, docs, lengths, langs, literals, predicates } = s.postings;
+      let rarest = -1;
+      for (const word of words) {
+        const id = s.wordId(word);
+        if (id < 0) {
+          rarest = -1;
+          break;
+        }
+        if (rarest < 0 || starts[id + 1]! - starts[id]! < starts[rarest + 1]! - starts[rarest]!)
+          rarest = id;
+      }
+      if (rarest < 0) continue;
       const langsOk = langOk.get(s);
-      for (let i = 0; i < hits.docs.length; i++) {
-        const doc = hits.docs[i]!;
-        if (langsOk && langsOk[hits.langs[i]!] === 0) continue;
+      const end = starts[rarest + 1]!;
+      for (let i = starts[rarest]!; i < end; i++) {
+        if (lengths[i] !== n) continue;
+        const doc = docs[i]!;
+        if (langsOk && langsOk[langs[i]!] === 0) continue;
         if (matched[doc] === 0 || matched[doc]! > n) continue;
-        total[doc]! += PHRASE_BONUS * hits.weights[i]! * Math.max(idfSum, 1);
+        if (n > 1 && s.literalWords(literals[i]!).join(' ') !== phrase) continue;
+        total[doc]! += PHRASE_BONUS * s.weights[predicates[i]!]! * Math.max(idfSum, 1);
         // Counted once per document even when several literals equal the phrase.
         matched[doc] = n + 1;
       }
@@ -213,12 +469,11 @@ export class SearchIndex {
       total[doc] = total[doc]! * (m / n) * (m / n);
       matched[doc] = 0;
     }
-    const best = topK(touched, touchedCount, total, page.offset + page.limit);
+    const best = topK(touched, touchedCount, total, k);
+    if (bound < 0 || k <= 0) return best;
+    if (best.length === k && total[best[k - 1]!]! > bound) return best;
     for (let i = 0; i < touchedCount; i++) total[touched[i]!] = 0;
-    return {
-      results: best.slice(page.offset).map((doc) => this.#registry.iri(doc)),
-      totalResults: touchedCount,
-    };
+    return undefined;
   }
 
   /** Documents the type and scheme filters keep (1), or undefined when there is no filter. */
@@ -247,26 +502,20 @@ export class SearchIndex {
     const expansions: Expansion[] = [];
     let exact = false;
     for (const source of sources) {
-      if (source.postings.has(word)) {
-        expansions.push({ source, term: word, factor: EXACT });
+      const id = source.wordId(word);
+      if (id >= 0) {
+        expansions.push({ source, word: id, factor: EXACT });
         exact = true;
       }
     }
     let prefixed = false;
     if (isLast) {
       for (const source of sources) {
-        const candidates = source.termsWithPrefix(word);
-        if (candidates.length === 0) continue;
+        const kept = source.mostFrequentWithPrefix(word, MAX_PREFIX_EXPANSIONS);
+        if (kept.length === 0) continue;
         prefixed = true;
-        const kept =
-          candidates.length <= MAX_PREFIX_EXPANSIONS
-            ? candidates
-            : candidates
-                .map((t) => ({ t, df: source.postings.get(t)!.docFrequency }))
-                .sort((a, b) => b.df - a.df)
-                .slice(0, MAX_PREFIX_EXPANSIONS)
-                .map((x) => x.t);
-        for (const term of kept) expansions.push({ source, term, factor: PREFIX });
+        for (const term of kept)
+          expansions.push({ source, word: source.wordId(term), factor: PREFIX });
       }
     }
     // Typos are looked for only when nothing matched as written: it keeps queries fast and
@@ -275,7 +524,7 @@ export class SearchIndex {
       let found = 0;
       for (const source of sources) {
         for (const term of source.typos.near(word, 1, MAX_FUZZY_EXPANSIONS)) {
-          expansions.push({ source, term, factor: FUZZY_1 });
+          expansions.push({ source, word: source.wordId(term), factor: FUZZY_1 });
           found++;
         }
       }
@@ -283,7 +532,7 @@ export class SearchIndex {
       if (found === 0 && word.length >= 8) {
         for (const source of sources) {
           for (const term of source.typos.near(word, 2, MAX_FUZZY_EXPANSIONS)) {
-            expansions.push({ source, term, factor: FUZZY_2 });
+            expansions.push({ source, word: source.wordId(term), factor: FUZZY_2 });
           }
         }
       }

@@ -1,6 +1,8 @@
-import { foldedWords, TypoIndex } from '@dcg/text-match';
-import type { Quad } from 'n3';
+import { TypoIndex } from '@dcg/text-match';
+import type { TripleIndex } from '../store/triple-index';
+import type { TripleStore } from '../store/triple-store';
 import type { DocRegistry } from './doc-registry';
+import { foldWords } from './fold-words';
 
 /** A literal predicate that search matches, with its ranking weight. */
 export interface SearchPredicate {
@@ -9,51 +11,70 @@ export interface SearchPredicate {
 }
 
 /**
- * Postings of one word in one source, as parallel typed arrays (one entry per literal that holds
- * the word): document id, and the entry's precomputed BM25 impact (predicate weight × saturated
- * term frequency with length normalisation), so that a query multiplies by the IDF only.
+ * The postings of a source's words, as parallel typed arrays shared by all words: the entries of
+ * word `w` are `[starts[w], starts[w + 1])`, one per literal that holds the word, each with its
+ * document, its precomputed BM25 impact (predicate weight × saturated term frequency with
+ * length normalisation, so that a query multiplies by the IDF only), and its literal's language,
+ * dictionary id, word count and predicate.
  */
 export interface Postings {
+  /** Within a word, entries are in document order. */
+  starts: Uint32Array;
+  /** Number of distinct documents of each word (for IDF). */
+  frequencies: Uint32Array;
+  /** The largest impact of each word (a bound for skipping it). */
+  maxImpacts: Float32Array;
   docs: Int32Array;
   impacts: Float32Array;
   /** Language of each entry's literal: an index into {@link SourceSearchIndex.languages}. */
   langs: Uint16Array | Int32Array;
-  /** Number of distinct documents (for IDF). */
-  docFrequency: number;
-}
-
-/** Documents whose whole literal equals a folded phrase, with the literal's predicate weight. */
-export interface PhrasePostings {
-  docs: Int32Array;
-  weights: Float32Array;
-  /** Language of each literal: an index into {@link SourceSearchIndex.languages}. */
-  langs: Uint16Array | Int32Array;
+  /** The literal of each entry: its id in the store's dictionary (never a copy of its text). */
+  literals: Uint32Array;
+  /** How many words the entry's literal has (at most 65,535), for whole-label matches. */
+  lengths: Uint16Array;
+  /** The predicate of each entry: an index into the searchable predicates. */
+  predicates: Uint16Array;
 }
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const SKOS_IN_SCHEME = 'http://www.w3.org/2004/02/skos/core#inScheme';
+const QUOTE = 34;
 
 // BM25 parameters. b is softer than the usual 0.75: labels are short, and a long label that
 // holds the word as written must still beat a short one that only completes a prefix.
 const K1 = 1.2;
 const B = 0.5;
 
+/** Units of work (rows, words) between two steps of {@link SourceSearchIndex.buildInSteps}. */
+const BUILD_SLICE = 2_000;
+/** Below this length V8 copies substrings; a longer word kept as a key is copied flat. */
+const SLICE_MIN_LENGTH = 13;
+
+/** The lexical form and language tag of a literal in the engine id form (`"lex"@lang`). */
+function literalParts(id: string): { lex: string; lang: string } {
+  const end = id.lastIndexOf('"');
+  const lex = id.slice(1, end);
+  return { lex, lang: id.charCodeAt(end + 1) === 64 ? id.slice(end + 2) : '' };
+}
+
 /**
- * The search index of one source's graph. It is immutable once built: replacing a source builds
- * a new one and swaps it in, so the index follows ingestion per source without a full rebuild.
+ * The search index of one source's graph, built from its {@link TripleStore}: the literals are
+ * read from the store's dictionary, by id, and the index refers to them by id (no copy of a
+ * label is kept). It is immutable once built: replacing a source builds a new one and swaps it
+ * in, so the index follows ingestion per source without a full rebuild.
  *
  * @example
- * const index = SourceSearchIndex.build(quads, predicates, registry);
- * index.postings.get('water')?.docFrequency;
+ * const index = SourceSearchIndex.build(store, predicates, registry);
+ * index.docFrequency(index.wordId('water'));
  */
-/** Units of work (quads, words, phrases) between two steps of {@link SourceSearchIndex.buildInSteps}. */
-const BUILD_SLICE = 2_000;
-
 export class SourceSearchIndex {
   /** Distinct documents of this source. */
   readonly docCount: number;
-  readonly postings: Map<string, Postings>;
-  readonly phrases: Map<string, PhrasePostings>;
+  /** The id of each word (its postings' index). */
+  readonly words: Map<string, number>;
+  readonly postings: Postings;
+  /** The weight of each searchable predicate, by index. */
+  readonly weights: Float64Array;
   /**
    * Language tags of the indexed literals as the store holds them, `''` (index 0) for a literal
    * without one.
@@ -65,41 +86,53 @@ export class SourceSearchIndex {
   readonly schemes: Map<string, Int32Array>;
   /** Every word, sorted, for prefix ranges. */
   readonly sortedTerms: string[];
+  /** The document frequency of each word of {@link sortedTerms}. */
+  readonly #sortedFrequencies: Uint32Array;
+  readonly #store: TripleStore;
   readonly #docIds: Int32Array;
   #typos: TypoIndex | undefined;
   readonly #registry: DocRegistry;
   #released = false;
 
   private constructor(init: {
+    store: TripleStore;
     registry: DocRegistry;
     docIds: Int32Array;
-    postings: Map<string, Postings>;
-    phrases: Map<string, PhrasePostings>;
+    words: Map<string, number>;
+    postings: Postings;
+    weights: Float64Array;
     languages: string[];
     types: Map<string, Int32Array>;
     schemes: Map<string, Int32Array>;
   }) {
+    this.#store = init.store;
     this.languages = init.languages;
     this.types = init.types;
     this.schemes = init.schemes;
     this.#registry = init.registry;
     this.#docIds = init.docIds;
     this.docCount = init.docIds.length;
+    this.words = init.words;
     this.postings = init.postings;
-    this.phrases = init.phrases;
-    this.sortedTerms = [...init.postings.keys()].sort();
+    this.weights = init.weights;
+    this.sortedTerms = [...init.words.keys()].sort();
+    const frequencies = init.postings.frequencies;
+    this.#sortedFrequencies = Uint32Array.from(
+      this.sortedTerms,
+      (term) => frequencies[init.words.get(term)!]!,
+    );
   }
 
   /**
-   * Indexes the literals of `quads` whose predicate is one of `predicates` and whose subject is
+   * Indexes the literals of `store` whose predicate is one of `predicates` and whose subject is
    * an IRI (search answers full IRIs only; blank nodes are not addressable).
    */
   static build(
-    quads: Iterable<Quad>,
+    store: TripleStore,
     predicates: readonly SearchPredicate[],
     registry: DocRegistry,
   ): SourceSearchIndex {
-    const steps = SourceSearchIndex.buildInSteps(quads, predicates, registry);
+    const steps = SourceSearchIndex.buildInSteps(store, predicates, registry);
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value;
@@ -111,162 +144,68 @@ export class SourceSearchIndex {
    * that a caller can let the event loop run between slices; it returns the index.
    */
   static *buildInSteps(
-    quads: Iterable<Quad>,
+    store: TripleStore,
     predicates: readonly SearchPredicate[],
     registry: DocRegistry,
   ): Generator<void, SourceSearchIndex, void> {
-    let work = 0;
-    const predicateIndex = new Map<string, number>();
-    predicates.forEach((p, i) => {
-      predicateIndex.set(p.iri, i);
-    });
-    const lengthSums = new Float64Array(predicates.length);
-    const literalCounts = new Float64Array(predicates.length);
-    const localDocs = new Map<string, number>();
-    // Postings are collected as flat entries in growable typed arrays and grouped by word at the
-    // end (a counting sort): a few large allocations instead of one small array per word, which
-    // keeps the garbage collector out of the way on large graphs.
-    const words = new EntryTable(6); // word id, doc, predicate, tf, literal length, language
-    const phrases = new EntryTable(4); // phrase id, doc, predicate, language
-    const wordIds = new Map<string, number>();
-    const phraseIds = new Map<string, number>();
-    const languageIds = new Map<string, number>([['', 0]]);
-    // rdf:type and skos:inScheme statements: subject → class or scheme IRIs.
-    const typeStatements = new Map<string, string[]>();
-    const schemeStatements = new Map<string, string[]>();
-
-    for (const quad of quads) {
-      if (++work % BUILD_SLICE === 0) yield;
-      if (quad.subject.termType !== 'NamedNode') continue;
-      if (quad.object.termType === 'NamedNode') {
-        const facet =
-          quad.predicate.value === RDF_TYPE
-            ? typeStatements
-            : quad.predicate.value === SKOS_IN_SCHEME
-              ? schemeStatements
-              : undefined;
-        if (!facet) continue;
-        const list = facet.get(quad.subject.value);
-        if (list) list.push(quad.object.value);
-        else facet.set(quad.subject.value, [quad.object.value]);
-        continue;
+    // The work is done by the builder's plain methods, a slice at a time: a generator's own
+    // loops are not optimised as well (they took most of the time at 10M triples).
+    const builder = new SourceIndexBuilder(store, predicates, registry);
+    for (const [from, to] of builder.predicateRows)
+      for (let at = from; at < to; at += BUILD_SLICE * 16) {
+        builder.markSubjects(at, Math.min(to, at + BUILD_SLICE * 16));
+        yield;
       }
-      if (quad.object.termType !== 'Literal') continue;
-      const p = predicateIndex.get(quad.predicate.value);
-      if (p === undefined) continue;
-      const tokens = foldedWords(quad.object.value);
-      if (tokens.length === 0) continue;
-      const language = quad.object.language;
-      let lang = languageIds.get(language);
-      if (lang === undefined) {
-        lang = languageIds.size;
-        languageIds.set(language, lang);
-      }
-      let doc = localDocs.get(quad.subject.value);
-      if (doc === undefined) {
-        doc = registry.acquire(quad.subject.value);
-        localDocs.set(quad.subject.value, doc);
-      }
-      const length = tokens.length;
-      lengthSums[p]! += length;
-      literalCounts[p]! += 1;
-      const phrase = tokens.join(' ');
-      let phraseId = phraseIds.get(phrase);
-      if (phraseId === undefined) {
-        phraseId = phraseIds.size;
-        phraseIds.set(phrase, phraseId);
-      }
-      phrases.push4(phraseId, doc, p, lang);
-      tokens.sort();
-      for (let i = 0; i < tokens.length; ) {
-        const word = tokens[i]!;
-        let j = i + 1;
-        while (j < tokens.length && tokens[j] === word) j++;
-        let wordId = wordIds.get(word);
-        if (wordId === undefined) {
-          wordId = wordIds.size;
-          wordIds.set(word, wordId);
-        }
-        words.push6(wordId, doc, p, j - i, length, lang);
-        i = j;
+    const subjects = store.terms.size + 1;
+    for (let at = 1; at < subjects; at += BUILD_SLICE * 16) {
+      builder.acquireDocs(at, Math.min(subjects, at + BUILD_SLICE * 16));
+      yield;
+    }
+    for (let p = 0; p < predicates.length; p++) {
+      const [from, to] = builder.predicateRows[p] as [number, number];
+      builder.startPredicate();
+      for (let at = from; at < to; at += BUILD_SLICE) {
+        builder.indexRows(p, at, Math.min(to, at + BUILD_SLICE));
+        yield;
       }
     }
-
-    const averages = predicates.map((_, p) =>
-      literalCounts[p]! > 0 ? lengthSums[p]! / literalCounts[p]! : 1,
-    );
-    const weights = predicates.map((p) => p.weight);
-
-    const wordOrder = words.groupBy(wordIds.size);
-    const allDocs = new Int32Array(words.length);
-    const allImpacts = new Float32Array(words.length);
-    // Two bytes per entry unless a source has more than 65,536 distinct language tags.
-    const LangArray = languageIds.size <= 0x10000 ? Uint16Array : Int32Array;
-    const allLangs = new LangArray(words.length);
-    const seen = new Uint8Array(registry.capacity);
-    const postings = new Map<string, Postings>();
-    for (const [word, id] of wordIds) {
-      if (++work % BUILD_SLICE === 0) yield;
-      const from = wordOrder.starts[id]!;
-      const to = wordOrder.starts[id + 1]!;
-      let distinct = 0;
-      for (let k = from; k < to; k++) {
-        const e = wordOrder.order[k]!;
-        const doc = words.get(e, 1);
-        const tf = words.get(e, 3);
-        const p = words.get(e, 2);
-        const norm = 1 - B + (B * words.get(e, 4)) / averages[p]!;
-        allDocs[k] = doc;
-        allLangs[k] = words.get(e, 5);
-        allImpacts[k] = (weights[p]! * (tf * (K1 + 1))) / (tf + K1 * norm);
-        if (seen[doc] === 0) {
-          seen[doc] = 1;
-          distinct++;
-        }
-      }
-      for (let k = from; k < to; k++) seen[allDocs[k]!] = 0;
-      postings.set(word, {
-        docs: allDocs.subarray(from, to),
-        impacts: allImpacts.subarray(from, to),
-        langs: allLangs.subarray(from, to),
-        docFrequency: distinct,
-      });
+    builder.group();
+    yield;
+    for (let at = 0; at < builder.wordCount; at += BUILD_SLICE * 4) {
+      builder.postWords(at, Math.min(builder.wordCount, at + BUILD_SLICE * 4));
+      yield;
     }
-
-    const phraseOrder = phrases.groupBy(phraseIds.size);
-    const phraseDocs = new Int32Array(phrases.length);
-    const phraseWeights = new Float32Array(phrases.length);
-    const phraseLangs = new LangArray(phrases.length);
-    const phraseMap = new Map<string, PhrasePostings>();
-    for (const [phrase, id] of phraseIds) {
-      if (++work % BUILD_SLICE === 0) yield;
-      const from = phraseOrder.starts[id]!;
-      const to = phraseOrder.starts[id + 1]!;
-      for (let k = from; k < to; k++) {
-        const e = phraseOrder.order[k]!;
-        phraseDocs[k] = phrases.get(e, 1);
-        phraseWeights[k] = weights[phrases.get(e, 2)]!;
-        phraseLangs[k] = phrases.get(e, 3);
-      }
-      phraseMap.set(phrase, {
-        docs: phraseDocs.subarray(from, to),
-        weights: phraseWeights.subarray(from, to),
-        langs: phraseLangs.subarray(from, to),
-      });
-    }
+    const { words, postings, docIds, languages } = builder.finish();
     return new SourceSearchIndex({
+      store,
       registry,
-      docIds: Int32Array.from(localDocs.values()),
+      docIds,
+      words,
       postings,
-      phrases: phraseMap,
-      languages: [...languageIds.keys()],
-      types: docsPerFacet(typeStatements, localDocs),
-      schemes: docsPerFacet(schemeStatements, localDocs),
+      weights: builder.weights,
+      languages,
+      types: builder.facet(RDF_TYPE),
+      schemes: builder.facet(SKOS_IN_SCHEME),
     });
   }
 
-  /** Words of this source that start with `prefix` (excluding `prefix` itself). */
-  termsWithPrefix(prefix: string): string[] {
+  /** The id of a word, -1 when this source does not have it. */
+  wordId(word: string): number {
+    return this.words.get(word) ?? -1;
+  }
+
+  /** The number of documents that have a word (by id). */
+  docFrequency(wordId: number): number {
+    return this.postings.frequencies[wordId]!;
+  }
+
+  /** The folded words of a literal of this source, read from the store's dictionary. */
+  literalWords(literal: number): string[] {
+    return foldWords(literalParts(this.#store.terms.term(literal)).lex);
+  }
+
+  /** The range of {@link sortedTerms} that start with `prefix`. */
+  #prefixRange(prefix: string): [number, number] {
     const terms = this.sortedTerms;
     let lo = 0;
     let hi = terms.length;
@@ -275,13 +214,39 @@ export class SourceSearchIndex {
       if (terms[mid]! < prefix) lo = mid + 1;
       else hi = mid;
     }
-    const out: string[] = [];
-    for (let i = lo; i < terms.length; i++) {
-      const term = terms[i]!;
-      if (!term.startsWith(prefix)) break;
-      if (term !== prefix) out.push(term);
+    let end = lo;
+    while (end < terms.length && terms[end]!.startsWith(prefix)) end++;
+    return [lo, end];
+  }
+
+  /** Words of this source that start with `prefix` (excluding `prefix` itself). */
+  termsWithPrefix(prefix: string): string[] {
+    const [from, to] = this.#prefixRange(prefix);
+    return this.sortedTerms.slice(from, to).filter((term) => term !== prefix);
+  }
+
+  /**
+   * The `max` words that start with `prefix` (excluding `prefix` itself) in the most documents,
+   * most first, ties in word order: a selection over a typed array of document frequencies, so
+   * that a one-letter prefix with 100,000 completions costs no sort and no array of them.
+   */
+  mostFrequentWithPrefix(prefix: string, max: number): string[] {
+    const [from, to] = this.#prefixRange(prefix);
+    const terms = this.sortedTerms;
+    const frequencies = this.#sortedFrequencies;
+    const best: number[] = []; // indexes into sortedTerms, most frequent first
+    for (let i = from; i < to; i++) {
+      const df = frequencies[i]!;
+      if (best.length === max && df <= frequencies[best[max - 1]!]!) continue;
+      if (terms[i] === prefix) continue;
+      let at = best.length === max ? max - 1 : best.length;
+      while (at > 0 && frequencies[best[at - 1]!]! < df) {
+        best[at] = best[at - 1]!;
+        at--;
+      }
+      best[at] = i;
     }
-    return out;
+    return best.map((i) => terms[i]!);
   }
 
   /** The words of this source for typo lookups (built on first use, in sorted order). */
@@ -295,6 +260,270 @@ export class SourceSearchIndex {
     if (this.#released) return;
     this.#released = true;
     for (const id of this.#docIds) this.#registry.release(id);
+  }
+}
+
+const DOC_UNSEEN = -1;
+const NOT_A_DOC = -2;
+
+/** The state and steps of building a {@link SourceSearchIndex} (see its `buildInSteps`). */
+class SourceIndexBuilder {
+  readonly predicateRows: Array<[number, number]>;
+  readonly weights: Float64Array;
+  readonly #store: TripleStore;
+  readonly #pos: TripleIndex;
+  readonly #registry: DocRegistry;
+  /** The document of each subject term (or {@link NOT_A_DOC}). */
+  readonly #subjectDocs: Int32Array;
+  readonly #localDocs: number[] = [];
+  readonly #lengthSums: Float64Array;
+  readonly #literalCounts: Float64Array;
+  // Postings are collected as flat entries in growable typed arrays and grouped by word at the
+  // end (a counting sort): a few large allocations instead of one small array per word, which
+  // keeps the garbage collector out of the way on large graphs.
+  /** Word id, doc, predicate, tf, literal length, language, literal. */
+  readonly #entries = new EntryTable(7);
+  readonly #wordIds = new Map<string, number>();
+  readonly #languageIds = new Map<string, number>([['', 0]]);
+  // The literal being indexed: its words (distinct), their counts, its length and language.
+  #literal = 0;
+  #length = 0;
+  #lang = 0;
+  #distinct = 0;
+  readonly #literalWords: number[] = [];
+  readonly #literalTfs: number[] = [];
+  #grouped: { order: Int32Array; starts: Int32Array } | undefined;
+  #postings: Postings | undefined;
+  #seen: Uint8Array | undefined;
+
+  constructor(store: TripleStore, predicates: readonly SearchPredicate[], registry: DocRegistry) {
+    this.#store = store;
+    this.#pos = store.pos;
+    this.#registry = registry;
+    this.predicateRows = predicates.map((p) => this.rowsOf(p.iri));
+    this.weights = Float64Array.from(predicates, (p) => p.weight);
+    this.#lengthSums = new Float64Array(predicates.length);
+    this.#literalCounts = new Float64Array(predicates.length);
+    this.#subjectDocs = new Int32Array(store.terms.size + 1).fill(NOT_A_DOC);
+  }
+
+  /** The POS rows of a predicate. */
+  rowsOf(iri: string): [number, number] {
+    const pos = this.#pos;
+    const p = this.#store.termId(iri);
+    if (p === 0 || p >= pos.offsets.length - 1) return [0, 0];
+    return [pos.offsets[p] as number, pos.offsets[p + 1] as number];
+  }
+
+  get wordCount(): number {
+    return this.#wordIds.size;
+  }
+
+  /** Marks the subjects of the literals of rows `[from, to)` as documents to be. */
+  markSubjects(from: number, to: number): void {
+    const { second, third } = this.#pos;
+    const terms = this.#store.terms;
+    const subjectDocs = this.#subjectDocs;
+    for (let row = from; row < to; row++)
+      if (terms.isLiteral(second[row] as number)) subjectDocs[third[row] as number] = DOC_UNSEEN;
+  }
+
+  /**
+   * Numbers the marked subjects `[from, to)` as documents, in subject order (the order the graph
+   * first named them), so that ties rank as they were ingested. Blank nodes are not documents.
+   */
+  acquireDocs(from: number, to: number): void {
+    const subjectDocs = this.#subjectDocs;
+    const terms = this.#store.terms;
+    for (let s = from; s < to; s++) {
+      if (subjectDocs[s] !== DOC_UNSEEN) continue;
+      const iri = terms.term(s);
+      if (iri.startsWith('_:')) {
+        subjectDocs[s] = NOT_A_DOC;
+        continue;
+      }
+      const doc = this.#registry.acquire(iri);
+      subjectDocs[s] = doc;
+      this.#localDocs.push(doc);
+    }
+  }
+
+  startPredicate(): void {
+    this.#literal = 0;
+    this.#distinct = 0;
+  }
+
+  /** Indexes rows `[from, to)` of predicate `p` (by index). */
+  indexRows(p: number, from: number, to: number): void {
+    const { second, third } = this.#pos;
+    const subjectDocs = this.#subjectDocs;
+    const entries = this.#entries;
+    for (let row = from; row < to; row++) {
+      const o = second[row] as number;
+      // The rows of one literal are adjacent: its words are found once.
+      if (o !== this.#literal) this.#readLiteral(o);
+      const distinct = this.#distinct;
+      if (distinct === 0) continue;
+      const doc = subjectDocs[third[row] as number] as number;
+      if (doc < 0) continue;
+      const length = this.#length;
+      this.#lengthSums[p] = (this.#lengthSums[p] as number) + length;
+      this.#literalCounts[p] = (this.#literalCounts[p] as number) + 1;
+      for (let k = 0; k < distinct; k++)
+        entries.push7(
+          this.#literalWords[k] as number,
+          doc,
+          p,
+          this.#literalTfs[k] as number,
+          length,
+          this.#lang,
+          o,
+        );
+    }
+  }
+
+  #readLiteral(o: number): void {
+    this.#literal = o;
+    this.#distinct = 0;
+    const terms = this.#store.terms;
+    if (!terms.isLiteral(o)) return;
+    const parts = literalParts(terms.term(o));
+    const tokens = foldWords(parts.lex);
+    this.#length = tokens.length;
+    let language = this.#languageIds.get(parts.lang);
+    if (language === undefined) {
+      language = this.#languageIds.size;
+      this.#languageIds.set(parts.lang, language);
+    }
+    this.#lang = language;
+    if (tokens.length > 1) tokens.sort();
+    const wordIds = this.#wordIds;
+    let distinct = 0;
+    for (let i = 0; i < tokens.length; ) {
+      let word = tokens[i] as string;
+      let j = i + 1;
+      while (j < tokens.length && tokens[j] === word) j++;
+      let wordId = wordIds.get(word);
+      if (wordId === undefined) {
+        wordId = wordIds.size;
+        if (word.length >= SLICE_MIN_LENGTH) word = Buffer.from(word, 'utf8').toString('utf8');
+        wordIds.set(word, wordId);
+      }
+      this.#literalWords[distinct] = wordId;
+      this.#literalTfs[distinct] = j - i;
+      distinct++;
+      i = j;
+    }
+    this.#distinct = distinct;
+  }
+
+  /** Groups the entries by word, and within a word by document (for look-ups in long lists). */
+  group(): void {
+    const entries = this.#entries;
+    const capacity = this.#registry.capacity;
+    this.#grouped = entries.groupBy(this.wordCount, 0, entries.groupBy(capacity, 1).order);
+    const n = entries.length;
+    this.#postings = {
+      starts: Uint32Array.from(this.#grouped.starts),
+      frequencies: new Uint32Array(this.wordCount),
+      maxImpacts: new Float32Array(this.wordCount),
+      docs: new Int32Array(n),
+      impacts: new Float32Array(n),
+      // Two bytes per entry unless a source has more than 65,536 distinct language tags.
+      langs: this.#languageIds.size <= 0x10000 ? new Uint16Array(n) : new Int32Array(n),
+      literals: new Uint32Array(n),
+      lengths: new Uint16Array(n),
+      predicates: new Uint16Array(n),
+    };
+    this.#seen = new Uint8Array(capacity);
+  }
+
+  /** Fills the postings of words `[from, to)` (by id), with their BM25 impacts. */
+  postWords(from: number, to: number): void {
+    const postings = this.#postings!;
+    const { order, starts } = this.#grouped!;
+    const entries = this.#entries;
+    const seen = this.#seen!;
+    const weights = this.weights;
+    const { docs, impacts, langs, literals, lengths, predicates } = postings;
+    const averages = Float64Array.from(weights, (_, p) =>
+      (this.#literalCounts[p] as number) > 0
+        ? (this.#lengthSums[p] as number) / (this.#literalCounts[p] as number)
+        : 1,
+    );
+    for (let id = from; id < to; id++) {
+      const first = starts[id] as number;
+      const end = starts[id + 1] as number;
+      let distinct = 0;
+      let max = 0;
+      for (let k = first; k < end; k++) {
+        const e = order[k] as number;
+        const doc = entries.get(e, 1);
+        const p = entries.get(e, 2);
+        const tf = entries.get(e, 3);
+        const length = entries.get(e, 4);
+        const norm = 1 - B + (B * length) / (averages[p] as number);
+        const impact = ((weights[p] as number) * (tf * (K1 + 1))) / (tf + K1 * norm);
+        docs[k] = doc;
+        langs[k] = entries.get(e, 5);
+        literals[k] = entries.get(e, 6);
+        lengths[k] = Math.min(length, 0xffff);
+        predicates[k] = p;
+        impacts[k] = impact;
+        if (impact > max) max = impact;
+        if (seen[doc] === 0) {
+          seen[doc] = 1;
+          distinct++;
+        }
+      }
+      for (let k = first; k < end; k++) seen[docs[k] as number] = 0;
+      postings.frequencies[id] = distinct;
+      postings.maxImpacts[id] = Math.fround(max);
+    }
+  }
+
+  /** The words (those with entries), postings, documents and languages built. */
+  finish(): {
+    words: Map<string, number>;
+    postings: Postings;
+    docIds: Int32Array;
+    languages: string[];
+  } {
+    const postings = this.#postings!;
+    const words = this.#wordIds;
+    // A word seen only in literals of blank nodes has no entries: it is not a word of the source.
+    for (const [word, id] of words) if (postings.frequencies[id] === 0) words.delete(word);
+    return {
+      words,
+      postings,
+      docIds: Int32Array.from(this.#localDocs),
+      languages: [...this.#languageIds.keys()],
+    };
+  }
+
+  /** Documents per `rdf:type` or `skos:inScheme` IRI (`iri`), for the subjects that are documents. */
+  facet(iri: string): Map<string, Int32Array> {
+    const [from, to] = this.rowsOf(iri);
+    const { second, third } = this.#pos;
+    const terms = this.#store.terms;
+    const grouped = new Map<string, Int32Array>();
+    let row = from;
+    while (row < to) {
+      const o = second[row] as number;
+      let end = row + 1;
+      while (end < to && second[end] === o) end++;
+      const value = terms.term(o);
+      if (value.charCodeAt(0) !== QUOTE && !value.startsWith('_:')) {
+        const docs: number[] = [];
+        for (let r = row; r < end; r++) {
+          const doc = this.#subjectDocs[third[r] as number] as number;
+          if (doc >= 0) docs.push(doc);
+        }
+        if (docs.length > 0) grouped.set(value, Int32Array.from(docs));
+      }
+      row = end;
+    }
+    return grouped;
   }
 }
 
@@ -315,16 +544,7 @@ class EntryTable {
     this.#data = next;
   }
 
-  push4(a: number, b: number, c: number, d: number): void {
-    if ((this.length + 1) * this.#width > this.#data.length) this.#grow();
-    const at = this.length++ * this.#width;
-    this.#data[at] = a;
-    this.#data[at + 1] = b;
-    this.#data[at + 2] = c;
-    this.#data[at + 3] = d;
-  }
-
-  push6(a: number, b: number, c: number, d: number, e: number, f: number): void {
+  push7(a: number, b: number, c: number, d: number, e: number, f: number, g: number): void {
     if ((this.length + 1) * this.#width > this.#data.length) this.#grow();
     const at = this.length++ * this.#width;
     this.#data[at] = a;
@@ -333,40 +553,27 @@ class EntryTable {
     this.#data[at + 3] = d;
     this.#data[at + 4] = e;
     this.#data[at + 5] = f;
+    this.#data[at + 6] = g;
   }
 
   get(row: number, column: number): number {
     return this.#data[row * this.#width + column]!;
   }
 
-  /** Rows grouped by their first column (stable counting sort): `order[starts[k]..starts[k+1]]`. */
-  groupBy(keys: number): { order: Int32Array; starts: Int32Array } {
+  /**
+   * Rows grouped by `column` (a stable counting sort of the rows in `input` order, all rows in
+   * their own order when absent): `order[starts[k]..starts[k+1]]`.
+   */
+  groupBy(keys: number, column = 0, input?: Int32Array): { order: Int32Array; starts: Int32Array } {
     const starts = new Int32Array(keys + 1);
-    for (let r = 0; r < this.length; r++) starts[this.get(r, 0) + 1]! += 1;
+    for (let r = 0; r < this.length; r++) starts[this.get(r, column) + 1]! += 1;
     for (let k = 0; k < keys; k++) starts[k + 1]! += starts[k]!;
     const cursor = starts.slice(0, keys);
     const order = new Int32Array(this.length);
-    for (let r = 0; r < this.length; r++) order[cursor[this.get(r, 0)]!++] = r;
+    for (let i = 0; i < this.length; i++) {
+      const r = input ? input[i]! : i;
+      order[cursor[this.get(r, column)]!++] = r;
+    }
     return { order, starts };
   }
-}
-
-/** The distinct strings made by deleting one character of `word`. */
-
-/** Document ids per class or scheme IRI, for the subjects that are searchable documents. */
-function docsPerFacet(
-  statements: Map<string, string[]>,
-  localDocs: Map<string, number>,
-): Map<string, Int32Array> {
-  const grouped = new Map<string, number[]>();
-  for (const [subject, values] of statements) {
-    const doc = localDocs.get(subject);
-    if (doc === undefined) continue;
-    for (const value of new Set(values)) {
-      const list = grouped.get(value);
-      if (list) list.push(doc);
-      else grouped.set(value, [doc]);
-    }
-  }
-  return new Map([...grouped].map(([value, docs]) => [value, Int32Array.from(docs)]));
 }

@@ -1,3 +1,5 @@
+import { PackedTerms } from './packed-terms';
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -11,6 +13,8 @@ const SLICE_MIN_LENGTH = 13;
  * Terms in the engine id form of `@dcg/sparql-subset` (an IRI as itself, `_:b` for a blank node,
  * `"lex"@lang` or `"lex"^^datatype` for a literal), each stored once and numbered from 1 in the
  * order they were first seen. The id → term list and the term → id maps share the same strings.
+ * A dictionary loaded from a snapshot is {@link PackedTerms} instead (typed arrays, terms decoded
+ * when asked for) and takes no new terms.
  *
  * @example
  * ```ts
@@ -26,33 +30,24 @@ export class TermDictionary {
   readonly #maps: Map<string, number>[] = [new Map()];
   #bytes = 0;
   #scratch = new Uint8Array(1 << 12);
+  #packed: PackedTerms | undefined;
 
-  /**
-   * A dictionary of terms already numbered: `terms[id]` for ids from 1 (slot 0 unused), distinct
-   * and flat (as a snapshot decodes them).
-   */
-  static fromTerms(terms: string[]): TermDictionary {
+  /** The dictionary of packed terms (as a snapshot holds them); it takes no new terms. */
+  static fromPacked(packed: PackedTerms): TermDictionary {
     const dictionary = new TermDictionary();
-    const list = dictionary.#terms;
-    let map = dictionary.#maps[0] as Map<string, number>;
-    let characters = 0;
-    for (let id = 1; id < terms.length; id++) {
-      const term = terms[id] as string;
-      list.push(term);
-      if (map.size >= MAP_CAPACITY) {
-        map = new Map();
-        dictionary.#maps.push(map);
-      }
-      map.set(term, id);
-      characters += term.length;
-    }
-    dictionary.#bytes = characters;
+    dictionary.#packed = packed;
+    dictionary.#bytes = packed.bytes.length;
     return dictionary;
+  }
+
+  /** The terms packed into typed arrays (for a snapshot): built when this dictionary is not. */
+  packed(): PackedTerms {
+    return this.#packed ?? PackedTerms.fromTerms(this.#terms);
   }
 
   /** The number of distinct terms. */
   get size(): number {
-    return this.#terms.length - 1;
+    return this.#packed ? this.#packed.size : this.#terms.length - 1;
   }
 
   /** The summed UTF-16 length of all terms (what their characters weigh, roughly). */
@@ -62,6 +57,7 @@ export class TermDictionary {
 
   /** The id of a term, 0 when absent. */
   id(term: string): number {
+    if (this.#packed) return this.#packed.id(term);
     const maps = this.#maps;
     for (let i = 0; i < maps.length; i++) {
       const id = (maps[i] as Map<string, number>).get(term);
@@ -72,11 +68,19 @@ export class TermDictionary {
 
   /** The term of an id given out by this dictionary. */
   term(id: number): string {
+    if (this.#packed) return this.#packed.term(id);
     return this.#terms[id] as string;
+  }
+
+  /** Whether the term of an id is a literal (without decoding a packed term). */
+  isLiteral(id: number): boolean {
+    if (this.#packed) return this.#packed.isLiteral(id);
+    return (this.#terms[id] as string).charCodeAt(0) === 34;
   }
 
   /** The id of a term, adding it when new. */
   intern(term: string): number {
+    if (this.#packed) throw new Error('a packed term dictionary takes no new terms');
     const known = this.id(term);
     if (known !== 0) return known;
     const own = this.#ownCopy(term);
@@ -94,8 +98,7 @@ export class TermDictionary {
 
   /** Every term, by id (slot 0 unused): for serialising. */
   *entries(): IterableIterator<[number, string]> {
-    const terms = this.#terms;
-    for (let id = 1; id < terms.length; id++) yield [id, terms[id] as string];
+    for (let id = 1; id <= this.size; id++) yield [id, this.term(id)];
   }
 
   /**
