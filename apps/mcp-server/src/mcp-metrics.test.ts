@@ -94,7 +94,7 @@ describe('mcp-server metrics of tools and OAuth', () => {
     ).toBe(4);
   });
 
-  it('counts a refresh token reuse, the invalid_grant it answers, and failed sign-ins', async () => {
+  it('counts a refresh token reuse, the invalid_grant it answers, failed sign-ins and a wrong client secret', async () => {
     const { server } = demo;
     const { oauth, refreshToken } = await authorize(
       server.mcpUrl,
@@ -123,6 +123,27 @@ describe('mcp-server metrics of tools and OAuth', () => {
     );
     expect(second).toBeInstanceOf(Error);
 
+    // A wrong client secret at /token: oidc-provider's invalid_client, counted with the OAuth errors.
+    const registered = await fetch(`${server.url}/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        redirect_uris: ['https://client.example/cb'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const wrongSecret = await fetch(`${server.url}/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${client_id}:wrong-secret`).toString('base64')}`,
+      },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x' }),
+    });
+    expect(wrongSecret.status).toBe(401);
+
     const { samples } = await scrape();
     expect(
       sampleValue(samples, 'mcp_oauth_reuse_detected_total', { credential: 'refresh_token' }),
@@ -131,7 +152,12 @@ describe('mcp-server metrics of tools and OAuth', () => {
       sampleValue(samples, 'mcp_oauth_errors_total', { endpoint: 'grant', code: 'invalid_grant' }),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      sampleValue(samples, 'mcp_oauth_authentication_failures_total', { kind: 'login' }),
+      sampleValue(samples, 'mcp_oauth_errors_total', { endpoint: 'grant', code: 'invalid_client' }),
+    ).toBe(1);
+    expect(
+      sampleValue(samples, 'mcp_oauth_logins_total', { outcome: 'wrong_credentials' }),
     ).toBeGreaterThanOrEqual(1);
+    // One series per failure: no second counter of the same sign-ins and client secrets.
+    expect(samples.some((s) => s.name === 'mcp_oauth_authentication_failures_total')).toBe(false);
   });
 });

@@ -31,7 +31,7 @@ import { buildMcpApp } from './app';
 import { authorizationServerRoutes, countOAuthErrors } from './authorization-server-routes';
 import { type McpServerConfig, McpServerConfigSchema, resolveSecret } from './config';
 import { corsPolicy } from './cors';
-import { countedFailures, toolCallMetrics } from './mcp-metrics';
+import { toolCallMetrics } from './mcp-metrics';
 import { createAuthorizationServer, publicJwks } from './oauth/authorization-server';
 import { authorizationServerPaths, readDiscoveryDocument } from './oauth/discovery-document';
 import {
@@ -255,8 +255,8 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
       }
       const backOff = (name: string): FailureThrottle =>
         sharedLimits ? sharedFailureThrottle(sharedLimits, name) : failureThrottle();
-      loginThrottle = countedFailures(backOff('login'), metrics, 'login');
-      clientSecretThrottle = countedFailures(backOff('client-secret'), metrics, 'client_secret');
+      loginThrottle = backOff('login');
+      clientSecretThrottle = backOff('client-secret');
       const keys = await loadSigningKeys(openedStore.keys, {
         rotationDays: config.oauth.signingKeyRotationDays,
         retainSeconds: config.oauth.accessTokenTtlSeconds,
