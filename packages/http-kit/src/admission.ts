@@ -40,7 +40,9 @@ interface Waiter {
 
 /**
  * A bounded number of turns and a bounded line of waiters. `enter` answers a `release` to call
- * once the work is done, or why it was refused.
+ * once the work is done, or why it was refused. Work with a deadline of its own (a query's
+ * timeout) waits at most until then, and a full line can say when the first turn must be free
+ * ({@link Admission.secondsUntilTurnEnds}).
  *
  * @example
  * const admission = new Admission({ maxInFlight: 2, maxQueued: 10, maxWaitMs: 1000 });
@@ -50,7 +52,8 @@ interface Waiter {
  */
 export class Admission {
   readonly #config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'>;
-  #inFlight = 0;
+  /** The deadline of each turn taken now (epoch ms; Infinity: none). */
+  readonly #turns = new Set<{ deadline: number }>();
   readonly #queue: Waiter[] = [];
 
   constructor(config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'>) {
@@ -59,17 +62,31 @@ export class Admission {
 
   /** Whether a request would get a turn at once. */
   get free(): boolean {
-    return this.#inFlight < this.#config.maxInFlight && this.#queue.length === 0;
+    return this.#turns.size < this.#config.maxInFlight && this.#queue.length === 0;
   }
 
   /** Requests worked on and waiting now. */
   get load(): { inFlight: number; queued: number } {
-    return { inFlight: this.#inFlight, queued: this.#queue.length };
+    return { inFlight: this.#turns.size, queued: this.#queue.length };
   }
 
-  /** A turn now, after a wait, or a refusal (line full, waited too long, client gone). */
-  enter(signal?: AbortSignal): Promise<(() => void) | AdmissionRefusal> | (() => void) {
-    if (this.#inFlight < this.#config.maxInFlight && this.#queue.length === 0) return this.#turn();
+  /** Seconds (at least 1) until the first turn taken with a deadline must have ended: a Retry-After. */
+  secondsUntilTurnEnds(fallback: number): number {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const turn of this.#turns) earliest = Math.min(earliest, turn.deadline);
+    const seconds = Math.ceil((earliest - Date.now()) / 1000);
+    return Number.isFinite(seconds) ? Math.max(1, seconds) : fallback;
+  }
+
+  /**
+   * A turn now, after a wait, or a refusal (line full, waited too long, client gone). A `deadline`
+   * (epoch ms) ends the wait sooner than `maxWaitMs` and is remembered for the turn.
+   */
+  enter(
+    signal?: AbortSignal,
+    deadline = Number.POSITIVE_INFINITY,
+  ): Promise<(() => void) | AdmissionRefusal> | (() => void) {
+    if (this.free) return this.#turn(deadline);
     if (signal?.aborted) return Promise.resolve('aborted');
     if (this.#queue.length >= this.#config.maxQueued) return Promise.resolve('queue-full');
     return new Promise((resolve) => {
@@ -84,23 +101,25 @@ export class Admission {
         admit: () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
-          resolve(this.#turn());
+          resolve(this.#turn(deadline));
         },
       };
       const onAbort = () => leave('aborted');
-      const timer = setTimeout(() => leave('timeout'), this.#config.maxWaitMs);
+      const wait = Math.max(0, Math.min(this.#config.maxWaitMs, deadline - Date.now()));
+      const timer = setTimeout(() => leave('timeout'), wait);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(waiter);
     });
   }
 
-  #turn(): () => void {
-    this.#inFlight += 1;
+  #turn(deadline: number): () => void {
+    const turn = { deadline };
+    this.#turns.add(turn);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.#inFlight -= 1;
+      this.#turns.delete(turn);
       // The turn passes straight to the first waiter: no request that arrives meanwhile jumps the line.
       const next = this.#queue.shift();
       next?.admit();
