@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from './__fixtures__/backends.testkit';
 import { type DemoMcpServer, startDemoMcpServer } from './__fixtures__/demo-server.testkit';
 import { authorize } from './__fixtures__/oauth-client.testkit';
+import { basicAuth, registerClient, tokenRequest } from './__fixtures__/oauth-steps.testkit';
 
 // Issue 25 §1: per-tool metrics and the OAuth failures operators ask about, read over HTTP from
 // /metrics after real tool calls, a refresh token reuse and wrong passwords.
@@ -103,14 +104,10 @@ describe('mcp-server metrics of tools and OAuth', () => {
       server.demoUser!.password,
     );
     const refresh = () =>
-      fetch(`${server.url}/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: refreshToken!,
-          client_id: oauth.information!.client_id,
-        }),
+      tokenRequest(server.url, {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken!,
+        client_id: oauth.information!.client_id,
       });
     expect((await refresh()).status).toBe(200);
     const reused = await refresh();
@@ -124,24 +121,15 @@ describe('mcp-server metrics of tools and OAuth', () => {
     expect(second).toBeInstanceOf(Error);
 
     // A wrong client secret at /token: oidc-provider's invalid_client, counted with the OAuth errors.
-    const registered = await fetch(`${server.url}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        redirect_uris: ['https://client.example/cb'],
-        token_endpoint_auth_method: 'client_secret_basic',
-      }),
+    const { client_id } = await registerClient(server.url, {
+      redirect_uris: ['https://client.example/cb'],
+      token_endpoint_auth_method: 'client_secret_basic',
     });
-    expect(registered.status).toBe(201);
-    const { client_id } = (await registered.json()) as { client_id: string };
-    const wrongSecret = await fetch(`${server.url}/token`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`${client_id}:wrong-secret`).toString('base64')}`,
-      },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x' }),
-    });
+    const wrongSecret = await tokenRequest(
+      server.url,
+      { grant_type: 'refresh_token', refresh_token: 'x' },
+      { authorization: basicAuth(client_id, 'wrong-secret') },
+    );
     expect(wrongSecret.status).toBe(401);
 
     const { samples } = await scrape();
