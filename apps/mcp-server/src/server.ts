@@ -1,10 +1,8 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ConfigError,
   createLogger,
-  END_USER_HEADER,
   isProduction,
   type Logger,
   openSharedLimits,
@@ -15,25 +13,18 @@ import {
   type SharedLimits,
   startHttpServer,
 } from '@dcg/http-kit';
-import { createKgClient } from '@dcg/kg-client';
-import { createMarketplaceClient } from '@dcg/marketplace-client';
-import { createDcgMcpServer, type DcgMcpDeps } from '@dcg/mcp-tools';
-import {
-  createMcpHandler,
-  localhostAllowedHostnames,
-  type McpServer,
-} from '@modelcontextprotocol/server';
+import { localhostAllowedHostnames, type McpServer } from '@modelcontextprotocol/server';
 import type Provider from 'oidc-provider';
 import type { z } from 'zod';
 import { buildMcpApp } from './app';
 import { type McpServerConfig, McpServerConfigSchema, resolveSecret } from './config';
 import { corsPolicy } from './cors';
 import { loopbackOrigins } from './loopback-origins';
-import { toolCallMetrics } from './mcp-metrics';
 import type { OAuthStore } from './oauth/oauth-store';
 import { openPostgresOAuthStore } from './oauth/postgres-oauth-store';
 import { openSqliteOAuthStore } from './oauth/sqlite-oauth-store';
 import { createOAuth, type OAuth } from './oauth-app';
+import { createToolsHandler } from './tools-handler';
 
 /**
  * Options of {@link startMcpServer}.
@@ -131,59 +122,17 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     for (const closer of closers.reverse()) await closer();
   };
 
-  const endUsers = new AsyncLocalStorage<string>();
   try {
     const metrics = options.metrics ?? new ServiceMetrics({ service: 'mcp-server' });
     metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
-    const deps: DcgMcpDeps = {
-      observeToolCall: toolCallMetrics(metrics),
-      marketplace: createMarketplaceClient({
-        baseUrl: config.governance.baseUrl,
-        apiKey: resolveSecret(config.governance.apiKey, env),
-        timeoutMs: config.governance.timeoutMs,
-      }),
-      kg: createKgClient({
-        baseUrl: config.knowledgeGraph.baseUrl,
-        apiKey: resolveSecret(config.knowledgeGraph.apiKey, env),
-        timeoutMs: config.knowledgeGraph.timeoutMs,
-        // Names the user a call is made for: kg-api limits each user apart when this server's
-        // key is trusted for it (`endUsers`), instead of all users sharing one bucket.
-        fetch: (input, init) => {
-          const user = endUsers.getStore();
-          if (user === undefined) return fetch(input, init);
-          const request = new Request(input, init);
-          request.headers.set(END_USER_HEADER, user);
-          return fetch(request);
-        },
-      }),
-      limits: config.limits,
-      cacheHints: {
-        staticLists: { ttlMs: config.cache.staticListsTtlMs, cacheScope: 'public' },
-        marketplaceData: { ttlMs: config.cache.marketplaceDataTtlMs, cacheScope: 'private' },
-      },
-    };
-    const handler = createMcpHandler(
-      () => {
-        const mcp = createDcgMcpServer(deps);
-        options.extendServer?.(mcp);
-        return mcp;
-      },
-      {
-        maxRequestBodySize: config.limits.maxRequestBytes,
-        onerror: (error) => logger.debug('mcp request refused or failed', { error: error.message }),
-      },
-    );
+    const handler = createToolsHandler({
+      config,
+      env,
+      metrics,
+      logger,
+      extendServer: options.extendServer,
+    });
     closers.push(() => handler.close());
-    // Every tool call of a request runs as its user (the token's subject, URL-encoded).
-    const mcpHandler: typeof handler = {
-      ...handler,
-      fetch: (request, requestOptions) => {
-        const subject = requestOptions?.authInfo?.extra?.subject;
-        return typeof subject === 'string'
-          ? endUsers.run(encodeURIComponent(subject), () => handler.fetch(request, requestOptions))
-          : handler.fetch(request, requestOptions);
-      },
-    };
     const cors = corsPolicy(config.cors.origin);
 
     let store: OAuthStore | undefined;
@@ -211,7 +160,7 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
     const self = new URL(publicUrl);
     const aliases = loopbackOrigins(publicUrl);
     const app = buildMcpApp({
-      handler: mcpHandler,
+      handler,
       resource,
       cors,
       selfOrigins: aliases ?? [self.origin],
