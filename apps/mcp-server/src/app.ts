@@ -19,10 +19,8 @@ import {
 } from '@dcg/http-kit';
 import {
   type AuthInfo,
-  buildOAuthProtectedResourceMetadata,
   hostHeaderValidationResponse,
   type McpHttpHandler,
-  type OAuthMetadata,
 } from '@modelcontextprotocol/server';
 import { type Context, Hono } from 'hono';
 import type { McpEnv } from './app-env';
@@ -51,16 +49,10 @@ export interface McpAppDeps {
   allowedHosts?: readonly string[] | undefined;
   logger: Logger;
   maxRequestBytes: number;
-  /** OAuth: the bearer gate of /mcp and what the protected resource metadata names. */
-  auth?: {
-    gate: (request: Request) => Promise<AuthInfo | Response>;
-    authorizationServer: OAuthMetadata;
-    scopesSupported: string[];
-    /** More fields of the protected resource metadata (e.g. the DPoP algorithms). */
-    resourceMetadata?: Record<string, unknown>;
-  };
-  /** Extra routes (the login and consent pages). */
-  extras?: Hono<McpEnv>[];
+  /** OAuth's access token check of /mcp: the caller, or the 401/403 to answer (absent: none). */
+  gate?: (request: Request) => Promise<AuthInfo | Response>;
+  /** Sub-apps mounted at the root, after /mcp (the OAuth routes of `createOAuth`). */
+  routes?: Hono<McpEnv>[];
   /** Prometheus metrics of this instance, served at `/metrics` as `metricsConfig` says. */
   metrics?: { metrics: ServiceMetrics; config: MetricsConfig; keys: readonly ApiKey[] };
   /** Admission control (default: the defaults of `AdmissionConfigSchema`). */
@@ -75,7 +67,7 @@ export interface McpAppDeps {
 
 /**
  * Builds the mcp-server app: `/mcp` (Streamable HTTP, behind the bearer gate, refusing origins
- * not configured with 403), the RFC 9728 protected resource metadata (path-aware and root), health.
+ * not configured with 403), health, metrics, and the sub-apps given (OAuth's routes).
  *
  * @example
  * const app = buildMcpApp(deps);
@@ -105,10 +97,10 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   const mcpPath = deps.resource.pathname;
   // The bearer gate's answer for a request to /mcp, asked once (by the rate limit or the route).
   const gateOf = async (c: Context<McpEnv>): Promise<AuthInfo | Response | undefined> => {
-    if (!deps.auth) return undefined;
+    if (!deps.gate) return undefined;
     let answer = c.get('mcpAuth');
     if (!answer) {
-      answer = await deps.auth.gate(c.req.raw);
+      answer = await deps.gate(c.req.raw);
       c.set('mcpAuth', answer);
     }
     return answer;
@@ -128,40 +120,6 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       },
     }),
   );
-
-  if (deps.auth) {
-    const metadata = buildOAuthProtectedResourceMetadata({
-      oauthMetadata: deps.auth.authorizationServer,
-      resourceServerUrl: deps.resource,
-      scopesSupported: deps.auth.scopesSupported,
-      resourceName: 'dcg marketplace and knowledge graph',
-      dangerouslyAllowInsecureIssuerUrl: true,
-    });
-    const document = {
-      ...metadata,
-      bearer_methods_supported: ['header'],
-      ...deps.auth.resourceMetadata,
-    };
-    for (const path of [
-      '/.well-known/oauth-protected-resource',
-      `/.well-known/oauth-protected-resource${mcpPath}`,
-    ]) {
-      app.options(
-        path,
-        (c) =>
-          new Response(null, {
-            status: 204,
-            headers: deps.cors.preflightFor(c.req.header('origin'), 'GET, OPTIONS'),
-          }),
-      );
-      app.get(path, (c) => {
-        for (const [name, value] of Object.entries(deps.cors.headersFor(c.req.header('origin'))))
-          c.header(name, value);
-        c.header('cache-control', 'public, max-age=3600');
-        return c.json(document);
-      });
-    }
-  }
 
   const originAllowed = (origin: string) =>
     deps.selfOrigins.includes(origin) || deps.cors.allows(origin);
@@ -196,7 +154,7 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
     const declared = Number(c.req.header('content-length'));
     if (Number.isFinite(declared) && declared > deps.maxRequestBytes) return tooLarge();
     let authInfo: AuthInfo | undefined;
-    if (deps.auth) {
+    if (deps.gate) {
       const gate = (await gateOf(c)) as AuthInfo | Response;
       // Not `instanceof Response`: @hono/node-server replaces the global Response class.
       if (!('token' in gate)) return withCors(gate, deps.cors.headersFor(origin));
@@ -254,7 +212,7 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
       '/',
       deps.metrics.metrics.routes({ config: deps.metrics.config, keys: deps.metrics.keys }),
     );
-  for (const extra of deps.extras ?? []) app.route('/', extra);
+  for (const routes of deps.routes ?? []) app.route('/', routes);
   return app;
 }
 

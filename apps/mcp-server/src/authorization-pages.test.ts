@@ -4,6 +4,12 @@ import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieBrowser, formOf, pkce } from './__fixtures__/oauth-client.testkit';
+import {
+  authorizationUrl,
+  basicAuth,
+  register as registerAs,
+  tokenRequest,
+} from './__fixtures__/oauth-steps.testkit';
 import { type RunningMcpServer, startMcpServer } from './server';
 
 const logger = createLogger('test', { level: 'silent' });
@@ -23,23 +29,12 @@ async function start(config: Parameters<typeof startMcpServer>[0]['config'] = {}
 }
 
 const register = (server: RunningMcpServer, body: Record<string, unknown>) =>
-  fetch(`${server.url}/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token_endpoint_auth_method: 'none', ...body }),
-  });
+  registerAs(server.url, { token_endpoint_auth_method: 'none', ...body });
 
 /** Opens /authorize for a client in a cookie browser: the login page and the browser. */
 async function openLogin(server: RunningMcpServer, clientId: string, redirectUri: string) {
   const browser = new CookieBrowser();
-  const url = `${server.url}/authorize?${new URLSearchParams({
-    client_id: clientId,
-    response_type: 'code',
-    redirect_uri: redirectUri,
-    code_challenge: pkce().challenge,
-    code_challenge_method: 'S256',
-    scope: 'marketplace:read',
-  })}`;
+  const url = authorizationUrl(server.url, { clientId, redirectUri, challenge: pkce().challenge });
   const { response } = await browser.follow(url);
   const html = await response!.text();
   return { browser, html };
@@ -333,19 +328,16 @@ describe('mcp-server /token: wrong client secrets back off per client and per ad
       },
     });
     const token = (password: string, clientId = 'confidential') =>
-      fetch(`${server.url}/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${clientId}:${password}`).toString('base64')}`,
-        },
-        body: new URLSearchParams({
+      tokenRequest(
+        server.url,
+        {
           grant_type: 'authorization_code',
           code: 'x',
           redirect_uri: 'https://app.example/cb',
           code_verifier: 'x'.repeat(43),
-        }),
-      });
+        },
+        { authorization: basicAuth(clientId, password) },
+      );
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
       const response = await token(`wrong-${i}`);

@@ -8,10 +8,15 @@ import {
   authorize,
   CookieBrowser,
   formOf,
-  loginAndApprove,
   MemoryOAuthClient,
   pkce,
 } from './__fixtures__/oauth-client.testkit';
+import {
+  authorizationCode,
+  register as registerAs,
+  registerClient,
+  tokenRequest,
+} from './__fixtures__/oauth-steps.testkit';
 import { type RunningMcpServer, startMcpServer } from './server';
 
 const INSPECTOR_REDIRECT = 'http://localhost:6274/oauth/callback';
@@ -46,12 +51,7 @@ describe('mcp-server authorization server: registration kinds, login page, codes
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const register = async (body: Record<string, unknown>) =>
-    fetch(`${server.url}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  const register = (body: Record<string, unknown>) => registerAs(server.url, body);
 
   it('metadata: RFC 8414 with S256 only, iss on responses, metadata documents, registration', async () => {
     const metadata = await (
@@ -206,45 +206,26 @@ describe('mcp-server authorization server: registration kinds, login page, codes
   });
 
   it('codes are single use: a replayed code is refused and revokes what the first exchange issued', async () => {
-    const registered = (await (
-      await register({
-        redirect_uris: ['http://127.0.0.1:41000/cb'],
-        application_type: 'native',
-        token_endpoint_auth_method: 'none',
-      })
-    ).json()) as { client_id: string };
-    const { verifier, challenge } = pkce();
-    const url = new URL(`${server.url}/authorize`);
-    url.search = new URLSearchParams({
-      client_id: registered.client_id,
-      response_type: 'code',
-      redirect_uri: 'http://127.0.0.1:41000/cb',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      scope: 'marketplace:read',
+    const { client_id } = await registerClient(server.url, {
+      redirect_uris: ['http://127.0.0.1:41000/cb'],
+      application_type: 'native',
+    });
+    const { code, verifier, callback } = await authorizationCode(new CookieBrowser(), server.url, {
+      clientId: client_id,
+      redirectUri: 'http://127.0.0.1:41000/cb',
       resource: server.mcpUrl,
       state: 's1',
-    }).toString();
-    const callback = await loginAndApprove(
-      url,
-      server.url,
-      user.username,
-      user.password,
-      'http://127.0.0.1:41000/cb',
-    );
+      ...user,
+    });
     expect(callback.searchParams.get('iss')).toBe(new URL(server.url).origin);
     const exchange = () =>
-      fetch(`${server.url}/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code: callback.searchParams.get('code')!,
-          redirect_uri: 'http://127.0.0.1:41000/cb',
-          code_verifier: verifier,
-          client_id: registered.client_id,
-          resource: server.mcpUrl,
-        }),
+      tokenRequest(server.url, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'http://127.0.0.1:41000/cb',
+        code_verifier: verifier,
+        client_id,
+        resource: server.mcpUrl,
       });
     const first = await exchange();
     expect(first.status).toBe(200);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from './__fixtures__/backends.testkit';
 import { type DemoMcpServer, startDemoMcpServer } from './__fixtures__/demo-server.testkit';
 import { authorize } from './__fixtures__/oauth-client.testkit';
+import { basicAuth, registerClient, tokenRequest } from './__fixtures__/oauth-steps.testkit';
 
 // Issue 25 §1: per-tool metrics and the OAuth failures operators ask about, read over HTTP from
 // /metrics after real tool calls, a refresh token reuse and wrong passwords.
@@ -94,7 +95,7 @@ describe('mcp-server metrics of tools and OAuth', () => {
     ).toBe(4);
   });
 
-  it('counts a refresh token reuse, the invalid_grant it answers, and failed sign-ins', async () => {
+  it('counts a refresh token reuse, the invalid_grant it answers, failed sign-ins and a wrong client secret', async () => {
     const { server } = demo;
     const { oauth, refreshToken } = await authorize(
       server.mcpUrl,
@@ -103,14 +104,10 @@ describe('mcp-server metrics of tools and OAuth', () => {
       server.demoUser!.password,
     );
     const refresh = () =>
-      fetch(`${server.url}/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: refreshToken!,
-          client_id: oauth.information!.client_id,
-        }),
+      tokenRequest(server.url, {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken!,
+        client_id: oauth.information!.client_id,
       });
     expect((await refresh()).status).toBe(200);
     const reused = await refresh();
@@ -123,6 +120,18 @@ describe('mcp-server metrics of tools and OAuth', () => {
     );
     expect(second).toBeInstanceOf(Error);
 
+    // A wrong client secret at /token: oidc-provider's invalid_client, counted with the OAuth errors.
+    const { client_id } = await registerClient(server.url, {
+      redirect_uris: ['https://client.example/cb'],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    const wrongSecret = await tokenRequest(
+      server.url,
+      { grant_type: 'refresh_token', refresh_token: 'x' },
+      { authorization: basicAuth(client_id, 'wrong-secret') },
+    );
+    expect(wrongSecret.status).toBe(401);
+
     const { samples } = await scrape();
     expect(
       sampleValue(samples, 'mcp_oauth_reuse_detected_total', { credential: 'refresh_token' }),
@@ -131,7 +140,12 @@ describe('mcp-server metrics of tools and OAuth', () => {
       sampleValue(samples, 'mcp_oauth_errors_total', { endpoint: 'grant', code: 'invalid_grant' }),
     ).toBeGreaterThanOrEqual(1);
     expect(
-      sampleValue(samples, 'mcp_oauth_authentication_failures_total', { kind: 'login' }),
+      sampleValue(samples, 'mcp_oauth_errors_total', { endpoint: 'grant', code: 'invalid_client' }),
+    ).toBe(1);
+    expect(
+      sampleValue(samples, 'mcp_oauth_logins_total', { outcome: 'wrong_credentials' }),
     ).toBeGreaterThanOrEqual(1);
+    // One series per failure: no second counter of the same sign-ins and client secrets.
+    expect(samples.some((s) => s.name === 'mcp_oauth_authentication_failures_total')).toBe(false);
   });
 });

@@ -1,6 +1,5 @@
 import type { ServiceMetrics } from '@dcg/http-kit';
 import type { ToolCallObserver } from '@dcg/mcp-tools';
-import type { FailureThrottle } from './oauth/failure-throttle';
 
 /** Seconds; a tool call runs from under a millisecond (a cached list) to the backends' timeouts. */
 const TOOL_CALL_BUCKETS = [
@@ -46,32 +45,5 @@ export function toolCallMetrics(metrics: ServiceMetrics): ToolCallObserver {
     calls.inc({ tool, outcome });
     if (outcome !== 'ok') errors.inc({ tool, code: code ?? outcome });
     if (outcome !== 'invalid_params') duration.observe({ tool }, durationSeconds);
-  };
-}
-
-/**
- * A back-off of failed authentications that counts each failure in
- * `mcp_oauth_authentication_failures_total{kind}` (`login`: a wrong password at the sign-in
- * page; `client_secret`: wrong client credentials at the token endpoint).
- *
- * @example
- * const loginThrottle = countedFailures(failureThrottle(), metrics, 'login');
- */
-export function countedFailures(
-  throttle: FailureThrottle,
-  metrics: ServiceMetrics,
-  kind: 'login' | 'client_secret',
-): FailureThrottle {
-  const name = 'mcp_oauth_authentication_failures_total';
-  const failures =
-    (metrics.registry.getSingleMetric(name) as ReturnType<typeof metrics.counter<'kind'>>) ??
-    metrics.counter(name, 'Failed authentications at the authorization server, by kind', ['kind']);
-  return {
-    wait: (keys) => throttle.wait(keys),
-    failed: (keys) => {
-      failures.inc({ kind });
-      return throttle.failed(keys);
-    },
-    succeeded: (keys) => throttle.succeeded(keys),
   };
 }

@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { createLogger, ServiceMetrics } from '@dcg/http-kit';
 import { parsePrometheusText } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CookieBrowser, formOf, pkce } from './__fixtures__/oauth-client.testkit';
+import { CookieBrowser, formOf, pkce, postForm } from './__fixtures__/oauth-client.testkit';
+import {
+  authorizationCode,
+  authorizationUrl,
+  registerClient,
+  tokenRequest,
+} from './__fixtures__/oauth-steps.testkit';
 import { type RunningMcpServer, startMcpServer } from './server';
 
 // The OAuth metrics an operator reads, driven by real sign-ins and token requests: sign-ins by
@@ -47,18 +53,11 @@ describe('mcp-server OAuth metrics', { timeout: 120_000 }, () => {
       metrics,
     });
     password = server.demoUser!.password;
-    const registered = await fetch(`${server.url}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        redirect_uris: [REDIRECT],
-        grant_types: ['authorization_code', 'refresh_token'],
-        token_endpoint_auth_method: 'none',
-        application_type: 'native',
-      }),
-    });
-    expect(registered.status).toBe(201);
-    clientId = ((await registered.json()) as { client_id: string }).client_id;
+    ({ client_id: clientId } = await registerClient(server.url, {
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      application_type: 'native',
+    }));
   });
   afterAll(async () => {
     await server?.close();
@@ -71,58 +70,20 @@ describe('mcp-server OAuth metrics', { timeout: 120_000 }, () => {
       (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
     )?.value;
 
-  /** The first page of a fresh authorization in `browser`: its HTML and the code's verifier. */
-  const start = async (browser: CookieBrowser) => {
-    const { verifier, challenge } = pkce();
-    const query = new URLSearchParams({
-      client_id: clientId,
-      response_type: 'code',
-      redirect_uri: REDIRECT,
+  /** Signs in (after `wrongFirst` wrong passwords) where asked, consents; answers a fresh code. */
+  const code = (browser: CookieBrowser, wrongFirst = 0) =>
+    authorizationCode(browser, server.url, {
+      clientId,
+      redirectUri: REDIRECT,
       scope: 'marketplace:read offline_access',
       resource: server.mcpUrl,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
       state: 's',
+      username: 'demo',
+      password,
+      wrongPasswordsFirst: wrongFirst,
     });
-    return {
-      step: await browser.follow(`${server.url}/authorize?${query}`, {}, REDIRECT),
-      verifier,
-    };
-  };
-  const submit = (browser: CookieBrowser, html: string, fields: Record<string, string> = {}) => {
-    const form = formOf(html, fields.username === undefined ? 'confirm' : 'login');
-    return browser.follow(
-      new URL(form.action, server.url),
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
-        body: new URLSearchParams({ csrf: form.csrf, ...fields }),
-      },
-      REDIRECT,
-    );
-  };
-  /** Signs in (after `wrongFirst` wrong passwords) where asked, consents; answers a fresh code. */
-  const code = async (browser: CookieBrowser, wrongFirst = 0) => {
-    let { step, verifier } = await start(browser);
-    for (let round = 0; round < 4 && !step.stoppedAt; round++) {
-      const html = await step.response!.text();
-      if (html.includes('/login"')) {
-        const wrong = wrongFirst-- > 0;
-        step = await submit(browser, html, {
-          username: 'demo',
-          password: wrong ? `${password}-wrong` : password,
-        });
-        if (wrong) expect(step.response?.status).toBe(401);
-      } else step = await submit(browser, html);
-    }
-    return { code: step.stoppedAt!.searchParams.get('code')!, verifier };
-  };
   const token = async (form: Record<string, string>) => {
-    const response = await fetch(`${server.url}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: clientId, ...form }),
-    });
+    const response = await tokenRequest(server.url, { client_id: clientId, ...form });
     return { status: response.status, body: (await response.json()) as Record<string, string> };
   };
   const exchange = (grant: { code: string; verifier: string }) =>
@@ -185,11 +146,22 @@ describe('mcp-server OAuth metrics', { timeout: 120_000 }, () => {
 
   it('counts sign-ins refused by the back-off of failed sign-ins as throttled', async () => {
     const browser = new CookieBrowser();
-    const { step } = await start(browser);
-    let html = await step.response!.text();
+    const url = authorizationUrl(server.url, {
+      clientId,
+      redirectUri: REDIRECT,
+      challenge: pkce().challenge,
+    });
+    let html = await (await browser.follow(url, {}, REDIRECT)).response!.text();
     const statuses: number[] = [];
     for (let i = 0; i < 8 && !statuses.includes(429); i++) {
-      const answer = await submit(browser, html, { username: 'demo', password: 'wrong' });
+      const form = formOf(html, 'login');
+      const answer = await postForm(
+        browser,
+        server.url,
+        form.action,
+        { csrf: form.csrf, username: 'demo', password: 'wrong' },
+        REDIRECT,
+      );
       statuses.push(answer.response!.status);
       html = await answer.response!.text();
     }

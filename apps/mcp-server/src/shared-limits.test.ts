@@ -10,6 +10,12 @@ import {
 } from '@dcg/testing-postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CookieBrowser, formOf, pkce } from './__fixtures__/oauth-client.testkit';
+import {
+  authorizationUrl,
+  basicAuth,
+  registerClient,
+  tokenRequest,
+} from './__fixtures__/oauth-steps.testkit';
 import { type RunningMcpServer, startMcpServer } from './server';
 
 const available = await postgresAvailable();
@@ -56,26 +62,17 @@ async function twoInstances(config: Config = {}) {
 
 /** A login form of a fresh authorization on `server`, and a function posting it. */
 async function loginForm(server: RunningMcpServer) {
-  const registered = await fetch(`${server.url}/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      token_endpoint_auth_method: 'none',
-      redirect_uris: ['http://127.0.0.1:33418/callback'],
-      application_type: 'native',
-    }),
+  const { client_id } = await registerClient(server.url, {
+    redirect_uris: ['http://127.0.0.1:33418/callback'],
+    application_type: 'native',
   });
-  const { client_id } = (await registered.json()) as { client_id: string };
   const browser = new CookieBrowser();
   const { response } = await browser.follow(
-    `${server.url}/authorize?${new URLSearchParams({
-      client_id,
-      response_type: 'code',
-      redirect_uri: 'http://127.0.0.1:33418/callback',
-      code_challenge: pkce().challenge,
-      code_challenge_method: 'S256',
-      scope: 'marketplace:read',
-    })}`,
+    authorizationUrl(server.url, {
+      clientId: client_id,
+      redirectUri: 'http://127.0.0.1:33418/callback',
+      challenge: pkce().challenge,
+    }),
   );
   const form = formOf(await response!.text(), 'login');
   return (username: string, password: string) =>
@@ -90,19 +87,16 @@ async function loginForm(server: RunningMcpServer) {
 }
 
 const token = (server: RunningMcpServer, secret: string) =>
-  fetch(`${server.url}/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`confidential:${secret}`).toString('base64')}`,
-    },
-    body: new URLSearchParams({
+  tokenRequest(
+    server.url,
+    {
       grant_type: 'authorization_code',
       code: 'x',
       redirect_uri: 'https://app.example/cb',
       code_verifier: 'x'.repeat(43),
-    }),
-  });
+    },
+    { authorization: basicAuth('confidential', secret) },
+  );
 
 describe.skipIf(!available)('mcp-server on PostgreSQL: limits shared by two instances', () => {
   it('a budget of N anonymous requests is spent once across both: the (N+1)th answers 429 with Retry-After', async () => {

@@ -7,7 +7,12 @@ import { createLogger } from '@dcg/http-kit';
 import { postgresAvailable, randomSchema, TEST_DATABASE_URL } from '@dcg/testing-postgres';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CookieBrowser, formOf, pkce } from './__fixtures__/oauth-client.testkit';
+import { CookieBrowser } from './__fixtures__/oauth-client.testkit';
+import {
+  authorizationCode,
+  registerClient,
+  tokenRequest,
+} from './__fixtures__/oauth-steps.testkit';
 import { type RunningMcpServer, startMcpServer } from './server';
 
 const available = await postgresAvailable();
@@ -81,18 +86,11 @@ describe.each([
         );
       }
       password = servers[0]!.demoUser!.password;
-      const registered = await fetch(`${publicUrl}/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          redirect_uris: [REDIRECT],
-          grant_types: ['authorization_code', 'refresh_token'],
-          token_endpoint_auth_method: 'none',
-          application_type: 'native',
-        }),
-      });
-      expect(registered.status).toBe(201);
-      clientId = ((await registered.json()) as { client_id: string }).client_id;
+      ({ client_id: clientId } = await registerClient(publicUrl, {
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token'],
+        application_type: 'native',
+      }));
     });
     afterAll(async () => {
       for (const server of servers) await server.close();
@@ -101,44 +99,20 @@ describe.each([
     });
 
     /** Signs in (once per browser) and consents; answers a fresh code and its PKCE verifier. */
-    const code = async () => {
-      const base = servers[0]!.url;
-      const { verifier, challenge } = pkce();
-      const query = new URLSearchParams({
-        client_id: clientId,
-        response_type: 'code',
-        redirect_uri: REDIRECT,
+    const code = () =>
+      authorizationCode(browser, servers[0]!.url, {
+        clientId,
+        redirectUri: REDIRECT,
         scope: 'marketplace:read offline_access',
         resource: servers[0]!.mcpUrl,
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
         state: 's',
+        username: 'demo',
+        password,
       });
-      let step = await browser.follow(`${base}/authorize?${query}`, {}, REDIRECT);
-      for (let round = 0; round < 3 && !step.stoppedAt; round++) {
-        const html = await step.response!.text();
-        const action = html.includes('/login"') ? 'login' : 'confirm';
-        const form = formOf(html, action);
-        step = await browser.follow(
-          new URL(form.action, base),
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
-            body: new URLSearchParams({
-              csrf: form.csrf,
-              ...(action === 'login' ? { username: 'demo', password } : {}),
-            }),
-          },
-          REDIRECT,
-        );
-      }
-      return { code: step.stoppedAt!.searchParams.get('code')!, verifier };
-    };
     const token = async (i: number, form: Record<string, string>): Promise<Answer> => {
-      const response = await fetch(`${servers[i % servers.length]!.url}/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_id: clientId, ...form }),
+      const response = await tokenRequest(servers[i % servers.length]!.url, {
+        client_id: clientId,
+        ...form,
       });
       return { status: response.status, body: (await response.json()) as Record<string, string> };
     };

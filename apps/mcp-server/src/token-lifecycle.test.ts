@@ -10,7 +10,19 @@ import {
   demoToolArguments,
   startDemoMcpServer,
 } from './__fixtures__/demo-server.testkit';
-import { authorize, CookieBrowser, formOf, pkce } from './__fixtures__/oauth-client.testkit';
+import {
+  authorize,
+  CookieBrowser,
+  formOf,
+  pkce,
+  postForm,
+} from './__fixtures__/oauth-client.testkit';
+import {
+  authorizationUrl,
+  basicAuth,
+  registerClient,
+  tokenRequest,
+} from './__fixtures__/oauth-steps.testkit';
 import type { RunningMcpServer } from './server';
 
 const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
@@ -53,14 +65,10 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
       body: JSON.stringify(body),
     });
   const refresh = (refreshToken: string, clientId: string) =>
-    fetch(`${server.url}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: clientId,
-      }),
+    tokenRequest(server.url, {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: clientId,
     });
   /** The OAuth flow as the demo user (registration, login, consent, code for tokens). */
   const signIn = () => authorize(server.mcpUrl, server.url, user.username, user.password);
@@ -158,55 +166,35 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
 
   it('a client that asks for offline_access without prompt=consent sees it on the consent page and gets a refresh token', async () => {
     const redirect = 'http://127.0.0.1:40002/cb';
-    const registered = await fetch(`${server.url}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        redirect_uris: [redirect],
-        grant_types: ['authorization_code', 'refresh_token'],
-        token_endpoint_auth_method: 'none',
-      }),
+    const { client_id } = await registerClient(server.url, {
+      redirect_uris: [redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
     });
-    const { client_id } = (await registered.json()) as { client_id: string };
     const { verifier, challenge } = pkce();
     const browser = new CookieBrowser();
     // No prompt parameter at all, as OAuth 2.1 clients send it.
-    const authorizeUrl = `${server.url}/authorize?${new URLSearchParams({
-      client_id,
-      response_type: 'code',
-      redirect_uri: redirect,
+    const authorizeUrl = authorizationUrl(server.url, {
+      clientId: client_id,
+      redirectUri: redirect,
       scope: 'marketplace:read offline_access',
       resource: server.mcpUrl,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    })}`;
+      challenge,
+    });
     const loginPage = await (await browser.follow(authorizeUrl, {}, redirect)).response!.text();
     const login = formOf(loginPage, 'login');
     const post = (action: string, form: Record<string, string>) =>
-      browser.follow(
-        new URL(action, server.url),
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: server.url },
-          body: new URLSearchParams(form),
-        },
-        redirect,
-      );
+      postForm(browser, server.url, action, form, redirect);
     const consent = await post(login.action, { csrf: login.csrf, ...user });
     const consentPage = await consent.response!.text();
     expect(consentPage).toContain('<code>offline_access</code>: Stay signed in (refresh tokens)');
     const confirm = formOf(consentPage, 'confirm');
     const back = await post(confirm.action, { csrf: confirm.csrf });
-    const tokens = await fetch(`${server.url}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id,
-        code: back.stoppedAt!.searchParams.get('code')!,
-        redirect_uri: redirect,
-        code_verifier: verifier,
-      }),
+    const tokens = await tokenRequest(server.url, {
+      grant_type: 'authorization_code',
+      client_id,
+      code: back.stoppedAt!.searchParams.get('code')!,
+      redirect_uri: redirect,
+      code_verifier: verifier,
     });
     const body = (await tokens.json()) as { refresh_token?: string };
     expect(body.refresh_token).toEqual(expect.any(String));
@@ -214,16 +202,10 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('a registered confidential client authenticates with its secret, which is stored hashed', async () => {
-    const registered = await fetch(`${server.url}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        redirect_uris: ['https://client.example/cb'],
-        token_endpoint_auth_method: 'client_secret_basic',
-      }),
+    const { client_id, client_secret } = await registerClient(server.url, {
+      redirect_uris: ['https://client.example/cb'],
+      token_endpoint_auth_method: 'client_secret_basic',
     });
-    expect(registered.status).toBe(201);
-    const { client_id, client_secret } = (await registered.json()) as Record<string, string>;
     const stored = await server.store!.adapter('Client').find(client_id!);
     expect(stored?.client_secret).toMatch(/^sha256\$/);
     expect(JSON.stringify(stored)).not.toContain(client_secret);
@@ -232,7 +214,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${client_id}:${secret}`).toString('base64')}`,
+          authorization: basicAuth(client_id, secret),
         },
         body: new URLSearchParams({ token: 'not-a-token' }),
       });
@@ -276,17 +258,10 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('the authorization server refuses another resource, with iss on the error response', async () => {
-    const registered = await fetch(`${server.url}/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        redirect_uris: ['http://127.0.0.1:40000/cb'],
-        token_endpoint_auth_method: 'none',
-        application_type: 'native',
-      }),
+    const { client_id } = await registerClient(server.url, {
+      redirect_uris: ['http://127.0.0.1:40000/cb'],
+      application_type: 'native',
     });
-    expect(registered.status).toBe(201);
-    const { client_id } = (await registered.json()) as { client_id: string };
     const response = await fetch(
       `${server.url}/authorize?${new URLSearchParams({
         client_id,

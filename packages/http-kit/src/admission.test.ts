@@ -300,3 +300,55 @@ describe('admission control on a real server', () => {
     expect(finished).toBe(count);
   });
 });
+
+describe('Admission', () => {
+  const far = () => Date.now() + 60_000;
+  const turnOf = (entered: Awaited<ReturnType<Admission['enter']>>): (() => void) => {
+    if (typeof entered === 'string') throw new Error(`refused: ${entered}`);
+    return entered;
+  };
+
+  it('gives maxInFlight turns, lines up maxQueued in arrival order, refuses the rest', async () => {
+    const admission = new Admission({ maxInFlight: 2, maxQueued: 2, maxWaitMs: 60_000 });
+    const a = turnOf(await admission.enter(undefined, far()));
+    const b = turnOf(await admission.enter(undefined, far()));
+    const order: string[] = [];
+    const c = Promise.resolve(admission.enter(undefined, far())).then((e) => {
+      order.push('c');
+      return e;
+    });
+    const d = Promise.resolve(admission.enter(undefined, far())).then((e) => {
+      order.push('d');
+      return e;
+    });
+    expect(admission.load).toEqual({ inFlight: 2, queued: 2 });
+    expect(await admission.enter(undefined, Date.now() + 5_000)).toBe('queue-full');
+    // Retry-After: seconds until the first turn taken must have ended (60 s here).
+    expect(admission.secondsUntilTurnEnds(1)).toBeGreaterThan(55);
+    a();
+    a(); // giving a turn back twice frees one turn only
+    const cTurn = turnOf(await c);
+    expect(order).toEqual(['c']);
+    expect(admission.load).toEqual({ inFlight: 2, queued: 1 });
+    b();
+    turnOf(await d)();
+    cTurn();
+    expect(order).toEqual(['c', 'd']);
+    expect(admission.load).toEqual({ inFlight: 0, queued: 0 });
+    // No turn with a deadline: the fallback.
+    expect(admission.secondsUntilTurnEnds(7)).toBe(7);
+  });
+
+  it('a waiter leaves the line at its own deadline, before maxWaitMs, or when its client goes away', async () => {
+    const admission = new Admission({ maxInFlight: 1, maxQueued: 5, maxWaitMs: 60_000 });
+    turnOf(await admission.enter(undefined, far()));
+    const late = admission.enter(undefined, Date.now() + 20);
+    const controller = new AbortController();
+    const gone = admission.enter(controller.signal, far());
+    controller.abort();
+    expect(await gone).toBe('aborted');
+    expect(await late).toBe('timeout');
+    expect(admission.load).toEqual({ inFlight: 1, queued: 0 });
+    expect(await admission.enter(AbortSignal.abort(), far())).toBe('aborted');
+  });
+});

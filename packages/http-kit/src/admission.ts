@@ -47,7 +47,9 @@ interface Waiter {
 
 /**
  * A bounded number of turns and a bounded line of waiters. `enter` answers a `release` to call
- * once the work is done, or why it was refused.
+ * once the work is done, or why it was refused. Work with a deadline of its own (a query's
+ * timeout) waits at most until then, and a full line can say when the first turn must be free
+ * ({@link Admission.secondsUntilTurnEnds}).
  *
  * @example
  * const admission = new Admission({ maxInFlight: 2, maxQueued: 10, maxWaitMs: 1000 });
@@ -59,7 +61,8 @@ export class Admission {
   readonly #config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'> & {
     maxStartsPerTurn: number;
   };
-  #inFlight = 0;
+  /** The deadline of each turn taken now (epoch ms; Infinity: none). */
+  readonly #turns = new Set<{ deadline: number }>();
   readonly #queue: Waiter[] = [];
   /** Turns given since the last pump (the pump runs once per event-loop turn, in its check phase). */
   #startedThisTurn = 0;
@@ -75,7 +78,7 @@ export class Admission {
   /** Whether a request would get a turn at once. */
   get free(): boolean {
     return (
-      this.#inFlight < this.#config.maxInFlight &&
+      this.#turns.size < this.#config.maxInFlight &&
       this.#queue.length === 0 &&
       this.#startedThisTurn < this.#config.maxStartsPerTurn
     );
@@ -83,17 +86,31 @@ export class Admission {
 
   /** Requests worked on and waiting now. */
   get load(): { inFlight: number; queued: number } {
-    return { inFlight: this.#inFlight, queued: this.#queue.length };
+    return { inFlight: this.#turns.size, queued: this.#queue.length };
   }
 
-  /** A turn now, after a wait, or a refusal (line full, waited too long, client gone). */
-  enter(signal?: AbortSignal): Promise<(() => void) | AdmissionRefusal> | (() => void) {
-    if (this.free) return this.#turn();
+  /** Seconds (at least 1) until the first turn taken with a deadline must have ended: a Retry-After. */
+  secondsUntilTurnEnds(fallback: number): number {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const turn of this.#turns) earliest = Math.min(earliest, turn.deadline);
+    const seconds = Math.ceil((earliest - Date.now()) / 1000);
+    return Number.isFinite(seconds) ? Math.max(1, seconds) : fallback;
+  }
+
+  /**
+   * A turn now, after a wait, or a refusal (line full, waited too long, client gone). A `deadline`
+   * (epoch ms) ends the wait sooner than `maxWaitMs` and is remembered for the turn.
+   */
+  enter(
+    signal?: AbortSignal,
+    deadline = Number.POSITIVE_INFINITY,
+  ): Promise<(() => void) | AdmissionRefusal> | (() => void) {
+    if (this.free) return this.#turn(deadline);
     if (signal?.aborted) return Promise.resolve('aborted');
     // Waiters that only wait for the next turn of the loop (a turn is free) do not fill the line.
     if (
       this.#queue.length >= this.#config.maxQueued &&
-      this.#inFlight + this.#queue.length >= this.#config.maxInFlight
+      this.#turns.size + this.#queue.length >= this.#config.maxInFlight
     )
       return Promise.resolve('queue-full');
     return new Promise((resolve) => {
@@ -108,19 +125,21 @@ export class Admission {
         admit: () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
-          resolve(this.#turn());
+          resolve(this.#turn(deadline));
         },
       };
       const onAbort = () => leave('aborted');
-      const timer = setTimeout(() => leave('timeout'), this.#config.maxWaitMs);
+      const wait = Math.max(0, Math.min(this.#config.maxWaitMs, deadline - Date.now()));
+      const timer = setTimeout(() => leave('timeout'), wait);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(waiter);
       this.#schedulePump();
     });
   }
 
-  #turn(): () => void {
-    this.#inFlight += 1;
+  #turn(deadline: number): () => void {
+    const turn = { deadline };
+    this.#turns.add(turn);
     this.#startedThisTurn += 1;
     // The next turn of the loop resets the count (and admits waiters if any).
     this.#schedulePump();
@@ -128,7 +147,7 @@ export class Admission {
     return () => {
       if (released) return;
       released = true;
-      this.#inFlight -= 1;
+      this.#turns.delete(turn);
       // Waiters get the free turns in the next check phase, never here: a release in a chain of
       // synchronous work would otherwise start the next request before the loop reads its sockets.
       // No request that arrives meanwhile jumps the line (`free` is false while any wait).
@@ -145,7 +164,7 @@ export class Admission {
       this.#startedThisTurn = 0;
       while (
         this.#queue.length > 0 &&
-        this.#inFlight < this.#config.maxInFlight &&
+        this.#turns.size < this.#config.maxInFlight &&
         this.#startedThisTurn < this.#config.maxStartsPerTurn
       ) {
         this.#queue.shift()!.admit();

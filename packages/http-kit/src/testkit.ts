@@ -1,4 +1,10 @@
-export { type HeldRequests, holdRequests, probeLatency } from './admission.testkit';
+export {
+  type AtCapacity,
+  atCapacity,
+  type HeldRequests,
+  holdRequests,
+  probeLatency,
+} from './admission.testkit';
 export {
   type PrometheusSample,
   parsePrometheusText,

@@ -1,4 +1,10 @@
-import { ProblemError, problemResponse, type ServiceMetrics } from '@dcg/http-kit';
+import {
+  Admission,
+  type AdmissionRefusal,
+  ProblemError,
+  problemResponse,
+  type ServiceMetrics,
+} from '@dcg/http-kit';
 import { type GraphQueries, KnowledgeGraphError } from '@dcg/knowledge-graph';
 import {
   ALL_RESULTS_FORMATS,
@@ -20,7 +26,6 @@ import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import type { KgApiConfig } from '../config';
 import { kgProblemType, serverTiming } from '../kg-problems';
-import { QueryAdmission } from '../query-admission';
 import { readSparqlRequest, requireQuery, sparqlBodyLimit } from '../sparql-request';
 import { problem, SparqlJsonSchema } from './openapi-shared';
 
@@ -176,6 +181,13 @@ function prefersJsonLd(accept: string | undefined): boolean {
 }
 
 /** The endpoint queries one dataset, the union of the ingested graphs: it cannot honour others. */
+/** The `reason` label of `kg_sparql_queries_refused_total` for each refusal of the admission. */
+const REFUSAL_LABELS: Record<AdmissionRefusal, string> = {
+  'queue-full': 'queue_full',
+  timeout: 'deadline',
+  aborted: 'aborted',
+};
+
 function refuseDatasetParameters(present: string[]): void {
   if (present.length === 0) return;
   throw new ProblemError({
@@ -234,9 +246,11 @@ export function mountSparqlRoutes(
       ),
     },
   });
-  const admission = new QueryAdmission({
-    maxConcurrent: deps.config.maxConcurrent,
+  // Each query waits at most until its own deadline (arrival + timeoutMs), never longer.
+  const admission = new Admission({
+    maxInFlight: deps.config.maxConcurrent,
     maxQueued: deps.config.maxQueued,
+    maxWaitMs: deps.config.timeoutMs,
   });
   deps.metrics.gauge(
     'kg_sparql_queue_depth',
@@ -248,7 +262,7 @@ export function mountSparqlRoutes(
     'kg_sparql_queries_running',
     'SPARQL queries being evaluated now (at most sparql.maxConcurrent)',
     [],
-    () => admission.load.running,
+    () => admission.load.inFlight,
   );
   const refused = deps.metrics.counter(
     'kg_sparql_queries_refused_total',
@@ -293,22 +307,24 @@ export function mountSparqlRoutes(
     refuseDatasetParameters(request.datasetParameters);
     const accept = c.req.header('accept');
     const format = negotiate(accept, request.format, ALL_RESULTS_FORMATS);
-    const entered = await admission.enter(deadline, c.req.raw.signal);
-    if ('reason' in entered) {
-      refused.inc({ reason: entered.reason.replace('-', '_') });
-      if (entered.reason === 'queue-full') {
+    const release = await admission.enter(c.req.raw.signal, deadline);
+    if (typeof release === 'string') {
+      refused.inc({ reason: REFUSAL_LABELS[release] });
+      if (release === 'queue-full') {
         const load = admission.load;
+        // Seconds until the earliest running query must have ended (its deadline).
+        const retryAfter = admission.secondsUntilTurnEnds(1);
         return problemResponse(
           {
             type: kgProblemType('sparql_busy'),
             status: 503,
             title: 'Too many queries',
-            detail: `${load.running} queries are running and ${load.queued} waiting (sparql.maxConcurrent, sparql.maxQueued); retry after ${entered.retryAfterSeconds} s`,
+            detail: `${load.inFlight} queries are running and ${load.queued} waiting (sparql.maxConcurrent, sparql.maxQueued); retry after ${retryAfter} s`,
           },
-          { 'retry-after': String(entered.retryAfterSeconds), ...serverTiming(c) },
+          { 'retry-after': String(retryAfter), ...serverTiming(c) },
         );
       }
-      if (entered.reason === 'deadline') throw timedOut();
+      if (release === 'timeout') throw timedOut();
       throw new KnowledgeGraphError('query_aborted', 'the client closed the request');
     }
     let results: IngestedSparqlResults;
@@ -325,7 +341,7 @@ export function mountSparqlRoutes(
       if (code !== 'query_rejected') end({ outcome: code });
       throw error;
     } finally {
-      entered.release();
+      release();
     }
     // CSV and TSV have no form for an ASK answer: the client's next choice among JSON and XML.
     const answerFormat =

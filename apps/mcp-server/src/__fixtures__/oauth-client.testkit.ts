@@ -143,6 +143,35 @@ export function formOf(
 }
 
 /**
+ * Posts a form of the sign-in or consent page from this server's own origin, following redirects
+ * until a page or the client's redirect URI (`stopAt`).
+ *
+ * @example
+ * const form = formOf(html, 'confirm');
+ * const back = await postForm(browser, server.url, form.action, { csrf: form.csrf }, REDIRECT);
+ */
+export function postForm(
+  browser: CookieBrowser,
+  base: string,
+  action: string,
+  fields: Record<string, string>,
+  stopAt?: string,
+): ReturnType<CookieBrowser['follow']> {
+  return browser.follow(
+    new URL(action, base),
+    {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: new URL(base).origin,
+      },
+      body: new URLSearchParams(fields),
+    },
+    stopAt,
+  );
+}
+
+/**
  * Signs in and approves the consent for an authorization URL; answers the URL the server sent the
  * browser back to (the client's redirect URI with code, state and iss).
  *
@@ -156,32 +185,45 @@ export async function loginAndApprove(
   password: string,
   redirectUrl: string,
 ): Promise<URL> {
-  const browser = new CookieBrowser();
+  return signInAndConsent(
+    new CookieBrowser(),
+    base,
+    authorizationUrl,
+    { username, password },
+    redirectUrl,
+  );
+}
+
+/**
+ * Opens an authorization URL in `browser`, signs in where asked (after `wrongPasswordsFirst` wrong
+ * passwords, each answered 401) and consents; answers the URL the server sent the browser back to.
+ *
+ * @example
+ * const callback = await signInAndConsent(browser, base, url, { username, password }, redirectUri);
+ */
+export async function signInAndConsent(
+  browser: CookieBrowser,
+  base: string,
+  authorizationUrl: string | URL,
+  credentials: { username: string; password: string; wrongPasswordsFirst?: number },
+  redirectUrl: string,
+): Promise<URL> {
+  const post = (action: string, fields: Record<string, string>) =>
+    postForm(browser, base, action, fields, redirectUrl);
+  let wrong = credentials.wrongPasswordsFirst ?? 0;
   let step = await browser.follow(authorizationUrl, {}, redirectUrl);
-  for (let round = 0; round < 4 && !step.stoppedAt; round++) {
+  for (let round = 0; round < 4 + wrong && !step.stoppedAt; round++) {
     const html = await step.response!.text();
     if (html.includes('/login"')) {
       const form = formOf(html, 'login');
-      step = await browser.follow(
-        new URL(form.action, base),
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
-          body: new URLSearchParams({ csrf: form.csrf, username, password }),
-        },
-        redirectUrl,
-      );
+      const password = wrong > 0 ? `${credentials.password}-wrong` : credentials.password;
+      step = await post(form.action, { csrf: form.csrf, username: credentials.username, password });
+      if (wrong-- > 0 && step.response?.status !== 401) {
+        throw new Error(`a wrong password answered ${step.response?.status}, not 401`);
+      }
     } else if (html.includes('/confirm"')) {
       const form = formOf(html, 'confirm');
-      step = await browser.follow(
-        new URL(form.action, base),
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
-          body: new URLSearchParams({ csrf: form.csrf }),
-        },
-        redirectUrl,
-      );
+      step = await post(form.action, { csrf: form.csrf });
     } else {
       throw new Error(`unexpected page (${step.response!.status}):\n${html.slice(0, 2000)}`);
     }
