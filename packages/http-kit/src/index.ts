@@ -28,6 +28,13 @@ export {
 } from './metrics';
 export type { OpenApiDocumentOptions, SecurityRequirement } from './openapi-document';
 export { serveOpenApiDocument } from './openapi-document';
+export type { OpenApiProblem } from './openapi-route-parts';
+export {
+  bearerGuarded,
+  openApiJson,
+  openApiProblem,
+  openApiProblems,
+} from './openapi-route-parts';
 export type { PageShellBreadcrumb, PageShellOptions } from './page-shell';
 export { PAGE_SHELL_STYLES, pageShell, pageShellStyleSource } from './page-shell';
 export type { Problem, ProblemFieldError } from './problem';
