@@ -5,6 +5,7 @@ export {
   AdmissionConfigSchema,
   admissionControl,
 } from './admission';
+export { serveApiDocs } from './api-docs';
 export type { ApiKeyEntry, ResolvedApiKey } from './api-keys';
 export { MIN_API_KEY_LENGTH, resolveApiKeys } from './api-keys';
 export { apiReference } from './api-reference';
@@ -60,6 +61,7 @@ export {
 } from './security-headers';
 export type { HttpServerConfig, RunningServer } from './server';
 export { HttpServerConfigSchema, startHttpServer } from './server';
+export { installServiceFront } from './service-front';
 export type {
   SharedCount,
   SharedCounter,
