@@ -13,6 +13,7 @@ export type { ApiKey, AuthVariables, Principal } from './bearer-auth';
 export { bearerAuth, constantTimeEqual, requireRole } from './bearer-auth';
 export { clientOfAddress } from './client-address';
 export { ConfigError, loadConfig, parseConfig } from './config';
+export { integerSetting } from './config-settings';
 export { installErrorHandling } from './error-handling';
 export type { ReadinessReport } from './health';
 export { healthRoutes } from './health';
