@@ -11,6 +11,7 @@ export { MIN_API_KEY_LENGTH, resolveApiKeys } from './api-keys';
 export { apiReference } from './api-reference';
 export type { ApiKey, AuthVariables, Principal } from './bearer-auth';
 export { bearerAuth, constantTimeEqual, requireRole } from './bearer-auth';
+export { CleanupStack } from './cleanup-stack';
 export { clientOfAddress } from './client-address';
 export { ConfigError, loadConfig, parseConfig } from './config';
 export { integerSetting } from './config-settings';
