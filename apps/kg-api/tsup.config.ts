@@ -1,16 +1,7 @@
 import { cp } from 'node:fs/promises';
-import { defineConfig } from 'tsup';
+import { appBuild } from '../../tsup.presets';
 
-// The production build: `node dist/main.js`. The workspace packages stay external and load from
-// their own `dist` (turbo builds them first); so do the dependencies, from node_modules.
-export default defineConfig({
-  entry: { main: 'src/main.ts' },
-  format: ['esm'],
-  platform: 'node',
-  target: 'node20',
-  sourcemap: true,
-  clean: true,
-  splitting: false,
+export default appBuild({
   // demo.ts reads ./demo/demo-vocabulary.ttl beside itself.
   onSuccess: async () => {
     await cp('src/demo', 'dist/demo', { recursive: true });

@@ -1,24 +1,3 @@
-import { defineConfig } from 'tsup';
+import { libraryWithCliBuild } from '../../tsup.presets';
 
-export default defineConfig([
-  {
-    // The library as ESM and CommonJS, each with its own declarations (`.d.ts`, `.d.cts`), so that
-    // `import` and `require` resolve to types of their own format under every moduleResolution.
-    // The CLI's output is spared by the clean (the two builds run in parallel).
-    entry: { index: 'src/index.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
-    clean: ['!cli.js', '!cli.js.map'],
-    sourcemap: true,
-    target: 'node20',
-  },
-  {
-    // `cli` starts with a shebang: tsup keeps it and marks dist/cli.js executable. ESM only.
-    entry: { cli: 'src/cli.ts' },
-    format: ['esm'],
-    dts: false,
-    clean: false,
-    sourcemap: true,
-    target: 'node20',
-  },
-]);
+export default libraryWithCliBuild({ index: 'src/index.ts' });

@@ -1,14 +1,9 @@
-import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.presets';
 
-export default defineConfig({
+export default libraryBuild({
   entry: {
     index: 'src/index.ts',
     sqlite: 'src/storage/sqlite/index.ts',
     postgres: 'src/storage/postgres/index.ts',
   },
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
 });

@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.presets';
 
-export default defineConfig({
-  entry: { index: 'src/index.ts', utf8: 'src/utf8.ts' },
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-});
+export default libraryBuild({ entry: { index: 'src/index.ts', utf8: 'src/utf8.ts' } });

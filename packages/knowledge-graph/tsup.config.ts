@@ -1,13 +1,9 @@
-import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.presets';
 
-export default defineConfig({
+export default libraryBuild({
   entry: ['src/index.ts', 'src/node/index.ts'],
-  format: ['esm'],
   // The worker thread is plain JavaScript: types only for the TypeScript entries.
   dts: { entry: ['src/index.ts', 'src/node/index.ts'] },
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
   // The parsing worker is plain JavaScript loaded by URL next to dist/node/index.js.
   onSuccess: 'cp src/node/rdf-worker-thread.js dist/node/rdf-worker-thread.js',
 });

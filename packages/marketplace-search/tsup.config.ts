@@ -1,11 +1,6 @@
-import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.presets';
 
-export default defineConfig({
+export default libraryBuild({
   entry: ['src/index.ts', 'src/node/index.ts', 'src/node/testing.ts'],
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
   external: ['vitest'],
 });

@@ -3,20 +3,16 @@ import type { Governance } from '@dcg/governance';
 import {
   type AdmissionConfig,
   admissionControl,
-  apiReference,
-  healthRoutes,
-  installErrorHandling,
+  installServiceFront,
   type Logger,
   type MetricsConfig,
   MetricsConfigSchema,
   type RateLimitConfig,
   rateLimit,
-  requestContext,
   type ServiceLifecycle,
   ServiceMetrics,
   type SharedLimits,
-  securityHeaders,
-  serveOpenApiDocument,
+  serveApiDocs,
   zodValidationHook,
 } from '@dcg/http-kit';
 import type { MarketplaceSearch } from '@dcg/marketplace-search';
@@ -95,24 +91,15 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
     governance,
     marketplaceSearch: deps.marketplaceSearch,
   });
-  // First, so that refused requests (401, 413, 429) are counted and timed too.
-  app.use(metrics.middleware());
-  app.use(securityHeaders());
-  // Probes next, before any step that can wait (rate limits on PostgreSQL, admission control) or
-  // log: they answer within milliseconds however busy the app is. The two steps above only stamp
-  // headers and count.
-  app.route(
-    '/',
-    healthRoutes({
-      ready: async () => {
-        await governance.store.ping();
-        return { ready: true, storage: governance.store.kind };
-      },
-      lifecycle: deps.lifecycle,
-    }),
-  );
-  app.use(requestContext({ logger: deps.logger }));
-  installErrorHandling(app, deps.logger);
+  installServiceFront(app, {
+    metrics,
+    logger: deps.logger,
+    lifecycle: deps.lifecycle,
+    ready: async () => {
+      await governance.store.ping();
+      return { ready: true, storage: governance.store.kind };
+    },
+  });
   app.use(admissionControl({ config: deps.admission, metrics }));
   app.use(rateLimit({ keys: deps.apiKeys, config: deps.rateLimit, shared: deps.sharedLimits }));
   app.use(bodySizeLimit(deps.maxBodyBytes));
@@ -120,11 +107,6 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   app.use(async (c, next) => {
     c.set('maxJsonDepth', maxJsonDepth);
     await next();
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'An API key from auth.apiKeys (or the development key printed at start-up)',
   });
   const guards = authGuards(deps.apiKeys);
   const maxBodyBytes = deps.maxBodyBytes;
@@ -163,7 +145,8 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
   );
   for (const extra of deps.extras ?? []) app.route('/', extra);
   app.route('/', metrics.routes({ config: metricsConfig, keys: deps.apiKeys }));
-  const openApiDocument = serveOpenApiDocument(app, {
+  serveApiDocs(app, {
+    bearerAuth: 'An API key from auth.apiKeys (or the development key printed at start-up)',
     info: {
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       title: 'dcg governance-api',
@@ -180,14 +163,6 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
         : undefined,
     },
   });
-  app.route(
-    '/docs',
-    apiReference({
-      specUrl: '/openapi.json',
-      title: 'dcg governance-api',
-      document: openApiDocument,
-    }),
-  );
   app.get('/', (c) =>
     c.json({
       name: 'dcg governance-api',

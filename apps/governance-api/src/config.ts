@@ -2,6 +2,7 @@ import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_EXPANDED_BYTES } from '@dcg/contract-sch
 import {
   AdmissionConfigSchema,
   HttpServerConfigSchema,
+  integerSetting,
   MetricsConfigSchema,
   RateLimitConfigSchema,
   type ResolvedApiKey as ResolvedKey,
@@ -62,7 +63,7 @@ export const GovernanceApiConfigSchema = z.strictObject({
             .string()
             .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'a plain SQL identifier')
             .default('public'),
-          maxConnections: z.number().int().min(1).max(200).default(10),
+          maxConnections: integerSetting(1, 200, 10),
         })
         .default({ schema: 'public', maxConnections: 10 }),
     })
@@ -72,23 +73,18 @@ export const GovernanceApiConfigSchema = z.strictObject({
     }),
   provisioning: z
     .strictObject({
-      pollIntervalMs: z.number().int().min(1).max(60_000).default(1000),
-      pollTimeoutMs: z.number().int().min(1).max(86_400_000).default(600_000),
-      requestTimeoutMs: z.number().int().min(1).max(600_000).default(30_000),
+      pollIntervalMs: integerSetting(1, 60_000, 1000),
+      pollTimeoutMs: integerSetting(1, 86_400_000, 600_000),
+      requestTimeoutMs: integerSetting(1, 600_000, 30_000),
       /** Largest tech adapter answer read; a longer one fails the task. */
-      maxResponseBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .max(256 * 1024 * 1024)
-        .default(4 * 1024 * 1024),
+      maxResponseBytes: integerSetting(1024, 256 * 1024 * 1024, 4 * 1024 * 1024),
       /** `refuse`: no redirect is followed; `same-origin`: up to 5 on the adapter's own origin. */
       redirects: z.enum(['refuse', 'same-origin']).default('refuse'),
       /**
        * Lease of this instance on the plans it runs, renewed every third of it: when it lapses
        * (the instance died), another instance on the same database marks its plans failed.
        */
-      leaseMs: z.number().int().min(300).max(3_600_000).default(30_000),
+      leaseMs: integerSetting(300, 3_600_000, 30_000),
     })
     .default({
       pollIntervalMs: 1000,
@@ -110,30 +106,15 @@ export const GovernanceApiConfigSchema = z.strictObject({
   limits: z
     .strictObject({
       /** Largest accepted request body. */
-      maxBodyBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .max(256 * 1024 * 1024)
-        .default(5 * 1024 * 1024),
+      maxBodyBytes: integerSetting(1024, 256 * 1024 * 1024, 5 * 1024 * 1024),
       /** Deepest nesting of objects and arrays in a JSON body or YAML descriptor; deeper: 422. */
-      maxDepth: z.number().int().min(8).max(256).default(DEFAULT_MAX_DEPTH),
+      maxDepth: integerSetting(8, 256, DEFAULT_MAX_DEPTH),
       /** Largest size of a YAML descriptor once its aliases are expanded; larger: 413. */
-      maxExpandedBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .max(1024 * 1024 * 1024)
-        .default(DEFAULT_MAX_EXPANDED_BYTES),
+      maxExpandedBytes: integerSetting(1024, 1024 * 1024 * 1024, DEFAULT_MAX_EXPANDED_BYTES),
       /** Largest JSON of one list page; a page is cut short (with `nextOffset`) to stay below. */
-      maxPageBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .max(256 * 1024 * 1024)
-        .default(8 * 1024 * 1024),
+      maxPageBytes: integerSetting(1024, 256 * 1024 * 1024, 8 * 1024 * 1024),
       /** Open event streams (`GET /v1/marketplace/events`) per API key; one more is 429. */
-      maxEventStreamsPerKey: z.number().int().min(1).max(10_000).default(5),
+      maxEventStreamsPerKey: integerSetting(1, 10_000, 5),
     })
     .default({
       maxBodyBytes: 5 * 1024 * 1024,

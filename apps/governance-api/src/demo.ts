@@ -150,6 +150,21 @@ const submission = (id: string, satisfiesPolicy: boolean, details: unknown) => [
   },
 ];
 
+/** A4 details whose one root node, "Data Contract", holds the given groups of checks. */
+const dataContractChecks = (groups: unknown[], extra: Record<string, unknown> = {}) => ({
+  results: {
+    root: [
+      {
+        key: 'dataContract',
+        name: 'Data Contract',
+        description: 'Checks of the data contract',
+        children: groups,
+      },
+    ],
+  },
+  ...extra,
+});
+
 /**
  * Seeds the demo: the Orders system deployed through the real coordinator, with one contract in
  * each state (compliant, violated, unprocessable). When the reference guardian
@@ -250,75 +265,63 @@ export async function seedDemo(
     await governance.results.submit({
       policyId,
       environment: DEMO_ENVIRONMENT,
-      body: submission(DEMO_CONTRACTS.compliant, true, {
-        results: {
-          root: [
-            {
-              key: 'dataContract',
-              name: 'Data Contract',
-              description: 'Checks of the data contract',
-              children: [
-                {
-                  key: 'schema',
-                  name: 'Schema',
-                  children: [
-                    { key: 'order_id_unique', name: 'order_id is unique', compliant: true },
-                    { key: 'amount_not_null', name: 'amount is never null', compliant: true },
-                  ],
-                },
-                {
-                  key: 'sla',
-                  name: 'SLA',
-                  children: [{ key: 'freshness', name: 'Updated within 2 hours', compliant: true }],
-                },
-              ],
-            },
-          ],
-        },
-      }),
+      body: submission(
+        DEMO_CONTRACTS.compliant,
+        true,
+        dataContractChecks([
+          {
+            key: 'schema',
+            name: 'Schema',
+            children: [
+              { key: 'order_id_unique', name: 'order_id is unique', compliant: true },
+              { key: 'amount_not_null', name: 'amount is never null', compliant: true },
+            ],
+          },
+          {
+            key: 'sla',
+            name: 'SLA',
+            children: [{ key: 'freshness', name: 'Updated within 2 hours', compliant: true }],
+          },
+        ]),
+      ),
     });
     await governance.results.submit({
       policyId,
       environment: DEMO_ENVIRONMENT,
-      body: submission(DEMO_CONTRACTS.violated, false, {
-        results: {
-          root: [
+      body: submission(
+        DEMO_CONTRACTS.violated,
+        false,
+        dataContractChecks(
+          [
             {
-              key: 'dataContract',
-              name: 'Data Contract',
-              description: 'Checks of the data contract',
+              key: 'quality',
+              name: 'Quality',
               children: [
                 {
-                  key: 'quality',
-                  name: 'Quality',
-                  children: [
-                    {
-                      key: 'amount_not_null',
-                      name: 'amount is never null',
-                      compliant: false,
-                      issues: ['12 rows have a null amount'],
-                    },
-                    { key: 'invoice_id_unique', name: 'invoice_id is unique', compliant: true },
-                  ],
+                  key: 'amount_not_null',
+                  name: 'amount is never null',
+                  compliant: false,
+                  issues: ['12 rows have a null amount'],
                 },
+                { key: 'invoice_id_unique', name: 'invoice_id is unique', compliant: true },
+              ],
+            },
+            {
+              key: 'sla',
+              name: 'SLA',
+              children: [
                 {
-                  key: 'sla',
-                  name: 'SLA',
-                  children: [
-                    {
-                      key: 'freshness',
-                      name: 'Updated within 2 hours',
-                      compliant: false,
-                      issues: ['Last update 5 hours ago'],
-                    },
-                  ],
+                  key: 'freshness',
+                  name: 'Updated within 2 hours',
+                  compliant: false,
+                  issues: ['Last update 5 hours ago'],
                 },
               ],
             },
           ],
-        },
-        notes: { errorSummary: { message: 'One or more data contract violations detected' } },
-      }),
+          { notes: { errorSummary: { message: 'One or more data contract violations detected' } } },
+        ),
+      ),
     });
   }
   await governance.results.submit({

@@ -4,6 +4,7 @@ import { createGovernance, type Governance, type GovernanceStore } from '@dcg/go
 import { openPostgresStore } from '@dcg/governance/postgres';
 import { openSqliteStore } from '@dcg/governance/sqlite';
 import {
+  CleanupStack,
   createLogger,
   isProduction,
   type Logger,
@@ -125,18 +126,20 @@ export async function startGovernanceApi(
     exampleRole: 'platform-admin',
   });
 
+  // Closes what start-up opened, the last first: on a failed start-up and on close.
+  const cleanup = new CleanupStack();
   const store = await openStore(config, options.dataDir, options.databaseUrl);
+  cleanup.defer(() => store.close());
   // On PostgreSQL, the rate limits are counted there, for every instance on the database.
   const sharedLimits =
     'pool' in store
-      ? await openSharedLimits({
-          pool: store.pool,
-          schema: config.storage.postgres.schema,
-          timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
-        }).catch(async (error) => {
-          await store.close();
-          throw error;
-        })
+      ? await cleanup.orUnwind(
+          openSharedLimits({
+            pool: store.pool,
+            schema: config.storage.postgres.schema,
+            timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
+          }),
+        )
       : undefined;
   const { leaseMs, ...adapters } = config.provisioning;
   const governance = createGovernance(store, {
@@ -172,28 +175,25 @@ export async function startGovernanceApi(
   );
   // Takes this instance's lease and marks failed the plans of instances that are gone (only
   // theirs: instances sharing the database keep their plans), then keeps doing so while it runs.
-  const interrupted = await governance.leases.start().catch(async (error) => {
-    await store.close();
-    throw error;
-  });
+  const interrupted = await cleanup.orUnwind(governance.leases.start());
+  cleanup.defer(() => governance.leases.stop());
   if (interrupted > 0)
     logger.warn('plans interrupted by an earlier stop were marked failed', { count: interrupted });
 
   const lifecycle = new ServiceLifecycle();
   // The app registers the governance metrics on it; the process metrics are added here only.
   const metrics = new ServiceMetrics({ service: 'governance-api' });
-  const marketplaceSearch = await openMarketplaceSearch({
-    config,
-    dataDir: options.dataDir,
-    databaseUrl: options.databaseUrl,
-    governance,
-    logger,
-    env: options.env ?? process.env,
-  }).catch(async (error) => {
-    await governance.leases.stop();
-    await store.close();
-    throw error;
-  });
+  const marketplaceSearch = await cleanup.orUnwind(
+    openMarketplaceSearch({
+      config,
+      dataDir: options.dataDir,
+      databaseUrl: options.databaseUrl,
+      governance,
+      logger,
+      env: options.env ?? process.env,
+    }),
+  );
+  cleanup.defer(() => marketplaceSearch.close());
   const app = buildGovernanceApp({
     metrics,
     metricsConfig: config.metrics,
@@ -212,46 +212,27 @@ export async function startGovernanceApi(
     marketplaceSearch: marketplaceSearch.search,
     ...(options.demo ? { extras: [demoTechAdapter()] } : {}),
   });
-  let server: Awaited<ReturnType<typeof startHttpServer>>;
-  try {
-    server = await startHttpServer(app, {
+  const server = await cleanup.orUnwind(
+    startHttpServer(app, {
       port: options.port ?? 0,
       host: options.host ?? '127.0.0.1',
       limits: config.server,
       lifecycle,
-    });
-  } catch (error) {
-    await governance.leases.stop();
-    await marketplaceSearch.close();
-    await store.close();
-    throw error;
-  }
-  if (options.demo) {
-    try {
-      await seedDemo(governance, server.url, logger);
-    } catch (error) {
-      await server.close();
-      await governance.coordinator.idle();
-      await governance.leases.stop();
-      await marketplaceSearch.close();
-      await store.close();
-      throw error;
-    }
-  }
+    }),
+  );
+  // Graceful: /ready answers 503, no new connection, in-flight requests finish (at most
+  // `server.shutdownTimeoutMs`), then the plans in progress, and what was opened before.
+  cleanup.defer(async () => {
+    await server.close();
+    await governance.coordinator.idle();
+  });
+  if (options.demo) await cleanup.orUnwind(seedDemo(governance, server.url, logger));
   return {
     url: server.url,
     port: server.port,
     governance,
     ...(developmentKey ? { developmentKey } : {}),
     marketplaceSearch: marketplaceSearch.search,
-    // Graceful: /ready answers 503, no new connection, in-flight requests finish (at most
-    // `server.shutdownTimeoutMs`), then the plans in progress and the store.
-    close: async () => {
-      await server.close();
-      await governance.coordinator.idle();
-      await governance.leases.stop();
-      await marketplaceSearch.close();
-      await store.close();
-    },
+    close: () => cleanup.run(),
   };
 }

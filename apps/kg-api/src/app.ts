@@ -1,17 +1,13 @@
 import {
   admissionControl,
-  apiReference,
-  healthRoutes,
-  installErrorHandling,
+  installServiceFront,
   type Logger,
   packageVersion,
   rateLimit,
-  requestContext,
   type ServiceLifecycle,
   ServiceMetrics,
   type SharedLimits,
-  securityHeaders,
-  serveOpenApiDocument,
+  serveApiDocs,
   zodValidationHook,
 } from '@dcg/http-kit';
 import {
@@ -89,28 +85,20 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     [],
     () => deps.ingestion.running,
   );
-  // First, so that refused requests (401, 413, 429) are counted and timed too.
-  app.use(metrics.middleware());
-  app.use(securityHeaders());
-  // Probes next, before any step that can wait (rate limits on PostgreSQL, admission control) or
-  // log: they answer within milliseconds however busy the app is. The two steps above only stamp
-  // headers and count.
-  app.route(
-    '/',
-    healthRoutes({
-      ready: async () => {
-        const writable = await deps.storageWritable();
-        return {
-          ready: writable,
-          storage: writable ? 'writable' : 'not writable',
-          sources: kb.sources().length,
-          triples: kb.size,
-        };
-      },
-      lifecycle: deps.lifecycle,
-    }),
-  );
-  app.use(requestContext({ logger: deps.logger }));
+  installServiceFront(app, {
+    metrics,
+    logger: deps.logger,
+    lifecycle: deps.lifecycle,
+    ready: async () => {
+      const writable = await deps.storageWritable();
+      return {
+        ready: writable,
+        storage: writable ? 'writable' : 'not writable',
+        sources: kb.sources().length,
+        triples: kb.size,
+      };
+    },
+  });
   if (config.cors.allowedOrigins.length > 0) {
     // Browsers on the configured origins may call the API (the typed client runs in browsers).
     app.use(
@@ -123,7 +111,6 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
       }),
     );
   }
-  installErrorHandling(app, deps.logger);
   app.use(admissionControl({ config: config.admission, metrics }));
   app.use(
     rateLimit({
@@ -134,11 +121,6 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
     }),
   );
   const guards = authGuards(deps.apiKeys, { readsRequireKey: config.auth.readsRequireKey });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'An API key from auth.apiKeys',
-  });
 
   const { sparql, passthrough } = config;
   const queries = new GraphQueries(kb, {
@@ -174,7 +156,8 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
   mountPassthroughRoutes(api, { queries, guards });
   app.route('/', api);
   app.route('/', metrics.routes({ config: config.metrics, keys: deps.apiKeys }));
-  const openApiDocument = serveOpenApiDocument(app, {
+  serveApiDocs(app, {
+    bearerAuth: 'An API key from auth.apiKeys',
     info: {
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       title: 'dcg knowledge graph API',
@@ -191,14 +174,6 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
         : undefined,
     },
   });
-  app.route(
-    '/docs',
-    apiReference({
-      specUrl: '/openapi.json',
-      title: 'dcg knowledge graph API',
-      document: openApiDocument,
-    }),
-  );
   app.get('/', (c) => c.redirect('/docs'));
   return app;
 }

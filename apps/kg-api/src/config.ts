@@ -1,6 +1,7 @@
 import {
   AdmissionConfigSchema,
   HttpServerConfigSchema,
+  integerSetting,
   MetricsConfigSchema,
   RateLimitConfigSchema,
   type ResolvedApiKey as ResolvedKey,
@@ -39,24 +40,19 @@ const ApiKeySchema = z
 const SparqlConfigSchema = z
   .object({
     /** Deadline of a query from the moment its text is read: queueing, parsing and evaluation. */
-    timeoutMs: z.number().int().min(1).max(600_000).default(10_000),
-    maxRows: z.number().int().min(1).max(1_000_000).default(10_000),
+    timeoutMs: integerSetting(1, 600_000, 10_000),
+    maxRows: integerSetting(1, 1_000_000, 10_000),
     /** Queries evaluated at once; more wait in the queue. */
-    maxConcurrent: z.number().int().min(1).max(1024).default(2),
+    maxConcurrent: integerSetting(1, 1024, 2),
     /** Queries waiting for a turn; more are refused with 503 and Retry-After. */
-    maxQueued: z.number().int().min(0).max(100_000).default(32),
+    maxQueued: integerSetting(0, 100_000, 32),
     /** Limits checked on the text before it is parsed (see @dcg/sparql-subset). */
-    maxQueryLength: z
-      .number()
-      .int()
-      .min(64)
-      .max(1024 * 1024)
-      .default(DEFAULT_QUERY_LIMITS.maxLength),
-    maxNesting: z.number().int().min(1).max(10_000).default(DEFAULT_QUERY_LIMITS.maxNesting),
-    maxUnions: z.number().int().min(1).max(100_000).default(DEFAULT_QUERY_LIMITS.maxUnions),
-    maxOptionals: z.number().int().min(1).max(100_000).default(DEFAULT_QUERY_LIMITS.maxOptionals),
+    maxQueryLength: integerSetting(64, 1024 * 1024, DEFAULT_QUERY_LIMITS.maxLength),
+    maxNesting: integerSetting(1, 10_000, DEFAULT_QUERY_LIMITS.maxNesting),
+    maxUnions: integerSetting(1, 100_000, DEFAULT_QUERY_LIMITS.maxUnions),
+    maxOptionals: integerSetting(1, 100_000, DEFAULT_QUERY_LIMITS.maxOptionals),
     /** Longest synchronous stretch of a part of a query that cannot yield (EXISTS in an ORDER BY key). */
-    maxBlockMs: z.number().int().min(1).max(600_000).default(200),
+    maxBlockMs: integerSetting(1, 600_000, 200),
   })
   .strict();
 
@@ -86,13 +82,8 @@ export const KgApiConfigSchema = z
     sparql: SparqlConfigSchema.default(() => SparqlConfigSchema.parse({})),
     passthrough: z
       .object({
-        timeoutMs: z.number().int().min(1).max(600_000).default(10_000),
-        maxResponseBytes: z
-          .number()
-          .int()
-          .min(1024)
-          .max(500 * MiB)
-          .default(50 * MiB),
+        timeoutMs: integerSetting(1, 600_000, 10_000),
+        maxResponseBytes: integerSetting(1024, 500 * MiB, 50 * MiB),
       })
       .strict()
       .default({ timeoutMs: 10_000, maxResponseBytes: 50 * MiB }),
@@ -105,19 +96,19 @@ export const KgApiConfigSchema = z
           .min(1024)
           .max(500 * MiB, 'at most 524288000 (500 MiB): a document is parsed as one string')
           .default(256 * MiB),
-        pullTimeoutMs: z.number().int().min(1).max(3_600_000).default(120_000),
+        pullTimeoutMs: integerSetting(1, 3_600_000, 120_000),
         /** Deepest nesting of JSON-LD arrays and objects (checked before parsing). */
-        maxJsonLdDepth: z.number().int().min(1).max(10_000).default(DEFAULT_MAX_JSON_DEPTH),
+        maxJsonLdDepth: integerSetting(1, 10_000, DEFAULT_MAX_JSON_DEPTH),
         /** Deepest nesting of RDF/XML elements (checked before parsing). */
-        maxRdfXmlDepth: z.number().int().min(2).max(10_000).default(DEFAULT_MAX_XML_DEPTH),
+        maxRdfXmlDepth: integerSetting(2, 10_000, DEFAULT_MAX_XML_DEPTH),
         /**
          * Heap limit of the worker thread that converts one document off the main thread
          * (JSON-LD, RDF/XML, Turtle-family with very long lines; the name is from when only
          * JSON-LD went there).
          */
-        jsonLdWorkerHeapMb: z.number().int().min(16).max(16_384).default(1024),
+        jsonLdWorkerHeapMb: integerSetting(16, 16_384, 1024),
         /** Longest conversion of one document in that worker (it is stopped then). */
-        jsonLdTimeoutMs: z.number().int().min(100).max(3_600_000).default(120_000),
+        jsonLdTimeoutMs: integerSetting(100, 3_600_000, 120_000),
         /**
          * Memory one source's graph may take in the store (term dictionary and indexes), checked
          * while its triples arrive; a larger graph is refused with 413 and nothing changes.
@@ -168,7 +159,7 @@ export const KgApiConfigSchema = z
          * How often (ms) an instance looks for graphs another instance sharing its storage
          * (PostgreSQL, or one data folder) saved, and loads them; 0: never.
          */
-        graphRefreshMs: z.number().int().min(0).max(3_600_000).default(2_000),
+        graphRefreshMs: integerSetting(0, 3_600_000, 2_000),
         postgres: z
           .object({
             /** Connection string; `DATABASE_URL` overrides it. Set: the graphs and rate limits live there. */
@@ -177,7 +168,7 @@ export const KgApiConfigSchema = z
               .string()
               .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier')
               .default('dcg_kg'),
-            maxConnections: z.number().int().min(1).max(100).default(4),
+            maxConnections: integerSetting(1, 100, 4),
           })
           .strict()
           .default({ schema: 'dcg_kg', maxConnections: 4 }),

@@ -1,4 +1,5 @@
 import {
+  CleanupStack,
   ConfigError,
   createLogger,
   type Logger,
@@ -114,11 +115,11 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     : undefined;
   // An idle connection lost must not crash the process; the next query reconnects.
   pool?.on('error', () => undefined);
-  const { kb, persistence } = await openKnowledgeBase(config, options.dataDir, pool, logger).catch(
-    async (error) => {
-      await pool?.end();
-      throw error;
-    },
+  // Closes what start-up opened, the last first: on a failed start-up and on close.
+  const cleanup = new CleanupStack();
+  if (pool) cleanup.defer(() => pool.end());
+  const { kb, persistence } = await cleanup.orUnwind(
+    openKnowledgeBase(config, options.dataDir, pool, logger),
   );
   if (options.demo) {
     const { triples } = await loadDemoVocabulary(kb);
@@ -144,14 +145,13 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     logger,
   );
   const sharedLimits = pool
-    ? await openSharedLimits({
-        pool,
-        schema: config.storage.postgres.schema,
-        timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
-      }).catch(async (error) => {
-        await pool.end();
-        throw error;
-      })
+    ? await cleanup.orUnwind(
+        openSharedLimits({
+          pool,
+          schema: config.storage.postgres.schema,
+          timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
+        }),
+      )
     : undefined;
   const lifecycle = new ServiceLifecycle();
   const metrics = new ServiceMetrics({ service: 'kg-api' });
@@ -170,15 +170,17 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     storageWritable: () => persistence.writable(),
     sharedLimits,
   });
-  const server = await startHttpServer(app, {
-    port: options.port ?? 0,
-    host: options.host ?? '127.0.0.1',
-    limits: config.server,
-    lifecycle,
-  }).catch(async (error) => {
-    await pool?.end();
-    throw error;
-  });
+  const server = await cleanup.orUnwind(
+    startHttpServer(app, {
+      port: options.port ?? 0,
+      host: options.host ?? '127.0.0.1',
+      limits: config.server,
+      lifecycle,
+    }),
+  );
+  // Graceful: /ready answers 503, no new connection, in-flight requests finish (at most
+  // `server.shutdownTimeoutMs`).
+  cleanup.defer(() => server.close());
   if (loopback) {
     loopback.pointAt(server.url);
     logger.info('demo passthrough source (in production: a real upstream)', {
@@ -195,19 +197,13 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     logger,
     (sourceId) => kb.graphInfo(sourceId).triples > 0,
   );
-  const stopRefresh = refreshSharedGraphs(kb, config.storage.graphRefreshMs, logger);
+  cleanup.defer(refreshSharedGraphs(kb, config.storage.graphRefreshMs, logger));
+  cleanup.defer(stopSchedule);
   return {
     url: server.url,
     port: server.port,
     ...(developmentKey ? { developmentKey } : {}),
-    // Graceful: /ready answers 503, no new connection, in-flight requests finish (at most
-    // `server.shutdownTimeoutMs`).
-    close: async () => {
-      stopSchedule();
-      stopRefresh();
-      await server.close();
-      await pool?.end();
-    },
+    close: () => cleanup.run(),
   };
 }
 

@@ -1,4 +1,4 @@
-import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../../tsup.presets';
 
 /**
  * The build of a published client that bundles this private package: its code and its types go
@@ -8,12 +8,9 @@ import { defineConfig } from 'tsup';
  * @example
  * export { bundlingClientBuild as default } from '../client-transport/src/bundling-client.tsup';
  */
-export const bundlingClientBuild = defineConfig({
+export const bundlingClientBuild = libraryBuild({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
   dts: { resolve: ['@dcg/client-transport'] },
   noExternal: ['@dcg/client-transport'],
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
 });

@@ -5,13 +5,16 @@ export {
   AdmissionConfigSchema,
   admissionControl,
 } from './admission';
+export { serveApiDocs } from './api-docs';
 export type { ApiKeyEntry, ResolvedApiKey } from './api-keys';
 export { MIN_API_KEY_LENGTH, resolveApiKeys } from './api-keys';
 export { apiReference } from './api-reference';
 export type { ApiKey, AuthVariables, Principal } from './bearer-auth';
 export { bearerAuth, constantTimeEqual, requireRole } from './bearer-auth';
+export { CleanupStack } from './cleanup-stack';
 export { clientOfAddress } from './client-address';
 export { ConfigError, loadConfig, parseConfig } from './config';
+export { integerSetting } from './config-settings';
 export { installErrorHandling } from './error-handling';
 export type { ReadinessReport } from './health';
 export { healthRoutes } from './health';
@@ -28,6 +31,13 @@ export {
 } from './metrics';
 export type { OpenApiDocumentOptions, SecurityRequirement } from './openapi-document';
 export { serveOpenApiDocument } from './openapi-document';
+export type { OpenApiProblem } from './openapi-route-parts';
+export {
+  bearerGuarded,
+  openApiJson,
+  openApiProblem,
+  openApiProblems,
+} from './openapi-route-parts';
 export type { PageShellBreadcrumb, PageShellOptions } from './page-shell';
 export { PAGE_SHELL_STYLES, pageShell, pageShellStyleSource } from './page-shell';
 export type { Problem, ProblemFieldError } from './problem';
@@ -53,6 +63,7 @@ export {
 } from './security-headers';
 export type { HttpServerConfig, RunningServer } from './server';
 export { HttpServerConfigSchema, startHttpServer } from './server';
+export { installServiceFront } from './service-front';
 export type {
   SharedCount,
   SharedCounter,

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Env } from 'hono';
-import { ProblemSchema } from './problem';
+import { openApiProblem as problem } from './openapi-route-parts';
 
 /** An OpenAPI security requirement (`{ bearerAuth: [] }`); `[]` as a list means public. */
 export type SecurityRequirement = Record<string, string[]>;
@@ -42,11 +42,6 @@ export interface OpenApiDocumentOptions {
 
 const UNLIMITED_PATHS = new Set(['/health', '/ready']);
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: ProblemSchema } },
-});
 
 function registerOperationalPaths(
   // biome-ignore lint/suspicious/noExplicitAny: any app environment

@@ -1,5 +1,6 @@
 import { EvaluationResultSubmissionSchema } from '@dcg/contract-schema';
 import { collectBoundedPage, type Governance, MAX_ID_LENGTH } from '@dcg/governance';
+import { bearerGuarded, openApiJson, openApiProblem, openApiProblems } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
@@ -12,8 +13,8 @@ import {
   AcceptedEvaluationResultSchema,
   bearerSecurity,
   EnvironmentSchema,
+  idPathParams,
   PagingQuerySchema,
-  problem,
   ResultHistoryPageSchema,
 } from './openapi-schemas';
 
@@ -61,17 +62,19 @@ export function mountEvaluationResultRoutes(
       },
     },
     responses: {
-      201: {
-        description: 'Stored and current for the data contract, policy and environment',
-        content: { 'application/json': { schema: AcceptedEvaluationResultSchema } },
-      },
-      400: problem(
+      201: openApiJson(
+        'Stored and current for the data contract, policy and environment',
+        AcceptedEvaluationResultSchema,
+      ),
+      400: openApiProblem(
         'No environment, or the body is not one result with a valid resource and result',
       ),
-      401: problem('No or an invalid API key'),
-      403: problem('The key may not submit for this policy'),
-      404: problem('No such policy'),
-      409: problem(
+      ...openApiProblems({
+        401: 'No or an invalid API key',
+        403: 'The key may not submit for this policy',
+        404: 'No such policy',
+      }),
+      409: openApiProblem(
         'The policy is not passive, or no guardian deployed in the environment guards the data contract with this policy (the problem says what is deployed there; see `evaluationResults.acceptUnguarded`)',
       ),
     },
@@ -98,28 +101,17 @@ export function mountEvaluationResultRoutes(
       operationId: 'listEvaluationResults',
       tags: ['evaluation results'],
       summary: 'History of the results of a data contract, newest first',
-      security: bearerSecurity,
-      middleware: [guards.authenticate] as const,
+      ...bearerGuarded(guards.authenticate),
       request: {
-        params: z.object({
-          contractId: z
-            .string()
-            .min(1)
-            .max(MAX_ID_LENGTH)
-            .meta({ param: { name: 'contractId', in: 'path' } }),
-        }),
+        params: idPathParams('contractId', MAX_ID_LENGTH),
         query: PagingQuerySchema.extend({
           environment: EnvironmentSchema.optional(),
           policyId: z.string().min(1).max(MAX_ID_LENGTH).optional(),
         }),
       },
       responses: {
-        200: {
-          description: 'One page of results',
-          content: { 'application/json': { schema: ResultHistoryPageSchema } },
-        },
-        400: problem('Invalid paging'),
-        401: problem('No or an invalid API key'),
+        200: openApiJson('One page of results', ResultHistoryPageSchema),
+        ...openApiProblems({ 400: 'Invalid paging', 401: 'No or an invalid API key' }),
       },
     }),
     async (c) => {

@@ -1,11 +1,11 @@
 import type { Governance } from '@dcg/governance';
-import { problemResponse, type ServiceLifecycle } from '@dcg/http-kit';
+import { openApiProblems, problemResponse, type ServiceLifecycle } from '@dcg/http-kit';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { bearerSecurity, problem } from './openapi-schemas';
+import { bearerSecurity } from './openapi-schemas';
 
 const SystemEventSchema = z
   .object({ systemId: z.string(), environment: z.string(), planId: z.string() })
@@ -47,8 +47,10 @@ export function mountEventRoutes(
         description: 'An event stream',
         content: { 'text/event-stream': { schema: SystemEventSchema } },
       },
-      401: problem('No or an invalid API key'),
-      429: problem('The key already holds `limits.maxEventStreamsPerKey` streams'),
+      ...openApiProblems({
+        401: 'No or an invalid API key',
+        429: 'The key already holds `limits.maxEventStreamsPerKey` streams',
+      }),
     },
   });
   app.get('/v1/marketplace/events', guards.authenticate, (c) => {

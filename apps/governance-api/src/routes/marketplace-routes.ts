@@ -1,6 +1,6 @@
 import type { Governance } from '@dcg/governance';
 import { findDataContract, MAX_ID_LENGTH } from '@dcg/governance';
-import { ProblemError } from '@dcg/http-kit';
+import { openApiJson, openApiProblem, openApiProblems, ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
@@ -9,16 +9,10 @@ import {
   ContractComplianceViewSchema,
   DeployedDescriptorViewSchema,
   EnvironmentSchema,
+  idPathParams,
   MarketplaceInstanceListViewSchema,
   MarketplaceInstanceViewSchema,
-  problem,
 } from './openapi-schemas';
-
-const SystemIdParam = z
-  .string()
-  .min(1)
-  .max(MAX_ID_LENGTH)
-  .meta({ param: { name: 'systemId', in: 'path' } });
 
 /**
  * The marketplace read API: instances per environment, their deployed descriptors (without
@@ -50,7 +44,7 @@ export function mountMarketplaceRoutes(
             },
           },
         },
-        400: problem('Invalid environment'),
+        400: openApiProblem('Invalid environment'),
       },
     }),
     async (c) => {
@@ -71,15 +65,12 @@ export function mountMarketplaceRoutes(
       tags: ['marketplace'],
       summary: 'One deployed system (latest deployment when no environment is given)',
       request: {
-        params: z.object({ systemId: SystemIdParam }),
+        params: idPathParams('systemId', MAX_ID_LENGTH),
         query: z.object({ environment: EnvironmentSchema.optional() }),
       },
       responses: {
-        200: {
-          description: 'The instance',
-          content: { 'application/json': { schema: MarketplaceInstanceViewSchema } },
-        },
-        404: problem('Not deployed'),
+        200: openApiJson('The instance', MarketplaceInstanceViewSchema),
+        404: openApiProblem('Not deployed'),
       },
     }),
     async (c) => {
@@ -102,16 +93,15 @@ export function mountMarketplaceRoutes(
       description:
         "Each component's `info.publicInfo` from its tech adapter is kept; `info.privateInfo` is left out (the provisioning API, behind a key, has it).",
       request: {
-        params: z.object({ systemId: SystemIdParam }),
+        params: idPathParams('systemId', MAX_ID_LENGTH),
         query: z.object({ environment: EnvironmentSchema.optional() }),
       },
       responses: {
-        200: {
-          description: 'The deployed descriptor and the plan that deployed it',
-          content: { 'application/json': { schema: DeployedDescriptorViewSchema } },
-        },
-        400: problem('Invalid system id or environment'),
-        404: problem('Not deployed'),
+        200: openApiJson(
+          'The deployed descriptor and the plan that deployed it',
+          DeployedDescriptorViewSchema,
+        ),
+        ...openApiProblems({ 400: 'Invalid system id or environment', 404: 'Not deployed' }),
       },
     }),
     async (c) => {
@@ -131,22 +121,15 @@ export function mountMarketplaceRoutes(
       tags: ['marketplace'],
       summary: 'Compliance of a data contract: compliant | violated | unprocessable | unknown',
       request: {
-        params: z.object({
-          contractId: z
-            .string()
-            .min(1)
-            .max(MAX_ID_LENGTH)
-            .meta({ param: { name: 'contractId', in: 'path' } }),
-        }),
+        params: idPathParams('contractId', MAX_ID_LENGTH),
         query: z.object({ environment: EnvironmentSchema }),
       },
       responses: {
-        200: {
-          description: 'The compliance',
-          content: { 'application/json': { schema: ContractComplianceViewSchema } },
-        },
-        400: problem('No environment'),
-        404: problem('Not a data contract known in the environment'),
+        200: openApiJson('The compliance', ContractComplianceViewSchema),
+        ...openApiProblems({
+          400: 'No environment',
+          404: 'Not a data contract known in the environment',
+        }),
       },
     }),
     async (c) => {

@@ -4,21 +4,27 @@ import {
   MarketplaceSearchQuerySchema,
   SearchResultSchema as SearchResultWire,
 } from '@dcg/governance-schema';
-import { ProblemError } from '@dcg/http-kit';
+import {
+  bearerGuarded,
+  openApiJson,
+  openApiProblem,
+  openApiProblems,
+  ProblemError,
+} from '@dcg/http-kit';
 import type { MarketplaceSearch } from '@dcg/marketplace-search';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { wireSchema } from './json-schema-component';
-import { bearerSecurity, EnvironmentSchema as Environment, problem } from './openapi-schemas';
+import { EnvironmentSchema as Environment, idPathParams } from './openapi-schemas';
 
 const SearchResultSchema = wireSchema('MarketplaceSearchResult', SearchResultWire);
 const EmbeddingJobSchema = wireSchema('EmbeddingJob', EmbeddingJobWire);
 const EmbeddingsStatusSchema = wireSchema('EmbeddingsStatus', EmbeddingsStatusWire);
 
 const unavailable = {
-  ...problem('The embedding storage or provider is unavailable'),
+  ...openApiProblem('The embedding storage or provider is unavailable'),
   headers: z.object({
     'Retry-After': z.string().meta({ description: 'Seconds to wait before retrying' }),
   }),
@@ -60,12 +66,11 @@ export function mountMarketplaceSearchRoutes(
       security: [],
       request: { query: MarketplaceSearchQuerySchema },
       responses: {
-        200: {
-          description:
-            'One page of hits from `offset`, best first, each saying why it matched and carrying its data contracts with their states; `nextOffset` when more follow; `mode: lexical` with `fallback` while embeddings are missing or disabled',
-          content: { 'application/json': { schema: SearchResultSchema } },
-        },
-        400: problem('Invalid query'),
+        200: openApiJson(
+          'One page of hits from `offset`, best first, each saying why it matched and carrying its data contracts with their states; `nextOffset` when more follow; `mode: lexical` with `fallback` while embeddings are missing or disabled',
+          SearchResultSchema,
+        ),
+        400: openApiProblem('Invalid query'),
         503: unavailable,
       },
     }),
@@ -84,8 +89,7 @@ export function mountMarketplaceSearchRoutes(
       tags: ['marketplace'],
       summary:
         'Embed every instance of an environment with the current model (needed after a model change)',
-      security: bearerSecurity,
-      middleware: [guards.authenticate, guards.role('platform-admin')] as const,
+      ...bearerGuarded(guards.authenticate, guards.role('platform-admin')),
       request: {
         body: {
           required: true,
@@ -93,15 +97,16 @@ export function mountMarketplaceSearchRoutes(
         },
       },
       responses: {
-        202: {
-          description:
-            'The job (the running one when the environment already has one); its progress is at Location',
-          content: { 'application/json': { schema: EmbeddingJobSchema } },
-        },
-        400: problem('Invalid body'),
-        401: problem('No or an invalid API key'),
-        403: problem('The key is not a platform-admin key'),
-        409: problem('Embeddings search is disabled'),
+        202: openApiJson(
+          'The job (the running one when the environment already has one); its progress is at Location',
+          EmbeddingJobSchema,
+        ),
+        ...openApiProblems({
+          400: 'Invalid body',
+          401: 'No or an invalid API key',
+          403: 'The key is not a platform-admin key',
+          409: 'Embeddings search is disabled',
+        }),
         503: unavailable,
       },
     }),
@@ -120,24 +125,13 @@ export function mountMarketplaceSearchRoutes(
       operationId: 'getEmbeddingsJob',
       tags: ['marketplace'],
       summary: 'An embeddings job with its progress (done / total, errors)',
-      security: bearerSecurity,
-      middleware: [guards.authenticate] as const,
+      ...bearerGuarded(guards.authenticate),
       request: {
-        params: z.object({
-          id: z
-            .string()
-            .min(1)
-            .max(100)
-            .meta({ param: { name: 'id', in: 'path' } }),
-        }),
+        params: idPathParams('id', 100),
       },
       responses: {
-        200: {
-          description: 'The job',
-          content: { 'application/json': { schema: EmbeddingJobSchema } },
-        },
-        401: problem('No or an invalid API key'),
-        404: problem('No such job'),
+        200: openApiJson('The job', EmbeddingJobSchema),
+        ...openApiProblems({ 401: 'No or an invalid API key', 404: 'No such job' }),
         503: unavailable,
       },
     }),
@@ -165,11 +159,8 @@ export function mountMarketplaceSearchRoutes(
       security: [],
       request: { query: z.object({ environment: Environment.optional() }) },
       responses: {
-        200: {
-          description: 'The status',
-          content: { 'application/json': { schema: EmbeddingsStatusSchema } },
-        },
-        400: problem('Invalid environment'),
+        200: openApiJson('The status', EmbeddingsStatusSchema),
+        400: openApiProblem('Invalid environment'),
         503: unavailable,
       },
     }),

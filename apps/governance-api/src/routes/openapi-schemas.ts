@@ -16,20 +16,29 @@ import {
   PolicyPageSchema as PolicyPageWire,
   PolicySchema as PolicyWire,
 } from '@dcg/governance-schema';
-import { ProblemSchema } from '@dcg/http-kit';
 import { z } from 'zod';
 import { wireSchema } from './json-schema-component';
-
-/** A problem-details response entry for route definitions. */
-export function problem(description: string) {
-  return { description, content: { 'application/problem+json': { schema: ProblemSchema } } };
-}
 
 /** Security requirement of the guarded endpoints. */
 export const bearerSecurity = [{ bearerAuth: [] }];
 
 /** An environment name in a query (the domain's limit). */
 export const EnvironmentSchema = z.string().min(1).max(MAX_ENVIRONMENT_LENGTH);
+
+/**
+ * The path parameters of a route with one id, `{name}`: 1 to `maxLength` characters.
+ *
+ * @example
+ * request: { params: idPathParams('id', MAX_ID_LENGTH) }
+ */
+export function idPathParams<const Name extends string>(name: Name, maxLength: number) {
+  const id = z
+    .string()
+    .min(1)
+    .max(maxLength)
+    .meta({ param: { name, in: 'path' } });
+  return z.object({ [name]: id } as Record<Name, typeof id>);
+}
 
 /** Paging query parameters. */
 export const PagingQuerySchema = z.object({

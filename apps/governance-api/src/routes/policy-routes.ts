@@ -5,17 +5,12 @@ import {
   PolicyStatusSchema,
   PolicyTriggerSchema,
 } from '@dcg/governance';
+import { bearerGuarded, openApiJson, openApiProblems } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
-import {
-  bearerSecurity,
-  PagingQuerySchema,
-  PolicyPageSchema,
-  PolicySchema,
-  problem,
-} from './openapi-schemas';
+import { PagingQuerySchema, PolicyPageSchema, PolicySchema } from './openapi-schemas';
 
 const text = (max: number) => z.string().min(1).max(max);
 
@@ -38,8 +33,7 @@ export function mountPolicyRoutes(
       operationId: 'listPolicies',
       tags: ['policies'],
       summary: 'Policies, filtered and paged: { data, meta: { pagination } }',
-      security: bearerSecurity,
-      middleware: [guards.authenticate] as const,
+      ...bearerGuarded(guards.authenticate),
       request: {
         query: PagingQuerySchema.extend({
           resourceType: text(200).optional(),
@@ -53,12 +47,8 @@ export function mountPolicyRoutes(
         }),
       },
       responses: {
-        200: {
-          description: 'One page of policies',
-          content: { 'application/json': { schema: PolicyPageSchema } },
-        },
-        400: problem('Invalid filter or paging'),
-        401: problem('No or an invalid API key'),
+        200: openApiJson('One page of policies', PolicyPageSchema),
+        ...openApiProblems({ 400: 'Invalid filter or paging', 401: 'No or an invalid API key' }),
       },
     }),
     async (c) => {
@@ -85,16 +75,11 @@ export function mountPolicyRoutes(
       operationId: 'getPolicy',
       tags: ['policies'],
       summary: 'One policy',
-      security: bearerSecurity,
-      middleware: [guards.authenticate] as const,
+      ...bearerGuarded(guards.authenticate),
       request: { params: z.object({ id: text(500).meta({ param: { name: 'id', in: 'path' } }) }) },
       responses: {
-        200: {
-          description: 'The policy',
-          content: { 'application/json': { schema: PolicySchema } },
-        },
-        401: problem('No or an invalid API key'),
-        404: problem('No such policy'),
+        200: openApiJson('The policy', PolicySchema),
+        ...openApiProblems({ 401: 'No or an invalid API key', 404: 'No such policy' }),
       },
     }),
     async (c) => {
@@ -110,20 +95,18 @@ export function mountPolicyRoutes(
       operationId: 'registerPolicy',
       tags: ['policies'],
       summary: 'Create a policy directly',
-      security: bearerSecurity,
-      middleware: [guards.authenticate, guards.role('platform-admin')] as const,
+      ...bearerGuarded(guards.authenticate, guards.role('platform-admin')),
       request: {
         body: { required: true, content: { 'application/json': { schema: PolicyCreateSchema } } },
       },
       responses: {
-        201: {
-          description: 'The created policy',
-          content: { 'application/json': { schema: PolicySchema } },
-        },
-        400: problem('Invalid policy'),
-        401: problem('No or an invalid API key'),
-        403: problem('The key is not a platform-admin key'),
-        409: problem('A policy with this id exists'),
+        201: openApiJson('The created policy', PolicySchema),
+        ...openApiProblems({
+          400: 'Invalid policy',
+          401: 'No or an invalid API key',
+          403: 'The key is not a platform-admin key',
+          409: 'A policy with this id exists',
+        }),
       },
     }),
     async (c) => {

@@ -5,7 +5,13 @@ import {
   PlanStatusSchema,
   ProvisioningPlanSchema,
 } from '@dcg/governance';
-import { ProblemError } from '@dcg/http-kit';
+import {
+  bearerGuarded,
+  openApiJson,
+  openApiProblem,
+  openApiProblems,
+  ProblemError,
+} from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
@@ -15,9 +21,9 @@ import { pageResponse } from '../page-response';
 import {
   bearerSecurity,
   EnvironmentSchema,
+  idPathParams,
   PaginationMetaSchema,
   PagingQuerySchema,
-  problem,
 } from './openapi-schemas';
 
 const ProvisioningBodySchema = z
@@ -79,18 +85,17 @@ export function mountProvisioningRoutes(
         },
       },
       responses: {
-        202: {
-          description: 'The plan started',
-          content: { 'application/json': { schema: AcceptedPlanSchema } },
-        },
-        400: problem('Invalid environment or descriptor'),
-        413: problem(
+        202: openApiJson('The plan started', AcceptedPlanSchema),
+        400: openApiProblem('Invalid environment or descriptor'),
+        413: openApiProblem(
           'The body, or the YAML descriptor once its aliases are expanded, is too large',
         ),
-        422: problem('The body or the descriptor is nested deeper than limits.maxDepth'),
-        401: problem('No or an invalid API key'),
-        403: problem('The key is not a coordinator key'),
-        404: problem('Undeploy by systemId: not deployed there'),
+        ...openApiProblems({
+          422: 'The body or the descriptor is nested deeper than limits.maxDepth',
+          401: 'No or an invalid API key',
+          403: 'The key is not a coordinator key',
+          404: 'Undeploy by systemId: not deployed there',
+        }),
       },
     });
     app.post(path, guards.authenticate, guards.role('coordinator'), async (c) => {
@@ -111,16 +116,14 @@ export function mountProvisioningRoutes(
       operationId: 'listProvisioningPlans',
       tags: ['provisioning'],
       summary: 'Plans, newest first, optionally of one state and one environment; paged',
-      security: bearerSecurity,
-      middleware: [guards.authenticate] as const,
+      ...bearerGuarded(guards.authenticate),
       request: { query: PlanListQuerySchema },
       responses: {
-        200: {
-          description: 'One page of plans',
-          content: { 'application/json': { schema: PlanPageSchema } },
-        },
-        400: problem('Invalid state, environment or paging'),
-        401: problem('No or an invalid API key'),
+        200: openApiJson('One page of plans', PlanPageSchema),
+        ...openApiProblems({
+          400: 'Invalid state, environment or paging',
+          401: 'No or an invalid API key',
+        }),
       },
     }),
     async (c) => {
@@ -163,24 +166,13 @@ export function mountProvisioningRoutes(
       tags: ['provisioning'],
       summary:
         'State of a plan: running | completed | failed | terminated, with each task, logs and errors',
-      security: bearerSecurity,
-      middleware: [guards.authenticate] as const,
+      ...bearerGuarded(guards.authenticate),
       request: {
-        params: z.object({
-          id: z
-            .string()
-            .min(1)
-            .max(MAX_ENVIRONMENT_LENGTH)
-            .meta({ param: { name: 'id', in: 'path' } }),
-        }),
+        params: idPathParams('id', MAX_ENVIRONMENT_LENGTH),
       },
       responses: {
-        200: {
-          description: 'The plan',
-          content: { 'application/json': { schema: ProvisioningPlanSchema } },
-        },
-        401: problem('No or an invalid API key'),
-        404: problem('No such plan'),
+        200: openApiJson('The plan', ProvisioningPlanSchema),
+        ...openApiProblems({ 401: 'No or an invalid API key', 404: 'No such plan' }),
       },
     }),
     async (c) => {

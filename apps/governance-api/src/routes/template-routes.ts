@@ -1,7 +1,13 @@
 import { InfrastructureTemplateSchema } from '@dcg/contract-schema';
 import type { Governance } from '@dcg/governance';
 import { MAX_ID_LENGTH } from '@dcg/governance';
-import { ProblemError } from '@dcg/http-kit';
+import {
+  bearerGuarded,
+  openApiJson,
+  openApiProblem,
+  openApiProblems,
+  ProblemError,
+} from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -12,23 +18,19 @@ import { jsonSchemaComponent } from './json-schema-component';
 import {
   bearerSecurity,
   EnvironmentSchema,
-  problem,
+  idPathParams,
   RegisteredTemplateSchema,
 } from './openapi-schemas';
 
 const registerResponses = {
-  200: {
-    description: 'The template was updated',
-    content: { 'application/json': { schema: RegisteredTemplateSchema } },
-  },
-  201: {
-    description: 'The template was registered',
-    content: { 'application/json': { schema: RegisteredTemplateSchema } },
-  },
-  400: problem('The body is not a valid template'),
-  401: problem('No or an invalid API key'),
-  403: problem('The key is not a platform-admin key'),
-  422: problem(
+  200: openApiJson('The template was updated', RegisteredTemplateSchema),
+  201: openApiJson('The template was registered', RegisteredTemplateSchema),
+  ...openApiProblems({
+    400: 'The body is not a valid template',
+    401: 'No or an invalid API key',
+    403: 'The key is not a platform-admin key',
+  }),
+  422: openApiProblem(
     'Two policies for one resource type, or a referenced policy that is missing or not passive',
   ),
 };
@@ -95,25 +97,14 @@ export function mountTemplateRoutes(
       tags: ['templates'],
       summary:
         'A registered template with its guardian policies: the registration for `environment` (else the one without an environment); without `environment`, the one without an environment or the only one',
-      security: bearerSecurity,
-      middleware: [guards.authenticate] as const,
+      ...bearerGuarded(guards.authenticate),
       request: {
-        params: z.object({
-          id: z
-            .string()
-            .min(1)
-            .max(MAX_ID_LENGTH)
-            .meta({ param: { name: 'id', in: 'path' } }),
-        }),
+        params: idPathParams('id', MAX_ID_LENGTH),
         query: z.object({ environment: EnvironmentSchema.optional() }),
       },
       responses: {
-        200: {
-          description: 'The template',
-          content: { 'application/json': { schema: RegisteredTemplateSchema } },
-        },
-        401: problem('No or an invalid API key'),
-        404: problem('No such template'),
+        200: openApiJson('The template', RegisteredTemplateSchema),
+        ...openApiProblems({ 401: 'No or an invalid API key', 404: 'No such template' }),
       },
     }),
     async (c) => {

@@ -1,4 +1,10 @@
-import { ProblemError } from '@dcg/http-kit';
+import {
+  bearerGuarded,
+  openApiJson,
+  openApiProblem,
+  openApiProblems,
+  ProblemError,
+} from '@dcg/http-kit';
 import {
   type KnowledgeBase,
   KnowledgeGraphError,
@@ -27,7 +33,6 @@ import { graphTransferOpenApi } from './graph-upload-openapi';
 import {
   bearerSecurity,
   GraphInfoSchema,
-  problem,
   SourceListSchema,
   SourceParamsSchema,
 } from './openapi-shared';
@@ -97,11 +102,8 @@ export function mountGraphRoutes(
       middleware: [guards.read] as const,
       request: { params: SourceParamsSchema },
       responses: {
-        200: {
-          description: 'Graph facts',
-          content: { 'application/json': { schema: GraphInfoSchema } },
-        },
-        404: problem('unknown source'),
+        200: openApiJson('Graph facts', GraphInfoSchema),
+        404: openApiProblem('unknown source'),
       },
     }),
     (c) => {
@@ -117,17 +119,15 @@ export function mountGraphRoutes(
       operationId: 'deleteSourceGraph',
       tags: ['sources'],
       summary: "Removes a source's ingested triples",
-      security: bearerSecurity,
-      middleware: [guards.write] as const,
+      ...bearerGuarded(guards.write),
       request: { params: SourceParamsSchema },
       responses: {
-        200: {
-          description: 'Removed',
-          content: { 'application/json': { schema: GraphInfoSchema } },
-        },
-        401: problem('no or wrong API key'),
-        403: problem('the key may not write'),
-        404: problem('unknown source'),
+        200: openApiJson('Removed', GraphInfoSchema),
+        ...openApiProblems({
+          401: 'no or wrong API key',
+          403: 'the key may not write',
+          404: 'unknown source',
+        }),
       },
     }),
     async (c) => {
@@ -143,20 +143,18 @@ export function mountGraphRoutes(
       operationId: 'ingestSource',
       tags: ['sources'],
       summary: "Pulls the source's graph from its adapter (GET {baseUrl}/v1/graph/jsonld) now",
-      security: bearerSecurity,
-      middleware: [guards.write] as const,
+      ...bearerGuarded(guards.write),
       request: { params: SourceParamsSchema },
       responses: {
-        200: {
-          description: 'Ingested',
-          content: { 'application/json': { schema: GraphInfoSchema } },
-        },
-        401: problem('no or wrong API key'),
-        403: problem('ingestion not enabled for the source, or the key may not write'),
-        404: problem('unknown source'),
-        409: problem('the source has no baseUrl'),
-        502: problem('the adapter failed or sent invalid JSON-LD'),
-        504: problem('the adapter did not answer in time'),
+        200: openApiJson('Ingested', GraphInfoSchema),
+        ...openApiProblems({
+          401: 'no or wrong API key',
+          403: 'ingestion not enabled for the source, or the key may not write',
+          404: 'unknown source',
+          409: 'the source has no baseUrl',
+          502: 'the adapter failed or sent invalid JSON-LD',
+          504: 'the adapter did not answer in time',
+        }),
       },
     }),
     async (c) => {
@@ -179,8 +177,10 @@ export function mountGraphRoutes(
     request: { params: SourceParamsSchema },
     responses: {
       200: { description: 'The graph', content: graphTransferOpenApi.downloadContent },
-      404: problem('unknown source'),
-      406: problem('Accept names no format the graph can be written in'),
+      ...openApiProblems({
+        404: 'unknown source',
+        406: 'Accept names no format the graph can be written in',
+      }),
     },
   });
   const download = async (c: Context<KgEnv>, sourceId: string) => {

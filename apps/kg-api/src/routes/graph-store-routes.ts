@@ -1,11 +1,11 @@
-import { ProblemError, problemResponse } from '@dcg/http-kit';
+import { openApiProblem, openApiProblems, ProblemError, problemResponse } from '@dcg/http-kit';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { graphTransferOpenApi } from './graph-upload-openapi';
-import { bearerSecurity, GraphInfoSchema, problem } from './openapi-shared';
+import { bearerSecurity, GraphInfoSchema } from './openapi-shared';
 
 /** The graph of a source, as a SPARQL 1.1 Graph Store Protocol client names it. */
 const SOURCE_GRAPH_URN = 'urn:dcg:source:';
@@ -101,11 +101,13 @@ export function mountGraphStoreRoutes(
     summary: "Graph Store Protocol: a source's graph as RDF (by Accept)",
     responses: {
       200: { description: 'The graph', content: graphTransferOpenApi.downloadContent },
-      400: problem(
+      400: openApiProblem(
         'no graph, default, a repeated graph, or an IRI that names no source graph of this service',
       ),
-      404: problem('unknown source'),
-      406: problem('Accept names no format the graph can be written in'),
+      ...openApiProblems({
+        404: 'unknown source',
+        406: 'Accept names no format the graph can be written in',
+      }),
     },
   });
   app.openAPIRegistry.registerPath({
@@ -130,12 +132,14 @@ export function mountGraphStoreRoutes(
     security: bearerSecurity,
     responses: {
       200: { description: 'Removed', content: { 'application/json': { schema: GraphInfoSchema } } },
-      400: problem(
+      400: openApiProblem(
         'no graph, default, a repeated graph, or an IRI that names no source graph of this service',
       ),
-      401: problem('no or wrong API key'),
-      403: problem('the key may not write'),
-      404: problem('unknown source'),
+      ...openApiProblems({
+        401: 'no or wrong API key',
+        403: 'the key may not write',
+        404: 'unknown source',
+      }),
     },
   });
 

@@ -1,6 +1,7 @@
+import { openApiJson, openApiProblem, openApiProblems } from '@dcg/http-kit';
 import { mediaTypeOfRdfFormat, RDF_MEDIA_TYPES, WRITABLE_RDF_FORMATS } from '@dcg/knowledge-graph';
 import { z } from 'zod';
-import { GraphInfoSchema, problem } from './openapi-shared';
+import { GraphInfoSchema } from './openapi-shared';
 
 /**
  * OpenAPI pieces shared by the two ways to upload and download a source's graph
@@ -19,21 +20,20 @@ export const graphTransferOpenApi = {
   },
   /** What an upload answers. */
   uploadResponses: {
-    200: {
-      description: 'Replaced',
-      content: { 'application/json': { schema: GraphInfoSchema } },
-    },
-    400: problem(
+    200: openApiJson('Replaced', GraphInfoSchema),
+    400: openApiProblem(
       'syntax error (with line and column), invalid UTF-8 (with the byte offset), or no triples without allowEmpty=true',
     ),
-    401: problem('no or wrong API key'),
-    403: problem('ingestion not enabled for the source, or the key may not write'),
-    404: problem('unknown source'),
-    413: problem(
+    ...openApiProblems({
+      401: 'no or wrong API key',
+      403: 'ingestion not enabled for the source, or the key may not write',
+      404: 'unknown source',
+    }),
+    413: openApiProblem(
       'body larger than ingestion.maxUploadBytes, or graph_too_large: the graph needs more memory than ingestion.maxGraphBytes (checked while its triples arrive; nothing is changed)',
     ),
-    415: problem('Content-Type is not an RDF format'),
-    422: problem(
+    415: openApiProblem('Content-Type is not an RDF format'),
+    422: openApiProblem(
       'document_too_costly: JSON-LD or RDF/XML nested deeper than ingestion.maxJsonLdDepth / ingestion.maxRdfXmlDepth or XML entities that expand too far (with line and column), or a conversion that needs more than ingestion.jsonLdWorkerHeapMb of heap or ingestion.jsonLdTimeoutMs of time',
     ),
   },

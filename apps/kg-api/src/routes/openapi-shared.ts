@@ -1,4 +1,3 @@
-import { ProblemSchema } from '@dcg/http-kit';
 import {
   SearchResponseSchema,
   GraphInfoSchema as WireGraphInfoSchema,
@@ -7,16 +6,6 @@ import {
 import { z } from 'zod';
 import type * as zm from 'zod/mini';
 import type { ZodMiniType } from 'zod/mini';
-
-/**
- * A problem-details response entry for OpenAPI route definitions.
- *
- * @example
- * responses: { 404: problem('unknown source') }
- */
-export function problem(description: string) {
-  return { description, content: { 'application/problem+json': { schema: ProblemSchema } } };
-}
 
 /**
  * `{sourceId}` path parameter.

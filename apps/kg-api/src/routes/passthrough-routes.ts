@@ -1,4 +1,4 @@
-import { ProblemError } from '@dcg/http-kit';
+import { openApiJson, openApiProblem, openApiProblems, ProblemError } from '@dcg/http-kit';
 import { type GraphQueries, SearchQuerySchema } from '@dcg/knowledge-graph';
 import { ALL_RESULTS_FORMATS, RESULTS_MEDIA_TYPES, type ResultsFormat } from '@dcg/sparql-subset';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
@@ -8,7 +8,6 @@ import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { readSparqlRequest, requireQuery, sparqlBodyLimit } from '../sparql-request';
 import {
-  problem,
   SearchResponseOpenApiSchema,
   SourceParamsSchema,
   SparqlJsonSchema,
@@ -16,11 +15,13 @@ import {
 import { registerSparqlPaths } from './sparql-routes';
 
 const upstreamProblems = {
-  403: problem('passthrough is not enabled for the source'),
-  404: problem('unknown source'),
-  409: problem('the source has no URL for this interface (search needs baseUrl or searchEndpoint)'),
-  502: problem('the upstream failed or answered something malformed'),
-  504: problem('the upstream did not answer in time'),
+  ...openApiProblems({
+    403: 'passthrough is not enabled for the source',
+    404: 'unknown source',
+    409: 'the source has no URL for this interface (search needs baseUrl or searchEndpoint)',
+    502: 'the upstream failed or answered something malformed',
+    504: 'the upstream did not answer in time',
+  }),
 };
 
 /**
@@ -46,11 +47,8 @@ export function mountPassthroughRoutes(
       middleware: [deps.guards.read] as const,
       request: { params: SourceParamsSchema, query: SearchQuerySchema },
       responses: {
-        200: {
-          description: 'The upstream page',
-          content: { 'application/json': { schema: SearchResponseOpenApiSchema } },
-        },
-        400: problem('bad term, offset or limit'),
+        200: openApiJson('The upstream page', SearchResponseOpenApiSchema),
+        400: openApiProblem('bad term, offset or limit'),
         ...upstreamProblems,
       },
     }),
@@ -92,10 +90,10 @@ export function mountPassthroughRoutes(
           ),
         },
       },
-      400: problem(
+      400: openApiProblem(
         'missing query, an update, default-graph-uri / named-graph-uri, or the upstream rejected the query',
       ),
-      406: problem('the upstream cannot answer in any type Accept names'),
+      406: openApiProblem('the upstream cannot answer in any type Accept names'),
     },
   });
   const handler = async (c: Context<KgEnv>) => {

@@ -1,9 +1,10 @@
+import { openApiJson, openApiProblem } from '@dcg/http-kit';
 import type { KnowledgeBase } from '@dcg/knowledge-graph';
 import { InternalSearchQuerySchema } from '@dcg/knowledge-graph';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
-import { problem, SearchResponseOpenApiSchema } from './openapi-shared';
+import { SearchResponseOpenApiSchema } from './openapi-shared';
 
 /**
  * `GET /v1/search/query`: ranked text search over the ingested knowledge (spec C1).
@@ -26,14 +27,11 @@ export function mountSearchRoutes(
     middleware: [deps.guards.read] as const,
     request: { query: InternalSearchQuerySchema },
     responses: {
-      200: {
-        description: 'One page of results',
-        content: { 'application/json': { schema: SearchResponseOpenApiSchema } },
-      },
-      400: problem(
+      200: openApiJson('One page of results', SearchResponseOpenApiSchema),
+      400: openApiProblem(
         'term missing or too long, offset or limit out of range, lang not a language tag, type or scheme not an absolute IRI, more than 16 values of a filter',
       ),
-      401: problem('reads need a key (auth.readsRequireKey)'),
+      401: openApiProblem('reads need a key (auth.readsRequireKey)'),
     },
   });
   app.openapi(route, (c) => {

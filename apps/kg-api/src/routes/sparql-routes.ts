@@ -1,6 +1,8 @@
 import {
   Admission,
   type AdmissionRefusal,
+  openApiProblem,
+  openApiProblems,
   ProblemError,
   problemResponse,
   type ServiceMetrics,
@@ -27,7 +29,7 @@ import type { Guards } from '../auth';
 import type { KgApiConfig } from '../config';
 import { kgProblemType, serverTiming } from '../kg-problems';
 import { readSparqlRequest, requireQuery, sparqlBodyLimit } from '../sparql-request';
-import { problem, SparqlJsonSchema } from './openapi-shared';
+import { SparqlJsonSchema } from './openapi-shared';
 
 /**
  * The OpenAPI description of a SPARQL protocol endpoint (GET and POST), internal or passthrough.
@@ -73,8 +75,10 @@ export function registerSparqlPaths(
           description: 'SPARQL 1.1 Query Results JSON',
           content: { 'application/sparql-results+json': { schema: SparqlJsonSchema } },
         },
-    400: problem('missing query, or a query outside the supported subset (with problem codes)'),
-    415: problem('the body is neither application/sparql-query nor a form'),
+    ...openApiProblems({
+      400: 'missing query, or a query outside the supported subset (with problem codes)',
+      415: 'the body is neither application/sparql-query nor a form',
+    }),
     ...options.extra,
   } as const;
   const request = options.params ? { params: options.params } : {};
@@ -232,16 +236,16 @@ export function mountSparqlRoutes(
     resultsFormats: true,
     format: 'results format; wins over Accept (ASK: json or xml only)',
     extra: {
-      400: problem(
+      400: openApiProblem(
         'missing query, a query outside the supported subset (with problem codes), an unknown format, or default-graph-uri / named-graph-uri (not supported: queries run over the union of the ingested graphs)',
       ),
-      406: problem(
+      406: openApiProblem(
         'none of the offered results formats is acceptable (Accept or format); the problem lists them in `offered`',
       ),
-      422: problem(
+      422: openApiProblem(
         'more rows than sparql.maxRows (add a LIMIT), or a part that cannot yield ran longer than sparql.maxBlockMs',
       ),
-      503: problem(
+      503: openApiProblem(
         'the query ran longer than sparql.timeoutMs, or too many queries are running and waiting (with Retry-After)',
       ),
     },

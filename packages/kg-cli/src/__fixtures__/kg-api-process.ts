@@ -1,8 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { spawnService } from '@dcg/testing-process';
+import { type SpawnedApp, spawnApp } from '@dcg/testing-process';
 
 /** The writer key the test kg-api accepts (`Authorization: Bearer …`). */
 export const WRITER_KEY = 'writer-key-0123456789abcdef';
@@ -24,27 +20,20 @@ export function deepRdfXml(depth: number): string {
 }
 
 /** The real kg-api as its own process, with the source `vocab` and a folder of the test's own. */
-export interface KgApiProcess {
-  readonly url: string;
-  /** A temporary folder for the test's files; kg-api keeps its data in `dir/data`. */
-  readonly dir: string;
-  close(): Promise<void>;
-}
+export type KgApiProcess = SpawnedApp;
 
 /**
  * Starts apps/kg-api as an operator would (no import of the app: packages stand below apps),
- * with the source `vocab` that takes uploads, `extraSources` after it and the writer key.
+ * with the source `vocab` that takes uploads, `extraSources` after it and the writer key; its
+ * temporary folder `dir` holds the test's files too.
  *
  * @example
  * const kg = await startKgApiProcess();
  * await runCli(['ingest', 'vocab', file, '--url', kg.url, '--key', WRITER_KEY], {});
  */
-export async function startKgApiProcess(extraSources: unknown[] = []): Promise<KgApiProcess> {
-  const dir = await mkdtemp(join(tmpdir(), 'kg-cli-'));
-  const config = join(dir, 'kg-api.json');
-  await writeFile(
-    config,
-    JSON.stringify({
+export function startKgApiProcess(extraSources: unknown[] = []): Promise<KgApiProcess> {
+  return spawnApp('kg-api', {
+    config: {
       sources: [
         {
           id: 'vocab',
@@ -54,21 +43,6 @@ export async function startKgApiProcess(extraSources: unknown[] = []): Promise<K
         ...extraSources,
       ],
       auth: { apiKeys: [{ name: 'ci', key: WRITER_KEY }] },
-    }),
-  );
-  const app = await spawnService({
-    appDir: fileURLToPath(new URL('../../../../apps/kg-api/', import.meta.url)),
-    env: { DCG_CONFIG: config, DCG_DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'warn' },
-  }).catch(async (error: unknown) => {
-    await rm(dir, { recursive: true, force: true });
-    throw error;
-  });
-  return {
-    url: app.url,
-    dir,
-    close: async () => {
-      await app.stop();
-      await rm(dir, { recursive: true, force: true });
     },
-  };
+  });
 }
