@@ -81,6 +81,54 @@ const EMPTY_SOURCE: TripleSource = {
 /** Which of s (1), p (2), o (4) each position of a sort order is. */
 const ORDER_BITS = { spo: [1, 2, 4], pos: [2, 4, 1], osp: [4, 1, 2] } as const;
 
+/** The s/p/o bit (1, 2, 4) of a sort position's term, and its test when that position is free. */
+function testAt(
+  bit: number,
+  free: number,
+  keyTests: KeyTests,
+): ((id: string) => boolean) | undefined {
+  if ((free & bit) === 0) return undefined;
+  return bit === 1 ? keyTests.s : bit === 2 ? keyTests.p : keyTests.o;
+}
+
+/**
+ * Walks a {@link QueryDatasetCursor} without term tests, turning the ids at wildcard positions into
+ * engine ids. Opened once per incoming row by joins and OPTIONALs, so it keeps no per-open arrays.
+ */
+class PlainIdTripleCursor implements TripleCursor {
+  s: string;
+  p: string;
+  o: string;
+
+  constructor(
+    private readonly dataset: QueryDataset,
+    private readonly inner: QueryDatasetCursor,
+    private readonly free: number,
+    s: string | undefined,
+    p: string | undefined,
+    o: string | undefined,
+  ) {
+    this.s = s ?? '';
+    this.p = p ?? '';
+    this.o = o ?? '';
+  }
+
+  next(): boolean {
+    const inner = this.inner;
+    if (!inner.next()) return false;
+    const free = this.free;
+    const dataset = this.dataset;
+    if (free & 1) this.s = dataset.term(inner.s);
+    if (free & 2) this.p = dataset.term(inner.p);
+    if (free & 4) this.o = dataset.term(inner.o);
+    return true;
+  }
+
+  skip(n: number): number {
+    return this.inner.skip(n);
+  }
+}
+
 /**
  * Walks a {@link QueryDatasetCursor}, turning the ids at wildcard positions into engine ids. Term
  * tests run in the cursor's sort order, each at most once per run of equal ids; a term rejected at
@@ -96,7 +144,6 @@ class IdTripleCursor implements TripleCursor {
   private readonly tests: (((id: string) => boolean) | undefined)[];
   private readonly lastId = [0, 0, 0];
   private readonly lastPass = [false, false, false];
-  private readonly tested: boolean;
 
   constructor(
     private readonly dataset: QueryDataset,
@@ -105,18 +152,18 @@ class IdTripleCursor implements TripleCursor {
     s: string | undefined,
     p: string | undefined,
     o: string | undefined,
-    private readonly keyTests: KeyTests | undefined,
+    private readonly keyTests: KeyTests,
   ) {
     this.s = s ?? '';
     this.p = p ?? '';
     this.o = o ?? '';
-    this.bits = ORDER_BITS[inner.order];
-    const testOf = (bit: number) => {
-      if ((free & bit) === 0) return undefined;
-      return bit === 1 ? keyTests?.s : bit === 2 ? keyTests?.p : keyTests?.o;
-    };
-    this.tests = this.bits.map(testOf);
-    this.tested = this.tests.some((test) => test !== undefined);
+    const bits = ORDER_BITS[inner.order];
+    this.bits = bits;
+    this.tests = [
+      testAt(bits[0], free, keyTests),
+      testAt(bits[1], free, keyTests),
+      testAt(bits[2], free, keyTests),
+    ];
   }
 
   next(): boolean {
@@ -124,27 +171,25 @@ class IdTripleCursor implements TripleCursor {
     const dataset = this.dataset;
     outer: for (;;) {
       if (!inner.next()) return false;
-      if (this.tested) {
-        for (let k = 0; k < 3; k++) {
-          const test = this.tests[k];
-          if (test === undefined) continue;
-          const bit = this.bits[k] as number;
-          const id = bit === 1 ? inner.s : bit === 2 ? inner.p : inner.o;
-          let pass: boolean;
-          if (id === this.lastId[k]) pass = this.lastPass[k] as boolean;
-          else {
-            pass = test(dataset.term(id));
-            this.lastId[k] = id;
-            this.lastPass[k] = pass;
-          }
-          if (pass) continue;
-          if (k < 2) inner.skipGroup((k + 1) as 1 | 2);
-          if (this.keyTests?.interrupt?.()) {
-            this.suspended = true;
-            return false;
-          }
-          continue outer;
+      for (let k = 0; k < 3; k++) {
+        const test = this.tests[k];
+        if (test === undefined) continue;
+        const bit = this.bits[k] as number;
+        const id = bit === 1 ? inner.s : bit === 2 ? inner.p : inner.o;
+        let pass: boolean;
+        if (id === this.lastId[k]) pass = this.lastPass[k] as boolean;
+        else {
+          pass = test(dataset.term(id));
+          this.lastId[k] = id;
+          this.lastPass[k] = pass;
         }
+        if (pass) continue;
+        if (k < 2) inner.skipGroup((k + 1) as 1 | 2);
+        if (this.keyTests.interrupt?.()) {
+          this.suspended = true;
+          return false;
+        }
+        continue outer;
       }
       const free = this.free;
       if (free & 1) this.s = dataset.term(inner.s);
@@ -154,8 +199,8 @@ class IdTripleCursor implements TripleCursor {
     }
   }
 
-  skip(n: number): number {
-    return this.tested ? 0 : this.inner.skip(n);
+  skip(): number {
+    return 0;
   }
 }
 
@@ -198,7 +243,15 @@ class QueryDatasetTripleSource implements TripleSource {
     const oi = o === undefined ? 0 : d.termId(o);
     if (oi === 0 && o !== undefined) return EMPTY_CURSOR;
     const free = (s === undefined ? 1 : 0) | (p === undefined ? 2 : 0) | (o === undefined ? 4 : 0);
-    return new IdTripleCursor(d, d.match(si, pi, oi), free, s, p, o, tests);
+    const inner = d.match(si, pi, oi);
+    const tested =
+      tests !== undefined &&
+      ((free & 1 && tests.s !== undefined) ||
+        (free & 2 && tests.p !== undefined) ||
+        (free & 4 && tests.o !== undefined));
+    return tested
+      ? new IdTripleCursor(d, inner, free, s, p, o, tests)
+      : new PlainIdTripleCursor(d, inner, free, s, p, o);
   }
 }
 
