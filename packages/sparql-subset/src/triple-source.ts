@@ -1,6 +1,7 @@
 import type * as RDF from '@rdfjs/types';
 import { isQueryDataset, type QueryDataset, type QueryDatasetCursor } from './query-dataset';
 import { SparqlSubsetError } from './sparql-subset-error';
+import { TermIdCache } from './term-id-cache';
 import { idToTerm, termToId } from './term-ids';
 
 /**
@@ -101,7 +102,7 @@ class PlainIdTripleCursor implements TripleCursor {
   o: string;
 
   constructor(
-    private readonly dataset: QueryDataset,
+    private readonly dataset: TermIdCache,
     private readonly inner: QueryDatasetCursor,
     private readonly free: number,
     s: string | undefined,
@@ -139,6 +140,8 @@ class IdTripleCursor implements TripleCursor {
   p: string;
   o: string;
   suspended = false;
+  /** The cache that decodes the terms of matched triples (tested terms come from the dataset). */
+  private readonly cache: TermIdCache;
   /** Per sort position: the s/p/o bit, its test (wildcards only), the last id tested and its result. */
   private readonly bits: readonly number[];
   private readonly tests: (((id: string) => boolean) | undefined)[];
@@ -153,7 +156,9 @@ class IdTripleCursor implements TripleCursor {
     p: string | undefined,
     o: string | undefined,
     private readonly keyTests: KeyTests,
+    cache: TermIdCache,
   ) {
+    this.cache = cache;
     this.s = s ?? '';
     this.p = p ?? '';
     this.o = o ?? '';
@@ -192,9 +197,10 @@ class IdTripleCursor implements TripleCursor {
         continue outer;
       }
       const free = this.free;
-      if (free & 1) this.s = dataset.term(inner.s);
-      if (free & 2) this.p = dataset.term(inner.p);
-      if (free & 4) this.o = dataset.term(inner.o);
+      const cache = this.cache;
+      if (free & 1) this.s = cache.term(inner.s);
+      if (free & 2) this.p = cache.term(inner.p);
+      if (free & 4) this.o = cache.term(inner.o);
       return true;
     }
   }
@@ -206,25 +212,31 @@ class IdTripleCursor implements TripleCursor {
 
 /** A {@link QueryDataset}, read through its ids: no term objects are created. */
 class QueryDatasetTripleSource implements TripleSource {
-  constructor(private readonly dataset: QueryDataset) {}
+  private readonly ids: TermIdCache;
+
+  constructor(private readonly dataset: QueryDataset) {
+    this.ids = new TermIdCache(dataset);
+  }
 
   has(s: string, p: string, o: string): boolean {
     const d = this.dataset;
-    const si = d.termId(s);
+    const ids = this.ids;
+    const si = ids.id(s);
     if (si === 0) return false;
-    const pi = d.termId(p);
+    const pi = ids.id(p);
     if (pi === 0) return false;
-    const oi = d.termId(o);
+    const oi = ids.id(o);
     return oi !== 0 && d.count(si, pi, oi) > 0;
   }
 
   any(s: string | undefined, p: string | undefined, o: string | undefined): boolean {
     const d = this.dataset;
-    const si = s === undefined ? 0 : d.termId(s);
+    const ids = this.ids;
+    const si = s === undefined ? 0 : ids.id(s);
     if (si === 0 && s !== undefined) return false;
-    const pi = p === undefined ? 0 : d.termId(p);
+    const pi = p === undefined ? 0 : ids.id(p);
     if (pi === 0 && p !== undefined) return false;
-    const oi = o === undefined ? 0 : d.termId(o);
+    const oi = o === undefined ? 0 : ids.id(o);
     if (oi === 0 && o !== undefined) return false;
     return d.count(si, pi, oi) > 0;
   }
@@ -236,11 +248,12 @@ class QueryDatasetTripleSource implements TripleSource {
     tests?: KeyTests,
   ): TripleCursor {
     const d = this.dataset;
-    const si = s === undefined ? 0 : d.termId(s);
+    const ids = this.ids;
+    const si = s === undefined ? 0 : ids.id(s);
     if (si === 0 && s !== undefined) return EMPTY_CURSOR;
-    const pi = p === undefined ? 0 : d.termId(p);
+    const pi = p === undefined ? 0 : ids.id(p);
     if (pi === 0 && p !== undefined) return EMPTY_CURSOR;
-    const oi = o === undefined ? 0 : d.termId(o);
+    const oi = o === undefined ? 0 : ids.id(o);
     if (oi === 0 && o !== undefined) return EMPTY_CURSOR;
     const free = (s === undefined ? 1 : 0) | (p === undefined ? 2 : 0) | (o === undefined ? 4 : 0);
     const inner = d.match(si, pi, oi);
@@ -250,8 +263,8 @@ class QueryDatasetTripleSource implements TripleSource {
         (free & 2 && tests.p !== undefined) ||
         (free & 4 && tests.o !== undefined));
     return tested
-      ? new IdTripleCursor(d, inner, free, s, p, o, tests)
-      : new PlainIdTripleCursor(d, inner, free, s, p, o);
+      ? new IdTripleCursor(d, inner, free, s, p, o, tests, ids)
+      : new PlainIdTripleCursor(ids, inner, free, s, p, o);
   }
 }
 
@@ -403,8 +416,22 @@ class UnionTripleSource implements TripleSource {
   }
 }
 
+/**
+ * The source of each dataset, kept across evaluations (its term id cache warm, none allocated per
+ * query) while the dataset's version stays the same.
+ */
+const datasetSources = new WeakMap<QueryDataset, { version: number; source: TripleSource }>();
+
+function ofQueryDataset(dataset: QueryDataset): TripleSource {
+  const known = datasetSources.get(dataset);
+  if (known !== undefined && known.version === dataset.version) return known.source;
+  const source = new QueryDatasetTripleSource(dataset);
+  datasetSources.set(dataset, { version: dataset.version, source });
+  return source;
+}
+
 function single(dataset: unknown): TripleSource {
-  if (isQueryDataset(dataset)) return new QueryDatasetTripleSource(dataset);
+  if (isQueryDataset(dataset)) return ofQueryDataset(dataset);
   if (
     typeof dataset === 'object' &&
     dataset !== null &&
