@@ -45,7 +45,9 @@ for (const { name, text } of benchmarkQueries(concepts)) {
     rows = 'results' in result ? result.results.bindings.length : 1;
   }
   const p50 = (list: number[]) => list.sort((a, b) => a - b)[list.length >> 1] as number;
-  console.log(`${name}: ${rows} rows, parse p50 ${p50(parse).toFixed(3)} ms, evaluate p50 ${p50(run).toFixed(3)} ms`);
+  console.log(
+    `${name}: ${rows} rows, parse p50 ${p50(parse).toFixed(3)} ms, evaluate p50 ${p50(run).toFixed(3)} ms`,
+  );
 }
 if (session && profileFile) {
   const { profile } = await session.post('Profiler.stop');
