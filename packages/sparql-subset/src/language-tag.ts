@@ -8,6 +8,8 @@
  * canonicalLanguageTag('de-ch-1996'); // 'de-CH-1996'
  */
 export function canonicalLanguageTag(tag: string): string {
+  // A lone language subtag (`en`, `de`, most tags in practice) is just lower case.
+  if (!tag.includes('-')) return tag.toLowerCase();
   const subtags = tag.split('-');
   let afterSingleton = false;
   return subtags

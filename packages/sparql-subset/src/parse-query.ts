@@ -157,16 +157,20 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParseResul
   // Parsing costs far more than answering a lookup, and services see the same queries again and
   // again: remember recent answers (a CheckedQuery is immutable, so sharing it is safe).
   const limits = { ...DEFAULT_QUERY_LIMITS, ...options.limits };
-  // The parser's cost grows faster than the text with nesting: refuse by size first, in one pass.
-  const limitProblems = checkQueryLimits(text, limits);
-  if (limitProblems.length > 0) return { success: false, problems: limitProblems };
-  const key = `${options.baseIRI ?? ''}\u0000${options.prefixes ? JSON.stringify(options.prefixes) : ''}\u0000${options.maxDepth ?? ''}\u0000${text}`;
+  // Too long: refused at once, before the text is copied into a cache key.
+  if (text.length > limits.maxLength)
+    return { success: false, problems: checkQueryLimits(text, limits) };
+  // The limits are part of the key: a text found here already passed the size checks under them.
+  const key = `${options.baseIRI ?? ''}\u0000${options.prefixes ? JSON.stringify(options.prefixes) : ''}\u0000${options.maxDepth ?? ''}\u0000${options.limits ? JSON.stringify(options.limits) : ''}\u0000${text}`;
   const cached = cache.get(key);
   if (cached) {
     cache.delete(key);
     cache.set(key, cached);
     return cached.success ? cached : { success: false, problems: cached.problems.map(copyProblem) };
   }
+  // The parser's cost grows faster than the text with nesting: refuse by size first, in one pass.
+  const limitProblems = checkQueryLimits(text, limits);
+  if (limitProblems.length > 0) return { success: false, problems: limitProblems };
   const result = parseUncached(text, options);
   // The same CheckedQuery goes to every caller of this text: freeze it so that none can change it.
   if (result.success) deepFreeze(result.query);

@@ -1,6 +1,7 @@
 import type * as RDF from '@rdfjs/types';
 import { isQueryDataset, type QueryDataset, type QueryDatasetCursor } from './query-dataset';
 import { SparqlSubsetError } from './sparql-subset-error';
+import { TermIdCache } from './term-id-cache';
 import { idToTerm, termToId } from './term-ids';
 
 /**
@@ -81,6 +82,54 @@ const EMPTY_SOURCE: TripleSource = {
 /** Which of s (1), p (2), o (4) each position of a sort order is. */
 const ORDER_BITS = { spo: [1, 2, 4], pos: [2, 4, 1], osp: [4, 1, 2] } as const;
 
+/** The s/p/o bit (1, 2, 4) of a sort position's term, and its test when that position is free. */
+function testAt(
+  bit: number,
+  free: number,
+  keyTests: KeyTests,
+): ((id: string) => boolean) | undefined {
+  if ((free & bit) === 0) return undefined;
+  return bit === 1 ? keyTests.s : bit === 2 ? keyTests.p : keyTests.o;
+}
+
+/**
+ * Walks a {@link QueryDatasetCursor} without term tests, turning the ids at wildcard positions into
+ * engine ids. Opened once per incoming row by joins and OPTIONALs, so it keeps no per-open arrays.
+ */
+class PlainIdTripleCursor implements TripleCursor {
+  s: string;
+  p: string;
+  o: string;
+
+  constructor(
+    private readonly dataset: TermIdCache,
+    private readonly inner: QueryDatasetCursor,
+    private readonly free: number,
+    s: string | undefined,
+    p: string | undefined,
+    o: string | undefined,
+  ) {
+    this.s = s ?? '';
+    this.p = p ?? '';
+    this.o = o ?? '';
+  }
+
+  next(): boolean {
+    const inner = this.inner;
+    if (!inner.next()) return false;
+    const free = this.free;
+    const dataset = this.dataset;
+    if (free & 1) this.s = dataset.term(inner.s);
+    if (free & 2) this.p = dataset.term(inner.p);
+    if (free & 4) this.o = dataset.term(inner.o);
+    return true;
+  }
+
+  skip(n: number): number {
+    return this.inner.skip(n);
+  }
+}
+
 /**
  * Walks a {@link QueryDatasetCursor}, turning the ids at wildcard positions into engine ids. Term
  * tests run in the cursor's sort order, each at most once per run of equal ids; a term rejected at
@@ -91,12 +140,13 @@ class IdTripleCursor implements TripleCursor {
   p: string;
   o: string;
   suspended = false;
+  /** The cache that decodes the terms of matched triples (tested terms come from the dataset). */
+  private readonly cache: TermIdCache;
   /** Per sort position: the s/p/o bit, its test (wildcards only), the last id tested and its result. */
   private readonly bits: readonly number[];
   private readonly tests: (((id: string) => boolean) | undefined)[];
   private readonly lastId = [0, 0, 0];
   private readonly lastPass = [false, false, false];
-  private readonly tested: boolean;
 
   constructor(
     private readonly dataset: QueryDataset,
@@ -105,18 +155,20 @@ class IdTripleCursor implements TripleCursor {
     s: string | undefined,
     p: string | undefined,
     o: string | undefined,
-    private readonly keyTests: KeyTests | undefined,
+    private readonly keyTests: KeyTests,
+    cache: TermIdCache,
   ) {
+    this.cache = cache;
     this.s = s ?? '';
     this.p = p ?? '';
     this.o = o ?? '';
-    this.bits = ORDER_BITS[inner.order];
-    const testOf = (bit: number) => {
-      if ((free & bit) === 0) return undefined;
-      return bit === 1 ? keyTests?.s : bit === 2 ? keyTests?.p : keyTests?.o;
-    };
-    this.tests = this.bits.map(testOf);
-    this.tested = this.tests.some((test) => test !== undefined);
+    const bits = ORDER_BITS[inner.order];
+    this.bits = bits;
+    this.tests = [
+      testAt(bits[0], free, keyTests),
+      testAt(bits[1], free, keyTests),
+      testAt(bits[2], free, keyTests),
+    ];
   }
 
   next(): boolean {
@@ -124,62 +176,67 @@ class IdTripleCursor implements TripleCursor {
     const dataset = this.dataset;
     outer: for (;;) {
       if (!inner.next()) return false;
-      if (this.tested) {
-        for (let k = 0; k < 3; k++) {
-          const test = this.tests[k];
-          if (test === undefined) continue;
-          const bit = this.bits[k] as number;
-          const id = bit === 1 ? inner.s : bit === 2 ? inner.p : inner.o;
-          let pass: boolean;
-          if (id === this.lastId[k]) pass = this.lastPass[k] as boolean;
-          else {
-            pass = test(dataset.term(id));
-            this.lastId[k] = id;
-            this.lastPass[k] = pass;
-          }
-          if (pass) continue;
-          if (k < 2) inner.skipGroup((k + 1) as 1 | 2);
-          if (this.keyTests?.interrupt?.()) {
-            this.suspended = true;
-            return false;
-          }
-          continue outer;
+      for (let k = 0; k < 3; k++) {
+        const test = this.tests[k];
+        if (test === undefined) continue;
+        const bit = this.bits[k] as number;
+        const id = bit === 1 ? inner.s : bit === 2 ? inner.p : inner.o;
+        let pass: boolean;
+        if (id === this.lastId[k]) pass = this.lastPass[k] as boolean;
+        else {
+          pass = test(dataset.term(id));
+          this.lastId[k] = id;
+          this.lastPass[k] = pass;
         }
+        if (pass) continue;
+        if (k < 2) inner.skipGroup((k + 1) as 1 | 2);
+        if (this.keyTests.interrupt?.()) {
+          this.suspended = true;
+          return false;
+        }
+        continue outer;
       }
       const free = this.free;
-      if (free & 1) this.s = dataset.term(inner.s);
-      if (free & 2) this.p = dataset.term(inner.p);
-      if (free & 4) this.o = dataset.term(inner.o);
+      const cache = this.cache;
+      if (free & 1) this.s = cache.term(inner.s);
+      if (free & 2) this.p = cache.term(inner.p);
+      if (free & 4) this.o = cache.term(inner.o);
       return true;
     }
   }
 
-  skip(n: number): number {
-    return this.tested ? 0 : this.inner.skip(n);
+  skip(): number {
+    return 0;
   }
 }
 
 /** A {@link QueryDataset}, read through its ids: no term objects are created. */
 class QueryDatasetTripleSource implements TripleSource {
-  constructor(private readonly dataset: QueryDataset) {}
+  private readonly ids: TermIdCache;
+
+  constructor(private readonly dataset: QueryDataset) {
+    this.ids = new TermIdCache(dataset);
+  }
 
   has(s: string, p: string, o: string): boolean {
     const d = this.dataset;
-    const si = d.termId(s);
+    const ids = this.ids;
+    const si = ids.id(s);
     if (si === 0) return false;
-    const pi = d.termId(p);
+    const pi = ids.id(p);
     if (pi === 0) return false;
-    const oi = d.termId(o);
+    const oi = ids.id(o);
     return oi !== 0 && d.count(si, pi, oi) > 0;
   }
 
   any(s: string | undefined, p: string | undefined, o: string | undefined): boolean {
     const d = this.dataset;
-    const si = s === undefined ? 0 : d.termId(s);
+    const ids = this.ids;
+    const si = s === undefined ? 0 : ids.id(s);
     if (si === 0 && s !== undefined) return false;
-    const pi = p === undefined ? 0 : d.termId(p);
+    const pi = p === undefined ? 0 : ids.id(p);
     if (pi === 0 && p !== undefined) return false;
-    const oi = o === undefined ? 0 : d.termId(o);
+    const oi = o === undefined ? 0 : ids.id(o);
     if (oi === 0 && o !== undefined) return false;
     return d.count(si, pi, oi) > 0;
   }
@@ -191,14 +248,23 @@ class QueryDatasetTripleSource implements TripleSource {
     tests?: KeyTests,
   ): TripleCursor {
     const d = this.dataset;
-    const si = s === undefined ? 0 : d.termId(s);
+    const ids = this.ids;
+    const si = s === undefined ? 0 : ids.id(s);
     if (si === 0 && s !== undefined) return EMPTY_CURSOR;
-    const pi = p === undefined ? 0 : d.termId(p);
+    const pi = p === undefined ? 0 : ids.id(p);
     if (pi === 0 && p !== undefined) return EMPTY_CURSOR;
-    const oi = o === undefined ? 0 : d.termId(o);
+    const oi = o === undefined ? 0 : ids.id(o);
     if (oi === 0 && o !== undefined) return EMPTY_CURSOR;
     const free = (s === undefined ? 1 : 0) | (p === undefined ? 2 : 0) | (o === undefined ? 4 : 0);
-    return new IdTripleCursor(d, d.match(si, pi, oi), free, s, p, o, tests);
+    const inner = d.match(si, pi, oi);
+    const tested =
+      tests !== undefined &&
+      ((free & 1 && tests.s !== undefined) ||
+        (free & 2 && tests.p !== undefined) ||
+        (free & 4 && tests.o !== undefined));
+    return tested
+      ? new IdTripleCursor(d, inner, free, s, p, o, tests, ids)
+      : new PlainIdTripleCursor(ids, inner, free, s, p, o);
   }
 }
 
@@ -350,8 +416,22 @@ class UnionTripleSource implements TripleSource {
   }
 }
 
+/**
+ * The source of each dataset, kept across evaluations (its term id cache warm, none allocated per
+ * query) while the dataset's version stays the same.
+ */
+const datasetSources = new WeakMap<QueryDataset, { version: number; source: TripleSource }>();
+
+function ofQueryDataset(dataset: QueryDataset): TripleSource {
+  const known = datasetSources.get(dataset);
+  if (known !== undefined && known.version === dataset.version) return known.source;
+  const source = new QueryDatasetTripleSource(dataset);
+  datasetSources.set(dataset, { version: dataset.version, source });
+  return source;
+}
+
 function single(dataset: unknown): TripleSource {
-  if (isQueryDataset(dataset)) return new QueryDatasetTripleSource(dataset);
+  if (isQueryDataset(dataset)) return ofQueryDataset(dataset);
   if (
     typeof dataset === 'object' &&
     dataset !== null &&

@@ -32,20 +32,35 @@ export function upperBound(values: Uint32Array, lo: number, hi: number, key: num
   return lo;
 }
 
-/** The row range of the triples whose first keys are `a` (and `b`, and `c`; 0 = any). */
-export function rangeOf(index: TripleIndex, a: number, b: number, c: number): [number, number] {
+/**
+ * The row range `[out[0], out[1])` of the triples whose first keys are `a` (and `b`, and `c`;
+ * 0 = any). Written into `out` so that a lookup per join step allocates nothing.
+ */
+export function rangeOf(
+  index: TripleIndex,
+  a: number,
+  b: number,
+  c: number,
+  out: Uint32Array,
+): void {
   const offsets = index.offsets;
-  if (a === 0) return [0, index.second.length];
-  if (a >= offsets.length - 1) return [0, 0];
-  let lo = offsets[a] as number;
-  let hi = offsets[a + 1] as number;
-  if (b === 0 || lo === hi) return [lo, hi];
-  lo = lowerBound(index.second, lo, hi, b);
-  hi = upperBound(index.second, lo, hi, b);
-  if (c === 0 || lo === hi) return [lo, hi];
-  lo = lowerBound(index.third, lo, hi, c);
-  hi = lo < hi && index.third[lo] === c ? lo + 1 : lo;
-  return [lo, hi];
+  let lo = 0;
+  let hi = 0;
+  if (a === 0) hi = index.second.length;
+  else if (a < offsets.length - 1) {
+    lo = offsets[a] as number;
+    hi = offsets[a + 1] as number;
+    if (b !== 0 && lo !== hi) {
+      lo = lowerBound(index.second, lo, hi, b);
+      hi = upperBound(index.second, lo, hi, b);
+      if (c !== 0 && lo !== hi) {
+        lo = lowerBound(index.third, lo, hi, c);
+        hi = lo < hi && index.third[lo] === c ? lo + 1 : lo;
+      }
+    }
+  }
+  out[0] = lo;
+  out[1] = hi;
 }
 
 /**

@@ -56,13 +56,15 @@ export class TripleStore implements QueryDataset {
   }
 
   count(s: number, p: number, o: number): number {
-    const [from, to] = this.#range(s, p, o)[1];
-    return to - from;
+    this.#lookUp(s, p, o);
+    const range = this.#range;
+    return (range[1] as number) - (range[0] as number);
   }
 
   match(s: number, p: number, o: number): QueryDatasetCursor {
-    const [index, [from, to], first] = this.#range(s, p, o);
-    return new IndexCursor(index, from, to, first);
+    const index = this.#lookUp(s, p, o);
+    const range = this.#range;
+    return new IndexCursor(index, range[0] as number, range[1] as number, this.#first);
   }
 
   /** The bytes the indexes take (the dictionary's strings not counted). */
@@ -85,15 +87,36 @@ export class TripleStore implements QueryDataset {
       );
   }
 
-  /** The index serving a pattern, the row range, and its bound first key (0 when free). */
-  #range(s: number, p: number, o: number): [TripleIndex, [number, number], number] {
+  /** The row range of the last {@link #lookUp}, and its bound first key (0 when free). */
+  readonly #range = new Uint32Array(2);
+  #first = 0;
+
+  /** The index serving a pattern; its row range and first key go to `#range` and `#first`. */
+  #lookUp(s: number, p: number, o: number): TripleIndex {
     // The bound positions must be the index's leading keys.
+    const range = this.#range;
     if (s !== 0) {
-      if (p === 0 && o !== 0) return [this.osp, rangeOf(this.osp, o, s, 0), o];
-      return [this.spo, rangeOf(this.spo, s, p, o), s];
+      if (p === 0 && o !== 0) {
+        rangeOf(this.osp, o, s, 0, range);
+        this.#first = o;
+        return this.osp;
+      }
+      rangeOf(this.spo, s, p, o, range);
+      this.#first = s;
+      return this.spo;
     }
-    if (p !== 0) return [this.pos, rangeOf(this.pos, p, o, 0), p];
-    if (o !== 0) return [this.osp, rangeOf(this.osp, o, 0, 0), o];
-    return [this.spo, rangeOf(this.spo, 0, 0, 0), 0];
+    if (p !== 0) {
+      rangeOf(this.pos, p, o, 0, range);
+      this.#first = p;
+      return this.pos;
+    }
+    if (o !== 0) {
+      rangeOf(this.osp, o, 0, 0, range);
+      this.#first = o;
+      return this.osp;
+    }
+    rangeOf(this.spo, 0, 0, 0, range);
+    this.#first = 0;
+    return this.spo;
   }
 }
