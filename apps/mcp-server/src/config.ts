@@ -1,6 +1,7 @@
 import {
   AdmissionConfigSchema,
   HttpServerConfigSchema,
+  integerSetting,
   MetricsConfigSchema,
   RateLimitConfigSchema,
 } from '@dcg/http-kit';
@@ -20,6 +21,17 @@ const secret = z
   .refine((k) => !(k.key !== undefined && k.keyFromEnv !== undefined), {
     message: 'give at most one of key and keyFromEnv',
   });
+
+/** Where a backend API (governance-api, kg-api) answers, with which key and how patiently. */
+function backendSettings(defaultBaseUrl: string) {
+  return z
+    .strictObject({
+      baseUrl: httpUrl.default(defaultBaseUrl),
+      apiKey: secret.optional(),
+      timeoutMs: integerSetting(100, 120_000, 10_000),
+    })
+    .default({ baseUrl: defaultBaseUrl, timeoutMs: 10_000 });
+}
 
 const Origin = z
   .string()
@@ -58,21 +70,9 @@ const ClientSchema = z.strictObject({
 export const McpServerConfigSchema = z.strictObject({
   /** The URL clients use to reach this server (behind a proxy: the public one). Default: where it listens. */
   publicUrl: httpUrl.optional(),
-  governance: z
-    .strictObject({
-      baseUrl: httpUrl.default('http://127.0.0.1:8080'),
-      /** A governance-api key (any role) to read policies and deployed descriptors. */
-      apiKey: secret.optional(),
-      timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
-    })
-    .default({ baseUrl: 'http://127.0.0.1:8080', timeoutMs: 10_000 }),
-  knowledgeGraph: z
-    .strictObject({
-      baseUrl: httpUrl.default('http://127.0.0.1:8081'),
-      apiKey: secret.optional(),
-      timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
-    })
-    .default({ baseUrl: 'http://127.0.0.1:8081', timeoutMs: 10_000 }),
+  /** `apiKey`: a governance-api key (any role) to read policies and deployed descriptors. */
+  governance: backendSettings('http://127.0.0.1:8080'),
+  knowledgeGraph: backendSettings('http://127.0.0.1:8081'),
   limits: z
     .strictObject({
       maxResultBytes: z
