@@ -30,6 +30,7 @@ import { kgProblemType } from '../kg-problems';
 import { strictUtf8InSteps } from '../sparql-request';
 import { mountGraphStoreRoutes } from './graph-store-routes';
 import { graphTransferOpenApi } from './graph-upload-openapi';
+import { guardedProblems } from './guarded-problems';
 import {
   bearerSecurity,
   GraphInfoSchema,
@@ -123,8 +124,7 @@ export function mountGraphRoutes(
       request: { params: SourceParamsSchema },
       responses: {
         200: openApiJson('Removed', GraphInfoSchema),
-        ...openApiProblems({
-          401: 'no or wrong API key',
+        ...guardedProblems({
           403: 'the key may not write',
           404: 'unknown source',
         }),
@@ -147,8 +147,7 @@ export function mountGraphRoutes(
       request: { params: SourceParamsSchema },
       responses: {
         200: openApiJson('Ingested', GraphInfoSchema),
-        ...openApiProblems({
-          401: 'no or wrong API key',
+        ...guardedProblems({
           403: 'ingestion not enabled for the source, or the key may not write',
           404: 'unknown source',
           409: 'the source has no baseUrl',
