@@ -75,22 +75,12 @@ export const McpServerConfigSchema = z.strictObject({
   knowledgeGraph: backendSettings('http://127.0.0.1:8081'),
   limits: z
     .strictObject({
-      maxResultBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .max(16 * 1024 * 1024)
-        .default(256 * 1024),
-      defaultPageSize: z.number().int().min(1).max(100).default(10),
-      maxPageSize: z.number().int().min(1).max(100).default(100),
+      maxResultBytes: integerSetting(1024, 16 * 1024 * 1024, 256 * 1024),
+      defaultPageSize: integerSetting(1, 100, 10),
+      maxPageSize: integerSetting(1, 100, 100),
       /** Resources per page of `resources/list` (the client follows `nextCursor`). */
-      resourcesPageSize: z.number().int().min(1).max(1000).default(100),
-      maxRequestBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .max(64 * 1024 * 1024)
-        .default(1024 * 1024),
+      resourcesPageSize: integerSetting(1, 1000, 100),
+      maxRequestBytes: integerSetting(1024, 64 * 1024 * 1024, 1024 * 1024),
     })
     .default({
       maxResultBytes: 256 * 1024,
@@ -133,26 +123,21 @@ export const McpServerConfigSchema = z.strictObject({
           scopes: z.array(z.string().min(1)).default(['openid', 'profile', 'email']),
           /** The ID token claim that names the account (default `preferred_username`, else `email`, else `sub`). */
           accountClaim: z.string().min(1).default('preferred_username'),
-          timeoutMs: z.number().int().min(100).max(60_000).default(10_000),
+          timeoutMs: integerSetting(100, 60_000, 10_000),
         })
         .optional(),
       clients: z.array(ClientSchema).default([]),
-      accessTokenTtlSeconds: z.number().int().min(30).max(86_400).default(600),
-      refreshTokenTtlSeconds: z
-        .number()
-        .int()
-        .min(60)
-        .max(365 * 86_400)
-        .default(14 * 86_400),
+      accessTokenTtlSeconds: integerSetting(30, 86_400, 600),
+      refreshTokenTtlSeconds: integerSetting(60, 365 * 86_400, 14 * 86_400),
       /** Days a signing key signs before a new one is made; old keys keep verifying live tokens. */
-      signingKeyRotationDays: z.number().int().min(1).max(3650).default(30),
+      signingKeyRotationDays: integerSetting(1, 3650, 30),
       clientIdMetadataDocuments: z.boolean().default(true),
       /** How Client ID Metadata Documents are fetched (never redirects, never special-use addresses). */
       clientIdMetadataDocumentFetch: z
         .strictObject({
-          timeoutMs: z.number().int().min(100).max(30_000).default(2500),
+          timeoutMs: integerSetting(100, 30_000, 2500),
           /** Largest document accepted, in bytes. */
-          maxBytes: z.number().int().min(512).max(1_048_576).default(5120),
+          maxBytes: integerSetting(512, 1_048_576, 5120),
           /** A PEM file of CA certificates trusted beside the system's (an internal CA). */
           trustedCaFile: z.string().min(1).optional(),
           /** Tests only: fetch documents from loopback addresses. Refused with NODE_ENV=production. */
@@ -163,7 +148,7 @@ export const McpServerConfigSchema = z.strictObject({
         .strictObject({
           enabled: z.boolean().default(true),
           /** Registrations per client IP address per minute. */
-          perMinute: z.number().int().min(1).max(10_000).default(10),
+          perMinute: integerSetting(1, 10_000, 10),
           /** A registered client that gets no grant within this time is removed. */
           unusedClientTtlSeconds: z.number().int().min(60).default(86_400),
         })
@@ -196,7 +181,7 @@ export const McpServerConfigSchema = z.strictObject({
             .string()
             .regex(/^[a-z_][a-z0-9_]{0,62}$/)
             .default('dcg_mcp'),
-          maxConnections: z.number().int().min(1).max(100).default(10),
+          maxConnections: integerSetting(1, 100, 10),
         })
         .default({ schema: 'dcg_mcp', maxConnections: 10 }),
     })
