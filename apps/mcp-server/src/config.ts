@@ -1,10 +1,4 @@
-import {
-  AdmissionConfigSchema,
-  HttpServerConfigSchema,
-  integerSetting,
-  MetricsConfigSchema,
-  RateLimitConfigSchema,
-} from '@dcg/http-kit';
+import { integerSetting, serviceConfigSections } from '@dcg/http-kit';
 import { z } from 'zod';
 
 const httpUrl = z
@@ -186,20 +180,12 @@ export const McpServerConfigSchema = z.strictObject({
         .default({ schema: 'dcg_mcp', maxConnections: 10 }),
     })
     .default({ sqlite: {}, postgres: { schema: 'dcg_mcp', maxConnections: 10 } }),
-  /** Timeouts, connection caps and the stop's grace period (see `@dcg/http-kit`). */
-  server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
   /**
-   * Admission control (see `@dcg/http-kit`): requests worked on at once and waiting for a turn;
-   * beyond that 503 with `Retry-After`. The probes and `/metrics` never wait.
+   * server, admission, rateLimit, metrics (see `@dcg/http-kit`). Rate limits count requests with a
+   * valid access token per user (the token's subject), others per client address, failed token
+   * checks much tighter; `/metrics` takes one of `metricsKeys`.
    */
-  admission: AdmissionConfigSchema.default(() => AdmissionConfigSchema.parse({})),
-  /**
-   * Per-client rate limits (see `@dcg/http-kit`): requests with a valid access token count per
-   * user (the token's subject), others per client address, failed token checks much tighter.
-   */
-  rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
-  /** `GET /metrics` (Prometheus): on, behind one of `metricsKeys` by default (see `@dcg/http-kit`). */
-  metrics: MetricsConfigSchema.default(() => MetricsConfigSchema.parse({})),
+  ...serviceConfigSections,
   /**
    * The keys a scraper presents on `/metrics` (`Authorization: Bearer <key>`). mcp-server has no
    * API keys of its own (its callers hold OAuth tokens, which are for `/mcp`): these are the

@@ -87,6 +87,7 @@ export {
   type RunningServer,
   startHttpServer,
 } from './server';
+export { serviceConfigSections } from './service-config-sections';
 export { installServiceFront } from './service-front';
 export type { ServiceStartOptions } from './service-start-options';
 export {
