@@ -113,6 +113,12 @@ export function mountGraphRoutes(
     },
   );
 
+  // The writes on one source: behind a writer key, the source named in the path.
+  const sourceWrite = {
+    ...bearerGuarded(guards.write),
+    request: { params: SourceParamsSchema },
+  };
+
   app.openapi(
     createRoute({
       method: 'delete',
@@ -120,8 +126,7 @@ export function mountGraphRoutes(
       operationId: 'deleteSourceGraph',
       tags: ['sources'],
       summary: "Removes a source's ingested triples",
-      ...bearerGuarded(guards.write),
-      request: { params: SourceParamsSchema },
+      ...sourceWrite,
       responses: {
         200: openApiJson('Removed', GraphInfoSchema),
         ...guardedProblems({
@@ -143,8 +148,7 @@ export function mountGraphRoutes(
       operationId: 'ingestSource',
       tags: ['sources'],
       summary: "Pulls the source's graph from its adapter (GET {baseUrl}/v1/graph/jsonld) now",
-      ...bearerGuarded(guards.write),
-      request: { params: SourceParamsSchema },
+      ...sourceWrite,
       responses: {
         200: openApiJson('Ingested', GraphInfoSchema),
         ...guardedProblems({
