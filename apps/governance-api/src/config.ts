@@ -1,11 +1,8 @@
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_EXPANDED_BYTES } from '@dcg/contract-schema';
 import {
-  AdmissionConfigSchema,
-  HttpServerConfigSchema,
   integerSetting,
-  MetricsConfigSchema,
-  RateLimitConfigSchema,
   type ResolvedApiKey as ResolvedKey,
+  serviceConfigSections,
 } from '@dcg/http-kit';
 import { EmbeddingsSearchConfigSchema } from '@dcg/marketplace-search';
 import { z } from 'zod';
@@ -123,17 +120,8 @@ export const GovernanceApiConfigSchema = z.strictObject({
       maxPageBytes: 8 * 1024 * 1024,
       maxEventStreamsPerKey: 5,
     }),
-  /** HTTP server timeouts, connection caps and the shutdown deadline (see `@dcg/http-kit`). */
-  server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
-  /**
-   * Admission control (see `@dcg/http-kit`): requests worked on at once and waiting for a turn;
-   * beyond that 503 with `Retry-After`. The probes and `/metrics` never wait.
-   */
-  admission: AdmissionConfigSchema.default(() => AdmissionConfigSchema.parse({})),
-  /** Per-client rate limits (see `@dcg/http-kit`). */
-  rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
-  /** `GET /metrics` (Prometheus): on, behind any API key by default (see `@dcg/http-kit`). */
-  metrics: MetricsConfigSchema.default(() => MetricsConfigSchema.parse({})),
+  /** server, admission, rateLimit, metrics (see `@dcg/http-kit`); `/metrics` takes any API key. */
+  ...serviceConfigSections,
   /** Marketplace embeddings and hybrid search (spec B1); see the README. */
   embeddingsSearch: EmbeddingsSearchConfigSchema.prefault({}),
 });

@@ -7,12 +7,12 @@ import {
   CleanupStack,
   createLogger,
   isProduction,
-  type Logger,
   openSharedLimits,
   parseConfig,
   resolveApiKeys,
   ServiceLifecycle,
   ServiceMetrics,
+  type ServiceStartOptions,
   startHttpServer,
 } from '@dcg/http-kit';
 import type { MarketplaceSearch } from '@dcg/marketplace-search';
@@ -24,27 +24,15 @@ import { demoTechAdapter } from './demo-tech-adapter';
 import { openMarketplaceSearch } from './marketplace-search-setup';
 
 /**
- * Options of {@link startGovernanceApi}.
+ * Options of {@link startGovernanceApi}: the SQLite database lives in `<dataDir>/governance.db`
+ * unless `databaseUrl` is set; `demo` seeds a template, a deployed system and one result in each
+ * state.
  *
  * @example
  * const options: StartGovernanceApiOptions = { dataDir: '/tmp/gov', port: 0 };
  */
-export interface StartGovernanceApiOptions {
-  /** The configuration (validated here; see the README for every key). Default: all defaults. */
-  config?: z.input<typeof GovernanceApiConfigSchema> | GovernanceApiConfig;
-  /** Data folder: the SQLite database lives in `<dataDir>/governance.db`. */
-  dataDir: string;
-  /** PostgreSQL connection string; when set, PostgreSQL is used instead of SQLite. */
-  databaseUrl?: string | undefined;
-  /** Port (0 or absent: a free port). */
-  port?: number;
-  /** Host (default 127.0.0.1). */
-  host?: string;
-  /** Seeds the demo data (a template, a deployed system, one result in each state). */
-  demo?: boolean;
-  logger?: Logger;
-  /** Environment for `keyFromEnv` keys and `NODE_ENV` (default `process.env`). */
-  env?: Record<string, string | undefined>;
+export interface StartGovernanceApiOptions
+  extends ServiceStartOptions<z.input<typeof GovernanceApiConfigSchema> | GovernanceApiConfig> {
   /**
    * The development key (when no key is configured, outside production) instead of a random one:
    * `pnpm start` gives governance-api and mcp-server the same one.

@@ -1,10 +1,7 @@
 import {
-  AdmissionConfigSchema,
-  HttpServerConfigSchema,
   integerSetting,
-  MetricsConfigSchema,
-  RateLimitConfigSchema,
   type ResolvedApiKey as ResolvedKey,
+  serviceConfigSections,
 } from '@dcg/http-kit';
 import {
   DEFAULT_MAX_JSON_DEPTH,
@@ -146,8 +143,6 @@ export const KgApiConfigSchema = z
       })
       .strict()
       .default({ apiKeys: [], readsRequireKey: false, developmentKey: true }),
-    /** HTTP server timeouts, connection caps and the shutdown deadline (see `@dcg/http-kit`). */
-    server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
     /**
      * kg-api keeps its graphs in the data folder. PostgreSQL, when set, holds what several
      * instances behind one balancer must share: the ingested graphs (as binary snapshots) and
@@ -176,14 +171,10 @@ export const KgApiConfigSchema = z
       .strict()
       .default({ graphRefreshMs: 2_000, postgres: { schema: 'dcg_kg', maxConnections: 4 } }),
     /**
-     * Admission control (see `@dcg/http-kit`): requests worked on at once and waiting for a turn;
-     * beyond that 503 with `Retry-After`. The probes and `/metrics` never wait.
+     * server, admission, rateLimit, metrics (see `@dcg/http-kit`): the rate limits are what keeps
+     * open reads safe; `/metrics` takes any API key.
      */
-    admission: AdmissionConfigSchema.default(() => AdmissionConfigSchema.parse({})),
-    /** Per-client rate limits (see `@dcg/http-kit`): what keeps open reads safe. */
-    rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
-    /** `GET /metrics` (Prometheus): on, behind any API key by default (see `@dcg/http-kit`). */
-    metrics: MetricsConfigSchema.default(() => MetricsConfigSchema.parse({})),
+    ...serviceConfigSections,
   })
   .strict()
   .superRefine((config, ctx) => {

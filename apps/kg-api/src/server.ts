@@ -8,6 +8,7 @@ import {
   resolveApiKeys,
   ServiceLifecycle,
   ServiceMetrics,
+  type ServiceStartOptions,
   startHttpServer,
 } from '@dcg/http-kit';
 import {
@@ -35,18 +36,14 @@ import { refreshSharedGraphs } from './graph-refresh';
 import { IngestMetrics } from './ingest-metrics';
 import { scheduleIngestion } from './scheduler';
 
-/** Options of {@link startKgApi}. */
-export interface StartKgApiOptions {
-  /** The configuration (validated here; see the README for every key). */
+/**
+ * Options of {@link startKgApi}: ingested graphs live in `<dataDir>/graphs`; `databaseUrl`
+ * overrides `storage.postgres.url`.
+ */
+export interface StartKgApiOptions
+  extends ServiceStartOptions<z.input<typeof KgApiConfigSchema> | KgApiConfig> {
+  /** The configuration (required: the sources are the kg-api's own). */
   config: z.input<typeof KgApiConfigSchema> | KgApiConfig;
-  /** Data folder: ingested graphs live in `<dataDir>/graphs`. */
-  dataDir: string;
-  /** Port (0 or absent: a free port). */
-  port?: number;
-  /** Host (default 127.0.0.1). */
-  host?: string;
-  /** PostgreSQL connection string (`DATABASE_URL`); overrides `storage.postgres.url`. */
-  databaseUrl?: string | undefined;
   /** Adds the demo source (unless configured) and ingests the demo vocabulary. */
   demo?: boolean;
   /**
@@ -55,12 +52,6 @@ export interface StartKgApiOptions {
    * `main.ts` asks for with `DCG_DEMO=1` and no configuration file. Needs open reads.
    */
   demoLoopback?: boolean;
-  logger?: Logger;
-  /**
-   * Environment for `keyFromEnv` API keys, the sources' `upstreamAuth` secrets and `NODE_ENV`
-   * (default `process.env`).
-   */
-  env?: Record<string, string | undefined>;
 }
 
 /** A running kg-api. */

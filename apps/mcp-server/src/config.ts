@@ -1,9 +1,4 @@
-import {
-  AdmissionConfigSchema,
-  HttpServerConfigSchema,
-  MetricsConfigSchema,
-  RateLimitConfigSchema,
-} from '@dcg/http-kit';
+import { integerSetting, serviceConfigSections } from '@dcg/http-kit';
 import { z } from 'zod';
 
 const httpUrl = z
@@ -20,6 +15,17 @@ const secret = z
   .refine((k) => !(k.key !== undefined && k.keyFromEnv !== undefined), {
     message: 'give at most one of key and keyFromEnv',
   });
+
+/** Where a backend API (governance-api, kg-api) answers, with which key and how patiently. */
+function backendSettings(defaultBaseUrl: string) {
+  return z
+    .strictObject({
+      baseUrl: httpUrl.default(defaultBaseUrl),
+      apiKey: secret.optional(),
+      timeoutMs: integerSetting(100, 120_000, 10_000),
+    })
+    .default({ baseUrl: defaultBaseUrl, timeoutMs: 10_000 });
+}
 
 const Origin = z
   .string()
@@ -58,39 +64,17 @@ const ClientSchema = z.strictObject({
 export const McpServerConfigSchema = z.strictObject({
   /** The URL clients use to reach this server (behind a proxy: the public one). Default: where it listens. */
   publicUrl: httpUrl.optional(),
-  governance: z
-    .strictObject({
-      baseUrl: httpUrl.default('http://127.0.0.1:8080'),
-      /** A governance-api key (any role) to read policies and deployed descriptors. */
-      apiKey: secret.optional(),
-      timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
-    })
-    .default({ baseUrl: 'http://127.0.0.1:8080', timeoutMs: 10_000 }),
-  knowledgeGraph: z
-    .strictObject({
-      baseUrl: httpUrl.default('http://127.0.0.1:8081'),
-      apiKey: secret.optional(),
-      timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
-    })
-    .default({ baseUrl: 'http://127.0.0.1:8081', timeoutMs: 10_000 }),
+  /** `apiKey`: a governance-api key (any role) to read policies and deployed descriptors. */
+  governance: backendSettings('http://127.0.0.1:8080'),
+  knowledgeGraph: backendSettings('http://127.0.0.1:8081'),
   limits: z
     .strictObject({
-      maxResultBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .max(16 * 1024 * 1024)
-        .default(256 * 1024),
-      defaultPageSize: z.number().int().min(1).max(100).default(10),
-      maxPageSize: z.number().int().min(1).max(100).default(100),
+      maxResultBytes: integerSetting(1024, 16 * 1024 * 1024, 256 * 1024),
+      defaultPageSize: integerSetting(1, 100, 10),
+      maxPageSize: integerSetting(1, 100, 100),
       /** Resources per page of `resources/list` (the client follows `nextCursor`). */
-      resourcesPageSize: z.number().int().min(1).max(1000).default(100),
-      maxRequestBytes: z
-        .number()
-        .int()
-        .min(1024)
-        .max(64 * 1024 * 1024)
-        .default(1024 * 1024),
+      resourcesPageSize: integerSetting(1, 1000, 100),
+      maxRequestBytes: integerSetting(1024, 64 * 1024 * 1024, 1024 * 1024),
     })
     .default({
       maxResultBytes: 256 * 1024,
@@ -133,26 +117,21 @@ export const McpServerConfigSchema = z.strictObject({
           scopes: z.array(z.string().min(1)).default(['openid', 'profile', 'email']),
           /** The ID token claim that names the account (default `preferred_username`, else `email`, else `sub`). */
           accountClaim: z.string().min(1).default('preferred_username'),
-          timeoutMs: z.number().int().min(100).max(60_000).default(10_000),
+          timeoutMs: integerSetting(100, 60_000, 10_000),
         })
         .optional(),
       clients: z.array(ClientSchema).default([]),
-      accessTokenTtlSeconds: z.number().int().min(30).max(86_400).default(600),
-      refreshTokenTtlSeconds: z
-        .number()
-        .int()
-        .min(60)
-        .max(365 * 86_400)
-        .default(14 * 86_400),
+      accessTokenTtlSeconds: integerSetting(30, 86_400, 600),
+      refreshTokenTtlSeconds: integerSetting(60, 365 * 86_400, 14 * 86_400),
       /** Days a signing key signs before a new one is made; old keys keep verifying live tokens. */
-      signingKeyRotationDays: z.number().int().min(1).max(3650).default(30),
+      signingKeyRotationDays: integerSetting(1, 3650, 30),
       clientIdMetadataDocuments: z.boolean().default(true),
       /** How Client ID Metadata Documents are fetched (never redirects, never special-use addresses). */
       clientIdMetadataDocumentFetch: z
         .strictObject({
-          timeoutMs: z.number().int().min(100).max(30_000).default(2500),
+          timeoutMs: integerSetting(100, 30_000, 2500),
           /** Largest document accepted, in bytes. */
-          maxBytes: z.number().int().min(512).max(1_048_576).default(5120),
+          maxBytes: integerSetting(512, 1_048_576, 5120),
           /** A PEM file of CA certificates trusted beside the system's (an internal CA). */
           trustedCaFile: z.string().min(1).optional(),
           /** Tests only: fetch documents from loopback addresses. Refused with NODE_ENV=production. */
@@ -163,7 +142,7 @@ export const McpServerConfigSchema = z.strictObject({
         .strictObject({
           enabled: z.boolean().default(true),
           /** Registrations per client IP address per minute. */
-          perMinute: z.number().int().min(1).max(10_000).default(10),
+          perMinute: integerSetting(1, 10_000, 10),
           /** A registered client that gets no grant within this time is removed. */
           unusedClientTtlSeconds: z.number().int().min(60).default(86_400),
         })
@@ -196,25 +175,17 @@ export const McpServerConfigSchema = z.strictObject({
             .string()
             .regex(/^[a-z_][a-z0-9_]{0,62}$/)
             .default('dcg_mcp'),
-          maxConnections: z.number().int().min(1).max(100).default(10),
+          maxConnections: integerSetting(1, 100, 10),
         })
         .default({ schema: 'dcg_mcp', maxConnections: 10 }),
     })
     .default({ sqlite: {}, postgres: { schema: 'dcg_mcp', maxConnections: 10 } }),
-  /** Timeouts, connection caps and the stop's grace period (see `@dcg/http-kit`). */
-  server: HttpServerConfigSchema.default(() => HttpServerConfigSchema.parse({})),
   /**
-   * Admission control (see `@dcg/http-kit`): requests worked on at once and waiting for a turn;
-   * beyond that 503 with `Retry-After`. The probes and `/metrics` never wait.
+   * server, admission, rateLimit, metrics (see `@dcg/http-kit`). Rate limits count requests with a
+   * valid access token per user (the token's subject), others per client address, failed token
+   * checks much tighter; `/metrics` takes one of `metricsKeys`.
    */
-  admission: AdmissionConfigSchema.default(() => AdmissionConfigSchema.parse({})),
-  /**
-   * Per-client rate limits (see `@dcg/http-kit`): requests with a valid access token count per
-   * user (the token's subject), others per client address, failed token checks much tighter.
-   */
-  rateLimit: RateLimitConfigSchema.default(() => RateLimitConfigSchema.parse({})),
-  /** `GET /metrics` (Prometheus): on, behind one of `metricsKeys` by default (see `@dcg/http-kit`). */
-  metrics: MetricsConfigSchema.default(() => MetricsConfigSchema.parse({})),
+  ...serviceConfigSections,
   /**
    * The keys a scraper presents on `/metrics` (`Authorization: Bearer <key>`). mcp-server has no
    * API keys of its own (its callers hold OAuth tokens, which are for `/mcp`): these are the

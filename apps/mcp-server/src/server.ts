@@ -4,12 +4,12 @@ import {
   ConfigError,
   createLogger,
   isProduction,
-  type Logger,
   openSharedLimits,
   packageVersion,
   parseConfig,
   ServiceLifecycle,
   ServiceMetrics,
+  type ServiceStartOptions,
   type SharedLimits,
   startHttpServer,
 } from '@dcg/http-kit';
@@ -27,24 +27,15 @@ import { createOAuth, type OAuth } from './oauth-app';
 import { createToolsHandler } from './tools-handler';
 
 /**
- * Options of {@link startMcpServer}.
+ * Options of {@link startMcpServer}: `dataDir` holds `oauth.db` (clients, grants, tokens) and
+ * `oauth-keys.json` (signing keys) unless `databaseUrl` is set; `demo` adds the user `demo` with a
+ * random password (returned) when no user is configured.
  *
  * @example
  * const options: StartMcpServerOptions = { dataDir: '/tmp/mcp', port: 0 };
  */
-export interface StartMcpServerOptions {
-  /** The configuration (validated here; see the README for every key). Default: all defaults. */
-  config?: z.input<typeof McpServerConfigSchema> | McpServerConfig;
-  /** Data folder: `oauth.db` (clients, grants, tokens) and `oauth-keys.json` (signing keys). */
-  dataDir: string;
-  /** PostgreSQL connection string; when set, the OAuth store and keys live there instead. */
-  databaseUrl?: string | undefined;
-  port?: number;
-  host?: string;
-  /** Adds the user `demo` with a random password (returned) when no user is configured. */
-  demo?: boolean;
-  logger?: Logger;
-  env?: Record<string, string | undefined>;
+export interface StartMcpServerOptions
+  extends ServiceStartOptions<z.input<typeof McpServerConfigSchema> | McpServerConfig> {
   /** Registers more tools, resources or prompts on every server instance (e.g. a deployment's own). */
   extendServer?: (server: McpServer) => void;
   /** Prometheus metrics (default: a registry of this instance with the process metrics). */

@@ -20,19 +20,8 @@ export {
   complianceStatus,
   UNPROCESSABLE_MESSAGE,
 } from './compliance-status';
-export {
-  type ComplianceState,
-  ComplianceStateSchema,
-  type ComplianceTreeNode,
-  ComplianceTreeNodeSchema,
-  type ContractComplianceState,
-  ContractComplianceStateSchema,
-  type InstanceCompliance,
-  InstanceComplianceSchema,
-  ValidationIssueSchema,
-  type VerdictOverride,
-  VerdictOverrideSchema,
-} from './compliance-wire';
+// All of compliance-wire is public: the states, the tree and overrides on the wire.
+export * from './compliance-wire';
 export { ContractSchemaError, type ContractSchemaErrorCode } from './contract-schema-error';
 export {
   type ComponentDescriptor,
@@ -178,20 +167,8 @@ export {
   type TechAdapterSystemError,
   TechAdapterSystemErrorSchema,
 } from './tech-adapter-error';
-export {
-  depthIssue,
-  prefixIssues,
-  toValidationIssues,
-  type Validation,
-  type ValidationIssue,
-  type ValidationIssueCode,
-  validateDescriptor,
-  validateDetails,
-  validateSubmission,
-  validateTemplate,
-  validateWith,
-  validationIssue,
-} from './validation';
+// All of validation is public: the validators, their issues and the helpers that build them.
+export * from './validation';
 export {
   type ValidationResult,
   ValidationResultSchema,

@@ -12,6 +12,14 @@ export const ErrorMoreInfoSchema = z
 /** A value that ErrorMoreInfoSchema accepts (its parsed output). */
 export type ErrorMoreInfo = z.infer<typeof ErrorMoreInfoSchema>;
 
+// What both error answers may add for the user: a message, the input at fault and what to do.
+const explanationFields = {
+  userMessage: z.string().optional(),
+  input: z.string().optional(),
+  inputErrorField: z.string().optional(),
+  moreInfo: ErrorMoreInfoSchema.optional(),
+};
+
 /**
  * 400 answer of a tech adapter (`RequestValidationError`).
  *
@@ -21,10 +29,7 @@ export type ErrorMoreInfo = z.infer<typeof ErrorMoreInfoSchema>;
 export const TechAdapterErrorSchema = z
   .looseObject({
     errors: z.array(z.string()),
-    userMessage: z.string().optional(),
-    input: z.string().optional(),
-    inputErrorField: z.string().optional(),
-    moreInfo: ErrorMoreInfoSchema.optional(),
+    ...explanationFields,
   })
   .meta({ title: 'TechAdapterError' });
 /** A value that TechAdapterErrorSchema accepts (its parsed output). */
@@ -39,10 +44,7 @@ export type TechAdapterError = z.infer<typeof TechAdapterErrorSchema>;
 export const TechAdapterSystemErrorSchema = z
   .looseObject({
     error: z.string(),
-    userMessage: z.string().optional(),
-    input: z.string().optional(),
-    inputErrorField: z.string().optional(),
-    moreInfo: ErrorMoreInfoSchema.optional(),
+    ...explanationFields,
   })
   .meta({ title: 'TechAdapterSystemError' });
 /** A value that TechAdapterSystemErrorSchema accepts (its parsed output). */

@@ -1,6 +1,6 @@
 import { ComplianceStateSchema, ValidationIssueSchema } from '@dcg/contract-schema';
 import * as z from 'zod/mini';
-import { PaginationMetaSchema } from './paging';
+import { pageSchema } from './paging';
 
 const storedFields = {
   seq: z.int(),
@@ -59,8 +59,9 @@ export type AcceptedEvaluationResult = z.infer<typeof AcceptedEvaluationResultSc
  * @example
  * const { data } = EvaluationResultHistorySchema.parse(await res.json());
  */
-export const EvaluationResultHistorySchema = z
-  .object({ data: z.array(StoredEvaluationResultSchema), meta: PaginationMetaSchema })
-  .register(z.globalRegistry, { id: 'EvaluationResultHistory' });
+export const EvaluationResultHistorySchema = pageSchema(
+  StoredEvaluationResultSchema,
+  'EvaluationResultHistory',
+);
 /** One page of a result history. */
 export type EvaluationResultHistory = z.infer<typeof EvaluationResultHistorySchema>;

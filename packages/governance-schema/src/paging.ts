@@ -22,3 +22,16 @@ export const PaginationMetaSchema = z.object({
 });
 /** `meta.pagination` of a list answer. */
 export type PaginationMeta = z.infer<typeof PaginationMetaSchema>;
+
+/**
+ * The schema of one page of a list answer: `data` (items of `item`) and `meta`, registered as
+ * the component `id` of the JSON Schemas and OpenAPI documents.
+ *
+ * @example
+ * export const PolicyPageSchema = pageSchema(PolicySchema, 'PolicyPage');
+ */
+export function pageSchema<Item extends z.ZodMiniType>(item: Item, id: string) {
+  return z
+    .object({ data: z.array(item), meta: PaginationMetaSchema })
+    .register(z.globalRegistry, { id });
+}

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PaginationMetaSchema } from './paging';
+import { pageSchema } from './paging';
 
 /** When a policy runs: `active` during deployment, `passive` outside it (guardians push results). */
 export const POLICY_TRIGGERS = ['active', 'passive'] as const;
@@ -43,8 +43,6 @@ export type Policy = z.infer<typeof PolicySchema>;
  * @example
  * const { data, meta } = PolicyPageSchema.parse(await res.json());
  */
-export const PolicyPageSchema = z
-  .object({ data: z.array(PolicySchema), meta: PaginationMetaSchema })
-  .register(z.globalRegistry, { id: 'PolicyPage' });
+export const PolicyPageSchema = pageSchema(PolicySchema, 'PolicyPage');
 /** One page of policies. */
 export type PolicyPage = z.infer<typeof PolicyPageSchema>;

@@ -26,11 +26,11 @@ import { createTransport, parseWith, type Transport } from './http-transport';
 import { KgClientError, KgResponseError } from './kg-client-error';
 import { pageSearch, type SearchAllOptions, type SearchPages } from './search-pages';
 
-/** Options of {@link createKgClient}: where the knowledge graph API is, and the transport's limits. */
-export interface KgClientOptions extends HttpClientOptions {
-  /** Largest answer accepted, in bytes. Default 32 MiB. */
-  readonly maxResponseBytes?: number | undefined;
-}
+/**
+ * Options of {@link createKgClient}: where the knowledge graph API is, and the transport's limits
+ * (`maxResponseBytes`: default 32 MiB).
+ */
+export type KgClientOptions = HttpClientOptions;
 
 /** Options every call takes; an aborted call rejects with a `KgAbortError`. */
 export type { CallOptions };

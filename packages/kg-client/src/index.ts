@@ -43,15 +43,8 @@ export type {
   DescribeVariable,
 } from './describe-concepts';
 export { buildDescribeQuery, collectDescriptions } from './describe-concepts';
-export type { KgClientErrorCode } from './kg-client-error';
-export {
-  KgAbortError,
-  KgClientError,
-  KgNetworkError,
-  KgProblemError,
-  KgResponseError,
-  KgTimeoutError,
-} from './kg-client-error';
+// All of kg-client-error is public: the error classes callers tell apart, and their codes.
+export * from './kg-client-error';
 export type { LangString, PlainTriple, PlainValue, PlainValueOptions } from './plain-values';
 export { toPlainRows, toPlainValue } from './plain-values';
 export type { SearchAllOptions, SearchPages } from './search-pages';

@@ -29,13 +29,10 @@ import { MarketplaceClientError, MarketplaceProblemError } from './marketplace-c
 
 /**
  * Options of {@link createMarketplaceClient}: where governance-api is (policies need an
- * `apiKey`) and the transport's limits (a failed GET is retried on network errors, 408, 429 and
- * 5xx).
+ * `apiKey`) and the transport's limits (`maxResponseBytes`: default 16 MiB; a failed GET is
+ * retried on network errors, 408, 429 and 5xx).
  */
-export interface MarketplaceClientOptions extends HttpClientOptions {
-  /** Largest answer accepted, in bytes. Default 16 MiB. */
-  readonly maxResponseBytes?: number | undefined;
-}
+export type MarketplaceClientOptions = HttpClientOptions;
 
 /** Options every call takes; an aborted call rejects with code `aborted`. */
 export type { CallOptions };

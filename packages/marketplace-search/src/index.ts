@@ -1,15 +1,8 @@
+// The wire types of search results are @dcg/governance-schema's; the query schema that
+// `search()` takes is repeated here for the callers of this package.
 export {
-  type EmbeddingJob,
-  EmbeddingJobSchema,
-  type EmbeddingJobStatus,
-  type EmbeddingsStatus,
-  EmbeddingsStatusSchema,
   type MarketplaceSearchQuery,
   MarketplaceSearchQuerySchema,
-  type SearchHit,
-  SearchHitSchema,
-  type SearchResult,
-  SearchResultSchema,
 } from '@dcg/governance-schema';
 export type { EmbeddingProvider } from './embedding-provider';
 export {

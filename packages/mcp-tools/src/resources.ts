@@ -24,23 +24,47 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
   const { marketplace, cacheHints } = deps;
   const scopeChallenge = requireScopes(SCOPES.marketplaceRead);
 
-  server.registerResource(
+  // Both resources are JSON documents of the marketplace, read with the same scope and cache hint.
+  const registerJsonResource = (
+    name: string,
+    uriTemplate: string,
+    about: { title: string; description: string },
+    read: (
+      uri: URL,
+      variableOf: (name: string) => string,
+      signal: AbortSignal,
+    ) => Promise<Record<string, unknown>>,
+  ) =>
+    server.registerResource(
+      name,
+      new ResourceTemplate(uriTemplate, { list: undefined }),
+      {
+        ...about,
+        mimeType: 'application/json',
+        cacheHint: cacheHints.marketplaceData,
+        scopeChallenge,
+      },
+      async (uri, variables, ctx) => {
+        const body = await read(uri, (n) => variable(variables[n]), ctx.mcpReq.signal);
+        return {
+          contents: [
+            { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) },
+          ],
+        };
+      },
+    );
+
+  registerJsonResource(
     'system',
-    new ResourceTemplate('dcg://systems/{environment}/{systemId}', {
-      list: undefined,
-    }),
+    'dcg://systems/{environment}/{systemId}',
     {
       title: 'Deployed system',
       description:
         'A deployed system (data product): its output ports with their data contracts, its components and their compliance',
-      mimeType: 'application/json',
-      cacheHint: cacheHints.marketplaceData,
-      scopeChallenge,
     },
-    async (uri, variables, ctx) => {
-      const environment = variable(variables.environment);
-      const systemId = variable(variables.systemId);
-      const signal = ctx.mcpReq.signal;
+    async (uri, variableOf, signal) => {
+      const environment = variableOf('environment');
+      const systemId = variableOf('systemId');
       const instance = await backend(() =>
         marketplace.getInstance(systemId, { environment, signal }),
       );
@@ -50,35 +74,24 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
         readDeployedSystem(marketplace, instance, signal),
       );
       // The view for reading, and the descriptor itself as deployed (public info only).
-      const body = {
+      return {
         ...view,
         ...(deployed ? { planId: deployed.planId, descriptor: deployed.descriptor } : {}),
-      };
-      return {
-        contents: [
-          { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) },
-        ],
       };
     },
   );
 
-  server.registerResource(
+  registerJsonResource(
     'data-contract',
-    new ResourceTemplate('dcg://data-contracts/{environment}/{contractId}', {
-      list: undefined,
-    }),
+    'dcg://data-contracts/{environment}/{contractId}',
     {
       title: 'Data contract',
       description:
         'A data contract (output port): its schema, SLA and terms, and its compliance with failing requirements',
-      mimeType: 'application/json',
-      cacheHint: cacheHints.marketplaceData,
-      scopeChallenge,
     },
-    async (uri, variables, ctx) => {
-      const environment = variable(variables.environment);
-      const contractId = variable(variables.contractId);
-      const signal = ctx.mcpReq.signal;
+    async (uri, variableOf, signal) => {
+      const environment = variableOf('environment');
+      const contractId = variableOf('contractId');
       const [compliance, instances] = await backend(() =>
         Promise.all([
           marketplace.getContractCompliance(contractId, environment, { signal }),
@@ -95,7 +108,7 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
         );
       const { view } = await backend(() => readDeployedSystem(marketplace, instance, signal));
       const component = view.outputPorts.find((c) => c.id === contractId);
-      const body = {
+      return {
         contractId,
         environment,
         systemId: instance.systemId,
@@ -104,11 +117,6 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
         ...(component?.dataContract === undefined ? {} : { dataContract: component.dataContract }),
         compliance: complianceOutput(compliance),
         ...(view.note ? { note: view.note } : {}),
-      };
-      return {
-        contents: [
-          { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) },
-        ],
       };
     },
   );

@@ -1,6 +1,6 @@
 import { EvaluationResultSubmissionSchema } from '@dcg/contract-schema';
 import { collectBoundedPage, type Governance, MAX_ID_LENGTH } from '@dcg/governance';
-import { bearerGuarded, openApiJson, openApiProblem, openApiProblems } from '@dcg/http-kit';
+import { bearerGuarded, openApiJson, openApiProblem } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
@@ -8,6 +8,7 @@ import { assertPolicyAllowed, type Guards } from '../auth';
 import type { GovernanceMetricsRecorder } from '../governance-metrics';
 import { readJson } from '../governance-problems';
 import { pageResponse } from '../page-response';
+import { guardedProblems } from './guarded-problems';
 import { jsonSchemaComponent } from './json-schema-component';
 import {
   AcceptedEvaluationResultSchema,
@@ -69,8 +70,7 @@ export function mountEvaluationResultRoutes(
       400: openApiProblem(
         'No environment, or the body is not one result with a valid resource and result',
       ),
-      ...openApiProblems({
-        401: 'No or an invalid API key',
+      ...guardedProblems({
         403: 'The key may not submit for this policy',
         404: 'No such policy',
       }),
@@ -111,7 +111,7 @@ export function mountEvaluationResultRoutes(
       },
       responses: {
         200: openApiJson('One page of results', ResultHistoryPageSchema),
-        ...openApiProblems({ 400: 'Invalid paging', 401: 'No or an invalid API key' }),
+        ...guardedProblems({ 400: 'Invalid paging' }),
       },
     }),
     async (c) => {

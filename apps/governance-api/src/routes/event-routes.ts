@@ -1,10 +1,11 @@
 import type { Governance } from '@dcg/governance';
-import { openApiProblems, problemResponse, type ServiceLifecycle } from '@dcg/http-kit';
+import { problemResponse, type ServiceLifecycle } from '@dcg/http-kit';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
+import { guardedProblems } from './guarded-problems';
 import { bearerSecurity } from './openapi-schemas';
 
 const SystemEventSchema = z
@@ -47,8 +48,7 @@ export function mountEventRoutes(
         description: 'An event stream',
         content: { 'text/event-stream': { schema: SystemEventSchema } },
       },
-      ...openApiProblems({
-        401: 'No or an invalid API key',
+      ...guardedProblems({
         429: 'The key already holds `limits.maxEventStreamsPerKey` streams',
       }),
     },

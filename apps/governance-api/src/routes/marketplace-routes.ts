@@ -57,6 +57,12 @@ export function mountMarketplaceRoutes(
     },
   );
 
+  // The reads of one deployed system: by id, in one environment or its latest deployment.
+  const systemRequest = {
+    params: idPathParams('systemId', MAX_ID_LENGTH),
+    query: z.object({ environment: EnvironmentSchema.optional() }),
+  };
+
   app.openapi(
     createRoute({
       method: 'get',
@@ -64,10 +70,7 @@ export function mountMarketplaceRoutes(
       operationId: 'getMarketplaceInstance',
       tags: ['marketplace'],
       summary: 'One deployed system (latest deployment when no environment is given)',
-      request: {
-        params: idPathParams('systemId', MAX_ID_LENGTH),
-        query: z.object({ environment: EnvironmentSchema.optional() }),
-      },
+      request: systemRequest,
       responses: {
         200: openApiJson('The instance', MarketplaceInstanceViewSchema),
         404: openApiProblem('Not deployed'),
@@ -92,10 +95,7 @@ export function mountMarketplaceRoutes(
         'The descriptor of a deployed system as deployed, with public info (latest deployment when no environment is given)',
       description:
         "Each component's `info.publicInfo` from its tech adapter is kept; `info.privateInfo` is left out (the provisioning API, behind a key, has it).",
-      request: {
-        params: idPathParams('systemId', MAX_ID_LENGTH),
-        query: z.object({ environment: EnvironmentSchema.optional() }),
-      },
+      request: systemRequest,
       responses: {
         200: openApiJson(
           'The deployed descriptor and the plan that deployed it',

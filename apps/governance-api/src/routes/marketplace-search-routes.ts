@@ -4,18 +4,13 @@ import {
   MarketplaceSearchQuerySchema,
   SearchResultSchema as SearchResultWire,
 } from '@dcg/governance-schema';
-import {
-  bearerGuarded,
-  openApiJson,
-  openApiProblem,
-  openApiProblems,
-  ProblemError,
-} from '@dcg/http-kit';
+import { bearerGuarded, openApiJson, openApiProblem, ProblemError } from '@dcg/http-kit';
 import type { MarketplaceSearch } from '@dcg/marketplace-search';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
+import { guardedProblems } from './guarded-problems';
 import { wireSchema } from './json-schema-component';
 import { EnvironmentSchema as Environment, idPathParams } from './openapi-schemas';
 
@@ -101,9 +96,8 @@ export function mountMarketplaceSearchRoutes(
           'The job (the running one when the environment already has one); its progress is at Location',
           EmbeddingJobSchema,
         ),
-        ...openApiProblems({
+        ...guardedProblems({
           400: 'Invalid body',
-          401: 'No or an invalid API key',
           403: 'The key is not a platform-admin key',
           409: 'Embeddings search is disabled',
         }),
@@ -131,7 +125,7 @@ export function mountMarketplaceSearchRoutes(
       },
       responses: {
         200: openApiJson('The job', EmbeddingJobSchema),
-        ...openApiProblems({ 401: 'No or an invalid API key', 404: 'No such job' }),
+        ...guardedProblems({ 404: 'No such job' }),
         503: unavailable,
       },
     }),

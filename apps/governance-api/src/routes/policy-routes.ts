@@ -5,11 +5,12 @@ import {
   PolicyStatusSchema,
   PolicyTriggerSchema,
 } from '@dcg/governance';
-import { bearerGuarded, openApiJson, openApiProblems } from '@dcg/http-kit';
+import { bearerGuarded, openApiJson } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
+import { guardedProblems } from './guarded-problems';
 import { PagingQuerySchema, PolicyPageSchema, PolicySchema } from './openapi-schemas';
 
 const text = (max: number) => z.string().min(1).max(max);
@@ -48,7 +49,7 @@ export function mountPolicyRoutes(
       },
       responses: {
         200: openApiJson('One page of policies', PolicyPageSchema),
-        ...openApiProblems({ 400: 'Invalid filter or paging', 401: 'No or an invalid API key' }),
+        ...guardedProblems({ 400: 'Invalid filter or paging' }),
       },
     }),
     async (c) => {
@@ -79,7 +80,7 @@ export function mountPolicyRoutes(
       request: { params: z.object({ id: text(500).meta({ param: { name: 'id', in: 'path' } }) }) },
       responses: {
         200: openApiJson('The policy', PolicySchema),
-        ...openApiProblems({ 401: 'No or an invalid API key', 404: 'No such policy' }),
+        ...guardedProblems({ 404: 'No such policy' }),
       },
     }),
     async (c) => {
@@ -101,9 +102,8 @@ export function mountPolicyRoutes(
       },
       responses: {
         201: openApiJson('The created policy', PolicySchema),
-        ...openApiProblems({
+        ...guardedProblems({
           400: 'Invalid policy',
-          401: 'No or an invalid API key',
           403: 'The key is not a platform-admin key',
           409: 'A policy with this id exists',
         }),

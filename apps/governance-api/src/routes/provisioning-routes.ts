@@ -5,19 +5,14 @@ import {
   PlanStatusSchema,
   ProvisioningPlanSchema,
 } from '@dcg/governance';
-import {
-  bearerGuarded,
-  openApiJson,
-  openApiProblem,
-  openApiProblems,
-  ProblemError,
-} from '@dcg/http-kit';
+import { bearerGuarded, openApiJson, openApiProblem, ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { readJson } from '../governance-problems';
 import { pageResponse } from '../page-response';
+import { guardedProblems } from './guarded-problems';
 import {
   bearerSecurity,
   EnvironmentSchema,
@@ -90,9 +85,8 @@ export function mountProvisioningRoutes(
         413: openApiProblem(
           'The body, or the YAML descriptor once its aliases are expanded, is too large',
         ),
-        ...openApiProblems({
+        ...guardedProblems({
           422: 'The body or the descriptor is nested deeper than limits.maxDepth',
-          401: 'No or an invalid API key',
           403: 'The key is not a coordinator key',
           404: 'Undeploy by systemId: not deployed there',
         }),
@@ -120,9 +114,8 @@ export function mountProvisioningRoutes(
       request: { query: PlanListQuerySchema },
       responses: {
         200: openApiJson('One page of plans', PlanPageSchema),
-        ...openApiProblems({
+        ...guardedProblems({
           400: 'Invalid state, environment or paging',
-          401: 'No or an invalid API key',
         }),
       },
     }),
@@ -172,7 +165,7 @@ export function mountProvisioningRoutes(
       },
       responses: {
         200: openApiJson('The plan', ProvisioningPlanSchema),
-        ...openApiProblems({ 401: 'No or an invalid API key', 404: 'No such plan' }),
+        ...guardedProblems({ 404: 'No such plan' }),
       },
     }),
     async (c) => {

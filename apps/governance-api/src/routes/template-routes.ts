@@ -1,19 +1,14 @@
 import { InfrastructureTemplateSchema } from '@dcg/contract-schema';
 import type { Governance } from '@dcg/governance';
 import { MAX_ID_LENGTH } from '@dcg/governance';
-import {
-  bearerGuarded,
-  openApiJson,
-  openApiProblem,
-  openApiProblems,
-  ProblemError,
-} from '@dcg/http-kit';
+import { bearerGuarded, openApiJson, openApiProblem, ProblemError } from '@dcg/http-kit';
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { readJson } from '../governance-problems';
+import { guardedProblems } from './guarded-problems';
 import { jsonSchemaComponent } from './json-schema-component';
 import {
   bearerSecurity,
@@ -25,9 +20,8 @@ import {
 const registerResponses = {
   200: openApiJson('The template was updated', RegisteredTemplateSchema),
   201: openApiJson('The template was registered', RegisteredTemplateSchema),
-  ...openApiProblems({
+  ...guardedProblems({
     400: 'The body is not a valid template',
-    401: 'No or an invalid API key',
     403: 'The key is not a platform-admin key',
   }),
   422: openApiProblem(
@@ -104,7 +98,7 @@ export function mountTemplateRoutes(
       },
       responses: {
         200: openApiJson('The template', RegisteredTemplateSchema),
-        ...openApiProblems({ 401: 'No or an invalid API key', 404: 'No such template' }),
+        ...guardedProblems({ 404: 'No such template' }),
       },
     }),
     async (c) => {

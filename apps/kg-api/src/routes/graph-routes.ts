@@ -30,6 +30,7 @@ import { kgProblemType } from '../kg-problems';
 import { strictUtf8InSteps } from '../sparql-request';
 import { mountGraphStoreRoutes } from './graph-store-routes';
 import { graphTransferOpenApi } from './graph-upload-openapi';
+import { guardedProblems } from './guarded-problems';
 import {
   bearerSecurity,
   GraphInfoSchema,
@@ -112,6 +113,12 @@ export function mountGraphRoutes(
     },
   );
 
+  // The writes on one source: behind a writer key, the source named in the path.
+  const sourceWrite = {
+    ...bearerGuarded(guards.write),
+    request: { params: SourceParamsSchema },
+  };
+
   app.openapi(
     createRoute({
       method: 'delete',
@@ -119,12 +126,10 @@ export function mountGraphRoutes(
       operationId: 'deleteSourceGraph',
       tags: ['sources'],
       summary: "Removes a source's ingested triples",
-      ...bearerGuarded(guards.write),
-      request: { params: SourceParamsSchema },
+      ...sourceWrite,
       responses: {
         200: openApiJson('Removed', GraphInfoSchema),
-        ...openApiProblems({
-          401: 'no or wrong API key',
+        ...guardedProblems({
           403: 'the key may not write',
           404: 'unknown source',
         }),
@@ -143,12 +148,10 @@ export function mountGraphRoutes(
       operationId: 'ingestSource',
       tags: ['sources'],
       summary: "Pulls the source's graph from its adapter (GET {baseUrl}/v1/graph/jsonld) now",
-      ...bearerGuarded(guards.write),
-      request: { params: SourceParamsSchema },
+      ...sourceWrite,
       responses: {
         200: openApiJson('Ingested', GraphInfoSchema),
-        ...openApiProblems({
-          401: 'no or wrong API key',
+        ...guardedProblems({
           403: 'ingestion not enabled for the source, or the key may not write',
           404: 'unknown source',
           409: 'the source has no baseUrl',

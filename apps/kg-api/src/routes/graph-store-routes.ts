@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { KgEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { graphTransferOpenApi } from './graph-upload-openapi';
+import { guardedProblems } from './guarded-problems';
 import { bearerSecurity, GraphInfoSchema } from './openapi-shared';
 
 /** The graph of a source, as a SPARQL 1.1 Graph Store Protocol client names it. */
@@ -135,8 +136,7 @@ export function mountGraphStoreRoutes(
       400: openApiProblem(
         'no graph, default, a repeated graph, or an IRI that names no source graph of this service',
       ),
-      ...openApiProblems({
-        401: 'no or wrong API key',
+      ...guardedProblems({
         403: 'the key may not write',
         404: 'unknown source',
       }),

@@ -21,7 +21,7 @@ import {
   serviceDescription,
   serviceDescriptionJsonLd,
 } from '@dcg/sparql-subset';
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { KgEnv } from '../app-env';
@@ -81,15 +81,25 @@ export function registerSparqlPaths(
     }),
     ...options.extra,
   } as const;
-  const request = options.params ? { params: options.params } : {};
-  app.openAPIRegistry.registerPath({
-    method: 'get',
-    path,
-    operationId: `${options.operationId}ViaGet`,
-    tags: [options.tag],
-    summary: options.summary,
-    request: {
-      ...request,
+  // GET and POST differ in how the query comes (URL or body) and, with results formats, in the
+  // Service Description that GET answers without one; the rest of the two operations is shared.
+  const register = (
+    method: 'get' | 'post',
+    request: NonNullable<RouteConfig['request']>,
+    operationResponses: RouteConfig['responses'],
+  ) =>
+    app.openAPIRegistry.registerPath({
+      method,
+      path,
+      operationId: `${options.operationId}Via${method === 'get' ? 'Get' : 'Post'}`,
+      tags: [options.tag],
+      summary: options.summary,
+      request: { ...(options.params ? { params: options.params } : {}), ...request },
+      responses: operationResponses,
+    });
+  register(
+    'get',
+    {
       query: z.object({
         query: options.resultsFormats
           ? z
@@ -100,7 +110,7 @@ export function registerSparqlPaths(
         ...formatParameter,
       }),
     },
-    responses: options.resultsFormats
+    options.resultsFormats
       ? {
           ...responses,
           200: {
@@ -113,15 +123,10 @@ export function registerSparqlPaths(
           },
         }
       : responses,
-  });
-  app.openAPIRegistry.registerPath({
-    method: 'post',
-    path,
-    operationId: `${options.operationId}ViaPost`,
-    tags: [options.tag],
-    summary: options.summary,
-    request: {
-      ...request,
+  );
+  register(
+    'post',
+    {
       ...(options.format ? { query: z.object(formatParameter) } : {}),
       body: {
         required: true,
@@ -134,7 +139,7 @@ export function registerSparqlPaths(
       },
     },
     responses,
-  });
+  );
 }
 
 function contentType(format: ResultsFormat): string {
