@@ -9,10 +9,10 @@ import type {
 import type { GovernanceTables } from './governance-tables';
 import { GroupCommit } from './group-commit';
 import { inChunks } from './in-chunks';
-import { sqliteResultBatch } from './sqlite-result-batch';
 import { enqueueResult, type PendingResult } from './pending-result';
 import { commitResultsOnPostgres } from './postgres-result-batch';
 import { clampPaging, hasNul } from './row-mapping';
+import { sqliteResultBatch } from './sqlite-result-batch';
 import type { StoreContext } from './store-context';
 
 type ResultRow = Selectable<GovernanceTables['evaluation_results']>;
