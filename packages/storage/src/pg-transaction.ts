@@ -1,28 +1,29 @@
-/** What {@link withPgTransaction} needs of a client: `pg.PoolClient` or `pg.Client`. */
-export interface PgQueryable {
-  query(text: string): Promise<unknown>;
-}
+import type pg from 'pg';
 
 /**
- * Runs `fn` between `BEGIN` and `COMMIT` on a raw pg client (`ROLLBACK` when it throws, the
- * error passed on). For code that holds its own client; Kysely stores use `transaction`.
+ * Runs `fn` on a client of `pool` between `BEGIN` and `COMMIT` (`ROLLBACK` when it throws, the
+ * error passed on), then gives the client back. For code that speaks to pg itself; Kysely stores
+ * use `transaction`.
  *
  * @example
- * const client = await pool.connect();
- * try {
- *   await withPgTransaction(client, () => client.query('INSERT INTO notes VALUES ($1)', ['n1']));
- * } finally {
- *   client.release();
- * }
+ * await withPgTransaction(pool, async (client) => {
+ *   await client.query('INSERT INTO notes (id) VALUES ($1)', ['n1']);
+ * });
  */
-export async function withPgTransaction<T>(client: PgQueryable, fn: () => Promise<T>): Promise<T> {
-  await client.query('BEGIN');
+export async function withPgTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
   try {
-    const out = await fn();
+    await client.query('BEGIN');
+    const out = await fn(client);
     await client.query('COMMIT');
     return out;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
+  } finally {
+    client.release();
   }
 }
