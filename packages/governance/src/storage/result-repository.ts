@@ -9,9 +9,10 @@ import type {
 import type { GovernanceTables } from './governance-tables';
 import { GroupCommit } from './group-commit';
 import { inChunks } from './in-chunks';
+import { pagedList } from './paged-list';
 import { enqueueResult, type PendingResult } from './pending-result';
 import { commitResultsOnPostgres } from './postgres-result-batch';
-import { clampPaging, hasNul } from './row-mapping';
+import { hasNul } from './row-mapping';
 import { sqliteResultBatch } from './sqlite-result-batch';
 import type { StoreContext } from './store-context';
 
@@ -119,25 +120,20 @@ export function resultRepository(
 
     async listResultStates(contractId, filter) {
       return ctx.run('list result states', async () => {
-        const { limit, offset } = clampPaging(filter.limit, filter.offset);
         // Served by the (contract_id, environment, seq) index; the documents are never read.
         const filtered = db
           .selectFrom('evaluation_results')
           .where('contract_id', '=', contractId)
           .where('environment', '=', filter.environment);
-        const { n } = await filtered
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow();
-        const rows = await filtered
-          .select(['contract_id', 'policy_id', 'seq', 'status', 'received_at'])
-          .orderBy('seq', 'desc')
-          .limit(limit)
-          .offset(offset)
-          .execute();
-        return {
-          data: rows.map(stateFromRow),
-          meta: { pagination: { limit, offset, total: Number(n) } },
-        };
+        return pagedList(
+          filtered,
+          filter,
+          (q) =>
+            q
+              .select(['contract_id', 'policy_id', 'seq', 'status', 'received_at'])
+              .orderBy('seq', 'desc'),
+          stateFromRow,
+        );
       });
     },
 
@@ -176,20 +172,12 @@ export function resultRepository(
             q.where('environment', '=', filter.environment!),
           )
           .$if(filter.policyId !== undefined, (q) => q.where('policy_id', '=', filter.policyId!));
-        const { limit, offset } = clampPaging(filter.limit, filter.offset);
-        const { n } = await filtered
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow();
-        const rows = await filtered
-          .selectAll()
-          .orderBy('seq', 'desc')
-          .limit(limit)
-          .offset(offset)
-          .execute();
-        return {
-          data: rows.map(resultFromRow),
-          meta: { pagination: { limit, offset, total: Number(n) } },
-        };
+        return pagedList(
+          filtered,
+          filter,
+          (q) => q.selectAll().orderBy('seq', 'desc'),
+          resultFromRow,
+        );
       });
     },
   };
