@@ -1,7 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // pg-transaction on its own: code that speaks to pg alone (knowledge-graph, bundled into the
+  // published kg-cli) imports it without loading better-sqlite3.
+  entry: ['src/index.ts', 'src/pg-transaction.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

@@ -1,3 +1,4 @@
+import { withPgTransaction } from '@dcg/storage/pg-transaction';
 import type pg from 'pg';
 
 /**
@@ -14,9 +15,7 @@ export async function createDemoTables(
   schema: string,
 ): Promise<() => Promise<void>> {
   const s = `"${schema.replace(/"/g, '""')}"`;
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await withPgTransaction(pool, async (client) => {
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await client.query(`DROP TABLE IF EXISTS ${s}.orders, ${s}.invoices, ${s}.customers`);
     await client.query(
@@ -38,13 +37,7 @@ export async function createDemoTables(
     await client.query(
       `INSERT INTO ${s}.customers (customer_id, lifetime_value) SELECT 'cus-' || i, i FROM generate_series(1, 50) i`,
     );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   return async () => {
     await pool.query(`UPDATE ${s}.orders SET updated_at = now()`);
   };

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { StorageError } from './storage-error';
 import type { StorageHandle } from './storage-handle';
+import { transaction } from './transaction';
 
 /**
  * One schema version of a component: `up` runs once, in a transaction, over the connection that
@@ -46,9 +47,9 @@ const VERSIONS_TABLE = 'dcg_schema_versions';
 /**
  * Brings `component`'s tables up to its last step. Versions live in `dcg_schema_versions
  * (component, version, name, applied_at)`; each step runs once, in its own transaction with its
- * version row. On PostgreSQL an advisory lock per schema and component makes processes that
- * start together take turns (the later ones find the work done); on SQLite `BEGIN IMMEDIATE`
- * does the same.
+ * version row (see `transaction`). On PostgreSQL an advisory lock per schema and component makes
+ * processes that start together take turns (the later ones find the work done); on SQLite
+ * `BEGIN IMMEDIATE` does the same, and connections of one process to one file take turns.
  *
  * @example
  * const handle = await openSqlite('./data/notes.db');
@@ -69,74 +70,67 @@ export async function migrate<DB>(
   });
   const { dialect } = handle;
   const report: MigrationReport = { applied: [], adopted: [] };
+  // biome-ignore lint/suspicious/noExplicitAny: the runner serves every schema
+  const anyHandle = handle as StorageHandle<any>;
+  // Each step in its own transaction; on PostgreSQL the advisory lock makes processes take turns.
+  // biome-ignore lint/suspicious/noExplicitAny: the runner serves every schema
+  const inTransaction = (work: (db: Kysely<any>) => Promise<void>) =>
+    transaction(anyHandle, async (db) => {
+      if (dialect === 'postgres') {
+        const key = `dcg.migrate.${handle.schema}.${migrations.component}`;
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
+      }
+      await work(db);
+    });
+  // biome-ignore lint/suspicious/noExplicitAny: the runner serves every schema
+  const current = async (db: Kysely<any>) => {
+    const row = await db
+      .selectFrom(VERSIONS_TABLE)
+      .select((eb) => eb.fn.max<number | null>('version').as('version'))
+      .where('component', '=', migrations.component)
+      .executeTakeFirst();
+    return Number(row?.version ?? 0);
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: the runner serves every schema
+  const record = (db: Kysely<any>, step: MigrationStep, name: string) =>
+    db
+      .insertInto(VERSIONS_TABLE)
+      .values({
+        component: migrations.component,
+        version: step.version,
+        name,
+        applied_at: new Date().toISOString(),
+      })
+      .execute();
   try {
-    // biome-ignore lint/suspicious/noExplicitAny: the runner serves every schema
-    await (handle.db as Kysely<any>).connection().execute(async (db) => {
-      const inTransaction = async (work: () => Promise<void>) => {
-        await sql.raw(dialect === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN').execute(db);
-        try {
-          if (dialect === 'postgres') {
-            const key = `dcg.migrate.${handle.schema}.${migrations.component}`;
-            await sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`.execute(db);
-          }
-          await work();
-          await sql.raw('COMMIT').execute(db);
-        } catch (error) {
-          await sql
-            .raw('ROLLBACK')
-            .execute(db)
-            .catch(() => undefined);
-          throw error;
-        }
-      };
-      const current = async () => {
-        const row = await db
-          .selectFrom(VERSIONS_TABLE)
-          .select((eb) => eb.fn.max<number | null>('version').as('version'))
-          .where('component', '=', migrations.component)
-          .executeTakeFirst();
-        return Number(row?.version ?? 0);
-      };
-      const record = (step: MigrationStep, name: string) =>
-        db
-          .insertInto(VERSIONS_TABLE)
-          .values({
-            component: migrations.component,
-            version: step.version,
-            name,
-            applied_at: new Date().toISOString(),
-          })
-          .execute();
-
-      await inTransaction(async () => {
-        if (dialect === 'postgres') {
-          await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(handle.schema)}`.execute(db);
-        }
-        await db.schema
-          .createTable(VERSIONS_TABLE)
-          .ifNotExists()
-          .addColumn('component', 'text', (c) => c.notNull())
-          .addColumn('version', 'integer', (c) => c.notNull())
-          .addColumn('name', 'text', (c) => c.notNull())
-          .addColumn('applied_at', 'text', (c) => c.notNull())
-          .addPrimaryKeyConstraint(`${VERSIONS_TABLE}_pkey`, ['component', 'version'])
-          .execute();
-        if ((await current()) > 0 || !migrations.adopt) return;
-        const held = await migrations.adopt(db, dialect);
-        for (const step of steps.slice(0, held)) {
-          await record(step, `${step.name} (adopted: written before ${VERSIONS_TABLE})`);
-          report.adopted.push(step.version);
-        }
-      });
-      for (const step of steps) {
-        await inTransaction(async () => {
-          if ((await current()) >= step.version) return;
-          await step.up(db, dialect);
-          await record(step, step.name);
-          report.applied.push(step.version);
-        });
+    await inTransaction(async (db) => {
+      if (dialect === 'postgres') {
+        await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(handle.schema)}`.execute(db);
+      }
+      await db.schema
+        .createTable(VERSIONS_TABLE)
+        .ifNotExists()
+        .addColumn('component', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('applied_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint(`${VERSIONS_TABLE}_pkey`, ['component', 'version'])
+        .execute();
+      if ((await current(db)) > 0 || !migrations.adopt) return;
+      const held = await migrations.adopt(db, dialect);
+      for (const step of steps.slice(0, held)) {
+        await record(db, step, `${step.name} (adopted: written before ${VERSIONS_TABLE})`);
+        report.adopted.push(step.version);
       }
     });
+    for (const step of steps) {
+      await inTransaction(async (db) => {
+        if ((await current(db)) >= step.version) return;
+        await step.up(db, dialect);
+        await record(db, step, step.name);
+        report.applied.push(step.version);
+      });
+    }
   } catch (error) {
     if (StorageError.isInstance(error)) throw error;
     throw new StorageError(

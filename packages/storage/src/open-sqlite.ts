@@ -75,6 +75,7 @@ export async function openSqlite<DB>(
     dialect: 'sqlite',
     db,
     raw: connection,
+    path,
     close() {
       closing ??= (async () => {
         // Kysely's destroy closes the connection.

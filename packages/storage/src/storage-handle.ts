@@ -14,6 +14,8 @@ export interface SqliteHandle<DB> {
   readonly dialect: 'sqlite';
   readonly db: Kysely<DB>;
   readonly raw: Database.Database;
+  /** The file as opened (`:memory:` for a throw-away database). */
+  readonly path: string;
   /** Closes the connection (checkpointing the WAL). Idempotent. */
   close(): Promise<void>;
 }

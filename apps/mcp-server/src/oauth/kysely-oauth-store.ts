@@ -1,3 +1,4 @@
+import { readJson } from '@dcg/storage';
 import { type ColumnType, type Kysely, sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { fromStoredPayload, storedId, toStoredPayload } from './credential-hashing';
@@ -27,9 +28,6 @@ export interface OAuthTables {
   oauth_keys: { id: number; body: JsonColumn<SigningKeys>; newest_kid: string };
 }
 
-const json = <T>(value: string | T): T =>
-  typeof value === 'string' ? (JSON.parse(value) as T) : value;
-
 /**
  * The OAuth store over either database, written once: every statement here runs unchanged on
  * SQLite and on PostgreSQL. Single use holds because each use is one conditional statement whose
@@ -51,9 +49,24 @@ export function kyselyOAuthStore(
     row: { payload: string | StoredPayload; consumed_at: number | string | null } | undefined,
   ): StoredPayload | undefined => {
     if (!row) return undefined;
-    const parsed = json<StoredPayload>(row.payload);
+    const parsed = readJson<StoredPayload>(row.payload);
     const value = id === undefined ? parsed : fromStoredPayload(model, id, parsed);
     return row.consumed_at === null ? value : { ...value, consumed: Number(row.consumed_at) };
+  };
+  // A live row of `model` whose `column` holds `value`; `id` (the caller's, before hashing) when
+  // looked up by id.
+  const findLive = async (
+    model: string,
+    column: 'id' | 'uid' | 'user_code',
+    value: string,
+    id?: string,
+  ) => {
+    const row = await models()
+      .where('model', '=', model)
+      .where(column, '=', value)
+      .where(live(epoch()))
+      .executeTakeFirst();
+    return read(model, id, row);
   };
   // Every row of a grant, and the grant itself, as oidc-provider revokes on a reuse.
   const revokeGrantOf = (model: string, id: string) => {
@@ -93,30 +106,9 @@ export function kyselyOAuthStore(
             .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
             .execute();
         },
-        async find(id: string) {
-          const row = await models()
-            .where('model', '=', model)
-            .where('id', '=', storedId(model, id))
-            .where(live(epoch()))
-            .executeTakeFirst();
-          return read(model, id, row);
-        },
-        async findByUid(uid: string) {
-          const row = await models()
-            .where('model', '=', model)
-            .where('uid', '=', uid)
-            .where(live(epoch()))
-            .executeTakeFirst();
-          return read(model, undefined, row);
-        },
-        async findByUserCode(userCode: string) {
-          const row = await models()
-            .where('model', '=', model)
-            .where('user_code', '=', userCode)
-            .where(live(epoch()))
-            .executeTakeFirst();
-          return read(model, undefined, row);
-        },
+        find: (id: string) => findLive(model, 'id', storedId(model, id), id),
+        findByUid: (uid: string) => findLive(model, 'uid', uid),
+        findByUserCode: (userCode: string) => findLive(model, 'user_code', userCode),
         async consume(id: string) {
           const key = storedId(model, id);
           // Concurrent updates of one row queue on it; the later ones then see it consumed.
@@ -215,7 +207,7 @@ export function tableKeyStorage(db: Kysely<OAuthTables>): KeyStorage {
         .select('body')
         .where('id', '=', 1)
         .executeTakeFirst();
-      return row ? json<SigningKeys>(row.body) : undefined;
+      return row ? readJson<SigningKeys>(row.body) : undefined;
     },
     async replace(previous, next) {
       const newest = next.jwks.keys[0]!.kid;

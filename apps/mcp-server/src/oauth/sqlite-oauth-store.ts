@@ -1,6 +1,6 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { migrate, openSqlite } from '@dcg/storage';
+import { dirname } from 'node:path';
+import { migrate, oneAtATime, openSqlite } from '@dcg/storage';
 import { kyselyOAuthStore, type OAuthTables } from './kysely-oauth-store';
 import type { OAuthStore } from './oauth-store';
 import { oauthMigrations } from './oauth-store-migrations';
@@ -21,14 +21,15 @@ export async function openSqliteOAuthStore(file: string, keysFile: string): Prom
   // Deleted rows (used codes, revoked tokens, the plain values a migration replaced) are zeroed.
   handle.raw.pragma('secure_delete = ON');
   try {
-    await oneAtATime(file, async () => {
-      const { applied } = await migrate(handle, oauthMigrations);
-      if (applied.includes(2)) {
-        // Plain values may linger in free pages and old WAL frames: rewrite the file, empty the WAL.
+    const { applied } = await migrate(handle, oauthMigrations);
+    if (applied.includes(2)) {
+      // Plain values may linger in free pages and old WAL frames: rewrite the file, empty the WAL.
+      // In this file's turn: no other connection of the process holds its write lock meanwhile.
+      await oneAtATime(handle, async () => {
         handle.raw.exec('VACUUM');
         handle.raw.pragma('wal_checkpoint(TRUNCATE)');
-      }
-    });
+      });
+    }
   } catch (error) {
     await handle.close();
     throw error;
@@ -68,20 +69,4 @@ function privateFiles(file: string): void {
   for (const path of [file, `${file}-wal`, `${file}-shm`]) {
     if (existsSync(path)) chmodSync(path, 0o600);
   }
-}
-
-const migrations = new Map<string, Promise<void>>();
-
-/**
- * Runs `task` after every earlier one on the same file in this process. `migrate` holds the
- * write lock across awaits; a second connection of this process waiting for that lock would block
- * the event loop in SQLite's busy handler, so the holder could never finish.
- */
-function oneAtATime(file: string, task: () => Promise<void>): Promise<void> {
-  const key = resolve(file);
-  const run = (migrations.get(key) ?? Promise.resolve()).then(task);
-  const settled = run.catch(() => undefined);
-  migrations.set(key, settled);
-  void settled.then(() => migrations.get(key) === settled && migrations.delete(key));
-  return run;
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { GovernanceError } from '../errors';
 import type { ProvisioningPlan } from '../provisioning-plan';
 import type { PlanRepository } from '../repositories';
-import { clampPaging } from './row-mapping';
+import { pagedList } from './paged-list';
 import type { StoreContext } from './store-context';
 
 /**
@@ -140,21 +140,12 @@ export function planRepository(ctx: StoreContext): PlanRepository {
           .$if(filter.environment !== undefined, (q) =>
             q.where('environment', '=', filter.environment!),
           );
-        const { limit, offset } = clampPaging(filter.limit, filter.offset);
-        const { n } = await filtered
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow();
-        const rows = await filtered
-          .select('document')
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limit)
-          .offset(offset)
-          .execute();
-        return {
-          data: rows.map(planOf),
-          meta: { pagination: { limit, offset, total: Number(n) } },
-        };
+        return pagedList(
+          filtered,
+          filter,
+          (q) => q.select('document').orderBy('created_at', 'desc').orderBy('id', 'desc'),
+          planOf,
+        );
       });
     },
   };

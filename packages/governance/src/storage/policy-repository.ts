@@ -3,7 +3,8 @@ import { GovernanceError } from '../errors';
 import type { Policy } from '../policy';
 import type { PolicyRepository } from '../repositories';
 import type { GovernanceTables } from './governance-tables';
-import { assertStorableText, clampPaging, hasNul, policyFromRow } from './row-mapping';
+import { pagedList } from './paged-list';
+import { assertStorableText, hasNul, policyFromRow } from './row-mapping';
 import type { StoreContext } from './store-context';
 
 /**
@@ -111,21 +112,12 @@ export function policyRepository(ctx: StoreContext): PolicyRepository {
               ]),
             ),
           );
-        const { limit, offset } = clampPaging(filter.limit, filter.offset);
-        const { n } = await filtered
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow();
-        const rows = await filtered
-          .selectAll()
-          .orderBy('created_at')
-          .orderBy('id')
-          .limit(limit)
-          .offset(offset)
-          .execute();
-        return {
-          data: rows.map(policyFromRow),
-          meta: { pagination: { limit, offset, total: Number(n) } },
-        };
+        return pagedList(
+          filtered,
+          filter,
+          (q) => q.selectAll().orderBy('created_at').orderBy('id'),
+          policyFromRow,
+        );
       });
     },
   };

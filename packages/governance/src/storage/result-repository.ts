@@ -1,4 +1,5 @@
 import type { ComplianceState } from '@dcg/contract-schema';
+import { writeOnSqlite } from '@dcg/storage';
 import type { Selectable } from 'kysely';
 import type {
   CurrentResultStatus,
@@ -8,16 +9,15 @@ import type {
 import type { GovernanceTables } from './governance-tables';
 import { GroupCommit } from './group-commit';
 import { inChunks } from './in-chunks';
+import { pagedList } from './paged-list';
 import { enqueueResult, type PendingResult } from './pending-result';
 import { commitResultsOnPostgres } from './postgres-result-batch';
-import { clampPaging, hasNul } from './row-mapping';
+import { hasNul } from './row-mapping';
+import { sqliteResultBatch } from './sqlite-result-batch';
 import type { StoreContext } from './store-context';
 
 type ResultRow = Selectable<GovernanceTables['evaluation_results']>;
 type StateRow = Pick<ResultRow, 'contract_id' | 'policy_id' | 'seq' | 'status' | 'received_at'>;
-
-const keyOf = (r: { contractId: string; environment: string; policyId: string }) =>
-  JSON.stringify([r.contractId, r.environment, r.policyId]);
 
 const stateFromRow = (row: StateRow): CurrentResultStatus => ({
   contractId: row.contract_id,
@@ -52,85 +52,17 @@ export function resultRepository(
     status: row.status as ComplianceState,
   });
 
-  // A result that requires a guard and has none is not inserted (null). On PostgreSQL one
-  // statement does it all (see postgres-result-batch.ts); this transaction serves SQLite, where
-  // a statement costs no round trip.
-  const insertAll = (batch: PendingResult[]): Promise<Array<StoredEvaluationResult | null>> =>
-    ctx.dialect === 'postgres'
-      ? commitResultsOnPostgres(db, batch)
-      : ctx.transaction(async (trx) => {
-          const guarded = new Set<string>();
-          const needGuard = [
-            ...new Set(batch.filter((p) => p.requireGuard).map((p) => p.result.contractId)),
-          ];
-          for (const ids of inChunks(needGuard)) {
-            const guards = await trx
-              .selectFrom('instance_guards')
-              .select(['contract_id', 'environment', 'policy_id'])
-              .where('contract_id', 'in', ids)
-              .execute();
-            for (const g of guards) {
-              guarded.add(
-                keyOf({
-                  contractId: g.contract_id,
-                  environment: g.environment,
-                  policyId: g.policy_id,
-                }),
-              );
-            }
-          }
-          const accepted = batch
-            .filter((p) => !p.requireGuard || guarded.has(keyOf(p.result)))
-            .map((p) => p.result);
-          if (accepted.length === 0) return batch.map(() => null);
-          const inserted = await trx
-            .insertInto('evaluation_results')
-            .values(
-              accepted.map((r) => ({
-                contract_id: r.contractId,
-                policy_id: r.policyId,
-                environment: r.environment,
-                received_at: r.receivedAt,
-                submission: JSON.stringify(r.submission),
-                details_conform: ctx.bool(r.detailsConform),
-                status: r.status,
-              })),
-            )
-            .returning('seq')
-            .execute();
-          // Sequence numbers are drawn in the order of the VALUES list; RETURNING's order is not
-          // promised, so the numbers are sorted back onto the rows.
-          const seqs = inserted.map((row) => Number(row.seq)).sort((a, b) => a - b);
-          const stored = new Map(accepted.map((r, i) => [r, { ...r, seq: seqs[i]! }]));
-          // The latest of the batch per pointer; the pointer only moves forward.
-          const latest = new Map<string, StoredEvaluationResult>();
-          for (const s of stored.values()) latest.set(keyOf(s), s);
-          const pointers = [...latest.entries()]
-            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-            .map(([, s]) => ({
-              contract_id: s.contractId,
-              policy_id: s.policyId,
-              environment: s.environment,
-              seq: s.seq,
-              status: s.status,
-              received_at: s.receivedAt,
-            }));
-          await trx
-            .insertInto('current_results')
-            .values(pointers)
-            .onConflict((oc) =>
-              oc
-                .columns(['contract_id', 'policy_id', 'environment'])
-                .doUpdateSet((eb) => ({
-                  seq: eb.ref('excluded.seq'),
-                  status: eb.ref('excluded.status'),
-                  received_at: eb.ref('excluded.received_at'),
-                }))
-                .whereRef('excluded.seq', '>', 'current_results.seq'),
-            )
-            .execute();
-          return batch.map((p) => stored.get(p.result) ?? null);
-        });
+  // A result that requires a guard and has none is not inserted (null). Each dialect has its own
+  // hot path: PostgreSQL one statement (postgres-result-batch.ts), SQLite one synchronous
+  // transaction of prepared statements (sqlite-result-batch.ts).
+  const { handle } = ctx;
+  let insertAll: (batch: PendingResult[]) => Promise<Array<StoredEvaluationResult | null>>;
+  if (handle.dialect === 'postgres') {
+    insertAll = (batch) => commitResultsOnPostgres(handle.pool, batch);
+  } else {
+    const commit = sqliteResultBatch(handle.raw);
+    insertAll = (batch) => writeOnSqlite(handle, () => commit(batch));
+  }
   const group = new GroupCommit(insertAll, {
     what: `an evaluation result in ${ctx.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`,
     // SQLite has one connection, so one commit at a time; PostgreSQL's pool takes up to four.
@@ -188,25 +120,20 @@ export function resultRepository(
 
     async listResultStates(contractId, filter) {
       return ctx.run('list result states', async () => {
-        const { limit, offset } = clampPaging(filter.limit, filter.offset);
         // Served by the (contract_id, environment, seq) index; the documents are never read.
         const filtered = db
           .selectFrom('evaluation_results')
           .where('contract_id', '=', contractId)
           .where('environment', '=', filter.environment);
-        const { n } = await filtered
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow();
-        const rows = await filtered
-          .select(['contract_id', 'policy_id', 'seq', 'status', 'received_at'])
-          .orderBy('seq', 'desc')
-          .limit(limit)
-          .offset(offset)
-          .execute();
-        return {
-          data: rows.map(stateFromRow),
-          meta: { pagination: { limit, offset, total: Number(n) } },
-        };
+        return pagedList(
+          filtered,
+          filter,
+          (q) =>
+            q
+              .select(['contract_id', 'policy_id', 'seq', 'status', 'received_at'])
+              .orderBy('seq', 'desc'),
+          stateFromRow,
+        );
       });
     },
 
@@ -245,20 +172,12 @@ export function resultRepository(
             q.where('environment', '=', filter.environment!),
           )
           .$if(filter.policyId !== undefined, (q) => q.where('policy_id', '=', filter.policyId!));
-        const { limit, offset } = clampPaging(filter.limit, filter.offset);
-        const { n } = await filtered
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow();
-        const rows = await filtered
-          .selectAll()
-          .orderBy('seq', 'desc')
-          .limit(limit)
-          .offset(offset)
-          .execute();
-        return {
-          data: rows.map(resultFromRow),
-          meta: { pagination: { limit, offset, total: Number(n) } },
-        };
+        return pagedList(
+          filtered,
+          filter,
+          (q) => q.selectAll().orderBy('seq', 'desc'),
+          resultFromRow,
+        );
       });
     },
   };

@@ -1,21 +1,12 @@
+import type { Selectable } from 'kysely';
 import { GovernanceError, governanceIssue } from '../errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits';
 import type { Policy } from '../policy';
 import type { ContractGuard, TemplatePolicyDraft } from '../repositories';
+import type { GovernanceTables } from './governance-tables';
 
-/** A policy row as both SQL stores read it (column names are the same in both). */
-export interface PolicyRow {
-  id: string;
-  name: string;
-  description: string;
-  resource_type: string;
-  trigger: string;
-  status: string;
-  environment: string | null;
-  template_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A policy row as both dialects read it (the table's type in governance-tables.ts). */
+export type PolicyRow = Selectable<GovernanceTables['policies']>;
 
 /**
  * Maps a policy row to the domain shape. The columns are constrained by CHECK clauses, so the casts
@@ -153,14 +144,8 @@ export function templatePolicy(
   };
 }
 
-/** An `instance_guards` row as both SQL stores read it. */
-export interface GuardRow {
-  contract_id: string;
-  environment: string;
-  policy_id: string;
-  guardian_id: string;
-  system_id: string;
-}
+/** An `instance_guards` row as both dialects read it. */
+export type GuardRow = Selectable<GovernanceTables['instance_guards']>;
 
 /**
  * Maps an `instance_guards` row to the domain shape.

@@ -1,4 +1,4 @@
-import type { StorageHandle } from '@dcg/storage';
+import { databaseNow, readJson, type StorageHandle, transaction } from '@dcg/storage';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { GovernanceError } from '../errors';
 import type { GovernanceTables } from './governance-tables';
@@ -15,14 +15,16 @@ type Db = Kysely<GovernanceTables>;
  */
 export interface StoreContext {
   readonly db: Db;
+  /** The handle, for the dialect-specific hot paths (result-repository.ts). */
+  readonly handle: StorageHandle<GovernanceTables>;
   readonly dialect: 'sqlite' | 'postgres';
   /** Runs `fn`; refuses once the store is closed and reports driver errors as `storage_failure`. */
   run<T>(what: string, fn: () => Promise<T>): Promise<T>;
   /** Throws `storage_failure` once the store is closed. */
   assertOpen(): void;
   /**
-   * Runs `fn` in a transaction that may write. SQLite: `BEGIN IMMEDIATE`, so a transaction that
-   * reads before it writes never fails to upgrade its lock. PostgreSQL: `BEGIN`.
+   * Runs `fn` in a transaction that may write (@dcg/storage's `transaction`: `BEGIN IMMEDIATE` on
+   * SQLite, `BEGIN` on PostgreSQL).
    */
   transaction<T>(fn: (trx: Db) => Promise<T>): Promise<T>;
   /** A JSON column's value as stored: text on SQLite, parsed by pg on PostgreSQL. */
@@ -30,7 +32,7 @@ export interface StoreContext {
   /** A boolean as the column takes it (SQLite has no booleans: 0/1). */
   bool(value: boolean): boolean | number;
   /** Now in milliseconds since the epoch, by the database's clock (leases of several machines). */
-  nowMs(): RawBuilder<number>;
+  nowMs(): RawBuilder<number | string>;
   /** `column` contains `text`, ignoring case, without LIKE's wildcards. */
   containsText(column: string, text: string): RawBuilder<boolean>;
   /** Takes a lock on `key` until the transaction ends (PostgreSQL; SQLite's writer lock suffices). */
@@ -56,6 +58,7 @@ export function storeContext(
   };
   return {
     db,
+    handle,
     dialect,
     assertOpen,
     async run(what, fn) {
@@ -76,26 +79,10 @@ export function storeContext(
         });
       }
     },
-    transaction(fn) {
-      if (!sqlite) return db.transaction().execute(fn);
-      return db.connection().execute(async (conn) => {
-        await sql`BEGIN IMMEDIATE`.execute(conn);
-        try {
-          const out = await fn(conn);
-          await sql`COMMIT`.execute(conn);
-          return out;
-        } catch (error) {
-          await sql`ROLLBACK`.execute(conn).catch(() => undefined);
-          throw error;
-        }
-      });
-    },
-    readJson: <T>(value: unknown) => (sqlite ? JSON.parse(value as string) : value) as T,
+    transaction: (fn) => transaction(handle, fn),
+    readJson,
     bool: (value) => (sqlite ? (value ? 1 : 0) : value),
-    nowMs: () =>
-      sqlite
-        ? sql<number>`CAST(round((julianday('now') - 2440587.5) * 86400000) AS INTEGER)`
-        : sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`,
+    nowMs: () => databaseNow(dialect),
     containsText: (column, text) =>
       sql<boolean>`${sql.raw(sqlite ? 'instr' : 'strpos')}(lower(${sql.ref(column)}), lower(${text})) > 0`,
     async lockKey(trx, key) {

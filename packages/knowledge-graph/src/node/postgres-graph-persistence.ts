@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withPgTransaction } from '@dcg/storage/pg-transaction';
 import type pg from 'pg';
 import { KnowledgeGraphError } from '../errors';
 import type { GraphPersistence, LoadGraphOptions, StoredGraph } from '../graph-persistence';
@@ -222,18 +223,8 @@ export class PostgresGraphPersistence implements GraphPersistence {
     );
   }
 
-  async #transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-    const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN');
-      await work(client);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  #transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    return withPgTransaction(this.#pool, work);
   }
 }
 

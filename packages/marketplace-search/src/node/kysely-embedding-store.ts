@@ -1,5 +1,11 @@
-import type { Migrations } from '@dcg/storage';
-import { type ColumnType, type Kysely, type RawBuilder, sql } from 'kysely';
+import {
+  databaseNow,
+  type Migrations,
+  readJson,
+  type StorageHandle,
+  transaction,
+} from '@dcg/storage';
+import { type ColumnType, type Kysely, sql } from 'kysely';
 import {
   type EmbeddingJob,
   type EmbeddingStore,
@@ -41,9 +47,6 @@ export interface EmbeddingTables {
     expires_at: MsColumn;
   };
 }
-
-const json = <T>(value: string | T): T =>
-  typeof value === 'string' ? (JSON.parse(value) as T) : value;
 
 /**
  * The tables (version 1). `IF NOT EXISTS`, because databases written before the migration runner
@@ -111,46 +114,18 @@ export const embeddingMigrations: Migrations = {
 };
 
 /**
- * The embedding store over either database, written once. Dialect differences, all here: the
- * database clock in milliseconds, how a transaction takes the write lock (SQLite `BEGIN
- * IMMEDIATE` locks the file; PostgreSQL `FOR UPDATE` locks the lease row), and how JSON comes back.
+ * The embedding store over either database, written once. Dialect differences: the database
+ * clock (@dcg/storage `databaseNow`), how a transaction takes the write lock (@dcg/storage
+ * `transaction`: SQLite `BEGIN IMMEDIATE` locks the file; here PostgreSQL `FOR UPDATE` locks the
+ * lease row), and how JSON comes back (`readJson`).
  *
  * @example
- * const store = kyselyEmbeddingStore(handle.db, { kind: 'sqlite', close: handle.close });
+ * const store = kyselyEmbeddingStore(handle);
  */
-export function kyselyEmbeddingStore(
-  db: Kysely<EmbeddingTables>,
-  options: {
-    kind: Dialect;
-    close(): Promise<void>;
-    /** Runs transactions one at a time where the database needs it (SQLite: see its opener). */
-    serialise?: <T>(task: () => Promise<T>) => Promise<T>;
-  },
-): EmbeddingStore {
-  const { kind } = options;
+export function kyselyEmbeddingStore(handle: StorageHandle<EmbeddingTables>): EmbeddingStore {
+  const { db, dialect: kind } = handle;
   // Database time: every process compares leases on one clock.
-  const nowMs: RawBuilder<number | string> =
-    kind === 'postgres'
-      ? sql`(extract(epoch from clock_timestamp()) * 1000)::bigint`
-      : sql`CAST(unixepoch('subsec') * 1000 AS INTEGER)`;
-  const serialise = options.serialise ?? (<T>(task: () => Promise<T>) => task());
-  const transaction = <T>(work: (trx: Kysely<EmbeddingTables>) => Promise<T>): Promise<T> =>
-    serialise(() =>
-      db.connection().execute(async (conn) => {
-        await sql.raw(kind === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN').execute(conn);
-        try {
-          const result = await work(conn);
-          await sql.raw('COMMIT').execute(conn);
-          return result;
-        } catch (error) {
-          await sql
-            .raw('ROLLBACK')
-            .execute(conn)
-            .catch(() => undefined);
-          throw error;
-        }
-      }),
-    );
+  const nowMs = databaseNow(kind);
   const guard =
     <A extends unknown[], R>(what: string, fn: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -169,13 +144,13 @@ export function kyselyEmbeddingStore(
     started_at: job.startedAt,
     document: JSON.stringify(job),
   });
+  // What changes when a job moves on: its status and its document.
+  const jobChange = (job: EmbeddingJob) => ({ status: job.status, document: JSON.stringify(job) });
   const saveJob = (trx: Kysely<EmbeddingTables>, job: EmbeddingJob) =>
     trx
       .insertInto('marketplace_embedding_jobs')
       .values(jobRow(job))
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet({ status: job.status, document: JSON.stringify(job) }),
-      )
+      .onConflict((oc) => oc.column('id').doUpdateSet(jobChange(job)))
       .execute();
   const readJob = async (trx: Kysely<EmbeddingTables>, id: string) => {
     const row = await trx
@@ -183,14 +158,14 @@ export function kyselyEmbeddingStore(
       .select('document')
       .where('id', '=', id)
       .executeTakeFirst();
-    return row ? json<EmbeddingJob>(row.document) : null;
+    return row ? readJson<EmbeddingJob>(row.document) : null;
   };
 
   return {
     kind,
     putEmbeddings: guard('put', async (rows: readonly StoredEmbedding[]) => {
       if (rows.length === 0) return;
-      await transaction(async (trx) => {
+      await transaction(handle, async (trx) => {
         for (let i = 0; i < rows.length; i += 500) {
           await trx
             .insertInto('marketplace_embeddings')
@@ -255,7 +230,7 @@ export function kyselyEmbeddingStore(
       await db.insertInto('marketplace_embedding_jobs').values(jobRow(job)).execute();
     }),
     claimJob: guard('claim job', (job: EmbeddingJob, lease: { owner: string; leaseMs: number }) =>
-      transaction(async (trx) => {
+      transaction(handle, async (trx) => {
         const held = await trx
           .selectFrom('marketplace_embedding_leases')
           .select('job_id')
@@ -298,7 +273,7 @@ export function kyselyEmbeddingStore(
             .executeTakeFirst();
           // A lease without its job cannot happen (both are written in one transaction).
           if (!running) throw new Error(`the lease of ${job.environment} names no stored job`);
-          return { claimed: false, job: json<EmbeddingJob>(running.document) };
+          return { claimed: false, job: readJson<EmbeddingJob>(running.document) };
         }
         if (held && held.job_id !== job.id) {
           const stale = await readJob(trx, held.job_id);
@@ -333,7 +308,7 @@ export function kyselyEmbeddingStore(
     updateJob: guard('update job', async (job: EmbeddingJob) => {
       await db
         .updateTable('marketplace_embedding_jobs')
-        .set({ status: job.status, document: JSON.stringify(job) })
+        .set(jobChange(job))
         .where('id', '=', job.id)
         .execute();
     }),
@@ -350,8 +325,8 @@ export function kyselyEmbeddingStore(
         .orderBy('id', 'desc')
         .limit(Math.min(1000, filter.limit ?? 100))
         .execute();
-      return rows.map((r) => json<EmbeddingJob>(r.document));
+      return rows.map((r) => readJson<EmbeddingJob>(r.document));
     }),
-    close: options.close,
+    close: handle.close,
   };
 }

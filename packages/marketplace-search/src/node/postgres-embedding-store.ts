@@ -52,5 +52,5 @@ export async function openPostgresEmbeddingStore(
       cause,
     });
   }
-  return kyselyEmbeddingStore(handle.db, { kind: 'postgres', close: handle.close });
+  return kyselyEmbeddingStore(handle);
 }
