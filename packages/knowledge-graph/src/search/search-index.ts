@@ -3,6 +3,7 @@ import type { Quad } from 'n3';
 import type { TripleStore } from '../store/triple-store';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
 import { DocRegistry } from './doc-registry';
+import type { SearchIndexData } from './search-index-data';
 import { type Postings, type SearchPredicate, SourceSearchIndex } from './source-search-index';
 
 /** One page of search hits: IRIs best first, and how many matched in all. */
@@ -213,6 +214,14 @@ export class SearchIndex {
    */
   buildSourceInSteps(store: TripleStore): Generator<void, SourceSearchIndex, void> {
     return SourceSearchIndex.buildInSteps(store, this.#predicates, this.#registry);
+  }
+
+  /**
+   * The index of a source's store from its persisted form (without making it visible), or
+   * undefined when that was built for other searchable predicates (build it then).
+   */
+  restoreSource(store: TripleStore, data: SearchIndexData): SourceSearchIndex | undefined {
+    return SourceSearchIndex.restore(store, this.#predicates, this.#registry, data);
   }
 
   /** Makes a built index the one of `sourceId` (or removes it when `index` is undefined). */
