@@ -220,8 +220,7 @@ export class FileGraphPersistence implements GraphPersistence {
     searchIndex?: SearchIndexData,
   ): Promise<void> {
     return this.#writeAtomically(this.#snapshotFile(sourceId), async (handle) => {
-      for (const chunk of encodeSnapshot(store, generation, searchIndex))
-        await handle.write(chunk);
+      for (const chunk of encodeSnapshot(store, generation, searchIndex)) await handle.write(chunk);
     });
   }
 

@@ -94,7 +94,10 @@ describe('graph snapshots with a search index', () => {
   it('restores an index into a search index whose document ids are already taken (re-sorting its postings)', async () => {
     const store = sampleStore();
     const data = built(store).sourceIndex('s')!.toData();
-    const decoded = await decodeSnapshot(rechunk(encodeSnapshot(store, randomUUID(), data), 64), 'x');
+    const decoded = await decodeSnapshot(
+      rechunk(encodeSnapshot(store, randomUUID(), data), 64),
+      'x',
+    );
     // Another source takes ids first, then frees some: ids come back in another order.
     const index = new SearchIndex(predicates);
     const other = new TripleStoreBuilder();

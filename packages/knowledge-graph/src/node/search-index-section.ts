@@ -44,7 +44,11 @@ export function encodeSearchIndexSection(data: SearchIndexData | undefined): Uin
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   length.writeUInt32LE(json.length, 0);
-  return [length, json, ...arraysOf(data.docSubjects, words, data.sortedIds, postings).map(bytesOf)];
+  return [
+    length,
+    json,
+    ...arraysOf(data.docSubjects, words, data.sortedIds, postings).map(bytesOf),
+  ];
 }
 
 function arraysOf(
@@ -125,7 +129,8 @@ function parseHeader(json: Buffer): SectionHeader {
     parsed !== null &&
     Array.isArray(parsed.predicates) &&
     parsed.predicates.every(
-      (p) => typeof p?.iri === 'string' && typeof p.weight === 'number' && Number.isFinite(p.weight),
+      (p) =>
+        typeof p?.iri === 'string' && typeof p.weight === 'number' && Number.isFinite(p.weight),
     ) &&
     Array.isArray(parsed.languages) &&
     parsed.languages.length > 0 &&

@@ -24,5 +24,7 @@ export interface SearchIndexData {
 
 /** Whether persisted index data was built for exactly these predicates and weights. */
 export function samePredicates(a: readonly SearchPredicate[], b: readonly SearchPredicate[]) {
-  return a.length === b.length && a.every((p, i) => p.iri === b[i]!.iri && p.weight === b[i]!.weight);
+  return (
+    a.length === b.length && a.every((p, i) => p.iri === b[i]!.iri && p.weight === b[i]!.weight)
+  );
 }

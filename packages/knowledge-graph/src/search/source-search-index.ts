@@ -364,7 +364,11 @@ function sortWithinWords(postings: Postings): void {
  * Documents per `rdf:type` or `skos:inScheme` IRI (`iri`) of `store`, for the subjects that are
  * documents (`subjectDocs`: the document of each subject term, negative when none).
  */
-function facetOf(store: TripleStore, subjectDocs: Int32Array, iri: string): Map<string, Int32Array> {
+function facetOf(
+  store: TripleStore,
+  subjectDocs: Int32Array,
+  iri: string,
+): Map<string, Int32Array> {
   const pos = store.pos;
   const grouped = new Map<string, Int32Array>();
   const p = store.termId(iri);
