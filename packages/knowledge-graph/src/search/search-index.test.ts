@@ -274,4 +274,35 @@ describe('prefix completions', () => {
     expect(source.mostFrequentWithPrefix('wa0', 3)).toEqual(['wa06', 'wa05', 'wa04']);
     expect(source.mostFrequentWithPrefix('zz', 3)).toEqual([]);
   });
+
+  it('ranks a one-word query in one pass as the full scan does: ties by first indexed, deep pages, totals', () => {
+    const entries: Array<[string, string, string]> = [];
+    for (let i = 0; i < 1_500; i++)
+      entries.push([
+        `c${i}`,
+        `${skos}${i % 3 === 0 ? 'altLabel' : 'prefLabel'}`,
+        i % 5 ? 'Water' : `water body ${i % 7}`,
+      ]);
+    const fast = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+    const full = new SearchIndex(DEFAULT_SEARCH_PREDICATES, { exhaustive: true });
+    fast.replaceSource('s', concepts(entries));
+    full.replaceSource('s', concepts(entries));
+    for (const [offset, limit] of [
+      [0, 10],
+      [7, 3],
+      [990, 30],
+      [1_000, 24],
+      [1_400, 200],
+      [0, 0],
+    ]) {
+      const got = fast.search('water', { offset: offset!, limit: limit! });
+      expect(got).toEqual(full.search('water', { offset: offset!, limit: limit! }));
+      expect(got.totalResults).toBe(1_500);
+    }
+    expect(fast.search('water', { offset: 0, limit: 3 }).results).toEqual([
+      `${ex}c1`,
+      `${ex}c2`,
+      `${ex}c4`,
+    ]);
+  });
 });
