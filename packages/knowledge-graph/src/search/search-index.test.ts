@@ -157,6 +157,45 @@ describe('SearchIndex', () => {
     expect(index.search('forest', page).totalResults).toBe(0);
   });
 
+  it('shares a document between sources by its IRI, and names it after the source that named it first is gone', () => {
+    const index = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+    index.replaceSource(
+      'a',
+      concepts([
+        ['c1', `${skos}prefLabel`, 'Forest'],
+        ['c2', `${skos}prefLabel`, 'Lake'],
+      ]),
+    );
+    index.replaceSource(
+      'b',
+      concepts([
+        ['c0', `${skos}prefLabel`, 'Moor'],
+        ['c1', `${skos}altLabel`, 'Woodland'],
+      ]),
+    );
+    // One document, matching words of both sources.
+    expect(index.search('forest woodland', page)).toEqual({
+      results: [`${ex}c1`],
+      totalResults: 1,
+    });
+    index.removeSource('a');
+    expect(index.search('woodland', page).results).toEqual([`${ex}c1`]);
+    expect(index.search('forest', page).totalResults).toBe(0);
+    // Freed ids are reused for other documents, which are named by their own source.
+    index.replaceSource(
+      'a',
+      concepts([
+        ['c7', `${skos}prefLabel`, 'Lake'],
+        ['c1', `${skos}prefLabel`, 'Fen'],
+      ]),
+    );
+    expect(index.search('lake', page).results).toEqual([`${ex}c7`]);
+    expect(index.search('fen woodland', page).results).toEqual([`${ex}c1`]);
+    index.replaceSource('b', []);
+    expect(index.search('fen', page).results).toEqual([`${ex}c1`]);
+    expect(index.search('moor', page).totalResults).toBe(0);
+  });
+
   it('answers only IRIs, never blank nodes', () => {
     const index = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
     index.replaceSource('s', [

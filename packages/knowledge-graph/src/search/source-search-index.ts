@@ -1,7 +1,7 @@
 import { TypoIndex } from '@dcg/text-match';
 import type { TripleIndex } from '../store/triple-index';
 import type { TripleStore } from '../store/triple-store';
-import type { DocRegistry } from './doc-registry';
+import type { DocHolder, DocRegistry } from './doc-registry';
 import { foldWords } from './fold-words';
 import { type SearchIndexData, samePredicates } from './search-index-data';
 
@@ -96,11 +96,13 @@ export class SourceSearchIndex {
   readonly #predicates: readonly SearchPredicate[];
   #typos: TypoIndex | undefined;
   readonly #registry: DocRegistry;
+  readonly #holder: DocHolder;
   #released = false;
 
   private constructor(init: {
     store: TripleStore;
     registry: DocRegistry;
+    holder: DocHolder;
     predicates: readonly SearchPredicate[];
     docIds: Int32Array;
     docSubjects: Uint32Array;
@@ -118,6 +120,7 @@ export class SourceSearchIndex {
     this.types = init.types;
     this.schemes = init.schemes;
     this.#registry = init.registry;
+    this.#holder = init.holder;
     this.#docIds = init.docIds;
     this.#docSubjects = init.docSubjects;
     this.#predicates = init.predicates;
@@ -189,6 +192,7 @@ export class SourceSearchIndex {
     return new SourceSearchIndex({
       store,
       registry,
+      holder: builder.holder,
       predicates,
       docIds,
       docSubjects,
@@ -215,10 +219,12 @@ export class SourceSearchIndex {
     if (!samePredicates(data.predicates, predicates)) return undefined;
     const { docSubjects, sortedWords, sortedIds } = data;
     const terms = store.terms;
+    const subjectDocs = new Int32Array(terms.size + 1).fill(NOT_A_DOC);
+    const holder = registry.hold(store, subjectDocs);
     const docIds = new Int32Array(docSubjects.length);
     let ordered = true;
     for (let i = 0; i < docSubjects.length; i++) {
-      docIds[i] = registry.acquire(terms.term(docSubjects[i]!));
+      docIds[i] = registry.acquire(holder, docSubjects[i]!);
       if (i > 0 && docIds[i]! <= docIds[i - 1]!) ordered = false;
     }
     const local = data.postings;
@@ -230,11 +236,10 @@ export class SourceSearchIndex {
     if (!ordered) sortWithinWords(postings);
     const words = new Map<string, number>();
     for (let i = 0; i < sortedWords.length; i++) words.set(sortedWords[i]!, sortedIds[i]!);
-    const subjectDocs = new Int32Array(terms.size + 1).fill(NOT_A_DOC);
-    for (let i = 0; i < docSubjects.length; i++) subjectDocs[docSubjects[i]!] = docIds[i]!;
     return new SourceSearchIndex({
       store,
       registry,
+      holder,
       predicates,
       docIds,
       docSubjects,
@@ -333,7 +338,7 @@ export class SourceSearchIndex {
   release(): void {
     if (this.#released) return;
     this.#released = true;
-    for (const id of this.#docIds) this.#registry.release(id);
+    this.#registry.release(this.#holder, this.#docIds, this.#docSubjects);
   }
 }
 
@@ -405,6 +410,8 @@ class SourceIndexBuilder {
   readonly #registry: DocRegistry;
   /** The document of each subject term (or {@link NOT_A_DOC}). */
   readonly #subjectDocs: Int32Array;
+  /** The registry's hold of this index (its `docOf` is {@link #subjectDocs}). */
+  readonly holder: DocHolder;
   readonly #localDocs: number[] = [];
   readonly #localSubjects: number[] = [];
   readonly #lengthSums: Float64Array;
@@ -436,6 +443,7 @@ class SourceIndexBuilder {
     this.#lengthSums = new Float64Array(predicates.length);
     this.#literalCounts = new Float64Array(predicates.length);
     this.#subjectDocs = new Int32Array(store.terms.size + 1).fill(NOT_A_DOC);
+    this.holder = registry.hold(store, this.#subjectDocs);
   }
 
   /** The POS rows of a predicate. */
@@ -473,8 +481,8 @@ class SourceIndexBuilder {
         subjectDocs[s] = NOT_A_DOC;
         continue;
       }
-      const doc = this.#registry.acquire(iri);
-      subjectDocs[s] = doc;
+      // Recorded in `subjectDocs` (the holder's `docOf`) by the registry.
+      const doc = this.#registry.acquire(this.holder, s);
       this.#localDocs.push(doc);
       this.#localSubjects.push(s);
     }
