@@ -1,3 +1,4 @@
+import type { SearchIndexData } from './search/search-index-data';
 import type { TripleStore } from './store/triple-store';
 
 /** A source's stored graph, as {@link GraphPersistence.load} gives it back. */
@@ -9,6 +10,8 @@ export interface StoredGraph {
   savedAt?: string | undefined;
   /** Where it came from: a binary snapshot, or a re-parse of the stored triples. */
   from: 'snapshot' | 'triples';
+  /** The search index saved with it, when the snapshot holds one (older ones do not). */
+  searchIndex?: SearchIndexData | undefined;
 }
 
 /** Options of {@link GraphPersistence.load}. */
@@ -33,8 +36,11 @@ export interface LoadGraphOptions {
  * const generation = await persistence.save('demo', store);
  */
 export interface GraphPersistence {
-  /** Stores `store` as the graph of `sourceId`; resolves with its new generation. */
-  save(sourceId: string, store: TripleStore): Promise<string>;
+  /**
+   * Stores `store` as the graph of `sourceId`, with its search index when given (so that loading
+   * need not rebuild it); resolves with its new generation.
+   */
+  save(sourceId: string, store: TripleStore, searchIndex?: SearchIndexData): Promise<string>;
   remove(sourceId: string): Promise<void>;
   /** The generation of every stored graph, by source id. */
   generations(): Promise<Map<string, string>>;

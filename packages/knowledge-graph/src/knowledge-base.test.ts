@@ -139,6 +139,37 @@ describe('KnowledgeBase with FileGraphPersistence', () => {
     expect(loaded.at(-1)).toBe('a snapshot start-up');
   });
 
+  it('reads the search index from the snapshot at start-up, and builds it for other search settings', async () => {
+    const loaded: string[] = [];
+    const open = (settings = search) =>
+      KnowledgeBase.open({
+        sources: [source('a')],
+        search: settings,
+        persistence: new FileGraphPersistence(dir),
+        onGraphLoaded: (event) => loaded.push(`${event.from} ${event.searchIndex}`),
+      });
+    const first = await open();
+    const turtle = Array.from(
+      { length: 300 },
+      (_, i) => `<urn:c${i}> skos:prefLabel "Moor ${i}"@en ; skos:altLabel "Fen ${i % 7}"@de .`,
+    ).join('\n');
+    await first.replaceGraph('a', await quads(turtle));
+    const restarted = await open();
+    expect(loaded).toEqual(['snapshot snapshot']);
+    for (const term of ['moor', 'fen 3', 'moor 12', 'mo', 'moro'])
+      expect(restarted.search(term, { offset: 2, limit: 10 })).toEqual(
+        first.search(term, { offset: 2, limit: 10 }),
+      );
+    expect(restarted.graphInfo('a').searchableDocuments).toBe(300);
+    // Other weights: the saved index does not fit, so it is built.
+    const reweighted = await open(
+      SearchConfigSchema.parse({ predicates: [{ iri: `${skos}altLabel`, weight: 5 }] }),
+    );
+    expect(loaded.at(-1)).toBe('snapshot built');
+    expect(reweighted.search('fen 3', { offset: 0, limit: 1 }).totalResults).toBe(300);
+    expect(reweighted.search('moor', { offset: 0, limit: 1 }).totalResults).toBe(0);
+  });
+
   it('applies concurrent writes to one source in order, in memory and on disk alike', async () => {
     const kb = await KnowledgeBase.open({
       sources: [source('a')],

@@ -3,6 +3,7 @@ import type { Quad } from 'n3';
 import { KnowledgeGraphError } from './errors';
 import type { GraphPersistence } from './graph-persistence';
 import { type IndexSearchOptions, SearchIndex } from './search/search-index';
+import type { SourceSearchIndex } from './search/source-search-index';
 import type { SearchConfig, SourceConfig } from './source-config';
 import { requireIngestion } from './source-modes';
 import type { TripleStore } from './store/triple-store';
@@ -49,6 +50,8 @@ export interface GraphLoadedEvent {
   triples: number;
   /** A binary snapshot, or a re-parse of the stored triples. */
   from: 'snapshot' | 'triples';
+  /** Its search index read from the snapshot, or built (older snapshot, other predicates). */
+  searchIndex: 'snapshot' | 'built';
   durationMs: number;
   /** At start-up, or because another instance changed it. */
   reason: 'start-up' | 'changed elsewhere';
@@ -219,8 +222,17 @@ export class KnowledgeBase {
           'empty_graph',
           `the document yields no triples, so it would empty the graph of source "${sourceId}"; nothing was changed (to empty the graph on purpose, say so: allowEmpty)`,
         );
-      const generation = await this.#persistence.save(sourceId, store);
-      await this.#install(sourceId, store, new Date().toISOString(), generation);
+      // The index is built before the save, so that the snapshot carries it (start-up then
+      // reads it instead of rebuilding it).
+      const index = await this.#buildIndex(store);
+      let generation: string;
+      try {
+        generation = await this.#persistence.save(sourceId, store, index.toData());
+      } catch (error) {
+        index.release();
+        throw error;
+      }
+      this.#install(sourceId, store, new Date().toISOString(), generation, index);
       return this.graphInfo(sourceId);
     });
   }
@@ -267,11 +279,16 @@ export class KnowledgeBase {
       this.#drop(sourceId);
       return;
     }
-    await this.#install(sourceId, stored.store, stored.savedAt, stored.generation);
+    // The saved index when the snapshot has one built for these predicates; else built again.
+    const restored =
+      stored.searchIndex && this.#index.restoreSource(stored.store, stored.searchIndex);
+    const index = restored ?? (await this.#buildIndex(stored.store));
+    this.#install(sourceId, stored.store, stored.savedAt, stored.generation, index);
     this.#onGraphLoaded?.({
       sourceId,
       triples: stored.store.size,
       from: stored.from,
+      searchIndex: restored ? 'snapshot' : 'built',
       durationMs: Math.round(performance.now() - started),
       reason,
     });
@@ -300,20 +317,25 @@ export class KnowledgeBase {
     return builder.build();
   }
 
-  async #install(
-    sourceId: string,
-    store: TripleStore,
-    updatedAt: string | undefined,
-    generation: string,
-  ): Promise<void> {
-    // The search index too: building it for 56,000 triples in one go held the loop for a second.
+  /** The search index of `store`, built in steps that yield to the event loop. */
+  async #buildIndex(store: TripleStore): Promise<SourceSearchIndex> {
+    // Building it for 56,000 triples in one go held the loop for a second.
     const steps = this.#index.buildSourceInSteps(store);
     let step = steps.next();
     while (!step.done) {
       await yieldToEventLoop();
       step = steps.next();
     }
-    const index = step.value;
+    return step.value;
+  }
+
+  #install(
+    sourceId: string,
+    store: TripleStore,
+    updatedAt: string | undefined,
+    generation: string,
+    index: SourceSearchIndex,
+  ): void {
     // The swap: both references change in the same synchronous step.
     this.#graphs.set(sourceId, { store, updatedAt, generation });
     this.#storesCache = undefined;

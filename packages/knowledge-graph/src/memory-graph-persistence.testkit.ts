@@ -1,4 +1,5 @@
 import type { GraphPersistence, StoredGraph } from './graph-persistence';
+import type { SearchIndexData } from './search/search-index-data';
 import type { TripleStore } from './store/triple-store';
 
 /**
@@ -9,12 +10,15 @@ import type { TripleStore } from './store/triple-store';
  * const kb = await KnowledgeBase.open({ sources, search, persistence: new MemoryGraphPersistence() });
  */
 export class MemoryGraphPersistence implements GraphPersistence {
-  readonly #graphs = new Map<string, { store: TripleStore; generation: string }>();
+  readonly #graphs = new Map<
+    string,
+    { store: TripleStore; generation: string; searchIndex?: SearchIndexData | undefined }
+  >();
   #saves = 0;
 
-  async save(sourceId: string, store: TripleStore): Promise<string> {
+  async save(sourceId: string, store: TripleStore, searchIndex?: SearchIndexData): Promise<string> {
     const generation = `memory-${++this.#saves}`;
-    this.#graphs.set(sourceId, { store, generation });
+    this.#graphs.set(sourceId, { store, generation, searchIndex });
     return generation;
   }
 

@@ -103,7 +103,7 @@ describe('FileGraphPersistence', () => {
         b.writeUInt32LE(99, 8);
         return b;
       },
-      /format 99; this version reads formats 1 and 2 only/,
+      /format 99; this version reads formats 1 to 3 only/,
     ],
   ])(
     'refuses %s with a clear reason and rebuilds the graph from its triples',

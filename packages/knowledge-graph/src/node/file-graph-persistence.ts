@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Parser, type Quad, Writer } from 'n3';
 import { KnowledgeGraphError } from '../errors';
 import type { GraphPersistence, LoadGraphOptions, StoredGraph } from '../graph-persistence';
+import type { SearchIndexData } from '../search/search-index-data';
 import type { TripleStore } from '../store/triple-store';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
 import { decodeSnapshot, encodeSnapshot, readSnapshotHeader } from './graph-snapshot';
@@ -50,11 +51,11 @@ export class FileGraphPersistence implements GraphPersistence {
     return this.#folder;
   }
 
-  async save(sourceId: string, store: TripleStore): Promise<string> {
+  async save(sourceId: string, store: TripleStore, searchIndex?: SearchIndexData): Promise<string> {
     await this.#prepare();
     const generation = randomUUID();
     try {
-      await this.#writeSnapshot(sourceId, store, generation);
+      await this.#writeSnapshot(sourceId, store, generation, searchIndex);
       await this.#writeAtomically(this.#file(sourceId), async (handle) => {
         await handle.write(`${GENERATION_COMMENT}${generation} ${new Date().toISOString()}\n`);
         const writer = new Writer({ format: 'N-Triples' });
@@ -128,7 +129,7 @@ export class FileGraphPersistence implements GraphPersistence {
             'snapshot_unreadable',
             `${snapshotFile} holds generation ${header.generation}, not the stored graph's ${stamp.generation} (a save was interrupted)`,
           );
-        const { store, generation } = await decodeSnapshot(
+        const { store, generation, searchIndex } = await decodeSnapshot(
           createReadStream(snapshotFile, { highWaterMark: 1 << 22 }),
           snapshotFile,
         );
@@ -137,7 +138,7 @@ export class FileGraphPersistence implements GraphPersistence {
             'snapshot_unreadable',
             `${snapshotFile} changed while read`,
           );
-        return { store, generation, savedAt: stamp.savedAt, from: 'snapshot' };
+        return { store, generation, savedAt: stamp.savedAt, from: 'snapshot', searchIndex };
       } catch (error) {
         const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
         options.onSnapshotRefused?.(
@@ -212,9 +213,14 @@ export class FileGraphPersistence implements GraphPersistence {
     return builder.build();
   }
 
-  #writeSnapshot(sourceId: string, store: TripleStore, generation: string): Promise<void> {
+  #writeSnapshot(
+    sourceId: string,
+    store: TripleStore,
+    generation: string,
+    searchIndex?: SearchIndexData,
+  ): Promise<void> {
     return this.#writeAtomically(this.#snapshotFile(sourceId), async (handle) => {
-      for (const chunk of encodeSnapshot(store, generation)) await handle.write(chunk);
+      for (const chunk of encodeSnapshot(store, generation, searchIndex)) await handle.write(chunk);
     });
   }
 

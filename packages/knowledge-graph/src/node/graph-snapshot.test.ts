@@ -103,10 +103,10 @@ describe('graph snapshots', () => {
       'd is damaged (checksum mismatch)',
     );
     const future = Buffer.from(all);
-    future.writeUInt32LE(3, 8);
+    future.writeUInt32LE(4, 8);
     future.writeUInt32LE(crc32(future.subarray(0, 60)), 60);
     await expect(decodeSnapshot(rechunk([future], 4096), 'f')).rejects.toThrow(
-      'f is a graph snapshot of format 3; this version reads formats 1 and 2 only',
+      'f is a graph snapshot of format 4; this version reads formats 1 to 3 only',
     );
   });
 
@@ -115,7 +115,7 @@ describe('graph snapshots', () => {
     const generation = randomUUID();
     const [header] = encodeSnapshot(store, generation);
     expect(readSnapshotHeader(header as Uint8Array, 'x')).toEqual({
-      formatVersion: 2,
+      formatVersion: 3,
       terms: store.terms.size,
       triples: store.size,
       generation,

@@ -1,10 +1,18 @@
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import { KnowledgeGraphError } from '../errors';
+import type { SearchIndexData } from '../search/search-index-data';
 import { PackedTerms, slotCountFor } from '../store/packed-terms';
 import { TermDictionary } from '../store/term-dictionary';
 import type { TripleIndex } from '../store/triple-index';
 import { TripleStore } from '../store/triple-store';
+import {
+  checkSearchIndexSection,
+  encodeSearchIndexSection,
+  type RawSearchIndexSection,
+  readSearchIndexSection,
+  SectionError,
+} from './search-index-section';
 
 /**
  * The binary snapshot of a {@link TripleStore}: its dictionary and its three indexes as they are
@@ -14,16 +22,21 @@ import { TripleStore } from '../store/triple-store';
  * graph's generation, the size of the terms' hash table, a CRC-32 of the header itself), then
  * the sections — the terms' end offsets, the terms' UTF-8 bytes, the terms' hash table (see
  * {@link PackedTerms}), the ill-formed terms as JSON, and for SPO, POS and OSP the offsets,
- * second and third keys — then an 8-byte trailer: the CRC-32 of every section and `END1`.
+ * second and third keys, then the search index section (see `search-index-section.ts`; empty
+ * when the snapshot holds no index) — then an 8-byte trailer: the CRC-32 of every section and
+ * `END1`.
  *
+ * Format 2 is format 3 without the search index section: it still loads, with no index (the
+ * caller builds it).
  * Format 1 (before 2026-11) had each term's byte length instead of end offsets and no hash
  * table: it still loads, its hash table built on the way (a second or so at 10M triples).
  */
 const MAGIC = 'DCGKGSNP';
 /** Bumped whenever the layout changes: an unknown format is refused, never misread. */
-export const SNAPSHOT_FORMAT_VERSION = 2;
-/** The older format that still loads. */
+export const SNAPSHOT_FORMAT_VERSION = 3;
+/** The older formats that still load. */
 const FORMAT_WITH_LENGTHS = 1;
+const FORMAT_WITHOUT_INDEX = 2;
 const HEADER_BYTES = 64;
 const TRAILER_BYTES = 8;
 const TRAILER_MAGIC = 'END1';
@@ -73,7 +86,11 @@ function generationString(bytes: Buffer): string {
  * @example
  * for (const chunk of encodeSnapshot(store, randomUUID())) await handle.write(chunk);
  */
-export function* encodeSnapshot(store: TripleStore, generation: string): Generator<Uint8Array> {
+export function* encodeSnapshot(
+  store: TripleStore,
+  generation: string,
+  searchIndex?: SearchIndexData,
+): Generator<Uint8Array> {
   requireLittleEndian();
   const packed = store.terms.packed();
   const count = packed.size;
@@ -109,6 +126,7 @@ export function* encodeSnapshot(store: TripleStore, generation: string): Generat
     if (index.offsets.length !== keys) throw new Error(`the ${order} index has other keys`);
     for (const array of [index.offsets, index.second, index.third]) yield section(array);
   }
+  for (const chunk of encodeSearchIndexSection(searchIndex)) yield section(chunk);
   const trailer = Buffer.alloc(TRAILER_BYTES);
   trailer.writeUInt32LE(checksum, 0);
   trailer.write(TRAILER_MAGIC, 4, 'latin1');
@@ -174,9 +192,13 @@ function parseHeader(
   if (header.toString('latin1', 0, 8) !== MAGIC)
     throw refuse(`${where} is not a dcg graph snapshot (its first bytes are not "${MAGIC}")`);
   const formatVersion = header.readUInt32LE(8);
-  if (formatVersion !== SNAPSHOT_FORMAT_VERSION && formatVersion !== FORMAT_WITH_LENGTHS)
+  if (
+    formatVersion !== SNAPSHOT_FORMAT_VERSION &&
+    formatVersion !== FORMAT_WITHOUT_INDEX &&
+    formatVersion !== FORMAT_WITH_LENGTHS
+  )
     throw refuse(
-      `${where} is a graph snapshot of format ${formatVersion}; this version reads formats ${FORMAT_WITH_LENGTHS} and ${SNAPSHOT_FORMAT_VERSION} only`,
+      `${where} is a graph snapshot of format ${formatVersion}; this version reads formats ${FORMAT_WITH_LENGTHS} to ${SNAPSHOT_FORMAT_VERSION} only`,
     );
   if (header.readUInt32LE(60) !== crc32(header.subarray(0, 60)))
     throw refuse(`${where} has a damaged header (checksum mismatch)`);
@@ -219,7 +241,7 @@ export function readSnapshotHeader(bytes: Uint8Array, where: string): SnapshotHe
 export async function decodeSnapshot(
   chunks: AsyncIterable<Uint8Array>,
   where: string,
-): Promise<{ store: TripleStore; generation: string }> {
+): Promise<{ store: TripleStore; generation: string; searchIndex?: SearchIndexData }> {
   requireLittleEndian();
   const reader = new ChunkReader(chunks);
   try {
@@ -261,6 +283,15 @@ export async function decodeSnapshot(
         if (!(await reader.fill(new Uint8Array(array.buffer)))) throw truncated();
       indexes.push({ order, offsets, second, third });
     }
+    let rawIndex: RawSearchIndexSection | undefined;
+    if (header.formatVersion === SNAPSHOT_FORMAT_VERSION) {
+      try {
+        rawIndex = await readSearchIndexSection((target) => reader.fill(target));
+      } catch (error) {
+        if (error instanceof SectionError) throw refuse(`${where} ${error.message}`);
+        throw error;
+      }
+    }
     const expected = reader.checksum;
     const trailer = Buffer.alloc(TRAILER_BYTES);
     if (!(await reader.fill(trailer, false))) throw truncated();
@@ -284,10 +315,17 @@ export async function decodeSnapshot(
       if (index.offsets[keys - 1] !== triples)
         throw refuse(`${where} has a damaged ${index.order} index`);
     }
-    return {
-      store: new TripleStore(TermDictionary.fromPacked(new PackedTerms(parts)), spo, pos, osp),
-      generation: header.generation,
-    };
+    let searchIndex: SearchIndexData | undefined;
+    try {
+      searchIndex = rawIndex && checkSearchIndexSection(rawIndex, count);
+    } catch (error) {
+      if (error instanceof SectionError) throw refuse(`${where} ${error.message}`);
+      throw error;
+    }
+    const store = new TripleStore(TermDictionary.fromPacked(new PackedTerms(parts)), spo, pos, osp);
+    return searchIndex
+      ? { store, generation: header.generation, searchIndex }
+      : { store, generation: header.generation };
   } catch (error) {
     if (KnowledgeGraphError.isInstance(error)) throw error;
     throw refuse(`${where} could not be read`, error);

@@ -119,6 +119,25 @@ describe.skipIf(!available)('PostgresGraphPersistence', () => {
     expect(writer.size).toBe(0);
   });
 
+  it('keeps the search index with the snapshot: a restart reads it instead of building it', async () => {
+    const loaded: string[] = [];
+    const open = async () =>
+      KnowledgeBase.open({
+        sources: [source('indexed')],
+        search,
+        persistence: await PostgresGraphPersistence.open({ pool, schema }),
+        onGraphLoaded: (event) => loaded.push(`${event.from} ${event.searchIndex}`),
+      });
+    const first = await open();
+    await first.replaceGraph('indexed', labels(3_000, 'moor'));
+    const page = { offset: 5, limit: 10 };
+    const second = await open();
+    expect(loaded).toEqual(['snapshot snapshot']);
+    expect(second.search('moor 12', page)).toEqual(first.search('moor 12', page));
+    expect(second.search('moo', page)).toEqual(first.search('moo', page));
+    await second.removeGraph('indexed');
+  });
+
   it('copies the graphs of a data folder that PostgreSQL does not hold yet, once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'kg-import-'));
     try {

@@ -3,6 +3,7 @@ import { withPgTransaction } from '@dcg/storage/pg-transaction';
 import type pg from 'pg';
 import { KnowledgeGraphError } from '../errors';
 import type { GraphPersistence, LoadGraphOptions, StoredGraph } from '../graph-persistence';
+import type { SearchIndexData } from '../search/search-index-data';
 import type { TripleStore } from '../store/triple-store';
 import { decodeSnapshot, encodeSnapshot } from './graph-snapshot';
 
@@ -84,12 +85,12 @@ export class PostgresGraphPersistence implements GraphPersistence {
     return persistence;
   }
 
-  async save(sourceId: string, store: TripleStore): Promise<string> {
+  async save(sourceId: string, store: TripleStore, searchIndex?: SearchIndexData): Promise<string> {
     const generation = randomUUID();
     let bytes = 0;
     try {
       let seq = 0;
-      for (const row of rows(encodeSnapshot(store, generation))) {
+      for (const row of rows(encodeSnapshot(store, generation, searchIndex))) {
         await this.#pool.query(
           `INSERT INTO ${this.#chunks} (source_id, generation, seq, data) VALUES ($1, $2, $3, $4)`,
           [sourceId, generation, seq++, row],
@@ -156,13 +157,13 @@ export class PostgresGraphPersistence implements GraphPersistence {
       if (current === undefined) return undefined;
       const where = `the snapshot of "${sourceId}" in ${this.#chunks} (generation ${current.generation})`;
       try {
-        const { store, generation } = await decodeSnapshot(
+        const { store, generation, searchIndex } = await decodeSnapshot(
           this.#read(sourceId, current.generation),
           where,
         );
         if (generation !== current.generation)
           throw new KnowledgeGraphError('snapshot_unreadable', `${where} names ${generation}`);
-        return { store, generation, savedAt: current.savedAt, from: 'snapshot' };
+        return { store, generation, savedAt: current.savedAt, from: 'snapshot', searchIndex };
       } catch (error) {
         // Replaced by another instance while read (its rows deleted under us): read the new one.
         const now = await this.#current(sourceId);

@@ -144,4 +144,42 @@ describe('SearchIndex properties', () => {
       { numRuns: 300 },
     );
   });
+
+  it('ranks and counts one-word queries in one pass exactly as the full scan does', () => {
+    const alt = 'http://www.w3.org/2004/02/skos/core#altLabel';
+    const docs = fc.array(
+      fc.record({
+        id: fc.integer({ min: 0, max: 50 }),
+        predicate: fc.constantFrom(label, alt, note),
+        // Mostly one source: a word found in two sources takes the general path.
+        source: fc.constantFrom('a', 'a', 'a', 'a', 'a', 'a', 'b'),
+        words: fc.array(fc.constantFrom('lake', 'lake', ...WORDS), { minLength: 1, maxLength: 3 }),
+      }),
+      { maxLength: 60 },
+    );
+    fc.assert(
+      fc.property(
+        docs,
+        fc.constantFrom(...WORDS, 'riv', 'qualty'),
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 0, max: 12 }),
+        (docs, word, offset, limit) => {
+          const fast = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+          const full = new SearchIndex(DEFAULT_SEARCH_PREDICATES, { exhaustive: true });
+          for (const sourceId of ['a', 'b']) {
+            const quads = docs
+              .filter((d) => d.source === sourceId)
+              .map((d) =>
+                quad(namedNode(`urn:c${d.id}`), namedNode(d.predicate), literal(d.words.join(' '))),
+              );
+            fast.replaceSource(sourceId, quads);
+            full.replaceSource(sourceId, quads);
+          }
+          const page = { offset, limit };
+          expect(fast.search(word, page)).toEqual(full.search(word, page));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
 });

@@ -157,6 +157,45 @@ describe('SearchIndex', () => {
     expect(index.search('forest', page).totalResults).toBe(0);
   });
 
+  it('shares a document between sources by its IRI, and names it after the source that named it first is gone', () => {
+    const index = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+    index.replaceSource(
+      'a',
+      concepts([
+        ['c1', `${skos}prefLabel`, 'Forest'],
+        ['c2', `${skos}prefLabel`, 'Lake'],
+      ]),
+    );
+    index.replaceSource(
+      'b',
+      concepts([
+        ['c0', `${skos}prefLabel`, 'Moor'],
+        ['c1', `${skos}altLabel`, 'Woodland'],
+      ]),
+    );
+    // One document, matching words of both sources.
+    expect(index.search('forest woodland', page)).toEqual({
+      results: [`${ex}c1`],
+      totalResults: 1,
+    });
+    index.removeSource('a');
+    expect(index.search('woodland', page).results).toEqual([`${ex}c1`]);
+    expect(index.search('forest', page).totalResults).toBe(0);
+    // Freed ids are reused for other documents, which are named by their own source.
+    index.replaceSource(
+      'a',
+      concepts([
+        ['c7', `${skos}prefLabel`, 'Lake'],
+        ['c1', `${skos}prefLabel`, 'Fen'],
+      ]),
+    );
+    expect(index.search('lake', page).results).toEqual([`${ex}c7`]);
+    expect(index.search('fen woodland', page).results).toEqual([`${ex}c1`]);
+    index.replaceSource('b', []);
+    expect(index.search('fen', page).results).toEqual([`${ex}c1`]);
+    expect(index.search('moor', page).totalResults).toBe(0);
+  });
+
   it('answers only IRIs, never blank nodes', () => {
     const index = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
     index.replaceSource('s', [
@@ -273,5 +312,36 @@ describe('prefix completions', () => {
     expect(source.mostFrequentWithPrefix('wa', 48)).toEqual(expected);
     expect(source.mostFrequentWithPrefix('wa0', 3)).toEqual(['wa06', 'wa05', 'wa04']);
     expect(source.mostFrequentWithPrefix('zz', 3)).toEqual([]);
+  });
+
+  it('ranks a one-word query in one pass as the full scan does: ties by first indexed, deep pages, totals', () => {
+    const entries: Array<[string, string, string]> = [];
+    for (let i = 0; i < 1_500; i++)
+      entries.push([
+        `c${i}`,
+        `${skos}${i % 3 === 0 ? 'altLabel' : 'prefLabel'}`,
+        i % 5 ? 'Water' : `water body ${i % 7}`,
+      ]);
+    const fast = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+    const full = new SearchIndex(DEFAULT_SEARCH_PREDICATES, { exhaustive: true });
+    fast.replaceSource('s', concepts(entries));
+    full.replaceSource('s', concepts(entries));
+    for (const [offset, limit] of [
+      [0, 10],
+      [7, 3],
+      [990, 30],
+      [1_000, 24],
+      [1_400, 200],
+      [0, 0],
+    ]) {
+      const got = fast.search('water', { offset: offset!, limit: limit! });
+      expect(got).toEqual(full.search('water', { offset: offset!, limit: limit! }));
+      expect(got.totalResults).toBe(1_500);
+    }
+    expect(fast.search('water', { offset: 0, limit: 3 }).results).toEqual([
+      `${ex}c1`,
+      `${ex}c2`,
+      `${ex}c4`,
+    ]);
   });
 });

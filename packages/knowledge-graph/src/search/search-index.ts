@@ -3,6 +3,7 @@ import type { Quad } from 'n3';
 import type { TripleStore } from '../store/triple-store';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
 import { DocRegistry } from './doc-registry';
+import type { SearchIndexData } from './search-index-data';
 import { type Postings, type SearchPredicate, SourceSearchIndex } from './source-search-index';
 
 /** One page of search hits: IRIs best first, and how many matched in all. */
@@ -22,6 +23,9 @@ const PHRASE_BONUS = 1.5;
 // Short prefixes can expand to thousands of words; the most frequent ones are kept.
 const MAX_PREFIX_EXPANSIONS = 48;
 const MAX_FUZZY_EXPANSIONS = 24;
+// Pages up to this deep of a one-word query are ranked in one pass over its list (see
+// `rankOneList`); deeper ones take the general path.
+const ONE_LIST_MAX_K = 1024;
 
 /**
  * What a search asks for besides its words: one page, and optional filters. `lang` keeps the
@@ -138,6 +142,61 @@ function probeList(
   return found;
 }
 
+/**
+ * The whole ranking of a one-word query that matches one list (no completions, no typos, no
+ * filters), in one sequential pass: the entries of a document are adjacent (in document order),
+ * so each document's score is complete when the next begins, and only the `k` best are kept.
+ * The score is computed with the very operations of the general path (best entry, plus the
+ * bonus of its first one-word literal), so pages are identical to it. Gives how many documents
+ * the list has; `topDocs`/`topScores` hold the best first (ties: smaller document first).
+ */
+function rankOneList(
+  postings: Postings,
+  from: number,
+  to: number,
+  scale: number,
+  bonusScale: number,
+  weights: Float64Array,
+  k: number,
+  topDocs: Int32Array,
+  topScores: Float64Array,
+): { documents: number; kept: number } {
+  const { docs, impacts, lengths, predicates } = postings;
+  let documents = 0;
+  let kept = 0;
+  let i = from;
+  while (i < to) {
+    const doc = docs[i]!;
+    let best = 0;
+    let bonus = -1; // the predicate of the doc's first one-word literal
+    for (; i < to && docs[i] === doc; i++) {
+      const score = scale * impacts[i]!;
+      if (score > best) best = score;
+      if (bonus < 0 && lengths[i] === 1) bonus = predicates[i]!;
+    }
+    documents++;
+    let total = 0;
+    total += best;
+    if (bonus >= 0) total += PHRASE_BONUS * weights[bonus]! * bonusScale;
+    total = total * 1 * 1; // (m / n)² with every word matched, as the general path scales
+    if (kept === k && !(total > topScores[k - 1]!)) continue;
+    // Documents come in id order: an equal score ranks after those kept.
+    let lo = 0;
+    let hi = kept;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (topScores[mid]! >= total) lo = mid + 1;
+      else hi = mid;
+    }
+    const last = kept === k ? k - 1 : kept++;
+    topDocs.copyWithin(lo + 1, lo, last);
+    topScores.copyWithin(lo + 1, lo, last);
+    topDocs[lo] = doc;
+    topScores[lo] = total;
+  }
+  return { documents, kept };
+}
+
 /** First index in `[lo, hi)` whose value is >= key (`hi` when none). */
 function lowerBound(values: Int32Array, lo: number, hi: number, key: number): number {
   while (lo < hi) {
@@ -177,15 +236,24 @@ export class SearchIndex {
   #wordTouched = new Int32Array(0);
   #touched = new Int32Array(0);
   #candidates = new Int32Array(0);
+  readonly #topDocs = new Int32Array(ONE_LIST_MAX_K);
+  readonly #topScores = new Float64Array(ONE_LIST_MAX_K);
   readonly #pruneAbove: number;
+  readonly #exhaustive: boolean;
 
   /**
    * `pruneAbove`: the entries from which a query word's list may be looked up for the
-   * documents of the other words instead of scanned (default 20,000).
+   * documents of the other words instead of scanned (default 20,000). `exhaustive`: every query
+   * takes the general path, scoring every matching document (the reference the shortcuts are
+   * tested against).
    */
-  constructor(predicates: readonly SearchPredicate[], options: { pruneAbove?: number } = {}) {
+  constructor(
+    predicates: readonly SearchPredicate[],
+    options: { pruneAbove?: number; exhaustive?: boolean } = {},
+  ) {
     this.#predicates = predicates;
-    this.#pruneAbove = options.pruneAbove ?? 20_000;
+    this.#exhaustive = options.exhaustive ?? false;
+    this.#pruneAbove = this.#exhaustive ? Number.POSITIVE_INFINITY : (options.pruneAbove ?? 20_000);
   }
 
   /** The predicates that are searchable, with their weights. */
@@ -213,6 +281,14 @@ export class SearchIndex {
    */
   buildSourceInSteps(store: TripleStore): Generator<void, SourceSearchIndex, void> {
     return SourceSearchIndex.buildInSteps(store, this.#predicates, this.#registry);
+  }
+
+  /**
+   * The index of a source's store from its persisted form (without making it visible), or
+   * undefined when that was built for other searchable predicates (build it then).
+   */
+  restoreSource(store: TripleStore, data: SearchIndexData): SourceSearchIndex | undefined {
+    return SourceSearchIndex.restore(store, this.#predicates, this.#registry, data);
   }
 
   /** Makes a built index the one of `sourceId` (or removes it when `index` is undefined). */
@@ -293,6 +369,32 @@ export class SearchIndex {
     }
     const n = words.length;
     const k = page.offset + page.limit;
+    const only = plans.length === 1 && n === 1 ? plans[0]!.expansions : [];
+    if (
+      !this.#exhaustive &&
+      only.length === 1 &&
+      only[0]!.factor === EXACT &&
+      k <= ONE_LIST_MAX_K &&
+      !allowed &&
+      !ranges
+    ) {
+      const { source, word } = only[0]!;
+      const { starts } = source.postings;
+      const { documents, kept } = rankOneList(
+        source.postings,
+        starts[word]!,
+        starts[word + 1]!,
+        plans[0]!.scales[0]!,
+        Math.max(idfSum, 1),
+        source.weights,
+        k,
+        this.#topDocs,
+        this.#topScores,
+      );
+      const results: string[] = [];
+      for (let i = page.offset; i < kept; i++) results.push(this.#registry.iri(this.#topDocs[i]!));
+      return { results, totalResults: documents };
+    }
     // A long list is looked up for the documents of the others instead of scanned, when that
     // settles the page (see #probed); otherwise every list is scanned.
     const probed = allowed || ranges ? undefined : this.#probedPlan(plans);

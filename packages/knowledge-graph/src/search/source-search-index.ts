@@ -1,8 +1,9 @@
 import { TypoIndex } from '@dcg/text-match';
 import type { TripleIndex } from '../store/triple-index';
 import type { TripleStore } from '../store/triple-store';
-import type { DocRegistry } from './doc-registry';
+import type { DocHolder, DocRegistry } from './doc-registry';
 import { foldWords } from './fold-words';
+import { type SearchIndexData, samePredicates } from './search-index-data';
 
 /** A literal predicate that search matches, with its ranking weight. */
 export interface SearchPredicate {
@@ -90,15 +91,24 @@ export class SourceSearchIndex {
   readonly #sortedFrequencies: Uint32Array;
   readonly #store: TripleStore;
   readonly #docIds: Int32Array;
+  /** The subject (dictionary id) of each document of {@link #docIds}, same order. */
+  readonly #docSubjects: Uint32Array;
+  readonly #predicates: readonly SearchPredicate[];
   #typos: TypoIndex | undefined;
   readonly #registry: DocRegistry;
+  readonly #holder: DocHolder;
   #released = false;
 
   private constructor(init: {
     store: TripleStore;
     registry: DocRegistry;
+    holder: DocHolder;
+    predicates: readonly SearchPredicate[];
     docIds: Int32Array;
+    docSubjects: Uint32Array;
     words: Map<string, number>;
+    /** The words sorted, when known (a restored index): saves sorting them again. */
+    sortedTerms?: string[];
     postings: Postings;
     weights: Float64Array;
     languages: string[];
@@ -110,12 +120,15 @@ export class SourceSearchIndex {
     this.types = init.types;
     this.schemes = init.schemes;
     this.#registry = init.registry;
+    this.#holder = init.holder;
     this.#docIds = init.docIds;
+    this.#docSubjects = init.docSubjects;
+    this.#predicates = init.predicates;
     this.docCount = init.docIds.length;
     this.words = init.words;
     this.postings = init.postings;
     this.weights = init.weights;
-    this.sortedTerms = [...init.words.keys()].sort();
+    this.sortedTerms = init.sortedTerms ?? [...init.words.keys()].sort();
     const frequencies = init.postings.frequencies;
     this.#sortedFrequencies = Uint32Array.from(
       this.sortedTerms,
@@ -175,11 +188,14 @@ export class SourceSearchIndex {
       builder.postWords(at, Math.min(builder.wordCount, at + BUILD_SLICE * 4));
       yield;
     }
-    const { words, postings, docIds, languages } = builder.finish();
+    const { words, postings, docIds, docSubjects, languages } = builder.finish();
     return new SourceSearchIndex({
       store,
       registry,
+      holder: builder.holder,
+      predicates,
       docIds,
+      docSubjects,
       words,
       postings,
       weights: builder.weights,
@@ -187,6 +203,69 @@ export class SourceSearchIndex {
       types: builder.facet(RDF_TYPE),
       schemes: builder.facet(SKOS_IN_SCHEME),
     });
+  }
+
+  /**
+   * The index of `store` from its persisted form (see {@link SourceSearchIndex.toData}), or
+   * undefined when it was built for other predicates (the caller builds it then). The data must
+   * have been checked against the store (the snapshot decoder does).
+   */
+  static restore(
+    store: TripleStore,
+    predicates: readonly SearchPredicate[],
+    registry: DocRegistry,
+    data: SearchIndexData,
+  ): SourceSearchIndex | undefined {
+    if (!samePredicates(data.predicates, predicates)) return undefined;
+    const { docSubjects, sortedWords, sortedIds } = data;
+    const terms = store.terms;
+    const subjectDocs = new Int32Array(terms.size + 1).fill(NOT_A_DOC);
+    const holder = registry.hold(store, subjectDocs);
+    const docIds = new Int32Array(docSubjects.length);
+    let ordered = true;
+    for (let i = 0; i < docSubjects.length; i++) {
+      docIds[i] = registry.acquire(holder, docSubjects[i]!);
+      if (i > 0 && docIds[i]! <= docIds[i - 1]!) ordered = false;
+    }
+    const local = data.postings;
+    const docs = new Int32Array(local.docs.length);
+    for (let k = 0; k < docs.length; k++) docs[k] = docIds[local.docs[k]!]!;
+    const postings: Postings = { ...local, docs };
+    // Within a word entries are in document order; ids handed out in another order (the
+    // registry reuses freed ids) need the words re-sorted.
+    if (!ordered) sortWithinWords(postings);
+    const words = new Map<string, number>();
+    for (let i = 0; i < sortedWords.length; i++) words.set(sortedWords[i]!, sortedIds[i]!);
+    return new SourceSearchIndex({
+      store,
+      registry,
+      holder,
+      predicates,
+      docIds,
+      docSubjects,
+      words,
+      sortedTerms: sortedWords,
+      postings,
+      weights: Float64Array.from(predicates, (p) => p.weight),
+      languages: data.languages,
+      types: facetOf(store, subjectDocs, RDF_TYPE),
+      schemes: facetOf(store, subjectDocs, SKOS_IN_SCHEME),
+    });
+  }
+
+  /** The persisted form of this index (arrays shared, not copied, where they can be). */
+  toData(): SearchIndexData {
+    const local = new Int32Array(this.#registry.capacity);
+    for (let i = 0; i < this.#docIds.length; i++) local[this.#docIds[i]!] = i;
+    const docs = Int32Array.from(this.postings.docs, (doc) => local[doc]!);
+    return {
+      predicates: this.#predicates.map(({ iri, weight }) => ({ iri, weight })),
+      languages: [...this.languages],
+      docSubjects: this.#docSubjects,
+      sortedWords: this.sortedTerms,
+      sortedIds: Uint32Array.from(this.sortedTerms, (word) => this.words.get(word)!),
+      postings: { ...this.postings, docs },
+    };
   }
 
   /** The id of a word, -1 when this source does not have it. */
@@ -259,12 +338,68 @@ export class SourceSearchIndex {
   release(): void {
     if (this.#released) return;
     this.#released = true;
-    for (const id of this.#docIds) this.#registry.release(id);
+    this.#registry.release(this.#holder, this.#docIds, this.#docSubjects);
   }
 }
 
 const DOC_UNSEEN = -1;
 const NOT_A_DOC = -2;
+
+/** Re-sorts the entries of every word by document (all parallel arrays alike). */
+function sortWithinWords(postings: Postings): void {
+  const { starts, docs, impacts, langs, literals, lengths, predicates } = postings;
+  const columns = [docs, impacts, langs, literals, lengths, predicates];
+  for (let w = 0; w + 1 < starts.length; w++) {
+    const from = starts[w]!;
+    const to = starts[w + 1]!;
+    let sorted = true;
+    for (let k = from + 1; k < to && sorted; k++) if (docs[k]! < docs[k - 1]!) sorted = false;
+    if (sorted) continue;
+    const order = Array.from({ length: to - from }, (_, i) => from + i).sort(
+      (a, b) => docs[a]! - docs[b]! || a - b,
+    );
+    for (const column of columns) {
+      const values = order.map((k) => column[k]!);
+      column.set(values, from);
+    }
+  }
+}
+
+/**
+ * Documents per `rdf:type` or `skos:inScheme` IRI (`iri`) of `store`, for the subjects that are
+ * documents (`subjectDocs`: the document of each subject term, negative when none).
+ */
+function facetOf(
+  store: TripleStore,
+  subjectDocs: Int32Array,
+  iri: string,
+): Map<string, Int32Array> {
+  const pos = store.pos;
+  const grouped = new Map<string, Int32Array>();
+  const p = store.termId(iri);
+  if (p === 0 || p >= pos.offsets.length - 1) return grouped;
+  const from = pos.offsets[p] as number;
+  const to = pos.offsets[p + 1] as number;
+  const { second, third } = pos;
+  const terms = store.terms;
+  let row = from;
+  while (row < to) {
+    const o = second[row] as number;
+    let end = row + 1;
+    while (end < to && second[end] === o) end++;
+    const value = terms.term(o);
+    if (value.charCodeAt(0) !== QUOTE && !value.startsWith('_:')) {
+      const docs: number[] = [];
+      for (let r = row; r < end; r++) {
+        const doc = subjectDocs[third[r] as number] as number;
+        if (doc >= 0) docs.push(doc);
+      }
+      if (docs.length > 0) grouped.set(value, Int32Array.from(docs));
+    }
+    row = end;
+  }
+  return grouped;
+}
 
 /** The state and steps of building a {@link SourceSearchIndex} (see its `buildInSteps`). */
 class SourceIndexBuilder {
@@ -275,7 +410,10 @@ class SourceIndexBuilder {
   readonly #registry: DocRegistry;
   /** The document of each subject term (or {@link NOT_A_DOC}). */
   readonly #subjectDocs: Int32Array;
+  /** The registry's hold of this index (its `docOf` is {@link #subjectDocs}). */
+  readonly holder: DocHolder;
   readonly #localDocs: number[] = [];
+  readonly #localSubjects: number[] = [];
   readonly #lengthSums: Float64Array;
   readonly #literalCounts: Float64Array;
   // Postings are collected as flat entries in growable typed arrays and grouped by word at the
@@ -305,6 +443,7 @@ class SourceIndexBuilder {
     this.#lengthSums = new Float64Array(predicates.length);
     this.#literalCounts = new Float64Array(predicates.length);
     this.#subjectDocs = new Int32Array(store.terms.size + 1).fill(NOT_A_DOC);
+    this.holder = registry.hold(store, this.#subjectDocs);
   }
 
   /** The POS rows of a predicate. */
@@ -342,9 +481,10 @@ class SourceIndexBuilder {
         subjectDocs[s] = NOT_A_DOC;
         continue;
       }
-      const doc = this.#registry.acquire(iri);
-      subjectDocs[s] = doc;
+      // Recorded in `subjectDocs` (the holder's `docOf`) by the registry.
+      const doc = this.#registry.acquire(this.holder, s);
       this.#localDocs.push(doc);
+      this.#localSubjects.push(s);
     }
   }
 
@@ -487,6 +627,7 @@ class SourceIndexBuilder {
     words: Map<string, number>;
     postings: Postings;
     docIds: Int32Array;
+    docSubjects: Uint32Array;
     languages: string[];
   } {
     const postings = this.#postings!;
@@ -497,33 +638,14 @@ class SourceIndexBuilder {
       words,
       postings,
       docIds: Int32Array.from(this.#localDocs),
+      docSubjects: Uint32Array.from(this.#localSubjects),
       languages: [...this.#languageIds.keys()],
     };
   }
 
   /** Documents per `rdf:type` or `skos:inScheme` IRI (`iri`), for the subjects that are documents. */
   facet(iri: string): Map<string, Int32Array> {
-    const [from, to] = this.rowsOf(iri);
-    const { second, third } = this.#pos;
-    const terms = this.#store.terms;
-    const grouped = new Map<string, Int32Array>();
-    let row = from;
-    while (row < to) {
-      const o = second[row] as number;
-      let end = row + 1;
-      while (end < to && second[end] === o) end++;
-      const value = terms.term(o);
-      if (value.charCodeAt(0) !== QUOTE && !value.startsWith('_:')) {
-        const docs: number[] = [];
-        for (let r = row; r < end; r++) {
-          const doc = this.#subjectDocs[third[r] as number] as number;
-          if (doc >= 0) docs.push(doc);
-        }
-        if (docs.length > 0) grouped.set(value, Int32Array.from(docs));
-      }
-      row = end;
-    }
-    return grouped;
+    return facetOf(this.#store, this.#subjectDocs, iri);
   }
 }
 
