@@ -122,6 +122,9 @@ export class CookieBrowser {
     let current = new URL(url);
     for (let hops = 0; hops < 20 && response.status >= 300 && response.status < 400; hops++) {
       const next = new URL(response.headers.get('location')!, current);
+      // An unread body holds its connection until garbage collection; many such walks would
+      // exceed the server's connections per client.
+      await response.body?.cancel();
       if (stopAt && next.href.startsWith(stopAt)) return { stoppedAt: next };
       current = next;
       response = await this.request(next);

@@ -68,22 +68,24 @@ export function kyselyOAuthStore(
       .executeTakeFirst();
     return read(model, id, row);
   };
-  // Every row of a grant, and the grant itself, as oidc-provider revokes on a reuse.
-  const revokeGrantOf = (model: string, id: string) => {
-    const grantOf = db
+  // The tokens of a grant (and, on a reuse, the grant itself, first), one row per statement.
+  // Concurrent revocations of one grant (every loser of a reuse race revokes it) would deadlock on
+  // PostgreSQL if each deleted the rows in one statement, taking their locks in its own order; a
+  // statement that locks one row and commits cannot be part of a lock cycle. With the grant gone,
+  // a token created after the rows were read is refused anyway.
+  const revokeGrant = async (grantId: string, withGrant: boolean) => {
+    const rows = await db
       .selectFrom('oauth_models')
-      .select('grant_id')
-      .where('model', '=', model)
-      .where('id', '=', id);
-    return db
-      .deleteFrom('oauth_models')
-      .where((eb) =>
-        eb.or([
-          eb('grant_id', 'in', grantOf),
-          eb.and([eb('model', '=', 'Grant'), eb('id', 'in', grantOf)]),
-        ]),
-      )
+      .select(['model', 'id'])
+      .where('grant_id', '=', grantId)
       .execute();
+    for (const row of withGrant ? [{ model: 'Grant', id: grantId }, ...rows] : rows) {
+      await db
+        .deleteFrom('oauth_models')
+        .where('model', '=', row.model)
+        .where('id', '=', row.id)
+        .execute();
+    }
   };
 
   return {
@@ -120,7 +122,13 @@ export function kyselyOAuthStore(
             .where('consumed_at', 'is', null)
             .executeTakeFirstOrThrow();
           if (numUpdatedRows === 1n) return;
-          await revokeGrantOf(model, key);
+          const consumed = await db
+            .selectFrom('oauth_models')
+            .select('grant_id')
+            .where('model', '=', model)
+            .where('id', '=', key)
+            .executeTakeFirst();
+          if (consumed?.grant_id) await revokeGrant(consumed.grant_id, true);
           throw reuseDetected(model);
         },
         async destroy(id: string) {
@@ -130,9 +138,7 @@ export function kyselyOAuthStore(
             .where('id', '=', storedId(model, id))
             .execute();
         },
-        async revokeByGrantId(grantId: string) {
-          await db.deleteFrom('oauth_models').where('grant_id', '=', grantId).execute();
-        },
+        revokeByGrantId: (grantId: string) => revokeGrant(grantId, false),
       };
     },
     async grantAlive(grantId) {
