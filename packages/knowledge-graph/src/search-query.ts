@@ -43,6 +43,24 @@ const repeatable = z
   .union([z.string(), z.array(z.string())])
   .transform((value) => (typeof value === 'string' ? [value] : value));
 
+/** A repeatable filter of absolute IRIs, named `name` in its messages. */
+function iriFilter(name: 'type' | 'scheme') {
+  const iri = z
+    .string()
+    .max(
+      MAX_SEARCH_FILTER_IRI_LENGTH,
+      `${name} must be at most ${MAX_SEARCH_FILTER_IRI_LENGTH} characters`,
+    )
+    .refine(isAbsoluteIri, `${name} must be an absolute IRI`);
+  return repeatable
+    .pipe(
+      z
+        .array(iri)
+        .max(MAX_SEARCH_FILTER_VALUES, `${name} takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
+    )
+    .optional();
+}
+
 /**
  * Query parameters of the internal `GET /v1/search/query`: {@link SearchQuerySchema} plus the
  * filters. `lang`: language ranges (repeated, or comma-separated: `lang=en,de`), matched as
@@ -67,36 +85,8 @@ export const InternalSearchQuerySchema = SearchQuerySchema.extend({
         .max(MAX_SEARCH_FILTER_VALUES, `lang takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
     )
     .optional(),
-  type: repeatable
-    .pipe(
-      z
-        .array(
-          z
-            .string()
-            .max(
-              MAX_SEARCH_FILTER_IRI_LENGTH,
-              `type must be at most ${MAX_SEARCH_FILTER_IRI_LENGTH} characters`,
-            )
-            .refine(isAbsoluteIri, 'type must be an absolute IRI'),
-        )
-        .max(MAX_SEARCH_FILTER_VALUES, `type takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
-    )
-    .optional(),
-  scheme: repeatable
-    .pipe(
-      z
-        .array(
-          z
-            .string()
-            .max(
-              MAX_SEARCH_FILTER_IRI_LENGTH,
-              `scheme must be at most ${MAX_SEARCH_FILTER_IRI_LENGTH} characters`,
-            )
-            .refine(isAbsoluteIri, 'scheme must be an absolute IRI'),
-        )
-        .max(MAX_SEARCH_FILTER_VALUES, `scheme takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
-    )
-    .optional(),
+  type: iriFilter('type'),
+  scheme: iriFilter('scheme'),
 });
 
 /** Parsed internal search query. */
