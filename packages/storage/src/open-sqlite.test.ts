@@ -28,6 +28,25 @@ describe('openSqlite', () => {
     await again.close();
   });
 
+  it('reuses prepared statements: each run sees its own parameters and the rows written before it', async () => {
+    const handle = await openSqlite<{ t: { id: string } }>(join(dir, 'reuse.db'));
+    await sql`CREATE TABLE t (id TEXT)`.execute(handle.db);
+    const find = (id: string) =>
+      handle.db.selectFrom('t').select('id').where('id', '=', id).execute();
+    for (const id of ['a', 'b', 'c']) {
+      expect(await find(id)).toEqual([]);
+      await handle.db.insertInto('t').values({ id }).execute();
+      expect(await find(id)).toEqual([{ id }]);
+    }
+    const streamed: string[] = [];
+    for await (const row of handle.db.selectFrom('t').select('id').orderBy('id').stream()) {
+      streamed.push(row.id);
+    }
+    expect(streamed).toEqual(['a', 'b', 'c']);
+    expect(await find('b')).toEqual([{ id: 'b' }]);
+    await handle.close();
+  });
+
   it('reports a file it cannot open as open_failed, naming it', async () => {
     const file = join(dir, 'no-such-dir', 'x.db');
     await expect(openSqlite(file)).rejects.toMatchObject({
