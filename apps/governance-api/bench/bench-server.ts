@@ -1,7 +1,7 @@
 // The server side of bench/submissions.ts: governance-api in its own process, so the load
 // generator never shares its event loop, heap or garbage collector. Storage comes from
 // BENCH_SERVER_STORAGE (the `storage` section of the configuration, as JSON) and DATABASE_URL;
-// BENCH_SERVER_KEY is its platform-admin key. The demo is seeded (a guardian deployed in production).
+// BENCH_SERVER_KEY is its platform-admin key; BENCH_ADMISSION (JSON) overrides the `admission` section. The demo is seeded (a guardian deployed in production).
 // Prints the listening line; stops on SIGTERM, SIGINT or when its parent closes stdin.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ const api = await startGovernanceApi({
   config: {
     auth: { apiKeys: [{ name: 'bench', key, role: 'platform-admin' }] },
     storage,
+    ...(process.env.BENCH_ADMISSION ? { admission: JSON.parse(process.env.BENCH_ADMISSION) } : {}),
     // The limiter runs (its cost is measured) but never refuses: the bench is one client.
     rateLimit: {
       anonymous: { requestsPerSecond: 1e6, burst: 1e6 },
