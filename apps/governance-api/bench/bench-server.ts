@@ -1,7 +1,8 @@
 // The server side of bench/submissions.ts: governance-api in its own process, so the load
 // generator never shares its event loop, heap or garbage collector. Storage comes from
 // BENCH_SERVER_STORAGE (the `storage` section of the configuration, as JSON) and DATABASE_URL;
-// BENCH_SERVER_KEY is its platform-admin key; BENCH_ADMISSION (JSON) overrides the `admission` section. The demo is seeded (a guardian deployed in production).
+// BENCH_SERVER_KEY is its platform-admin key; BENCH_ADMISSION (JSON) overrides the `admission`
+// section. The demo is seeded (a guardian deployed in production).
 // Prints the listening line; stops on SIGTERM, SIGINT or when its parent closes stdin.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
