@@ -1,9 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Env } from 'hono';
-import { openApiProblem as problem } from './openapi-route-parts';
+import { openApiProblem as problem, type SecurityRequirement } from './openapi-route-parts';
 
-/** An OpenAPI security requirement (`{ bearerAuth: [] }`); `[]` as a list means public. */
-export type SecurityRequirement = Record<string, string[]>;
+export type { SecurityRequirement };
 
 /** What {@link serveOpenApiDocument} writes at the top of the document. */
 export interface OpenApiDocumentOptions {

@@ -1,8 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
-import type { SecurityRequirement } from './openapi-document';
 import { ProblemSchema } from './problem';
 
 // The pieces that every route definition of the dcg apps repeats, written once.
+
+/** An OpenAPI security requirement (`{ bearerAuth: [] }`); `[]` as a list means public. */
+export type SecurityRequirement = Record<string, string[]>;
 
 /** The OpenAPI entry of a problem-details answer. */
 export interface OpenApiProblem {
