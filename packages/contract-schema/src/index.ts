@@ -1,6 +1,9 @@
 export {
   COMPLIANCE_SEVERITY_ORDER,
   type ComplianceCounts,
+  type ContractComponentLike,
+  contractStateOf,
+  contractStatesOf,
   countVerdict,
   type FailingRequirement,
   failingRequirements,
