@@ -57,6 +57,7 @@ export {
   type DetailsIssueSentence,
   describeDetailsIssue,
 } from './details-issue-sentence';
+export { didYouMean } from './did-you-mean';
 export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_EXPANDED_BYTES,
