@@ -54,6 +54,7 @@ export {
   type MonitoredContract,
   type ResultSink,
   type RunGuardianOptions,
+  RUN_OUTCOMES,
   type RunningGuardian,
   type RunOutcome,
   type RunReport,
