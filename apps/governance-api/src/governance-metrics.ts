@@ -1,4 +1,4 @@
-import type { ComplianceState } from '@dcg/contract-schema';
+import { type ComplianceState, ComplianceStateSchema } from '@dcg/contract-schema';
 import type { CurrentResultSummary, Governance } from '@dcg/governance';
 import { packageVersion, type ServiceMetrics } from '@dcg/http-kit';
 import type { MarketplaceSearch } from '@dcg/marketplace-search';
@@ -6,7 +6,6 @@ import type { MarketplaceSearch } from '@dcg/marketplace-search';
 const SCRAPE_READ_TIMEOUT_MS = 2_000;
 /** One scrape reads the summary once for the two gauges built on it. */
 const SUMMARY_REUSE_MS = 1_000;
-const OUTCOMES: readonly ComplianceState[] = ['compliant', 'violated', 'unprocessable'];
 
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -92,7 +91,7 @@ export function registerGovernanceMetrics(
     ['outcome'],
   );
   // Every outcome from zero, so that rate() and alerts see a series before the first result.
-  for (const outcome of OUTCOMES) received.inc({ outcome }, 0);
+  for (const outcome of ComplianceStateSchema.options) received.inc({ outcome }, 0);
 
   // One grouped read of the current pointers (rows: environments x policies x states), shared
   // by the two gauges of a scrape; a scrape that cannot read it reports neither (not zeros).

@@ -178,7 +178,7 @@ export async function startGovernanceApi(
       databaseUrl: options.databaseUrl,
       governance,
       logger,
-      env: options.env ?? process.env,
+      env,
     }),
   );
   cleanup.defer(() => marketplaceSearch.close());

@@ -87,13 +87,14 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     ],
   };
   if (loopback) refuseLoopbackConflicts(parsed);
+  const env = options.env ?? process.env;
   const { keys: apiKeys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
-    env: options.env ?? process.env,
+    env,
     developmentRole: config.auth.developmentKey ? 'writer' : undefined,
     exampleRole: 'writer',
   });
   // Upstream secrets are read once, now: a missing one stops start-up, named (never its value).
-  const credentials = resolveUpstreamHeaders(config.sources, options.env ?? process.env);
+  const credentials = resolveUpstreamHeaders(config.sources, env);
   if (!credentials.success) throw invalidConfiguration(credentials.issues);
 
   // On PostgreSQL, the graphs and rate limits are kept there, for every instance on the database.

@@ -1,8 +1,5 @@
-import type { RunOutcome, RunReport } from '@dcg/guardian-sdk';
+import { RUN_OUTCOMES, type RunReport } from '@dcg/guardian-sdk';
 import type { ServiceMetrics } from '@dcg/http-kit';
-
-/** Every outcome a run can end with, so that each has a series from the first scrape on. */
-const OUTCOMES: readonly RunOutcome[] = ['compliant', 'violated', 'could_not_run', 'abandoned'];
 
 /**
  * The guardian's run metrics on `metrics`: `guardian_runs_total{outcome}` (compliant, violated,
@@ -25,7 +22,8 @@ export function guardianRunMetrics(metrics: ServiceMetrics): (report: RunReport)
     // A check runs queries against a live database: up to its statement timeout and beyond.
     [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
   );
-  for (const outcome of OUTCOMES) runs.inc({ outcome }, 0);
+  // Every outcome has a series from the first scrape on.
+  for (const outcome of RUN_OUTCOMES) runs.inc({ outcome }, 0);
   return (report) => {
     runs.inc({ outcome: report.outcome });
     seconds.observe({ outcome: report.outcome }, report.durationMs / 1000);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   COMPLIANCE_SEVERITY_ORDER,
+  contractStateOf,
+  contractStatesOf,
   failingRequirements,
   instanceCompliance,
   type RequirementNodeLike,
@@ -30,6 +32,25 @@ const tree: RequirementNodeLike[] = [
   },
   { key: 'owner', compliant: true },
 ];
+
+describe('contractStateOf and contractStatesOf', () => {
+  it('is unknown until a result arrives, then the state of the latest result', () => {
+    expect(contractStateOf(undefined)).toBe('unknown');
+    expect(contractStateOf(null)).toBe('unknown');
+    expect(contractStateOf({ status: 'unprocessable' })).toBe('unprocessable');
+  });
+
+  it('lists the states of the data contracts only, in component order', () => {
+    const components = [
+      { dataContract: true, compliance: { status: 'violated' as const, evaluatedAt: 'x' } },
+      { dataContract: false },
+      { dataContract: true },
+      { dataContract: true, compliance: { status: 'compliant' as const } },
+    ];
+    expect(contractStatesOf(components)).toEqual(['violated', 'unknown', 'compliant']);
+    expect(instanceCompliance(contractStatesOf([{ dataContract: false }]))).toBe('none');
+  });
+});
 
 describe('instanceCompliance', () => {
   it('rolls an instance up to its most severe contract state', () => {

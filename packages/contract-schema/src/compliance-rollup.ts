@@ -30,6 +30,43 @@ export const COMPLIANCE_SEVERITY_ORDER: readonly ContractComplianceState[] = [
 ];
 
 /**
+ * The state of a data contract from its latest result (anything with the result's `status`):
+ * `unknown` until a result arrives. The one place that rule is written.
+ *
+ * @example
+ * contractStateOf(undefined); // 'unknown'
+ * contractStateOf({ status: 'violated', evaluatedAt: '2026-01-01T00:00:00Z' }); // 'violated'
+ */
+export function contractStateOf(
+  latest: { readonly status: ContractComplianceState } | null | undefined,
+): ContractComplianceState {
+  return latest?.status ?? 'unknown';
+}
+
+/** What {@link contractStatesOf} reads of a component of an instance. */
+export interface ContractComponentLike {
+  /** Whether the component is a data contract (rule A5). */
+  readonly dataContract: boolean;
+  /** Its latest state, absent until a result arrives. */
+  readonly compliance?: { readonly status: ContractComplianceState } | null | undefined;
+}
+
+/**
+ * The states of the data contracts among an instance's components, in their order (see
+ * {@link contractStateOf}); what {@link instanceCompliance} rolls up.
+ *
+ * @example
+ * instanceCompliance(contractStatesOf(instance.components)); // 'violated'
+ */
+export function contractStatesOf(
+  components: readonly ContractComponentLike[],
+): ContractComplianceState[] {
+  return components.flatMap((component) =>
+    component.dataContract ? [contractStateOf(component.compliance)] : [],
+  );
+}
+
+/**
  * The roll-up of an instance from the states of its data contracts: the most severe state in
  * {@link COMPLIANCE_SEVERITY_ORDER} (`violated` if any is violated, …), `none` without contracts.
  *

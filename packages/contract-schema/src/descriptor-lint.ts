@@ -1,4 +1,5 @@
 import type { SystemDescriptor } from './descriptor';
+import { didYouMean } from './did-you-mean';
 import { selectContractTargets } from './target-selection';
 
 /** What {@link lintDescriptor} can find in a descriptor that the schema accepts. */
@@ -149,7 +150,7 @@ function unknownKeys(
 ): void {
   for (const key of Object.keys(value)) {
     if (known.has(key)) continue;
-    const near = [...known].find((candidate) => editDistance(key, candidate) <= 2);
+    const near = didYouMean(key, known);
     findings.push({
       code: 'UNKNOWN_KEY',
       severity: 'warning',
@@ -157,23 +158,4 @@ function unknownKeys(
       message: `unknown key "${key}"${near ? ` (did you mean "${near}"?)` : ''}`,
     });
   }
-}
-
-/** Levenshtein distance, for "did you mean" hints between short keys. */
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + cost,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

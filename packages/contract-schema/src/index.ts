@@ -1,6 +1,9 @@
 export {
   COMPLIANCE_SEVERITY_ORDER,
   type ComplianceCounts,
+  type ContractComponentLike,
+  contractStateOf,
+  contractStatesOf,
   countVerdict,
   type FailingRequirement,
   failingRequirements,
@@ -54,6 +57,7 @@ export {
   type DetailsIssueSentence,
   describeDetailsIssue,
 } from './details-issue-sentence';
+export { didYouMean } from './did-you-mean';
 export {
   DEFAULT_MAX_DEPTH,
   DEFAULT_MAX_EXPANDED_BYTES,

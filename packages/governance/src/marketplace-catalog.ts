@@ -1,5 +1,6 @@
 import {
   COMPLIANCE_SEVERITY_ORDER,
+  contractStatesOf,
   type InstanceCompliance,
   InstanceComplianceSchema,
   instanceCompliance,
@@ -49,14 +50,7 @@ export function systemFacts(descriptor: Record<string, unknown>): SystemFacts {
  * instanceComplianceOf(instance); // 'violated'
  */
 export function instanceComplianceOf(instance: MarketplaceInstanceView): InstanceCompliance {
-  return (
-    instance.compliance ??
-    instanceCompliance(
-      instance.components
-        .filter((component) => component.dataContract)
-        .map((component) => component.compliance?.status ?? 'unknown'),
-    )
-  );
+  return instance.compliance ?? instanceCompliance(contractStatesOf(instance.components));
 }
 
 /** The instance states from the most to the least severe, `none` (no data contract) last. */

@@ -1,6 +1,8 @@
 import {
   type ComponentDescriptor,
   complianceStatus,
+  contractStateOf,
+  contractStatesOf,
   instanceCompliance,
   prefixIssues,
   selectContractTargets,
@@ -42,7 +44,7 @@ export function complianceView(
     return {
       contractId,
       environment,
-      status: 'unknown',
+      status: contractStateOf(current),
       evaluatedAt: null,
       policyId: null,
       summary: null,
@@ -218,18 +220,18 @@ export class MarketplaceProjection implements MarketplaceReadModel {
       ids.add(row.contractId);
       byEnvironment.set(row.environment, ids);
     }
-    const states = new Map<string, CurrentResultStatus['status']>();
+    const states = new Map<string, CurrentResultStatus>();
     await Promise.all(
       [...byEnvironment].map(async ([environment, ids]) => {
         for (const found of await this.store.getCurrentStatuses([...ids], environment)) {
-          states.set(`${environment}\u0000${found.contractId}`, found.status);
+          states.set(`${environment}\u0000${found.contractId}`, found);
         }
       }),
     );
     return rows
       .map((row) => ({
         ...row,
-        status: states.get(`${row.environment}\u0000${row.contractId}`) ?? ('unknown' as const),
+        status: contractStateOf(states.get(`${row.environment}\u0000${row.contractId}`)),
       }))
       .sort(
         (a, b) =>
@@ -322,9 +324,7 @@ function toView(
     const current = statuses.get(c.id);
     return {
       ...base,
-      compliance: current
-        ? { status: current.status, evaluatedAt: current.receivedAt }
-        : { status: 'unknown' as const, evaluatedAt: null },
+      compliance: { status: contractStateOf(current), evaluatedAt: current?.receivedAt ?? null },
     };
   });
   const version = text(system.version);
@@ -335,9 +335,7 @@ function toView(
     environment: record.environment,
     ...(version === undefined ? {} : { version }),
     ...systemFacts(system),
-    compliance: instanceCompliance(
-      components.flatMap((c) => ('compliance' in c && c.compliance ? [c.compliance.status] : [])),
-    ),
+    compliance: instanceCompliance(contractStatesOf(components)),
     deployedAt: record.deployedAt,
     components,
   };

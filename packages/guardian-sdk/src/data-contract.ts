@@ -1,4 +1,5 @@
 import {
+  didYouMean,
   isRangeOperator,
   THRESHOLD_OPERATORS,
   type Threshold,
@@ -579,23 +580,6 @@ function columnOptions(
   return Object.keys(options).length > 0 ? options : undefined;
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
-
 /**
  * Keys that look like a misspelt rule-bearing key (`qualiti`, `logicalTypeOption`): what they
  * hold would be dropped without a word, so each is a rule not checked, with the likely key.
@@ -610,7 +594,7 @@ function misspeltKeys(
 ): void {
   for (const key of Object.keys(record)) {
     if (key in shape || keys.includes(key) || key.length < 4) continue;
-    const near = keys.find((k) => editDistance(key.toLowerCase(), k.toLowerCase()) <= 2);
+    const near = didYouMean(key, keys, { ignoreCase: true });
     if (near !== undefined) {
       unchecked.add(
         [...path, key],

@@ -53,6 +53,7 @@ export {
   type GuardianHooks,
   type MonitoredContract,
   type ResultSink,
+  RUN_OUTCOMES,
   type RunGuardianOptions,
   type RunningGuardian,
   type RunOutcome,

@@ -1,6 +1,6 @@
 import {
   type EvaluationResultSubmission,
-  isBlockingSeverity,
+  requirementVerdict,
   type ValidationRecord,
   validateSubmission,
 } from '@dcg/contract-schema';
@@ -109,15 +109,14 @@ export function requirementsOf(records: ReadonlyArray<ValidationRecord>): Valida
 
 /**
  * Whether a failing requirement makes the policy unsatisfied: it was checked (`checked` is not
- * `false`) and its `severity`, if any, blocks (see `isBlockingSeverity`).
+ * `false`) and its `severity`, if any, blocks; the verdict the views count as failing
+ * (`requirementVerdict` of `@dcg/contract-schema`).
  *
  * @example
  * blocks({ key: 'a', compliant: false, severity: 'warning' }); // false
  */
 export function blocks(record: ValidationRecord): boolean {
-  return (
-    record.compliant === false && record.checked !== false && isBlockingSeverity(record.severity)
-  );
+  return record.compliant === false && requirementVerdict(record) === 'failing';
 }
 
 /**

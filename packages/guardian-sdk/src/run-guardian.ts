@@ -50,11 +50,16 @@ export interface ResultSink {
 }
 
 /**
- * How a run ended: a verdict that was sent (`compliant`, `violated`), `could_not_run` (a check
- * threw, or the submission failed: nothing was accepted, see `reason`), or `abandoned` (the
+ * Every way a run can end: a verdict that was sent (`compliant`, `violated`), `could_not_run` (a
+ * check threw, or the submission failed: nothing was accepted, see `reason`), or `abandoned` (the
  * guardian stopped during the run: nothing was sent).
+ *
+ * @example
+ * for (const outcome of RUN_OUTCOMES) runs.inc({ outcome }, 0);
  */
-export type RunOutcome = 'compliant' | 'violated' | 'could_not_run' | 'abandoned';
+export const RUN_OUTCOMES = ['compliant', 'violated', 'could_not_run', 'abandoned'] as const;
+/** How a run ended (one of {@link RUN_OUTCOMES}). */
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 /** The outcome of one run of one contract. */
 export interface RunReport {

@@ -309,6 +309,14 @@ export function createGuardianAdapter(options: GuardianAdapterOptions): Guardian
     tasks.set(token, task);
     return token;
   };
+  // The status of a remembered task; a token it does not know (or of the other kind) is a 400.
+  const statusOf = (token: string, kind: Task['kind']) => {
+    const task = tasks.get(token);
+    if (task?.kind !== kind) {
+      throw requestError([`unknown token "${token.slice(0, 100)}"`], 'Unknown token');
+    }
+    return task.status;
+  };
 
   const app = new Hono();
   const api = options.basePath ? app.basePath(options.basePath) : app;
@@ -367,16 +375,9 @@ export function createGuardianAdapter(options: GuardianAdapterOptions): Guardian
       });
       return c.json(token, 202);
     });
-    api.get(`/v1/${operation}/:token/status`, (c) => {
-      const task = tasks.get(c.req.param('token'));
-      if (task?.kind !== 'provisioning') {
-        throw requestError(
-          [`unknown token "${c.req.param('token').slice(0, 100)}"`],
-          'Unknown token',
-        );
-      }
-      return c.json(task.status, 200);
-    });
+    api.get(`/v1/${operation}/:token/status`, (c) =>
+      c.json(statusOf(c.req.param('token'), 'provisioning'), 200),
+    );
   }
 
   api.post('/v1/validate', async (c) => {
@@ -397,16 +398,9 @@ export function createGuardianAdapter(options: GuardianAdapterOptions): Guardian
     );
     return c.json(token, 202);
   });
-  api.get('/v2/validate/:token/status', (c) => {
-    const task = tasks.get(c.req.param('token'));
-    if (task?.kind !== 'validation') {
-      throw requestError(
-        [`unknown token "${c.req.param('token').slice(0, 100)}"`],
-        'Unknown token',
-      );
-    }
-    return c.json(task.status, 200);
-  });
+  api.get('/v2/validate/:token/status', (c) =>
+    c.json(statusOf(c.req.param('token'), 'validation'), 200),
+  );
   api.post('/v1/updateacl', () => {
     throw requestError(
       ['a data contract guardian grants no access: updateacl is not supported'],

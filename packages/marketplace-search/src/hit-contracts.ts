@@ -1,4 +1,4 @@
-import { type InstanceCompliance, instanceCompliance } from '@dcg/contract-schema';
+import { contractStateOf, type InstanceCompliance, instanceCompliance } from '@dcg/contract-schema';
 import type { InstanceComponent, SearchHitContract } from '@dcg/governance-schema';
 
 /**
@@ -27,7 +27,7 @@ export function instanceContracts(
     .map((c) => ({
       id: c.id,
       ...(c.name === undefined ? {} : { name: c.name }),
-      status: c.compliance?.status ?? 'unknown',
+      status: contractStateOf(c.compliance),
     }));
   return { compliance: instanceCompliance(dataContracts.map((c) => c.status)), dataContracts };
 }

@@ -1,4 +1,9 @@
-import { COMPLIANCE_SEVERITY_ORDER, type InstanceCompliance } from '@dcg/contract-schema';
+import {
+  COMPLIANCE_SEVERITY_ORDER,
+  contractStateOf,
+  contractStatesOf,
+  type InstanceCompliance,
+} from '@dcg/contract-schema';
 import {
   type ComplianceViewStatus,
   INSTANCE_COMPLIANCE_ORDER,
@@ -46,20 +51,14 @@ const TALLY_WORDS: Readonly<Record<ComplianceViewStatus, string>> = {
   compliant: 'compliant',
 };
 
-function contractStatus(
-  component: MarketplaceInstanceView['components'][number],
-): ComplianceViewStatus {
-  return component.compliance?.status ?? 'unknown';
-}
-
 function statusTally(instance: MarketplaceInstanceView): string {
-  const contracts = instance.components.filter((component) => component.dataContract);
-  if (contracts.length === 0) return 'No data contracts';
+  const states = contractStatesOf(instance.components);
+  if (states.length === 0) return 'No data contracts';
   const parts = COMPLIANCE_SEVERITY_ORDER.flatMap((status) => {
-    const count = contracts.filter((component) => contractStatus(component) === status).length;
+    const count = states.filter((state) => state === status).length;
     return count === 0 ? [] : [`${count} ${TALLY_WORDS[status]}`];
   });
-  return `${contracts.length} data contract${contracts.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
+  return `${states.length} data contract${states.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
 
 function componentRow(
@@ -67,8 +66,9 @@ function componentRow(
   component: MarketplaceInstanceView['components'][number],
 ): Markup {
   const name = component.name ?? component.id;
+  const state = contractStateOf(component.compliance);
   const status = component.dataContract
-    ? markup`<a href="${contractHref(component.id, instance.environment)}" aria-label="${`${name}: ${STATUS_LABELS[contractStatus(component)]}, view compliance details`}">${statusBadge(contractStatus(component))}</a>${
+    ? markup`<a href="${contractHref(component.id, instance.environment)}" aria-label="${`${name}: ${STATUS_LABELS[state]}, view compliance details`}">${statusBadge(state)}</a>${
         component.compliance?.evaluatedAt
           ? markup`<div class="muted">evaluated ${formatTimestamp(component.compliance.evaluatedAt)}</div>`
           : ''

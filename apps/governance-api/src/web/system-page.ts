@@ -1,3 +1,4 @@
+import { contractStateOf } from '@dcg/contract-schema';
 import type { MarketplaceInstanceView } from '@dcg/governance';
 import { formatTimestamp } from './format-timestamp';
 import { contractHref, instanceAnchor, marketplaceHref, systemHref } from './marketplace-links';
@@ -15,7 +16,7 @@ function componentSection(
 ): Markup {
   const name = component.name ?? component.id;
   const headingId = `component-${index}`;
-  const status = component.compliance?.status ?? 'unknown';
+  const status = contractStateOf(component.compliance);
   return markup`<section class="component" id="${component.id}" aria-labelledby="${headingId}">
 <h2 id="${headingId}">${name}</h2>
 <p class="instance-meta"><code>${component.id}</code>${component.kind ? ` · ${component.kind}` : ''}</p>

@@ -1,4 +1,4 @@
-import type { RunOutcome, RunReport } from '@dcg/guardian-sdk';
+import { RUN_OUTCOMES, type RunReport } from '@dcg/guardian-sdk';
 import { ServiceMetrics } from '@dcg/http-kit';
 import { guardianRunMetrics } from '../run-metrics';
 
@@ -13,8 +13,7 @@ export async function postgresGuardianScrape(): Promise<string> {
   const metrics = new ServiceMetrics({ service: 'postgres-guardian' });
   metrics.buildInfo({ version: '0.0.0-test' });
   const recordRun = guardianRunMetrics(metrics);
-  const outcomes: RunOutcome[] = ['compliant', 'violated', 'could_not_run', 'abandoned'];
-  outcomes.forEach((outcome, i) => {
+  RUN_OUTCOMES.forEach((outcome, i) => {
     const report: RunReport = {
       resourceId: 'urn:dmb:dp:orders:0',
       policyId: 'orders-freshness',

@@ -267,22 +267,18 @@ function optionSpecs(
       ...(typeof built === 'string' ? { index: violations(built) } : built),
     });
   };
-  if (options.minLength !== undefined) {
-    const n = options.minLength;
+  const lengths = [
+    ['minLength', 'min_length', '<', 'at least', 'shorter than'],
+    ['maxLength', 'max_length', '>', 'at most', 'longer than'],
+  ] as const;
+  for (const [option, key, breaks, reads, what] of lengths) {
+    const n = options[option];
+    if (n === undefined) continue;
     add(
-      'min_length',
-      `is at least ${n} characters long`,
-      `shorter than ${n} characters`,
-      () => `char_length(${col}::text) < ${query.param(n)}::int`,
-    );
-  }
-  if (options.maxLength !== undefined) {
-    const n = options.maxLength;
-    add(
-      'max_length',
-      `is at most ${n} characters long`,
-      `longer than ${n} characters`,
-      () => `char_length(${col}::text) > ${query.param(n)}::int`,
+      key,
+      `is ${reads} ${n} characters long`,
+      `${what} ${n} characters`,
+      () => `char_length(${col}::text) ${breaks} ${query.param(n)}::int`,
     );
   }
   const regex = (pattern: string) => () => {

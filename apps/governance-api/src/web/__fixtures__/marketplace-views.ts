@@ -1,17 +1,19 @@
 import {
   type ComplianceTreeNode,
+  contractStateOf,
   EXACTLY_ONE_MESSAGE_BOTH,
   ISSUES_WITHOUT_COMPLIANT_MESSAGE,
   validationIssue,
 } from '@dcg/contract-schema';
-import type {
-  ContractComplianceView,
-  ContractGuard,
-  CurrentResultStatus,
-  DataContractView,
-  MarketplaceInstanceView,
-  MarketplaceReadModel,
-  Policy,
+import {
+  type ContractComplianceView,
+  type ContractGuard,
+  type CurrentResultStatus,
+  complianceView,
+  type DataContractView,
+  type MarketplaceInstanceView,
+  type MarketplaceReadModel,
+  type Policy,
 } from '@dcg/governance';
 
 /** A test tree written as A4 records: a section has `children`, a requirement `compliant`. */
@@ -202,9 +204,9 @@ export function arrayReadModel(
           systemId: g.systemId,
           systemName: instances.find((i) => i.systemId === g.systemId)?.name ?? g.systemId,
           guardianId: g.guardianId,
-          status:
-            views.find((v) => v.contractId === g.contractId && v.environment === g.environment)
-              ?.status ?? ('unknown' as const),
+          status: contractStateOf(
+            views.find((v) => v.contractId === g.contractId && v.environment === g.environment),
+          ),
         }));
     },
     async getResultCompliance(contractId, environment, seq) {
@@ -251,18 +253,8 @@ export function arrayReadModel(
     },
     async getContractCompliance(contractId, environment) {
       return (
-        views.find(
-          (view) => view.contractId === contractId && view.environment === environment,
-        ) ?? {
-          contractId,
-          environment,
-          status: 'unknown',
-          evaluatedAt: null,
-          policyId: null,
-          summary: null,
-          counts: { compliant: 0, failing: 0 },
-          tree: [],
-        }
+        views.find((view) => view.contractId === contractId && view.environment === environment) ??
+        complianceView(contractId, environment, null)
       );
     },
   };
