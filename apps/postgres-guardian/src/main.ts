@@ -136,6 +136,8 @@ try {
           environment: report.environment,
           outcome: report.outcome,
           violations: report.violations,
+          notChecked: report.notChecked,
+          warnings: report.warnings,
           ms: Math.round(report.durationMs),
           ...(report.reason ? { reason: report.reason } : {}),
         });

@@ -147,6 +147,31 @@ describe('runGuardian', () => {
     await c.stop();
   });
 
+  it('counts as violations only the failing requirements that block; unchecked ones and warnings apart', async () => {
+    const client = sink();
+    const mixed: Check = () => [
+      requirement('kept').compliant(),
+      requirement('broken').violated('3 rows fail'),
+      requirement('soft', undefined, undefined, { severity: 'warning' }).violated('1 row'),
+      requirement('unread').notChecked('the column is not in the table'),
+    ];
+    const guardian = runGuardian({
+      contracts: contracts(),
+      checks: [mixed],
+      client,
+      tickMs: 60_000,
+      schedule: { intervalMs: 3_600_000 },
+    });
+    const summary = await guardian.runOnce();
+    await guardian.stop();
+    expect(summary.reports[0]).toMatchObject({
+      outcome: 'violated',
+      violations: 1,
+      warnings: 1,
+      notChecked: 1,
+    });
+  });
+
   it('runs on schedule with jitter, never two runs of one contract at once', async () => {
     const client = sink();
     let active = 0;

@@ -1,9 +1,13 @@
-import type { EvaluationResultSubmission, ValidationRecord } from '@dcg/contract-schema';
+import {
+  type EvaluationResultSubmission,
+  requirementTally,
+  type ValidationRecord,
+} from '@dcg/contract-schema';
 import type { DataContract } from './data-contract';
 import type { SubmissionReceipt, SubmitInput } from './governance-client';
 import type { GuardedContract, GuardedPart } from './guarded-contracts';
 import { GuardianSdkError } from './guardian-sdk-error';
-import { buildSubmission, requirementsOf } from './result-builder';
+import { buildSubmission } from './result-builder';
 import { delayUntilNext, type Schedule, scheduleFromGuard } from './schedule';
 
 /** A guarded contract with where its results go. */
@@ -77,8 +81,12 @@ export interface RunReport {
   checksMs: number;
   /** Time spent submitting. */
   submitMs: number;
-  /** Failing requirements. */
+  /** Failing requirements of a blocking severity: those that make the contract violated. */
   violations: number;
+  /** Requirements reported as not checked (never counted as violations or as compliant). */
+  notChecked: number;
+  /** Failing requirements of a non-blocking severity. */
+  warnings: number;
   error?: unknown;
   body?: EvaluationResultSubmission;
 }
@@ -272,15 +280,15 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
           checksMs,
           submitMs,
           violations: 0,
+          notChecked: 0,
+          warnings: 0,
         };
       } else {
         const body = buildSubmission({
           resource: { id: target.resourceId, displayName: target.displayName },
           results,
         });
-        const violations = requirementsOf(Object.values(results).flat()).filter(
-          (r) => r.compliant === false,
-        ).length;
+        const tally = requirementTally(Object.values(results).flat());
         const s0 = performance.now();
         stage = 'submit';
         await options.client.submit({
@@ -296,7 +304,9 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
           durationMs: performance.now() - t0,
           checksMs,
           submitMs,
-          violations,
+          violations: tally.failing,
+          notChecked: tally.notChecked ?? 0,
+          warnings: tally.warnings ?? 0,
           body,
         };
       }
@@ -318,6 +328,8 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
         checksMs,
         submitMs,
         violations: 0,
+        notChecked: 0,
+        warnings: 0,
         error: error instanceof CheckCouldNotRun ? error.error : error,
       };
       if (!abandoned) {

@@ -24,6 +24,8 @@ export async function postgresGuardianScrape(): Promise<string> {
       checksMs: 30 * (i + 1),
       submitMs: 10 * (i + 1),
       violations: outcome === 'violated' ? 1 : 0,
+      notChecked: 0,
+      warnings: 0,
     };
     recordRun(report);
   });
