@@ -314,6 +314,33 @@ describe('prefix completions', () => {
     expect(source.mostFrequentWithPrefix('zz', 3)).toEqual([]);
   });
 
+  it('prunes a multi-word query without losing a whole-label match that comes after a full page', () => {
+    // The first documents hold both words at their best, but in another order: the page is full
+    // at the words' largest scores before the one label equal to the query is reached.
+    const entries: Array<[string, string, string]> = [];
+    for (let i = 0; i < 40; i++) entries.push([`r${i}`, `${skos}prefLabel`, 'River Lake']);
+    entries.push(['exact', `${skos}prefLabel`, 'Lake River']);
+    for (let i = 0; i < 40; i++) entries.push([`l${i}`, `${skos}prefLabel`, `Lake ${i}`]);
+    const pruned = build(entries);
+    const full = new SearchIndex(DEFAULT_SEARCH_PREDICATES, { exhaustive: true });
+    full.replaceSource('src', concepts(entries));
+    for (const [offset, limit] of [
+      [0, 1],
+      [0, 10],
+      [5, 5],
+      [39, 3],
+      [60, 30],
+    ]) {
+      const want = full.search('lake river', { offset: offset!, limit: limit! });
+      expect(pruned.search('lake river', { offset: offset!, limit: limit! })).toEqual(want);
+      expect(want.totalResults).toBe(81);
+    }
+    expect(pruned.search('lake river', { offset: 0, limit: 2 }).results).toEqual([
+      `${ex}exact`,
+      `${ex}r0`,
+    ]);
+  });
+
   it('ranks a one-word query in one pass as the full scan does: ties by first indexed, deep pages, totals', () => {
     const entries: Array<[string, string, string]> = [];
     for (let i = 0; i < 1_500; i++)

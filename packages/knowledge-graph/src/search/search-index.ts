@@ -2,7 +2,10 @@ import { foldedWords } from '@dcg/text-match';
 import type { Quad } from 'n3';
 import type { TripleStore } from '../store/triple-store';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
+import { countMatches } from './count-matches';
 import { DocRegistry } from './doc-registry';
+import { type Expansion, PHRASE_BONUS, type WordPlan } from './query-plan';
+import { rankPruned } from './rank-pruned';
 import type { SearchIndexData } from './search-index-data';
 import { type Postings, type SearchPredicate, SourceSearchIndex } from './source-search-index';
 
@@ -17,9 +20,6 @@ const EXACT = 1;
 const PREFIX = 0.4;
 const FUZZY_1 = 0.2;
 const FUZZY_2 = 0.12;
-// A literal that equals the whole query (e.g. the label "Water" for "water") gets this many
-// times the summed word IDFs on top, so an exact label beats a label that merely contains it.
-const PHRASE_BONUS = 1.5;
 // Short prefixes can expand to thousands of words; the most frequent ones are kept.
 const MAX_PREFIX_EXPANSIONS = 48;
 const MAX_FUZZY_EXPANSIONS = 24;
@@ -49,13 +49,6 @@ export function langMatches(tag: string, range: string): boolean {
   const t = tag.toLowerCase();
   const r = range.toLowerCase();
   return t === r || (t.startsWith(r) && t.charCodeAt(r.length) === 45); // '-'
-}
-
-/** One query word: its expansions, their IDF-scaled factors, and how many entries they hold. */
-interface WordPlan {
-  expansions: Expansion[];
-  scales: number[];
-  entries: number;
 }
 
 /**
@@ -112,43 +105,14 @@ function addWord(
 }
 
 /**
- * Looks the `count` documents of `candidates` up in the entries `[from, to)` (in document order)
- * of a word's postings: those found get their best score in `wordScore` and are listed in
- * `wordTouched`. Gives how many were found.
- */
-function probeList(
-  postings: Postings,
-  from: number,
-  to: number,
-  scale: number,
-  candidates: Int32Array,
-  count: number,
-  wordScore: Float64Array,
-  wordTouched: Int32Array,
-): number {
-  const { docs, impacts } = postings;
-  let found = 0;
-  for (let c = 0; c < count; c++) {
-    const doc = candidates[c]!;
-    let best = 0;
-    for (let i = lowerBound(docs, from, to, doc); i < to && docs[i] === doc; i++) {
-      const score = scale * impacts[i]!;
-      if (score > best) best = score;
-    }
-    if (best === 0) continue;
-    wordScore[doc] = best;
-    wordTouched[found++] = doc;
-  }
-  return found;
-}
-
-/**
  * The whole ranking of a one-word query that matches one list (no completions, no typos, no
  * filters), in one sequential pass: the entries of a document are adjacent (in document order),
  * so each document's score is complete when the next begins, and only the `k` best are kept.
  * The score is computed with the very operations of the general path (best entry, plus the
- * bonus of its first one-word literal), so pages are identical to it. Gives how many documents
- * the list has; `topDocs`/`topScores` hold the best first (ties: smaller document first).
+ * bonus of its first one-word literal), so pages are identical to it. The pass stops once the
+ * `k`-th best score reaches `bound`, the most any document of the list can score: documents come
+ * in id order, so no later one can enter. Gives how many were kept; `topDocs`/`topScores` hold
+ * the best first (ties: smaller document first).
  */
 function rankOneList(
   postings: Postings,
@@ -158,14 +122,14 @@ function rankOneList(
   bonusScale: number,
   weights: Float64Array,
   k: number,
+  bound: number,
   topDocs: Int32Array,
   topScores: Float64Array,
-): { documents: number; kept: number } {
+): number {
   const { docs, impacts, lengths, predicates } = postings;
-  let documents = 0;
   let kept = 0;
   let i = from;
-  while (i < to) {
+  while (i < to && !(kept === k && topScores[k - 1]! >= bound)) {
     const doc = docs[i]!;
     let best = 0;
     let bonus = -1; // the predicate of the doc's first one-word literal
@@ -174,7 +138,6 @@ function rankOneList(
       if (score > best) best = score;
       if (bonus < 0 && lengths[i] === 1) bonus = predicates[i]!;
     }
-    documents++;
     let total = 0;
     total += best;
     if (bonus >= 0) total += PHRASE_BONUS * weights[bonus]! * bonusScale;
@@ -194,24 +157,7 @@ function rankOneList(
     topDocs[lo] = doc;
     topScores[lo] = total;
   }
-  return { documents, kept };
-}
-
-/** First index in `[lo, hi)` whose value is >= key (`hi` when none). */
-function lowerBound(values: Int32Array, lo: number, hi: number, key: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-interface Expansion {
-  source: SourceSearchIndex;
-  /** The word's id in its source. */
-  word: number;
-  factor: number;
+  return kept;
 }
 
 /**
@@ -235,25 +181,20 @@ export class SearchIndex {
   #matched = new Uint16Array(0);
   #wordTouched = new Int32Array(0);
   #touched = new Int32Array(0);
-  #candidates = new Int32Array(0);
   readonly #topDocs = new Int32Array(ONE_LIST_MAX_K);
   readonly #topScores = new Float64Array(ONE_LIST_MAX_K);
-  readonly #pruneAbove: number;
   readonly #exhaustive: boolean;
+  /** Pruning needs every entry to score above 0 (a document's score grows with its entries). */
+  readonly #positiveWeights: boolean;
 
   /**
-   * `pruneAbove`: the entries from which a query word's list may be looked up for the
-   * documents of the other words instead of scanned (default 20,000). `exhaustive`: every query
-   * takes the general path, scoring every matching document (the reference the shortcuts are
-   * tested against).
+   * `exhaustive`: every query scans every list and scores every matching document (the
+   * reference that the one-pass and pruned rankings are tested against).
    */
-  constructor(
-    predicates: readonly SearchPredicate[],
-    options: { pruneAbove?: number; exhaustive?: boolean } = {},
-  ) {
+  constructor(predicates: readonly SearchPredicate[], options: { exhaustive?: boolean } = {}) {
     this.#predicates = predicates;
     this.#exhaustive = options.exhaustive ?? false;
-    this.#pruneAbove = this.#exhaustive ? Number.POSITIVE_INFINITY : (options.pruneAbove ?? 20_000);
+    this.#positiveWeights = predicates.every((p) => p.weight > 0);
   }
 
   /** The predicates that are searchable, with their weights. */
@@ -379,147 +320,82 @@ export class SearchIndex {
       !ranges
     ) {
       const { source, word } = only[0]!;
-      const { starts } = source.postings;
-      const { documents, kept } = rankOneList(
+      const { starts, maxImpacts } = source.postings;
+      const scale = plans[0]!.scales[0]!;
+      const bonusScale = Math.max(idfSum, 1);
+      // The most a document can score: the word's largest impact, and the bonus of a one-word
+      // literal when the word has one (the same operations as a document's score).
+      let bound = 0;
+      bound += scale * maxImpacts[word]!;
+      if ((source.lengthBits(word) & 2) !== 0)
+        bound += PHRASE_BONUS * Math.max(...source.weights) * bonusScale;
+      bound = bound * 1 * 1;
+      const kept = rankOneList(
         source.postings,
         starts[word]!,
         starts[word + 1]!,
-        plans[0]!.scales[0]!,
-        Math.max(idfSum, 1),
+        scale,
+        bonusScale,
         source.weights,
         k,
+        bound,
         this.#topDocs,
         this.#topScores,
       );
       const results: string[] = [];
       for (let i = page.offset; i < kept; i++) results.push(this.#registry.iri(this.#topDocs[i]!));
-      return { results, totalResults: documents };
+      return { results, totalResults: source.docFrequency(word) };
     }
-    // A long list is looked up for the documents of the others instead of scanned, when that
-    // settles the page (see #probed); otherwise every list is scanned.
-    const probed = allowed || ranges ? undefined : this.#probedPlan(plans);
+    if (!this.#exhaustive && !allowed && !ranges && this.#positiveWeights) {
+      // Without filters every entry counts: the best are ranked with pruning, and the matches
+      // are counted from the lists' document frequencies.
+      const best = rankPruned({ plans, words, sources, idfSum, k }).docs;
+      const lists = plans.flatMap((plan) => plan.expansions);
+      return {
+        results: best.slice(page.offset).map((doc) => this.#registry.iri(doc)),
+        totalResults: countMatches(lists, this.#matched),
+      };
+    }
+    // Filtered (or exhaustive): every list is scanned, every matching document scored.
     let touchedCount = 0;
-    let heavyOnly = 0;
-    for (let attempt = probed === undefined ? 1 : 0; attempt < 2; attempt++) {
-      const heavy = attempt === 0 ? probed : undefined;
-      let candidates = 0;
-      if (heavy) {
-        // The documents of the other lists: the only ones the long list can still add to.
-        for (const plan of plans) {
-          if (plan === heavy) continue;
-          for (const { source, word } of plan.expansions) {
-            const { starts, docs } = source.postings;
-            const end = starts[word + 1]!;
-            for (let i = starts[word]!; i < end; i++) {
-              const doc = docs[i]!;
-              if (matched[doc] !== 0) continue;
-              matched[doc] = 1;
-              wordTouched[candidates++] = doc;
-            }
-          }
-        }
-        // Copied aside: `wordTouched` is the per-word scratch of the loop below.
-        if (this.#candidates.length < candidates)
-          this.#candidates = new Int32Array(wordTouched.length);
-        this.#candidates.set(wordTouched.subarray(0, candidates));
-        for (let i = 0; i < candidates; i++) matched[wordTouched[i]!] = 0;
-      }
-      touchedCount = 0;
-      let heavyFound = 0;
-      for (const plan of plans) {
-        let wordTouchedCount = 0;
-        if (plan === heavy) {
-          const { source, word } = plan.expansions[0]!;
-          const { starts } = source.postings;
-          wordTouchedCount = probeList(
-            source.postings,
-            starts[word]!,
-            starts[word + 1]!,
-            plan.scales[0]!,
-            this.#candidates,
-            candidates,
-            wordScore,
-            wordTouched,
-          );
-          heavyFound = wordTouchedCount;
-        } else {
-          for (let e = 0; e < plan.expansions.length; e++) {
-            const { source, word } = plan.expansions[e]!;
-            const { starts } = source.postings;
-            wordTouchedCount = scanList(
-              source.postings,
-              starts[word]!,
-              starts[word + 1]!,
-              plan.scales[e]!,
-              langOk.get(source),
-              allowed,
-              wordScore,
-              wordTouched,
-              wordTouchedCount,
-            );
-          }
-        }
-        touchedCount = addWord(
+    for (const plan of plans) {
+      let wordTouchedCount = 0;
+      for (let e = 0; e < plan.expansions.length; e++) {
+        const { source, word } = plan.expansions[e]!;
+        const { starts } = source.postings;
+        wordTouchedCount = scanList(
+          source.postings,
+          starts[word]!,
+          starts[word + 1]!,
+          plan.scales[e]!,
+          langOk.get(source),
+          allowed,
+          wordScore,
           wordTouched,
           wordTouchedCount,
-          wordScore,
-          total,
-          matched,
-          touched,
-          touchedCount,
         );
       }
-      if (!heavy) break;
-      // Documents of the long list alone score at most this; the page is settled when its last
-      // document scores more (checked after the phrase bonus and the scaling below).
-      const { source, word } = heavy.expansions[0]!;
-      heavyOnly = source.docFrequency(word) - heavyFound;
-      const bound = heavy.scales[0]! * source.postings.maxImpacts[word]! * (1 / n) * (1 / n);
-      const settled = this.#finish(sources, words, langOk, touchedCount, idfSum, k, bound);
-      if (settled) return this.#page(settled, page, touchedCount + heavyOnly, touchedCount);
-      // Not settled: everything is scanned.
-      heavyOnly = 0;
+      touchedCount = addWord(
+        wordTouched,
+        wordTouchedCount,
+        wordScore,
+        total,
+        matched,
+        touched,
+        touchedCount,
+      );
     }
-    const best = this.#finish(sources, words, langOk, touchedCount, idfSum, k, -1)!;
-    return this.#page(best, page, touchedCount, touchedCount);
-  }
-
-  /** One page of the ranked documents, clearing the scores of the touched ones. */
-  #page(
-    best: number[],
-    page: IndexSearchOptions,
-    totalResults: number,
-    touchedCount: number,
-  ): SearchPage {
-    const total = this.#total;
-    const touched = this.#touched;
+    const best = this.#finish(sources, words, langOk, touchedCount, idfSum, k);
     for (let i = 0; i < touchedCount; i++) total[touched[i]!] = 0;
     return {
       results: best.slice(page.offset).map((doc) => this.#registry.iri(doc)),
-      totalResults,
+      totalResults: touchedCount,
     };
   }
 
   /**
-   * The plan whose list is looked up rather than scanned: the longest one, when it is one word
-   * of one source, at least `pruneAbove` entries, and longer than all the others together.
-   */
-  #probedPlan(plans: WordPlan[]): WordPlan | undefined {
-    if (plans.length < 2) return undefined;
-    let longest = plans[0]!;
-    let all = 0;
-    for (const plan of plans) {
-      all += plan.entries;
-      if (plan.entries > longest.entries) longest = plan;
-    }
-    if (longest.expansions.length !== 1 || longest.entries < this.#pruneAbove) return undefined;
-    return longest.entries > all - longest.entries ? longest : undefined;
-  }
-
-  /**
    * Adds the phrase bonus, scales by the words matched and ranks the `k` best of the touched
-   * documents. With a `bound` (>= 0), undefined when fewer than `k` documents score more than it
-   * (the scores are then cleared for a full scan).
+   * documents.
    */
   #finish(
     sources: SourceSearchIndex[],
@@ -528,8 +404,7 @@ export class SearchIndex {
     touchedCount: number,
     idfSum: number,
     k: number,
-    bound: number,
-  ): number[] | undefined {
+  ): number[] {
     const total = this.#total;
     const matched = this.#matched;
     const touched = this.#touched;
@@ -571,11 +446,7 @@ export class SearchIndex {
       total[doc] = total[doc]! * (m / n) * (m / n);
       matched[doc] = 0;
     }
-    const best = topK(touched, touchedCount, total, k);
-    if (bound < 0 || k <= 0) return best;
-    if (best.length === k && total[best[k - 1]!]! > bound) return best;
-    for (let i = 0; i < touchedCount; i++) total[touched[i]!] = 0;
-    return undefined;
+    return topK(touched, touchedCount, total, k);
   }
 
   /** Documents the type and scheme filters keep (1), or undefined when there is no filter. */

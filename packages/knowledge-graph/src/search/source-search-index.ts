@@ -4,6 +4,7 @@ import type { TripleStore } from '../store/triple-store';
 import type { DocHolder, DocRegistry } from './doc-registry';
 import { foldWords } from './fold-words';
 import { type SearchIndexData, samePredicates } from './search-index-data';
+import { lowerBound } from './sorted-search';
 
 /** A literal predicate that search matches, with its ranking weight. */
 export interface SearchPredicate {
@@ -95,6 +96,10 @@ export class SourceSearchIndex {
   readonly #docSubjects: Uint32Array;
   readonly #predicates: readonly SearchPredicate[];
   #typos: TypoIndex | undefined;
+  /** See {@link lengthBits} and {@link docSet}: derived from the postings on first use. */
+  readonly #lengthBits = new Map<number, number>();
+  readonly #docSets = new Map<number, Uint32Array>();
+  #maxDoc: number | undefined;
   readonly #registry: DocRegistry;
   readonly #holder: DocHolder;
   #released = false;
@@ -286,13 +291,7 @@ export class SourceSearchIndex {
   /** The range of {@link sortedTerms} that start with `prefix`. */
   #prefixRange(prefix: string): [number, number] {
     const terms = this.sortedTerms;
-    let lo = 0;
-    let hi = terms.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (terms[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(terms, 0, terms.length, prefix);
     let end = lo;
     while (end < terms.length && terms[end]!.startsWith(prefix)) end++;
     return [lo, end];
@@ -326,6 +325,42 @@ export class SourceSearchIndex {
       best[at] = i;
     }
     return best.map((i) => terms[i]!);
+  }
+
+  /**
+   * The word counts of the literals that hold a word (by id), as bits: bit `min(n, 31)` is set
+   * when one of them has `n` words. Whole-label matches need a literal as long as the query, so
+   * a search knows from this whether any can occur. Read from the postings on first use.
+   */
+  lengthBits(wordId: number): number {
+    let bits = this.#lengthBits.get(wordId);
+    if (bits === undefined) {
+      const { starts, lengths } = this.postings;
+      bits = 0;
+      const end = starts[wordId + 1]!;
+      for (let i = starts[wordId]!; i < end; i++) bits |= 1 << Math.min(lengths[i]!, 31);
+      this.#lengthBits.set(wordId, bits);
+    }
+    return bits;
+  }
+
+  /**
+   * The documents of a word (by id) as a bit set over document ids, for membership tests; built
+   * on first use, and only for a word in at least 1/32 of the ids (so that it is never larger
+   * than the word's postings): undefined otherwise.
+   */
+  docSet(wordId: number): Uint32Array | undefined {
+    let set = this.#docSets.get(wordId);
+    if (set !== undefined) return set;
+    this.#maxDoc ??= this.#docIds.reduce((max, doc) => Math.max(max, doc), 0);
+    const bits = this.#maxDoc + 1;
+    if (this.postings.frequencies[wordId]! * 32 < bits) return undefined;
+    set = new Uint32Array((bits + 31) >>> 5);
+    const { starts, docs } = this.postings;
+    const end = starts[wordId + 1]!;
+    for (let i = starts[wordId]!; i < end; i++) set[docs[i]! >>> 5]! |= 1 << (docs[i]! & 31);
+    this.#docSets.set(wordId, set);
+    return set;
   }
 
   /** The words of this source for typo lookups (built on first use, in sorted order). */

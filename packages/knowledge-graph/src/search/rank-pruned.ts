@@ -1,0 +1,333 @@
+import { PHRASE_BONUS, type WordPlan } from './query-plan';
+import { gallop } from './sorted-search';
+import type { SourceSearchIndex } from './source-search-index';
+
+/** The current document of a list that has ended. */
+const END = 0x7fffffff;
+
+/** A query to rank with pruning (no filters), as {@link SearchIndex} plans it. */
+export interface PrunedQuery {
+  /** One per query word that reaches any list, in query order. */
+  plans: readonly WordPlan[];
+  /** All the folded query words (`n`), in order. */
+  words: readonly string[];
+  sources: readonly SourceSearchIndex[];
+  /** The summed IDFs of the words (the whole-label bonus scales with it). */
+  idfSum: number;
+  /** How many of the best to keep (offset + limit of the page). */
+  k: number;
+}
+
+/**
+ * The `k` best documents of a query, best first (ties: smaller document id first), scored
+ * exactly as the full scan of every list scores them, but without scoring most documents:
+ * documents are visited in id order over all lists at once (document at a time), and MaxScore
+ * pruning stops walking the lists of the words that can no longer lift a document into the `k`
+ * best. The words are ordered by their largest possible score (`scale × maxImpact`); once the
+ * `k`-th best score reaches what a document found only in the first `j` of them can score, those
+ * `j` are only looked up (galloping) for the documents of the others, never walked. Documents
+ * come in id order, so a later one with an equal score never enters, and the bound may equal
+ * the threshold.
+ *
+ * Every score is computed with the very floating-point operations of the full scan (best entry
+ * per word, summed in word order, plus the whole-label bonus, times (m/n)²), and each bound with
+ * the same operations on the words' largest impacts, so that a bound is never below a score it
+ * stands for (rounding is monotone).
+ */
+export function rankPruned(query: PrunedQuery): { docs: number[]; scores: number[] } {
+  const { plans, words, sources, idfSum, k } = query;
+  const n = words.length;
+  const planCount = plans.length;
+  if (k <= 0 || planCount === 0) return { docs: [], scores: [] };
+
+  // One cursor per list (a word of one source), grouped by plan.
+  const listDocs: Int32Array[] = [];
+  const listImpacts: Float32Array[] = [];
+  const listScale: number[] = [];
+  const listEnd: number[] = [];
+  const position: number[] = [];
+  const planLists: number[][] = [];
+  const maxScores = new Float64Array(planCount);
+  for (let p = 0; p < planCount; p++) {
+    const { expansions, scales } = plans[p]!;
+    const lists: number[] = [];
+    for (let e = 0; e < expansions.length; e++) {
+      const { source, word } = expansions[e]!;
+      const { starts, docs, impacts, maxImpacts } = source.postings;
+      lists.push(listDocs.length);
+      listDocs.push(docs);
+      listImpacts.push(impacts);
+      listScale.push(scales[e]!);
+      position.push(starts[word]!);
+      listEnd.push(starts[word + 1]!);
+      const most = scales[e]! * maxImpacts[word]!;
+      if (most > maxScores[p]!) maxScores[p] = most;
+    }
+    planLists.push(lists);
+  }
+
+  const bonus = new WholeLabelBonus(words, sources, idfSum);
+  // bounds[j]: the most a document found only in the j plans of smallest maxScores can score.
+  const order = Array.from({ length: planCount }, (_, p) => p).sort(
+    (a, b) => maxScores[a]! - maxScores[b]! || a - b,
+  );
+  const bounds = new Float64Array(planCount + 1);
+  const inBound = new Uint8Array(planCount);
+  for (let j = 1; j <= planCount; j++) {
+    inBound[order[j - 1]!] = 1;
+    let most = 0;
+    for (let p = 0; p < planCount; p++) if (inBound[p] === 1) most += maxScores[p]!;
+    // Only a document that has every word can hold a literal equal to the query.
+    if (j === planCount) most += bonus.most;
+    bounds[j] = most * (j / n) * (j / n);
+  }
+
+  const top = new TopDocs(k);
+  const walked = new ListHeap(listDocs, position, listEnd);
+  let skipped = 0; // plans order[0..skipped) are looked up only
+  walked.reset(order, planLists, skipped);
+  for (;;) {
+    const doc = walked.minDoc();
+    if (doc === END) break;
+    let total = 0;
+    let matched = 0;
+    for (let p = 0; p < planCount; p++) {
+      let best = 0;
+      let hit = false;
+      for (const list of planLists[p]!) {
+        const docs = listDocs[list]!;
+        const end = listEnd[list]!;
+        let at = position[list]!;
+        if (at < end && docs[at]! < doc) at = gallop(docs, at, end, doc);
+        const impacts = listImpacts[list]!;
+        const scale = listScale[list]!;
+        for (; at < end && docs[at] === doc; at++) {
+          hit = true;
+          const score = scale * impacts[at]!;
+          if (score > best) best = score;
+        }
+        position[list] = at;
+      }
+      if (hit) {
+        total += best;
+        matched++;
+      }
+    }
+    const extra = bonus.of(doc);
+    if (extra > 0) {
+      total += extra;
+      matched = n;
+    }
+    const m = Math.min(matched, n);
+    total = total * (m / n) * (m / n);
+    walked.advancePast(doc);
+    if (!top.offer(doc, total)) continue;
+    const threshold = top.threshold();
+    let grew = false;
+    while (skipped < planCount && bounds[skipped + 1]! <= threshold) {
+      skipped++;
+      grew = true;
+    }
+    if (skipped === planCount) break;
+    if (grew) walked.reset(order, planLists, skipped);
+  }
+  return top.sorted();
+}
+
+/**
+ * The whole-label bonus as the full scan gives it: per source (in order) whose words include
+ * every query word, the entries of the rarest one whose literal has as many words as the query
+ * and equals it (checked against the dictionary); the first such entry of a document counts.
+ */
+class WholeLabelBonus {
+  /** The largest bonus any document can get (0 when none can). */
+  readonly most: number;
+  readonly #lists: Array<{ source: SourceSearchIndex; at: number; end: number }> = [];
+  readonly #n: number;
+  readonly #phrase: string;
+  readonly #scale: number;
+
+  constructor(words: readonly string[], sources: readonly SourceSearchIndex[], idfSum: number) {
+    this.#n = words.length;
+    this.#phrase = words.join(' ');
+    this.#scale = Math.max(idfSum, 1);
+    let most = 0;
+    for (const source of sources) {
+      const { starts } = source.postings;
+      let rarest = -1;
+      for (const word of words) {
+        const id = source.wordId(word);
+        if (id < 0) {
+          rarest = -1;
+          break;
+        }
+        if (rarest < 0 || starts[id + 1]! - starts[id]! < starts[rarest + 1]! - starts[rarest]!)
+          rarest = id;
+      }
+      if (rarest < 0 || (source.lengthBits(rarest) & (1 << Math.min(this.#n, 31))) === 0) continue;
+      this.#lists.push({ source, at: starts[rarest]!, end: starts[rarest + 1]! });
+      for (const weight of source.weights) {
+        const bonus = PHRASE_BONUS * weight * this.#scale;
+        if (bonus > most) most = bonus;
+      }
+    }
+    this.most = most;
+  }
+
+  /** The bonus of `doc` (0 when none); documents must be asked in increasing order. */
+  of(doc: number): number {
+    const n = this.#n;
+    for (const list of this.#lists) {
+      const { docs, lengths, literals, predicates } = list.source.postings;
+      let at = gallop(docs, list.at, list.end, doc);
+      list.at = at;
+      for (; at < list.end && docs[at] === doc; at++) {
+        if (lengths[at] !== n) continue;
+        if (n > 1 && list.source.literalWords(literals[at]!).join(' ') !== this.#phrase) continue;
+        return PHRASE_BONUS * list.source.weights[predicates[at]!]! * this.#scale;
+      }
+    }
+    return 0;
+  }
+}
+
+/**
+ * The lists that are walked, in a binary heap by their current document, so that the next
+ * document of all of them is found in log time however many lists a query reaches.
+ */
+class ListHeap {
+  readonly #docs: Int32Array[];
+  readonly #position: number[];
+  readonly #end: number[];
+  readonly #heap: Int32Array;
+  /** The current document of each list when it was last placed in the heap. */
+  readonly #key: Int32Array;
+  #size = 0;
+
+  constructor(docs: Int32Array[], position: number[], end: number[]) {
+    this.#docs = docs;
+    this.#position = position;
+    this.#end = end;
+    this.#heap = new Int32Array(docs.length);
+    this.#key = new Int32Array(docs.length);
+  }
+
+  #current(list: number): number {
+    const at = this.#position[list]!;
+    return at < this.#end[list]! ? this.#docs[list]![at]! : END;
+  }
+
+  /** Walks the lists of the plans `order[from..]` (the others are only looked up). */
+  reset(order: readonly number[], planLists: readonly number[][], from: number): void {
+    this.#size = 0;
+    for (let i = from; i < order.length; i++)
+      for (const list of planLists[order[i]!]!) {
+        const doc = this.#current(list);
+        if (doc === END) continue;
+        this.#key[list] = doc;
+        this.#heap[this.#size++] = list;
+      }
+    for (let i = (this.#size >> 1) - 1; i >= 0; i--) this.#down(i);
+  }
+
+  minDoc(): number {
+    return this.#size === 0 ? END : this.#key[this.#heap[0]!]!;
+  }
+
+  /** Re-places the lists that were at `doc` (their positions have moved past it). */
+  advancePast(doc: number): void {
+    while (this.#size > 0 && this.#key[this.#heap[0]!] === doc) {
+      const list = this.#heap[0]!;
+      const next = this.#current(list);
+      if (next === END) {
+        this.#heap[0] = this.#heap[--this.#size]!;
+      } else this.#key[list] = next;
+      if (this.#size > 0) this.#down(0);
+    }
+  }
+
+  #down(i: number): void {
+    const heap = this.#heap;
+    const key = this.#key;
+    for (;;) {
+      const l = i * 2 + 1;
+      const r = l + 1;
+      let least = i;
+      if (l < this.#size && key[heap[l]!]! < key[heap[least]!]!) least = l;
+      if (r < this.#size && key[heap[r]!]! < key[heap[least]!]!) least = r;
+      if (least === i) return;
+      const swap = heap[i]!;
+      heap[i] = heap[least]!;
+      heap[least] = swap;
+      i = least;
+    }
+  }
+}
+
+/** The `k` best documents seen, in a heap with the worst on top (ties: larger id is worse). */
+class TopDocs {
+  readonly #k: number;
+  readonly #docs: number[] = [];
+  readonly #scores: number[] = [];
+
+  constructor(k: number) {
+    this.#k = k;
+  }
+
+  #worse(a: number, b: number): boolean {
+    const sa = this.#scores[a]!;
+    const sb = this.#scores[b]!;
+    return sa < sb || (sa === sb && this.#docs[a]! > this.#docs[b]!);
+  }
+
+  #swap(a: number, b: number): void {
+    const docs = this.#docs;
+    const scores = this.#scores;
+    [docs[a], docs[b]] = [docs[b]!, docs[a]!];
+    [scores[a], scores[b]] = [scores[b]!, scores[a]!];
+  }
+
+  /** Keeps `doc` when it ranks among the `k` best so far; tells whether the heap is full. */
+  offer(doc: number, score: number): boolean {
+    const docs = this.#docs;
+    const scores = this.#scores;
+    if (docs.length < this.#k) {
+      docs.push(doc);
+      scores.push(score);
+      for (let i = docs.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (!this.#worse(i, parent)) break;
+        this.#swap(i, parent);
+        i = parent;
+      }
+      return docs.length === this.#k;
+    }
+    // Documents come in increasing id order: an equal score ranks after the one kept.
+    if (!(score > scores[0]!)) return true;
+    docs[0] = doc;
+    scores[0] = score;
+    for (let i = 0; ; ) {
+      const l = i * 2 + 1;
+      const r = l + 1;
+      let worst = i;
+      if (l < docs.length && this.#worse(l, worst)) worst = l;
+      if (r < docs.length && this.#worse(r, worst)) worst = r;
+      if (worst === i) break;
+      this.#swap(i, worst);
+      i = worst;
+    }
+    return true;
+  }
+
+  /** The score a document must exceed to enter (the worst kept; the heap is full). */
+  threshold(): number {
+    return this.#scores[0]!;
+  }
+
+  /** The documents kept, best first, and their scores. */
+  sorted(): { docs: number[]; scores: number[] } {
+    const order = this.#docs.map((_, i) => i);
+    order.sort((a, b) => (this.#worse(b, a) ? -1 : 1));
+    return { docs: order.map((i) => this.#docs[i]!), scores: order.map((i) => this.#scores[i]!) };
+  }
+}
