@@ -17,16 +17,23 @@ export function countMatches(lists: readonly Expansion[], marks: Uint16Array): n
   const { starts, docs: longDocs } = longest.source.postings;
   const longFrom = starts[longest.word]!;
   const longEnd = starts[longest.word + 1]!;
+  const others = lists.filter((l) => l.source !== longest.source || l.word !== longest.word);
+  // One other list needs no marks: its entries are in document order, a document's adjacent.
+  const marking = others.length > 1;
   let count = longest.source.docFrequency(longest.word);
-  for (const list of lists) {
-    if (list.source === longest.source && list.word === longest.word) continue;
+  for (const list of others) {
     const { starts, docs } = list.source.postings;
     const end = starts[list.word + 1]!;
     let at = longFrom;
+    let previous = -1;
     for (let i = starts[list.word]!; i < end; i++) {
       const doc = docs[i]!;
-      if (marks[doc] !== 0) continue;
-      marks[doc] = 1;
+      if (doc === previous) continue;
+      previous = doc;
+      if (marking) {
+        if (marks[doc] !== 0) continue;
+        marks[doc] = 1;
+      }
       let inLongest: boolean;
       if (set !== undefined) inLongest = ((set[doc >>> 5]! >>> (doc & 31)) & 1) === 1;
       else {
@@ -36,7 +43,8 @@ export function countMatches(lists: readonly Expansion[], marks: Uint16Array): n
       if (!inLongest) count++;
     }
   }
-  for (const list of lists) {
+  if (!marking) return count;
+  for (const list of others) {
     const { starts, docs } = list.source.postings;
     const end = starts[list.word + 1]!;
     for (let i = starts[list.word]!; i < end; i++) marks[docs[i]!] = 0;

@@ -314,6 +314,27 @@ describe('prefix completions', () => {
     expect(source.mostFrequentWithPrefix('zz', 3)).toEqual([]);
   });
 
+  it('keeps the same completions when whole blocks of rare words are skipped', () => {
+    // 700 completions (blocks of 64 words), their document counts uneven and often tied.
+    const entries: Array<[string, string, string]> = [];
+    for (let i = 0; i < 700; i++)
+      for (let d = 0; d <= (i * 7919) % 13 % 5; d++)
+        entries.push([`d${i}-${d}`, `${skos}prefLabel`, `x${String(i).padStart(3, '0')}`]);
+    entries.push(['p', `${skos}prefLabel`, 'x']);
+    const source = build(entries).sourceIndex('src')!;
+    for (const prefix of ['x', 'x0', 'x1', 'x12', 'x6']) {
+      for (const max of [1, 5, 48]) {
+        const expected = source
+          .termsWithPrefix(prefix)
+          .map((t) => ({ t, df: source.docFrequency(source.wordId(t)) }))
+          .sort((a, b) => b.df - a.df || (a.t < b.t ? -1 : 1))
+          .slice(0, max)
+          .map((x) => x.t);
+        expect(source.mostFrequentWithPrefix(prefix, max)).toEqual(expected);
+      }
+    }
+  });
+
   it('prunes a multi-word query without losing a whole-label match that comes after a full page', () => {
     // The first documents hold both words at their best, but in another order: the page is full
     // at the words' largest scores before the one label equal to the query is reached.

@@ -49,6 +49,8 @@ const B = 0.5;
 
 /** Units of work (rows, words) between two steps of {@link SourceSearchIndex.buildInSteps}. */
 const BUILD_SLICE = 2_000;
+/** Words per block of the most-frequent-completion search (see `mostFrequentWithPrefix`). */
+const FREQUENCY_BLOCK = 64;
 /** Below this length V8 copies substrings; a longer word kept as a key is copied flat. */
 const SLICE_MIN_LENGTH = 13;
 
@@ -100,6 +102,7 @@ export class SourceSearchIndex {
   readonly #lengthBits = new Map<number, number>();
   readonly #docSets = new Map<number, Uint32Array>();
   #maxDoc: number | undefined;
+  #blocks: Uint32Array | undefined;
   readonly #registry: DocRegistry;
   readonly #holder: DocHolder;
   #released = false;
@@ -291,10 +294,16 @@ export class SourceSearchIndex {
   /** The range of {@link sortedTerms} that start with `prefix`. */
   #prefixRange(prefix: string): [number, number] {
     const terms = this.sortedTerms;
-    const lo = lowerBound(terms, 0, terms.length, prefix);
-    let end = lo;
-    while (end < terms.length && terms[end]!.startsWith(prefix)) end++;
-    return [lo, end];
+    const from = lowerBound(terms, 0, terms.length, prefix);
+    // The words that start with the prefix come first from there: a binary search finds the end.
+    let lo = from;
+    let hi = terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (terms[mid]!.startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return [from, lo];
   }
 
   /** Words of this source that start with `prefix` (excluding `prefix` itself). */
@@ -306,25 +315,60 @@ export class SourceSearchIndex {
   /**
    * The `max` words that start with `prefix` (excluding `prefix` itself) in the most documents,
    * most first, ties in word order: a selection over a typed array of document frequencies, so
-   * that a one-letter prefix with 100,000 completions costs no sort and no array of them.
+   * that a one-letter prefix with 100,000 completions costs no sort and no array of them; once
+   * `max` are kept, a block of words none of which is more frequent than the last kept is
+   * skipped whole (see {@link #frequencyBlocks}).
    */
   mostFrequentWithPrefix(prefix: string, max: number): string[] {
+    if (max <= 0) return [];
     const [from, to] = this.#prefixRange(prefix);
     const terms = this.sortedTerms;
     const frequencies = this.#sortedFrequencies;
+    const blocks = to - from > FREQUENCY_BLOCK ? this.#frequencyBlocks() : undefined;
     const best: number[] = []; // indexes into sortedTerms, most frequent first
-    for (let i = from; i < to; i++) {
-      const df = frequencies[i]!;
-      if (best.length === max && df <= frequencies[best[max - 1]!]!) continue;
-      if (terms[i] === prefix) continue;
-      let at = best.length === max ? max - 1 : best.length;
-      while (at > 0 && frequencies[best[at - 1]!]! < df) {
-        best[at] = best[at - 1]!;
-        at--;
+    let i = from;
+    while (i < to) {
+      const full = best.length === max;
+      const least = full ? frequencies[best[max - 1]!]! : 0;
+      if (
+        full &&
+        blocks !== undefined &&
+        i % FREQUENCY_BLOCK === 0 &&
+        i + FREQUENCY_BLOCK <= to &&
+        blocks[i / FREQUENCY_BLOCK]! <= least
+      ) {
+        i += FREQUENCY_BLOCK;
+        continue;
       }
-      best[at] = i;
+      const df = frequencies[i]!;
+      if (!(full && df <= least) && terms[i] !== prefix) {
+        let at = full ? max - 1 : best.length;
+        while (at > 0 && frequencies[best[at - 1]!]! < df) {
+          best[at] = best[at - 1]!;
+          at--;
+        }
+        best[at] = i;
+      }
+      i++;
     }
     return best.map((i) => terms[i]!);
+  }
+
+  /**
+   * The largest document frequency of each block of {@link FREQUENCY_BLOCK} words of
+   * {@link sortedTerms}, computed on first use (for short prefixes, which reach many words).
+   */
+  #frequencyBlocks(): Uint32Array {
+    if (this.#blocks === undefined) {
+      const frequencies = this.#sortedFrequencies;
+      const blocks = new Uint32Array(Math.ceil(frequencies.length / FREQUENCY_BLOCK));
+      for (let i = 0; i < frequencies.length; i++) {
+        const b = (i / FREQUENCY_BLOCK) | 0;
+        if (frequencies[i]! > blocks[b]!) blocks[b] = frequencies[i]!;
+      }
+      this.#blocks = blocks;
+    }
+    return this.#blocks;
   }
 
   /**
