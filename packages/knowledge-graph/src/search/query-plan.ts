@@ -7,6 +7,11 @@ import type { SourceSearchIndex } from './source-search-index';
  */
 export const PHRASE_BONUS = 1.5;
 
+/** The whole-label bonus of a literal of a predicate of `weight`, for words of `idfSum`. */
+export function wholeLabelBonus(weight: number, idfSum: number): number {
+  return PHRASE_BONUS * weight * Math.max(idfSum, 1);
+}
+
 /** One list a query word reaches: a word of one source, and how much a match through it counts. */
 export interface Expansion {
   source: SourceSearchIndex;

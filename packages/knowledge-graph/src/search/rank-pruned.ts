@@ -1,6 +1,7 @@
-import { PHRASE_BONUS, type WordPlan } from './query-plan';
+import { type WordPlan, wholeLabelBonus } from './query-plan';
 import { gallop } from './sorted-search';
 import type { SourceSearchIndex } from './source-search-index';
+import { TopDocs } from './top-docs';
 
 /** The current document of a list that has ended. */
 const END = 0x7fffffff;
@@ -145,29 +146,20 @@ class WholeLabelBonus {
   readonly #lists: Array<{ source: SourceSearchIndex; at: number; end: number }> = [];
   readonly #n: number;
   readonly #phrase: string;
-  readonly #scale: number;
+  readonly #idfSum: number;
 
   constructor(words: readonly string[], sources: readonly SourceSearchIndex[], idfSum: number) {
     this.#n = words.length;
     this.#phrase = words.join(' ');
-    this.#scale = Math.max(idfSum, 1);
+    this.#idfSum = idfSum;
     let most = 0;
     for (const source of sources) {
       const { starts } = source.postings;
-      let rarest = -1;
-      for (const word of words) {
-        const id = source.wordId(word);
-        if (id < 0) {
-          rarest = -1;
-          break;
-        }
-        if (rarest < 0 || starts[id + 1]! - starts[id]! < starts[rarest + 1]! - starts[rarest]!)
-          rarest = id;
-      }
+      const rarest = source.rarestWord(words);
       if (rarest < 0 || (source.lengthBits(rarest) & (1 << Math.min(this.#n, 31))) === 0) continue;
       this.#lists.push({ source, at: starts[rarest]!, end: starts[rarest + 1]! });
       for (const weight of source.weights) {
-        const bonus = PHRASE_BONUS * weight * this.#scale;
+        const bonus = wholeLabelBonus(weight, this.#idfSum);
         if (bonus > most) most = bonus;
       }
     }
@@ -178,13 +170,12 @@ class WholeLabelBonus {
   of(doc: number): number {
     const n = this.#n;
     for (const list of this.#lists) {
-      const { docs, lengths, literals, predicates } = list.source.postings;
+      const { docs, predicates } = list.source.postings;
       let at = gallop(docs, list.at, list.end, doc);
       list.at = at;
       for (; at < list.end && docs[at] === doc; at++) {
-        if (lengths[at] !== n) continue;
-        if (n > 1 && list.source.literalWords(literals[at]!).join(' ') !== this.#phrase) continue;
-        return PHRASE_BONUS * list.source.weights[predicates[at]!]! * this.#scale;
+        if (!list.source.isWholeLabel(at, n, this.#phrase)) continue;
+        return wholeLabelBonus(list.source.weights[predicates[at]!]!, this.#idfSum);
       }
     }
     return 0;
@@ -261,73 +252,5 @@ class ListHeap {
       heap[least] = swap;
       i = least;
     }
-  }
-}
-
-/** The `k` best documents seen, in a heap with the worst on top (ties: larger id is worse). */
-class TopDocs {
-  readonly #k: number;
-  readonly #docs: number[] = [];
-  readonly #scores: number[] = [];
-
-  constructor(k: number) {
-    this.#k = k;
-  }
-
-  #worse(a: number, b: number): boolean {
-    const sa = this.#scores[a]!;
-    const sb = this.#scores[b]!;
-    return sa < sb || (sa === sb && this.#docs[a]! > this.#docs[b]!);
-  }
-
-  #swap(a: number, b: number): void {
-    const docs = this.#docs;
-    const scores = this.#scores;
-    [docs[a], docs[b]] = [docs[b]!, docs[a]!];
-    [scores[a], scores[b]] = [scores[b]!, scores[a]!];
-  }
-
-  /** Keeps `doc` when it ranks among the `k` best so far; tells whether the heap is full. */
-  offer(doc: number, score: number): boolean {
-    const docs = this.#docs;
-    const scores = this.#scores;
-    if (docs.length < this.#k) {
-      docs.push(doc);
-      scores.push(score);
-      for (let i = docs.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (!this.#worse(i, parent)) break;
-        this.#swap(i, parent);
-        i = parent;
-      }
-      return docs.length === this.#k;
-    }
-    // Documents come in increasing id order: an equal score ranks after the one kept.
-    if (!(score > scores[0]!)) return true;
-    docs[0] = doc;
-    scores[0] = score;
-    for (let i = 0; ; ) {
-      const l = i * 2 + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < docs.length && this.#worse(l, worst)) worst = l;
-      if (r < docs.length && this.#worse(r, worst)) worst = r;
-      if (worst === i) break;
-      this.#swap(i, worst);
-      i = worst;
-    }
-    return true;
-  }
-
-  /** The score a document must exceed to enter (the worst kept; the heap is full). */
-  threshold(): number {
-    return this.#scores[0]!;
-  }
-
-  /** The documents kept, best first, and their scores. */
-  sorted(): { docs: number[]; scores: number[] } {
-    const order = this.#docs.map((_, i) => i);
-    order.sort((a, b) => (this.#worse(b, a) ? -1 : 1));
-    return { docs: order.map((i) => this.#docs[i]!), scores: order.map((i) => this.#scores[i]!) };
   }
 }

@@ -318,7 +318,7 @@ describe('prefix completions', () => {
     // 700 completions (blocks of 64 words), their document counts uneven and often tied.
     const entries: Array<[string, string, string]> = [];
     for (let i = 0; i < 700; i++)
-      for (let d = 0; d <= (i * 7919) % 13 % 5; d++)
+      for (let d = 0; d <= ((i * 7919) % 13) % 5; d++)
         entries.push([`d${i}-${d}`, `${skos}prefLabel`, `x${String(i).padStart(3, '0')}`]);
     entries.push(['p', `${skos}prefLabel`, 'x']);
     const source = build(entries).sourceIndex('src')!;

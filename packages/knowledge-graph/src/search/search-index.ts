@@ -4,10 +4,11 @@ import type { TripleStore } from '../store/triple-store';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
 import { countMatches } from './count-matches';
 import { DocRegistry } from './doc-registry';
-import { type Expansion, PHRASE_BONUS, type WordPlan } from './query-plan';
+import { type Expansion, type WordPlan, wholeLabelBonus } from './query-plan';
 import { rankPruned } from './rank-pruned';
 import type { SearchIndexData } from './search-index-data';
 import { type Postings, type SearchPredicate, SourceSearchIndex } from './source-search-index';
+import { TopDocs } from './top-docs';
 
 /** One page of search hits: IRIs best first, and how many matched in all. */
 export interface SearchPage {
@@ -119,7 +120,7 @@ function rankOneList(
   from: number,
   to: number,
   scale: number,
-  bonusScale: number,
+  idfSum: number,
   weights: Float64Array,
   k: number,
   bound: number,
@@ -140,7 +141,7 @@ function rankOneList(
     }
     let total = 0;
     total += best;
-    if (bonus >= 0) total += PHRASE_BONUS * weights[bonus]! * bonusScale;
+    if (bonus >= 0) total += wholeLabelBonus(weights[bonus]!, idfSum);
     total = total * 1 * 1; // (m / n)² with every word matched, as the general path scales
     if (kept === k && !(total > topScores[k - 1]!)) continue;
     // Documents come in id order: an equal score ranks after those kept.
@@ -322,20 +323,19 @@ export class SearchIndex {
       const { source, word } = only[0]!;
       const { starts, maxImpacts } = source.postings;
       const scale = plans[0]!.scales[0]!;
-      const bonusScale = Math.max(idfSum, 1);
       // The most a document can score: the word's largest impact, and the bonus of a one-word
       // literal when the word has one (the same operations as a document's score).
       let bound = 0;
       bound += scale * maxImpacts[word]!;
       if ((source.lengthBits(word) & 2) !== 0)
-        bound += PHRASE_BONUS * Math.max(...source.weights) * bonusScale;
+        bound += wholeLabelBonus(Math.max(...source.weights), idfSum);
       bound = bound * 1 * 1;
       const kept = rankOneList(
         source.postings,
         starts[word]!,
         starts[word + 1]!,
         scale,
-        bonusScale,
+        idfSum,
         source.weights,
         k,
         bound,
@@ -411,29 +411,17 @@ export class SearchIndex {
     const n = words.length;
     const phrase = words.join(' ');
     for (const s of sources) {
-      // A literal equal to the whole query holds every query word: it is among the entries of
-      // the rarest one that have as many words as the query (checked against the dictionary).
-      const { starts, docs, lengths, langs, literals, predicates } = s.postings;
-      let rarest = -1;
-      for (const word of words) {
-        const id = s.wordId(word);
-        if (id < 0) {
-          rarest = -1;
-          break;
-        }
-        if (rarest < 0 || starts[id + 1]! - starts[id]! < starts[rarest + 1]! - starts[rarest]!)
-          rarest = id;
-      }
+      const rarest = s.rarestWord(words);
       if (rarest < 0) continue;
+      const { starts, docs, langs, predicates } = s.postings;
       const langsOk = langOk.get(s);
       const end = starts[rarest + 1]!;
       for (let i = starts[rarest]!; i < end; i++) {
-        if (lengths[i] !== n) continue;
         const doc = docs[i]!;
         if (langsOk && langsOk[langs[i]!] === 0) continue;
         if (matched[doc] === 0 || matched[doc]! > n) continue;
-        if (n > 1 && s.literalWords(literals[i]!).join(' ') !== phrase) continue;
-        total[doc]! += PHRASE_BONUS * s.weights[predicates[i]!]! * Math.max(idfSum, 1);
+        if (!s.isWholeLabel(i, n, phrase)) continue;
+        total[doc]! += wholeLabelBonus(s.weights[predicates[i]!]!, idfSum);
         // Counted once per document even when several literals equal the phrase.
         matched[doc] = n + 1;
       }
@@ -446,7 +434,9 @@ export class SearchIndex {
       total[doc] = total[doc]! * (m / n) * (m / n);
       matched[doc] = 0;
     }
-    return topK(touched, touchedCount, total, k);
+    const top = new TopDocs(k);
+    for (let i = 0; i < touchedCount; i++) top.offer(touched[i]!, total[touched[i]!]!);
+    return top.sorted().docs;
   }
 
   /** Documents the type and scheme filters keep (1), or undefined when there is no filter. */
@@ -523,50 +513,4 @@ export class SearchIndex {
     this.#wordTouched = new Int32Array(size);
     this.#touched = new Int32Array(size);
   }
-}
-
-/**
- * The `k` best documents by score, best first, ties by document id (first indexed first), with a
- * bounded heap instead of sorting every candidate.
- */
-function topK(docs: Int32Array, count: number, scores: Float64Array, k: number): number[] {
-  // `a` ranks before `b`.
-  const before = (a: number, b: number): boolean => {
-    const sa = scores[a]!;
-    const sb = scores[b]!;
-    return sa > sb || (sa === sb && a < b);
-  };
-  if (k <= 0 || count === 0) return [];
-  const heap: number[] = []; // the worst of the k best on top
-  const up = (i: number) => {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(heap[parent]!, heap[i]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  };
-  const down = (i: number) => {
-    for (;;) {
-      const l = i * 2 + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < heap.length && before(heap[worst]!, heap[l]!)) worst = l;
-      if (r < heap.length && before(heap[worst]!, heap[r]!)) worst = r;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst]!, heap[i]!];
-      i = worst;
-    }
-  };
-  for (let i = 0; i < count; i++) {
-    const doc = docs[i]!;
-    if (heap.length < k) {
-      heap.push(doc);
-      up(heap.length - 1);
-    } else if (before(doc, heap[0]!)) {
-      heap[0] = doc;
-      down(0);
-    }
-  }
-  return heap.sort((a, b) => (before(a, b) ? -1 : 1));
 }

@@ -291,6 +291,32 @@ export class SourceSearchIndex {
     return foldWords(literalParts(this.#store.terms.term(literal)).lex);
   }
 
+  /**
+   * The id of the one of `words` with the fewest entries, -1 when one is no word of this source.
+   * A literal equal to a query holds every query word: it is among the rarest one's entries.
+   */
+  rarestWord(words: readonly string[]): number {
+    const { starts } = this.postings;
+    let rarest = -1;
+    for (const word of words) {
+      const id = this.wordId(word);
+      if (id < 0) return -1;
+      if (rarest < 0 || starts[id + 1]! - starts[id]! < starts[rarest + 1]! - starts[rarest]!)
+        rarest = id;
+    }
+    return rarest;
+  }
+
+  /**
+   * Whether the literal of postings entry `entry` (of a word of the query) is the whole query:
+   * as many words (`n`), and the same words in order (`phrase`, read from the dictionary).
+   */
+  isWholeLabel(entry: number, n: number, phrase: string): boolean {
+    const { lengths, literals } = this.postings;
+    if (lengths[entry] !== n) return false;
+    return n === 1 || this.literalWords(literals[entry]!).join(' ') === phrase;
+  }
+
   /** The range of {@link sortedTerms} that start with `prefix`. */
   #prefixRange(prefix: string): [number, number] {
     const terms = this.sortedTerms;
