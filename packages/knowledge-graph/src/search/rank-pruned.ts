@@ -83,6 +83,31 @@ export function rankPruned(query: PrunedQuery): { docs: number[]; scores: number
     bounds[j] = most * (j / n) * (j / n);
   }
 
+  const planOf = new Int32Array(listDocs.length);
+  for (let p = 0; p < planCount; p++) for (const list of planLists[p]!) planOf[list] = p;
+  const planBest = new Float64Array(planCount);
+  const planHit = new Uint8Array(planCount);
+  const atDoc = new Int32Array(listDocs.length);
+  /** Moves a list past `doc`, keeping the best score of its entries of `doc` for its plan. */
+  const readEntries = (list: number, doc: number): void => {
+    const docs = listDocs[list]!;
+    const end = listEnd[list]!;
+    let at = position[list]!;
+    if (at < end && docs[at]! < doc) at = gallop(docs, at, end, doc);
+    if (at < end && docs[at] === doc) {
+      const p = planOf[list]!;
+      const impacts = listImpacts[list]!;
+      const scale = listScale[list]!;
+      let best = planBest[p]!;
+      for (; at < end && docs[at] === doc; at++) {
+        const score = scale * impacts[at]!;
+        if (score > best) best = score;
+      }
+      planBest[p] = best;
+      planHit[p] = 1;
+    }
+    position[list] = at;
+  };
   const top = new TopDocs(k);
   const walked = new ListHeap(listDocs, position, listEnd);
   let skipped = 0; // plans order[0..skipped) are looked up only
@@ -90,29 +115,21 @@ export function rankPruned(query: PrunedQuery): { docs: number[]; scores: number
   for (;;) {
     const doc = walked.minDoc();
     if (doc === END) break;
+    // The walked lists at `doc`, then the looked-up ones: each plan's best entry of `doc`.
+    let taken = 0;
+    while (walked.minDoc() === doc) atDoc[taken++] = walked.pop();
+    for (let t = 0; t < taken; t++) readEntries(atDoc[t]!, doc);
+    for (let i = 0; i < skipped; i++)
+      for (const list of planLists[order[i]!]!) readEntries(list, doc);
+    for (let t = 0; t < taken; t++) walked.push(atDoc[t]!);
     let total = 0;
     let matched = 0;
     for (let p = 0; p < planCount; p++) {
-      let best = 0;
-      let hit = false;
-      for (const list of planLists[p]!) {
-        const docs = listDocs[list]!;
-        const end = listEnd[list]!;
-        let at = position[list]!;
-        if (at < end && docs[at]! < doc) at = gallop(docs, at, end, doc);
-        const impacts = listImpacts[list]!;
-        const scale = listScale[list]!;
-        for (; at < end && docs[at] === doc; at++) {
-          hit = true;
-          const score = scale * impacts[at]!;
-          if (score > best) best = score;
-        }
-        position[list] = at;
-      }
-      if (hit) {
-        total += best;
-        matched++;
-      }
+      if (planHit[p] === 0) continue;
+      total += planBest[p]!;
+      matched++;
+      planHit[p] = 0;
+      planBest[p] = 0;
     }
     const extra = bonus.of(doc);
     if (extra > 0) {
@@ -121,7 +138,6 @@ export function rankPruned(query: PrunedQuery): { docs: number[]; scores: number
     }
     const m = Math.min(matched, n);
     total = total * (m / n) * (m / n);
-    walked.advancePast(doc);
     if (!top.offer(doc, total)) continue;
     const threshold = top.threshold();
     let grew = false;
@@ -225,16 +241,29 @@ class ListHeap {
     return this.#size === 0 ? END : this.#key[this.#heap[0]!]!;
   }
 
-  /** Re-places the lists that were at `doc` (their positions have moved past it). */
-  advancePast(doc: number): void {
-    while (this.#size > 0 && this.#key[this.#heap[0]!] === doc) {
-      const list = this.#heap[0]!;
-      const next = this.#current(list);
-      if (next === END) {
-        this.#heap[0] = this.#heap[--this.#size]!;
-      } else this.#key[list] = next;
-      if (this.#size > 0) this.#down(0);
+  /** Takes the list of the smallest current document out of the heap. */
+  pop(): number {
+    const list = this.#heap[0]!;
+    this.#heap[0] = this.#heap[--this.#size]!;
+    if (this.#size > 0) this.#down(0);
+    return list;
+  }
+
+  /** Puts a list back by its current document (not when it has ended). */
+  push(list: number): void {
+    const doc = this.#current(list);
+    if (doc === END) return;
+    const heap = this.#heap;
+    const key = this.#key;
+    key[list] = doc;
+    let i = this.#size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (key[heap[parent]!]! <= doc) break;
+      heap[i] = heap[parent]!;
+      i = parent;
     }
+    heap[i] = list;
   }
 
   #down(i: number): void {
