@@ -17,6 +17,13 @@ export interface PrunedQuery {
   idfSum: number;
   /** How many of the best to keep (offset + limit of the page). */
   k: number;
+  /**
+   * How much work the ranking may spend before it gives up (undefined), when pruning does not
+   * pay: the caller scans the lists then. A document costs 2, each walked list at it 1 + the
+   * depth of the heap of walked lists, each lookup 2 (measured: a unit costs about as much as a
+   * scanned entry, see bench/search-pruning.ts).
+   */
+  budget: number;
 }
 
 /**
@@ -34,9 +41,13 @@ export interface PrunedQuery {
  * per word, summed in word order, plus the whole-label bonus, times (m/n)²), and each bound with
  * the same operations on the words' largest impacts, so that a bound is never below a score it
  * stands for (rounding is monotone).
+ *
+ * Undefined when it would cost more than `budget` list visits: walking many lists at once costs
+ * several times a scan per entry, so a query whose words stay essential (scores that vary, a
+ * short prefix reaching many long lists) is better scanned.
  */
-export function rankPruned(query: PrunedQuery): { docs: number[]; scores: number[] } {
-  const { plans, words, sources, idfSum, k } = query;
+export function rankPruned(query: PrunedQuery): { docs: number[]; scores: number[] } | undefined {
+  const { plans, words, sources, idfSum, k, budget } = query;
   const n = words.length;
   const planCount = plans.length;
   if (k <= 0 || planCount === 0) return { docs: [], scores: [] };
@@ -112,6 +123,9 @@ export function rankPruned(query: PrunedQuery): { docs: number[]; scores: number
   const walked = new ListHeap(listDocs, position, listEnd);
   let skipped = 0; // plans order[0..skipped) are looked up only
   walked.reset(order, planLists, skipped);
+  let lookups = 0; // lists looked up per document: those of the skipped plans
+  let work = 0;
+  let visitCost = 1 + Math.log2(walked.size + 1);
   for (;;) {
     const doc = walked.minDoc();
     if (doc === END) break;
@@ -122,6 +136,8 @@ export function rankPruned(query: PrunedQuery): { docs: number[]; scores: number
     for (let i = 0; i < skipped; i++)
       for (const list of planLists[order[i]!]!) readEntries(list, doc);
     for (let t = 0; t < taken; t++) walked.push(atDoc[t]!);
+    work += 2 + taken * visitCost + 2 * lookups;
+    if (work > budget) return undefined;
     let total = 0;
     let matched = 0;
     for (let p = 0; p < planCount; p++) {
@@ -146,7 +162,12 @@ export function rankPruned(query: PrunedQuery): { docs: number[]; scores: number
       grew = true;
     }
     if (skipped === planCount) break;
-    if (grew) walked.reset(order, planLists, skipped);
+    if (grew) {
+      walked.reset(order, planLists, skipped);
+      lookups = 0;
+      for (let i = 0; i < skipped; i++) lookups += planLists[order[i]!]!.length;
+      visitCost = 1 + Math.log2(walked.size + 1);
+    }
   }
   return top.sorted();
 }
@@ -235,6 +256,11 @@ class ListHeap {
         this.#heap[this.#size++] = list;
       }
     for (let i = (this.#size >> 1) - 1; i >= 0; i--) this.#down(i);
+  }
+
+  /** How many lists are walked (not ended). */
+  get size(): number {
+    return this.#size;
   }
 
   minDoc(): number {

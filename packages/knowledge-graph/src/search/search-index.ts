@@ -24,6 +24,12 @@ const FUZZY_2 = 0.12;
 // Short prefixes can expand to thousands of words; the most frequent ones are kept.
 const MAX_PREFIX_EXPANSIONS = 48;
 const MAX_FUZZY_EXPANSIONS = 24;
+// Ranking with pruning gives up after this much work (see `rankPruned`'s budget), plus one unit
+// per this many entries of the query's lists, and the lists are scanned: a unit of work costs
+// about a scanned entry (see bench/search-pruning.ts), so a query that pruning does not help
+// costs about 1.3 scans, one it helps a small part of one.
+const PRUNE_BUDGET_MIN = 4_096;
+const PRUNE_COST_RATIO = 16;
 // Pages up to this deep of a one-word query are ranked in one pass over its list (see
 // `rankOneList`); deeper ones take the general path.
 const ONE_LIST_MAX_K = 1024;
@@ -348,15 +354,20 @@ export class SearchIndex {
     }
     if (!this.#exhaustive && !allowed && !ranges && this.#positiveWeights) {
       // Without filters every entry counts: the best are ranked with pruning, and the matches
-      // are counted from the lists' document frequencies.
-      const best = rankPruned({ plans, words, sources, idfSum, k }).docs;
-      const lists = plans.flatMap((plan) => plan.expansions);
-      return {
-        results: best.slice(page.offset).map((doc) => this.#registry.iri(doc)),
-        totalResults: countMatches(lists, this.#matched),
-      };
+      // are counted from the lists' document frequencies (unless pruning gives up).
+      let entries = 0;
+      for (const plan of plans) entries += plan.entries;
+      const budget = PRUNE_BUDGET_MIN + entries / PRUNE_COST_RATIO;
+      const ranked = rankPruned({ plans, words, sources, idfSum, k, budget });
+      if (ranked) {
+        const lists = plans.flatMap((plan) => plan.expansions);
+        return {
+          results: ranked.docs.slice(page.offset).map((doc) => this.#registry.iri(doc)),
+          totalResults: countMatches(lists, this.#matched),
+        };
+      }
     }
-    // Filtered (or exhaustive): every list is scanned, every matching document scored.
+    // Filtered, exhaustive or not worth pruning: every list is scanned, every match scored.
     let touchedCount = 0;
     for (const plan of plans) {
       let wordTouchedCount = 0;
