@@ -362,6 +362,38 @@ describe('prefix completions', () => {
     ]);
   });
 
+  it('ranks as the full scan does where pruning gives up: varied scores, prefixes over long lists', () => {
+    // Labels of 1-6 words from a skewed vocabulary: scores vary, so pruning skips little and
+    // runs out of its work budget on the longer queries (the lists are scanned then).
+    const vocabulary = Array.from({ length: 60 }, (_, i) => `w${i.toString(36)}v${i % 7}`);
+    const entries: Array<[string, string, string]> = [];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let i = 0; i < 4_000; i++) {
+      const words = Array.from(
+        { length: 1 + Math.floor(next() * 6) },
+        () => vocabulary[Math.floor(60 * next() ** 3)]!,
+      );
+      entries.push([`c${i}`, `${skos}${i % 4 === 0 ? 'altLabel' : 'prefLabel'}`, words.join(' ')]);
+    }
+    const pruned = build(entries);
+    const full = new SearchIndex(DEFAULT_SEARCH_PREDICATES, { exhaustive: true });
+    full.replaceSource('src', concepts(entries));
+    const [a, b, c] = [vocabulary[0]!, vocabulary[1]!, vocabulary[9]!];
+    for (const term of ['w', `${a} w`, `${a} ${b}`, `${c} ${b} ${a}`, `${b} ${a}`, `${c} wa`])
+      for (const [offset, limit] of [
+        [0, 10],
+        [45, 10],
+        [0, 100],
+      ]) {
+        const page = { offset: offset!, limit: limit! };
+        expect(pruned.search(term, page)).toEqual(full.search(term, page));
+      }
+  });
+
   it('ranks a one-word query in one pass as the full scan does: ties by first indexed, deep pages, totals', () => {
     const entries: Array<[string, string, string]> = [];
     for (let i = 0; i < 1_500; i++)
