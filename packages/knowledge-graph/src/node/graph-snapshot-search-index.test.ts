@@ -157,6 +157,8 @@ describe('graph snapshots with a search index', () => {
     const cases: Array<[string, (d: SearchIndexData) => SearchIndexData]> = [
       ['postings', (d) => withPostings(d, { docs: d.postings.docs.map((x) => x + 100_000) })],
       ['postings', (d) => withPostings(d, { literals: d.postings.literals.map(() => 999_999) })],
+      // A word's largest impact below one of its entries' (search would skip that entry).
+      ['postings', (d) => withPostings(d, { maxImpacts: d.postings.maxImpacts.map((x) => x / 2) })],
       ['word list', (d) => ({ ...d, sortedWords: [...d.sortedWords].reverse() })],
       ['document subjects', (d) => ({ ...d, docSubjects: d.docSubjects.map(() => 0) })],
     ];

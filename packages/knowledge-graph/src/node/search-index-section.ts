@@ -181,25 +181,28 @@ export function checkSearchIndexSection(
     if (sortedIds[i]! >= header.words) throw damaged('word ids');
   }
   if (starts[0] !== 0 || starts[header.words] !== header.entries) throw damaged('postings');
-  for (let w = 0; w < header.words; w++) {
-    if (starts[w + 1]! < starts[w]!) throw damaged('postings');
-    if (frequencies[w]! > header.docs || !Number.isFinite(maxImpacts[w]!))
-      throw damaged('postings');
-  }
   const languageCount = header.languages.length;
   const predicateCount = header.predicates.length;
-  for (let k = 0; k < header.entries; k++) {
-    if (
-      docs[k]! < 0 ||
-      docs[k]! >= header.docs ||
-      langs[k]! < 0 ||
-      langs[k]! >= languageCount ||
-      literals[k]! < 1 ||
-      literals[k]! > terms ||
-      predicates[k]! >= predicateCount ||
-      !Number.isFinite(impacts[k]!)
-    )
-      throw damaged('postings');
+  for (let w = 0; w < header.words; w++) {
+    if (starts[w + 1]! < starts[w]!) throw damaged('postings');
+    const most = maxImpacts[w]!;
+    if (frequencies[w]! > header.docs || !Number.isFinite(most)) throw damaged('postings');
+    // Search skips documents by the words' largest impacts: each must bound its word's entries.
+    const end = starts[w + 1]!;
+    for (let k = starts[w]!; k < end; k++) {
+      if (
+        docs[k]! < 0 ||
+        docs[k]! >= header.docs ||
+        langs[k]! < 0 ||
+        langs[k]! >= languageCount ||
+        literals[k]! < 1 ||
+        literals[k]! > terms ||
+        predicates[k]! >= predicateCount ||
+        !Number.isFinite(impacts[k]!) ||
+        impacts[k]! > most
+      )
+        throw damaged('postings');
+    }
   }
   return {
     predicates: header.predicates,

@@ -113,35 +113,64 @@ describe('SearchIndex properties', () => {
     );
   });
 
-  it('ranks and counts the same when a long list is looked up instead of scanned', () => {
-    const skewed = fc.array(
+  it('ranks and counts multi-word queries with pruning exactly as the full scan does', () => {
+    const alt = 'http://www.w3.org/2004/02/skos/core#altLabel';
+    // Skewed towards a few words (long lists, many ties) and short labels (whole-label bonus),
+    // in two sources that share documents, with typo-only and prefix-only query words.
+    const docs = fc.array(
       fc.record({
         id: fc.integer({ min: 0, max: 60 }),
-        words: fc.array(fc.constantFrom('lake', 'lake', 'lake', ...WORDS), {
+        predicate: fc.constantFrom(label, label, alt, note),
+        source: fc.constantFrom('a', 'a', 'a', 'b'),
+        lang: fc.constantFrom('', 'en', 'de'),
+        words: fc.array(fc.constantFrom('lake', 'lake', 'lake', 'river', ...WORDS), {
           minLength: 1,
           maxLength: 4,
         }),
       }),
-      { maxLength: 80 },
+      { maxLength: 90 },
+    );
+    const terms = fc.array(
+      fc.constantFrom(...WORDS, 'lake', 'river', 'riv', 'lak', 'qualty', 'wat', 'rivr', 'none'),
+      { minLength: 1, maxLength: 4 },
     );
     fc.assert(
-      fc.property(skewed, query, fc.integer({ min: 1, max: 12 }), (docs, words, limit) => {
-        const quads = docs.map((d) =>
-          quad(namedNode(`urn:c${d.id}`), namedNode(label), literal(d.words.join(' '))),
-        );
-        const probing = new SearchIndex(DEFAULT_SEARCH_PREDICATES, { pruneAbove: 1 });
-        const scanning = new SearchIndex(DEFAULT_SEARCH_PREDICATES, {
-          pruneAbove: Number.POSITIVE_INFINITY,
-        });
-        probing.replaceSource('s', quads);
-        scanning.replaceSource('s', quads);
-        const term = [...words, 'lake'].join(' ');
-        for (const offset of [0, 2]) {
-          const page = { offset, limit };
-          expect(probing.search(term, page)).toEqual(scanning.search(term, page));
-        }
-      }),
-      { numRuns: 300 },
+      fc.property(
+        docs,
+        terms,
+        fc.integer({ min: 0, max: 10 }),
+        fc.integer({ min: 0, max: 12 }),
+        fc.nat(),
+        (docs, words, offset, limit, pick) => {
+          const pruned = new SearchIndex(DEFAULT_SEARCH_PREDICATES);
+          const full = new SearchIndex(DEFAULT_SEARCH_PREDICATES, { exhaustive: true });
+          for (const sourceId of ['a', 'b']) {
+            const quads = docs
+              .filter((d) => d.source === sourceId)
+              .map((d) =>
+                quad(
+                  namedNode(`urn:c${d.id}`),
+                  namedNode(d.predicate),
+                  literal(d.words.join(' '), d.lang),
+                ),
+              );
+            pruned.replaceSource(sourceId, quads);
+            full.replaceSource(sourceId, quads);
+          }
+          const term = words.join(' ');
+          expect(pruned.search(term, { offset, limit })).toEqual(
+            full.search(term, { offset, limit }),
+          );
+          // The whole ranking, and a label's own words as the query (the whole-label bonus).
+          const everything = { offset: 0, limit: 200 };
+          expect(pruned.search(term, everything)).toEqual(full.search(term, everything));
+          const labelTerm = docs[pick % Math.max(docs.length, 1)]?.words.join(' ') ?? term;
+          expect(pruned.search(labelTerm, { offset, limit })).toEqual(
+            full.search(labelTerm, { offset, limit }),
+          );
+        },
+      ),
+      { numRuns: 1500 },
     );
   });
 

@@ -314,6 +314,86 @@ describe('prefix completions', () => {
     expect(source.mostFrequentWithPrefix('zz', 3)).toEqual([]);
   });
 
+  it('keeps the same completions when whole blocks of rare words are skipped', () => {
+    // 700 completions (blocks of 64 words), their document counts uneven and often tied.
+    const entries: Array<[string, string, string]> = [];
+    for (let i = 0; i < 700; i++)
+      for (let d = 0; d <= ((i * 7919) % 13) % 5; d++)
+        entries.push([`d${i}-${d}`, `${skos}prefLabel`, `x${String(i).padStart(3, '0')}`]);
+    entries.push(['p', `${skos}prefLabel`, 'x']);
+    const source = build(entries).sourceIndex('src')!;
+    for (const prefix of ['x', 'x0', 'x1', 'x12', 'x6']) {
+      for (const max of [1, 5, 48]) {
+        const expected = source
+          .termsWithPrefix(prefix)
+          .map((t) => ({ t, df: source.docFrequency(source.wordId(t)) }))
+          .sort((a, b) => b.df - a.df || (a.t < b.t ? -1 : 1))
+          .slice(0, max)
+          .map((x) => x.t);
+        expect(source.mostFrequentWithPrefix(prefix, max)).toEqual(expected);
+      }
+    }
+  });
+
+  it('prunes a multi-word query without losing a whole-label match that comes after a full page', () => {
+    // The first documents hold both words at their best, but in another order: the page is full
+    // at the words' largest scores before the one label equal to the query is reached.
+    const entries: Array<[string, string, string]> = [];
+    for (let i = 0; i < 40; i++) entries.push([`r${i}`, `${skos}prefLabel`, 'River Lake']);
+    entries.push(['exact', `${skos}prefLabel`, 'Lake River']);
+    for (let i = 0; i < 40; i++) entries.push([`l${i}`, `${skos}prefLabel`, `Lake ${i}`]);
+    const pruned = build(entries);
+    const full = new SearchIndex(DEFAULT_SEARCH_PREDICATES, { exhaustive: true });
+    full.replaceSource('src', concepts(entries));
+    for (const [offset, limit] of [
+      [0, 1],
+      [0, 10],
+      [5, 5],
+      [39, 3],
+      [60, 30],
+    ]) {
+      const want = full.search('lake river', { offset: offset!, limit: limit! });
+      expect(pruned.search('lake river', { offset: offset!, limit: limit! })).toEqual(want);
+      expect(want.totalResults).toBe(81);
+    }
+    expect(pruned.search('lake river', { offset: 0, limit: 2 }).results).toEqual([
+      `${ex}exact`,
+      `${ex}r0`,
+    ]);
+  });
+
+  it('ranks as the full scan does where pruning gives up: varied scores, prefixes over long lists', () => {
+    // Labels of 1-6 words from a skewed vocabulary: scores vary, so pruning skips little and
+    // runs out of its work budget on the longer queries (the lists are scanned then).
+    const vocabulary = Array.from({ length: 60 }, (_, i) => `w${i.toString(36)}v${i % 7}`);
+    const entries: Array<[string, string, string]> = [];
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let i = 0; i < 4_000; i++) {
+      const words = Array.from(
+        { length: 1 + Math.floor(next() * 6) },
+        () => vocabulary[Math.floor(60 * next() ** 3)]!,
+      );
+      entries.push([`c${i}`, `${skos}${i % 4 === 0 ? 'altLabel' : 'prefLabel'}`, words.join(' ')]);
+    }
+    const pruned = build(entries);
+    const full = new SearchIndex(DEFAULT_SEARCH_PREDICATES, { exhaustive: true });
+    full.replaceSource('src', concepts(entries));
+    const [a, b, c] = [vocabulary[0]!, vocabulary[1]!, vocabulary[9]!];
+    for (const term of ['w', `${a} w`, `${a} ${b}`, `${c} ${b} ${a}`, `${b} ${a}`, `${c} wa`])
+      for (const [offset, limit] of [
+        [0, 10],
+        [45, 10],
+        [0, 100],
+      ]) {
+        const page = { offset: offset!, limit: limit! };
+        expect(pruned.search(term, page)).toEqual(full.search(term, page));
+      }
+  });
+
   it('ranks a one-word query in one pass as the full scan does: ties by first indexed, deep pages, totals', () => {
     const entries: Array<[string, string, string]> = [];
     for (let i = 0; i < 1_500; i++)

@@ -2,9 +2,13 @@ import { foldedWords } from '@dcg/text-match';
 import type { Quad } from 'n3';
 import type { TripleStore } from '../store/triple-store';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
+import { countMatches } from './count-matches';
 import { DocRegistry } from './doc-registry';
+import { type Expansion, type WordPlan, wholeLabelBonus } from './query-plan';
+import { rankPruned } from './rank-pruned';
 import type { SearchIndexData } from './search-index-data';
 import { type Postings, type SearchPredicate, SourceSearchIndex } from './source-search-index';
+import { TopDocs } from './top-docs';
 
 /** One page of search hits: IRIs best first, and how many matched in all. */
 export interface SearchPage {
@@ -17,12 +21,15 @@ const EXACT = 1;
 const PREFIX = 0.4;
 const FUZZY_1 = 0.2;
 const FUZZY_2 = 0.12;
-// A literal that equals the whole query (e.g. the label "Water" for "water") gets this many
-// times the summed word IDFs on top, so an exact label beats a label that merely contains it.
-const PHRASE_BONUS = 1.5;
 // Short prefixes can expand to thousands of words; the most frequent ones are kept.
 const MAX_PREFIX_EXPANSIONS = 48;
 const MAX_FUZZY_EXPANSIONS = 24;
+// Ranking with pruning gives up after this much work (see `rankPruned`'s budget), plus one unit
+// per this many entries of the query's lists, and the lists are scanned: a unit of work costs
+// about a scanned entry (see bench/search-pruning.ts), so a query that pruning does not help
+// costs about 1.3 scans, one it helps a small part of one.
+const PRUNE_BUDGET_MIN = 4_096;
+const PRUNE_COST_RATIO = 16;
 // Pages up to this deep of a one-word query are ranked in one pass over its list (see
 // `rankOneList`); deeper ones take the general path.
 const ONE_LIST_MAX_K = 1024;
@@ -49,13 +56,6 @@ export function langMatches(tag: string, range: string): boolean {
   const t = tag.toLowerCase();
   const r = range.toLowerCase();
   return t === r || (t.startsWith(r) && t.charCodeAt(r.length) === 45); // '-'
-}
-
-/** One query word: its expansions, their IDF-scaled factors, and how many entries they hold. */
-interface WordPlan {
-  expansions: Expansion[];
-  scales: number[];
-  entries: number;
 }
 
 /**
@@ -112,60 +112,31 @@ function addWord(
 }
 
 /**
- * Looks the `count` documents of `candidates` up in the entries `[from, to)` (in document order)
- * of a word's postings: those found get their best score in `wordScore` and are listed in
- * `wordTouched`. Gives how many were found.
- */
-function probeList(
-  postings: Postings,
-  from: number,
-  to: number,
-  scale: number,
-  candidates: Int32Array,
-  count: number,
-  wordScore: Float64Array,
-  wordTouched: Int32Array,
-): number {
-  const { docs, impacts } = postings;
-  let found = 0;
-  for (let c = 0; c < count; c++) {
-    const doc = candidates[c]!;
-    let best = 0;
-    for (let i = lowerBound(docs, from, to, doc); i < to && docs[i] === doc; i++) {
-      const score = scale * impacts[i]!;
-      if (score > best) best = score;
-    }
-    if (best === 0) continue;
-    wordScore[doc] = best;
-    wordTouched[found++] = doc;
-  }
-  return found;
-}
-
-/**
  * The whole ranking of a one-word query that matches one list (no completions, no typos, no
  * filters), in one sequential pass: the entries of a document are adjacent (in document order),
  * so each document's score is complete when the next begins, and only the `k` best are kept.
  * The score is computed with the very operations of the general path (best entry, plus the
- * bonus of its first one-word literal), so pages are identical to it. Gives how many documents
- * the list has; `topDocs`/`topScores` hold the best first (ties: smaller document first).
+ * bonus of its first one-word literal), so pages are identical to it. The pass stops once the
+ * `k`-th best score reaches `bound`, the most any document of the list can score: documents come
+ * in id order, so no later one can enter. Gives how many were kept; `topDocs`/`topScores` hold
+ * the best first (ties: smaller document first).
  */
 function rankOneList(
   postings: Postings,
   from: number,
   to: number,
   scale: number,
-  bonusScale: number,
+  idfSum: number,
   weights: Float64Array,
   k: number,
+  bound: number,
   topDocs: Int32Array,
   topScores: Float64Array,
-): { documents: number; kept: number } {
+): number {
   const { docs, impacts, lengths, predicates } = postings;
-  let documents = 0;
   let kept = 0;
   let i = from;
-  while (i < to) {
+  while (i < to && !(kept === k && topScores[k - 1]! >= bound)) {
     const doc = docs[i]!;
     let best = 0;
     let bonus = -1; // the predicate of the doc's first one-word literal
@@ -174,10 +145,9 @@ function rankOneList(
       if (score > best) best = score;
       if (bonus < 0 && lengths[i] === 1) bonus = predicates[i]!;
     }
-    documents++;
     let total = 0;
     total += best;
-    if (bonus >= 0) total += PHRASE_BONUS * weights[bonus]! * bonusScale;
+    if (bonus >= 0) total += wholeLabelBonus(weights[bonus]!, idfSum);
     total = total * 1 * 1; // (m / n)² with every word matched, as the general path scales
     if (kept === k && !(total > topScores[k - 1]!)) continue;
     // Documents come in id order: an equal score ranks after those kept.
@@ -194,24 +164,7 @@ function rankOneList(
     topDocs[lo] = doc;
     topScores[lo] = total;
   }
-  return { documents, kept };
-}
-
-/** First index in `[lo, hi)` whose value is >= key (`hi` when none). */
-function lowerBound(values: Int32Array, lo: number, hi: number, key: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-interface Expansion {
-  source: SourceSearchIndex;
-  /** The word's id in its source. */
-  word: number;
-  factor: number;
+  return kept;
 }
 
 /**
@@ -235,25 +188,20 @@ export class SearchIndex {
   #matched = new Uint16Array(0);
   #wordTouched = new Int32Array(0);
   #touched = new Int32Array(0);
-  #candidates = new Int32Array(0);
   readonly #topDocs = new Int32Array(ONE_LIST_MAX_K);
   readonly #topScores = new Float64Array(ONE_LIST_MAX_K);
-  readonly #pruneAbove: number;
   readonly #exhaustive: boolean;
+  /** Pruning needs every entry to score above 0 (a document's score grows with its entries). */
+  readonly #positiveWeights: boolean;
 
   /**
-   * `pruneAbove`: the entries from which a query word's list may be looked up for the
-   * documents of the other words instead of scanned (default 20,000). `exhaustive`: every query
-   * takes the general path, scoring every matching document (the reference the shortcuts are
-   * tested against).
+   * `exhaustive`: every query scans every list and scores every matching document (the
+   * reference that the one-pass and pruned rankings are tested against).
    */
-  constructor(
-    predicates: readonly SearchPredicate[],
-    options: { pruneAbove?: number; exhaustive?: boolean } = {},
-  ) {
+  constructor(predicates: readonly SearchPredicate[], options: { exhaustive?: boolean } = {}) {
     this.#predicates = predicates;
     this.#exhaustive = options.exhaustive ?? false;
-    this.#pruneAbove = this.#exhaustive ? Number.POSITIVE_INFINITY : (options.pruneAbove ?? 20_000);
+    this.#positiveWeights = predicates.every((p) => p.weight > 0);
   }
 
   /** The predicates that are searchable, with their weights. */
@@ -379,147 +327,86 @@ export class SearchIndex {
       !ranges
     ) {
       const { source, word } = only[0]!;
-      const { starts } = source.postings;
-      const { documents, kept } = rankOneList(
+      const { starts, maxImpacts } = source.postings;
+      const scale = plans[0]!.scales[0]!;
+      // The most a document can score: the word's largest impact, and the bonus of a one-word
+      // literal when the word has one (the same operations as a document's score).
+      let bound = 0;
+      bound += scale * maxImpacts[word]!;
+      if ((source.lengthBits(word) & 2) !== 0)
+        bound += wholeLabelBonus(Math.max(...source.weights), idfSum);
+      bound = bound * 1 * 1;
+      const kept = rankOneList(
         source.postings,
         starts[word]!,
         starts[word + 1]!,
-        plans[0]!.scales[0]!,
-        Math.max(idfSum, 1),
+        scale,
+        idfSum,
         source.weights,
         k,
+        bound,
         this.#topDocs,
         this.#topScores,
       );
       const results: string[] = [];
       for (let i = page.offset; i < kept; i++) results.push(this.#registry.iri(this.#topDocs[i]!));
-      return { results, totalResults: documents };
+      return { results, totalResults: source.docFrequency(word) };
     }
-    // A long list is looked up for the documents of the others instead of scanned, when that
-    // settles the page (see #probed); otherwise every list is scanned.
-    const probed = allowed || ranges ? undefined : this.#probedPlan(plans);
-    let touchedCount = 0;
-    let heavyOnly = 0;
-    for (let attempt = probed === undefined ? 1 : 0; attempt < 2; attempt++) {
-      const heavy = attempt === 0 ? probed : undefined;
-      let candidates = 0;
-      if (heavy) {
-        // The documents of the other lists: the only ones the long list can still add to.
-        for (const plan of plans) {
-          if (plan === heavy) continue;
-          for (const { source, word } of plan.expansions) {
-            const { starts, docs } = source.postings;
-            const end = starts[word + 1]!;
-            for (let i = starts[word]!; i < end; i++) {
-              const doc = docs[i]!;
-              if (matched[doc] !== 0) continue;
-              matched[doc] = 1;
-              wordTouched[candidates++] = doc;
-            }
-          }
-        }
-        // Copied aside: `wordTouched` is the per-word scratch of the loop below.
-        if (this.#candidates.length < candidates)
-          this.#candidates = new Int32Array(wordTouched.length);
-        this.#candidates.set(wordTouched.subarray(0, candidates));
-        for (let i = 0; i < candidates; i++) matched[wordTouched[i]!] = 0;
+    if (!this.#exhaustive && !allowed && !ranges && this.#positiveWeights) {
+      // Without filters every entry counts: the best are ranked with pruning, and the matches
+      // are counted from the lists' document frequencies (unless pruning gives up).
+      let entries = 0;
+      for (const plan of plans) entries += plan.entries;
+      const budget = PRUNE_BUDGET_MIN + entries / PRUNE_COST_RATIO;
+      const ranked = rankPruned({ plans, words, sources, idfSum, k, budget });
+      if (ranked) {
+        const lists = plans.flatMap((plan) => plan.expansions);
+        return {
+          results: ranked.docs.slice(page.offset).map((doc) => this.#registry.iri(doc)),
+          totalResults: countMatches(lists, this.#matched),
+        };
       }
-      touchedCount = 0;
-      let heavyFound = 0;
-      for (const plan of plans) {
-        let wordTouchedCount = 0;
-        if (plan === heavy) {
-          const { source, word } = plan.expansions[0]!;
-          const { starts } = source.postings;
-          wordTouchedCount = probeList(
-            source.postings,
-            starts[word]!,
-            starts[word + 1]!,
-            plan.scales[0]!,
-            this.#candidates,
-            candidates,
-            wordScore,
-            wordTouched,
-          );
-          heavyFound = wordTouchedCount;
-        } else {
-          for (let e = 0; e < plan.expansions.length; e++) {
-            const { source, word } = plan.expansions[e]!;
-            const { starts } = source.postings;
-            wordTouchedCount = scanList(
-              source.postings,
-              starts[word]!,
-              starts[word + 1]!,
-              plan.scales[e]!,
-              langOk.get(source),
-              allowed,
-              wordScore,
-              wordTouched,
-              wordTouchedCount,
-            );
-          }
-        }
-        touchedCount = addWord(
+    }
+    // Filtered, exhaustive or not worth pruning: every list is scanned, every match scored.
+    let touchedCount = 0;
+    for (const plan of plans) {
+      let wordTouchedCount = 0;
+      for (let e = 0; e < plan.expansions.length; e++) {
+        const { source, word } = plan.expansions[e]!;
+        const { starts } = source.postings;
+        wordTouchedCount = scanList(
+          source.postings,
+          starts[word]!,
+          starts[word + 1]!,
+          plan.scales[e]!,
+          langOk.get(source),
+          allowed,
+          wordScore,
           wordTouched,
           wordTouchedCount,
-          wordScore,
-          total,
-          matched,
-          touched,
-          touchedCount,
         );
       }
-      if (!heavy) break;
-      // Documents of the long list alone score at most this; the page is settled when its last
-      // document scores more (checked after the phrase bonus and the scaling below).
-      const { source, word } = heavy.expansions[0]!;
-      heavyOnly = source.docFrequency(word) - heavyFound;
-      const bound = heavy.scales[0]! * source.postings.maxImpacts[word]! * (1 / n) * (1 / n);
-      const settled = this.#finish(sources, words, langOk, touchedCount, idfSum, k, bound);
-      if (settled) return this.#page(settled, page, touchedCount + heavyOnly, touchedCount);
-      // Not settled: everything is scanned.
-      heavyOnly = 0;
+      touchedCount = addWord(
+        wordTouched,
+        wordTouchedCount,
+        wordScore,
+        total,
+        matched,
+        touched,
+        touchedCount,
+      );
     }
-    const best = this.#finish(sources, words, langOk, touchedCount, idfSum, k, -1)!;
-    return this.#page(best, page, touchedCount, touchedCount);
-  }
-
-  /** One page of the ranked documents, clearing the scores of the touched ones. */
-  #page(
-    best: number[],
-    page: IndexSearchOptions,
-    totalResults: number,
-    touchedCount: number,
-  ): SearchPage {
-    const total = this.#total;
-    const touched = this.#touched;
+    const best = this.#finish(sources, words, langOk, touchedCount, idfSum, k);
     for (let i = 0; i < touchedCount; i++) total[touched[i]!] = 0;
     return {
       results: best.slice(page.offset).map((doc) => this.#registry.iri(doc)),
-      totalResults,
+      totalResults: touchedCount,
     };
   }
 
   /**
-   * The plan whose list is looked up rather than scanned: the longest one, when it is one word
-   * of one source, at least `pruneAbove` entries, and longer than all the others together.
-   */
-  #probedPlan(plans: WordPlan[]): WordPlan | undefined {
-    if (plans.length < 2) return undefined;
-    let longest = plans[0]!;
-    let all = 0;
-    for (const plan of plans) {
-      all += plan.entries;
-      if (plan.entries > longest.entries) longest = plan;
-    }
-    if (longest.expansions.length !== 1 || longest.entries < this.#pruneAbove) return undefined;
-    return longest.entries > all - longest.entries ? longest : undefined;
-  }
-
-  /**
    * Adds the phrase bonus, scales by the words matched and ranks the `k` best of the touched
-   * documents. With a `bound` (>= 0), undefined when fewer than `k` documents score more than it
-   * (the scores are then cleared for a full scan).
+   * documents.
    */
   #finish(
     sources: SourceSearchIndex[],
@@ -528,37 +415,24 @@ export class SearchIndex {
     touchedCount: number,
     idfSum: number,
     k: number,
-    bound: number,
-  ): number[] | undefined {
+  ): number[] {
     const total = this.#total;
     const matched = this.#matched;
     const touched = this.#touched;
     const n = words.length;
     const phrase = words.join(' ');
     for (const s of sources) {
-      // A literal equal to the whole query holds every query word: it is among the entries of
-      // the rarest one that have as many words as the query (checked against the dictionary).
-      const { starts, docs, lengths, langs, literals, predicates } = s.postings;
-      let rarest = -1;
-      for (const word of words) {
-        const id = s.wordId(word);
-        if (id < 0) {
-          rarest = -1;
-          break;
-        }
-        if (rarest < 0 || starts[id + 1]! - starts[id]! < starts[rarest + 1]! - starts[rarest]!)
-          rarest = id;
-      }
+      const rarest = s.rarestWord(words);
       if (rarest < 0) continue;
+      const { starts, docs, langs, predicates } = s.postings;
       const langsOk = langOk.get(s);
       const end = starts[rarest + 1]!;
       for (let i = starts[rarest]!; i < end; i++) {
-        if (lengths[i] !== n) continue;
         const doc = docs[i]!;
         if (langsOk && langsOk[langs[i]!] === 0) continue;
         if (matched[doc] === 0 || matched[doc]! > n) continue;
-        if (n > 1 && s.literalWords(literals[i]!).join(' ') !== phrase) continue;
-        total[doc]! += PHRASE_BONUS * s.weights[predicates[i]!]! * Math.max(idfSum, 1);
+        if (!s.isWholeLabel(i, n, phrase)) continue;
+        total[doc]! += wholeLabelBonus(s.weights[predicates[i]!]!, idfSum);
         // Counted once per document even when several literals equal the phrase.
         matched[doc] = n + 1;
       }
@@ -571,11 +445,9 @@ export class SearchIndex {
       total[doc] = total[doc]! * (m / n) * (m / n);
       matched[doc] = 0;
     }
-    const best = topK(touched, touchedCount, total, k);
-    if (bound < 0 || k <= 0) return best;
-    if (best.length === k && total[best[k - 1]!]! > bound) return best;
-    for (let i = 0; i < touchedCount; i++) total[touched[i]!] = 0;
-    return undefined;
+    const top = new TopDocs(k);
+    for (let i = 0; i < touchedCount; i++) top.offer(touched[i]!, total[touched[i]!]!);
+    return top.sorted().docs;
   }
 
   /** Documents the type and scheme filters keep (1), or undefined when there is no filter. */
@@ -652,50 +524,4 @@ export class SearchIndex {
     this.#wordTouched = new Int32Array(size);
     this.#touched = new Int32Array(size);
   }
-}
-
-/**
- * The `k` best documents by score, best first, ties by document id (first indexed first), with a
- * bounded heap instead of sorting every candidate.
- */
-function topK(docs: Int32Array, count: number, scores: Float64Array, k: number): number[] {
-  // `a` ranks before `b`.
-  const before = (a: number, b: number): boolean => {
-    const sa = scores[a]!;
-    const sb = scores[b]!;
-    return sa > sb || (sa === sb && a < b);
-  };
-  if (k <= 0 || count === 0) return [];
-  const heap: number[] = []; // the worst of the k best on top
-  const up = (i: number) => {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!before(heap[parent]!, heap[i]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  };
-  const down = (i: number) => {
-    for (;;) {
-      const l = i * 2 + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < heap.length && before(heap[worst]!, heap[l]!)) worst = l;
-      if (r < heap.length && before(heap[worst]!, heap[r]!)) worst = r;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst]!, heap[i]!];
-      i = worst;
-    }
-  };
-  for (let i = 0; i < count; i++) {
-    const doc = docs[i]!;
-    if (heap.length < k) {
-      heap.push(doc);
-      up(heap.length - 1);
-    } else if (before(doc, heap[0]!)) {
-      heap[0] = doc;
-      down(0);
-    }
-  }
-  return heap.sort((a, b) => (before(a, b) ? -1 : 1));
 }
