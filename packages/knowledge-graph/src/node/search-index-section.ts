@@ -1,5 +1,5 @@
+import type { Postings, SearchPredicate } from '../search/postings';
 import type { SearchIndexData } from '../search/search-index-data';
-import type { Postings, SearchPredicate } from '../search/source-search-index';
 
 /**
  * The search index section of a graph snapshot (format 3): a 4-byte length of a JSON header

@@ -1,4 +1,4 @@
-import type { Postings, SearchPredicate } from './source-search-index';
+import type { Postings, SearchPredicate } from './postings';
 
 /**
  * A source's search index as it is persisted beside its graph's snapshot, so that start-up reads

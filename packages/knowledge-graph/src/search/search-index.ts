@@ -4,10 +4,11 @@ import type { TripleStore } from '../store/triple-store';
 import { TripleStoreBuilder } from '../store/triple-store-builder';
 import { countMatches } from './count-matches';
 import { DocRegistry } from './doc-registry';
+import type { Postings, SearchPredicate } from './postings';
 import { type Expansion, type WordPlan, wholeLabelBonus } from './query-plan';
 import { rankPruned } from './rank-pruned';
 import type { SearchIndexData } from './search-index-data';
-import { type Postings, type SearchPredicate, SourceSearchIndex } from './source-search-index';
+import { SourceSearchIndex } from './source-search-index';
 import { TopDocs } from './top-docs';
 
 /** One page of search hits: IRIs best first, and how many matched in all. */

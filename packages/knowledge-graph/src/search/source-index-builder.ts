@@ -2,7 +2,7 @@ import type { TripleIndex } from '../store/triple-index';
 import type { TripleStore } from '../store/triple-store';
 import type { DocHolder, DocRegistry } from './doc-registry';
 import { foldWords } from './fold-words';
-import type { Postings, SearchPredicate } from './source-search-index';
+import type { Postings, SearchPredicate } from './postings';
 
 const QUOTE = 34;
 // BM25 parameters. b is softer than the usual 0.75: labels are short, and a long label that

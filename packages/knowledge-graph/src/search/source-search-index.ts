@@ -2,41 +2,10 @@ import { TypoIndex } from '@dcg/text-match';
 import type { TripleStore } from '../store/triple-store';
 import type { DocHolder, DocRegistry } from './doc-registry';
 import { foldWords } from './fold-words';
+import type { Postings, SearchPredicate } from './postings';
 import { type SearchIndexData, samePredicates } from './search-index-data';
 import { lowerBound } from './sorted-search';
 import { facetOf, literalParts, NOT_A_DOC, SourceIndexBuilder } from './source-index-builder';
-
-/** A literal predicate that search matches, with its ranking weight. */
-export interface SearchPredicate {
-  iri: string;
-  weight: number;
-}
-
-/**
- * The postings of a source's words, as parallel typed arrays shared by all words: the entries of
- * word `w` are `[starts[w], starts[w + 1])`, one per literal that holds the word, each with its
- * document, its precomputed BM25 impact (predicate weight × saturated term frequency with
- * length normalisation, so that a query multiplies by the IDF only), and its literal's language,
- * dictionary id, word count and predicate.
- */
-export interface Postings {
-  /** Within a word, entries are in document order. */
-  starts: Uint32Array;
-  /** Number of distinct documents of each word (for IDF). */
-  frequencies: Uint32Array;
-  /** The largest impact of each word (a bound for skipping it). */
-  maxImpacts: Float32Array;
-  docs: Int32Array;
-  impacts: Float32Array;
-  /** Language of each entry's literal: an index into {@link SourceSearchIndex.languages}. */
-  langs: Uint16Array | Int32Array;
-  /** The literal of each entry: its id in the store's dictionary (never a copy of its text). */
-  literals: Uint32Array;
-  /** How many words the entry's literal has (at most 65,535), for whole-label matches. */
-  lengths: Uint16Array;
-  /** The predicate of each entry: an index into the searchable predicates. */
-  predicates: Uint16Array;
-}
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const SKOS_IN_SCHEME = 'http://www.w3.org/2004/02/skos/core#inScheme';
