@@ -12,20 +12,17 @@ import {
   makeLiteralId,
   RDF_LANGSTRING,
   TRUE_ID,
-  XSD_DECIMAL,
-  XSD_DOUBLE,
-  XSD_FLOAT,
   XSD_INTEGER,
   XSD_STRING,
 } from './term-ids';
 import {
   booleanId,
   DECIMAL,
-  DOUBLE,
   ebv,
   INTEGER,
   lastNumericType,
   numberOf,
+  numericId,
   valueCompare,
   valueEquals,
 } from './term-values';
@@ -38,26 +35,6 @@ export interface ExpressionContext {
   slot(name: string): number;
   /** Compiles an EXISTS pattern evaluated with the current row substituted. */
   exists(expression: Extract<Expression, { type: 'exists' }>): (row: Row, rt: Runtime) => boolean;
-}
-
-const NUMERIC_DATATYPE = [XSD_INTEGER, XSD_DECIMAL, XSD_FLOAT, XSD_DOUBLE];
-
-function formatNumber(n: number, type: number): string {
-  if (Number.isNaN(n)) return 'NaN';
-  if (n === Number.POSITIVE_INFINITY) return 'INF';
-  if (n === Number.NEGATIVE_INFINITY) return '-INF';
-  if (type === INTEGER) return BigInt(Math.trunc(n)).toString();
-  const text = String(n);
-  if (type === DECIMAL) {
-    if (text.includes('e')) return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '.0');
-    return text.includes('.') ? text : `${text}.0`;
-  }
-  return text.includes('e') ? text.replace('e+', 'E').replace('e', 'E') : text;
-}
-
-export function numericId(n: number, type: number): string {
-  if (type === INTEGER && !Number.isFinite(n)) return `"${formatNumber(n, DOUBLE)}"^^${XSD_DOUBLE}`;
-  return `"${formatNumber(n, type)}"^^${NUMERIC_DATATYPE[type]}`;
 }
 
 /** A string literal's lexical form and language ('' when none); undefined for anything else. */

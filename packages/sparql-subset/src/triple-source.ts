@@ -102,9 +102,11 @@ class PlainIdTripleCursor implements TripleCursor {
   o: string;
 
   constructor(
-    private readonly dataset: TermIdCache,
-    private readonly inner: QueryDatasetCursor,
-    private readonly free: number,
+    /** The cache that decodes the terms of matched triples. */
+    protected readonly terms: TermIdCache,
+    protected readonly inner: QueryDatasetCursor,
+    /** Which of s (1), p (2), o (4) are wildcards. */
+    protected readonly free: number,
     s: string | undefined,
     p: string | undefined,
     o: string | undefined,
@@ -115,33 +117,33 @@ class PlainIdTripleCursor implements TripleCursor {
   }
 
   next(): boolean {
-    const inner = this.inner;
-    if (!inner.next()) return false;
-    const free = this.free;
-    const dataset = this.dataset;
-    if (free & 1) this.s = dataset.term(inner.s);
-    if (free & 2) this.p = dataset.term(inner.p);
-    if (free & 4) this.o = dataset.term(inner.o);
+    if (!this.inner.next()) return false;
+    this.readWildcards();
     return true;
   }
 
   skip(n: number): number {
     return this.inner.skip(n);
   }
+
+  /** Sets `s`, `p`, `o` at the wildcard positions to the terms of the inner cursor's triple. */
+  protected readWildcards(): void {
+    const inner = this.inner;
+    const free = this.free;
+    const terms = this.terms;
+    if (free & 1) this.s = terms.term(inner.s);
+    if (free & 2) this.p = terms.term(inner.p);
+    if (free & 4) this.o = terms.term(inner.o);
+  }
 }
 
 /**
- * Walks a {@link QueryDatasetCursor}, turning the ids at wildcard positions into engine ids. Term
- * tests run in the cursor's sort order, each at most once per run of equal ids; a term rejected at
- * a leading position skips its whole group in the index.
+ * Walks a {@link QueryDatasetCursor} like {@link PlainIdTripleCursor}, with term tests. They run in
+ * the cursor's sort order, each at most once per run of equal ids; a term rejected at a leading
+ * position skips its whole group in the index.
  */
-class IdTripleCursor implements TripleCursor {
-  s: string;
-  p: string;
-  o: string;
+class TestedIdTripleCursor extends PlainIdTripleCursor {
   suspended = false;
-  /** The cache that decodes the terms of matched triples (tested terms come from the dataset). */
-  private readonly cache: TermIdCache;
   /** Per sort position: the s/p/o bit, its test (wildcards only), the last id tested and its result. */
   private readonly bits: readonly number[];
   private readonly tests: (((id: string) => boolean) | undefined)[];
@@ -149,19 +151,17 @@ class IdTripleCursor implements TripleCursor {
   private readonly lastPass = [false, false, false];
 
   constructor(
+    /** Tested terms come from the dataset, not from the cache that decodes matched triples. */
     private readonly dataset: QueryDataset,
-    private readonly inner: QueryDatasetCursor,
-    private readonly free: number,
+    terms: TermIdCache,
+    inner: QueryDatasetCursor,
+    free: number,
     s: string | undefined,
     p: string | undefined,
     o: string | undefined,
     private readonly keyTests: KeyTests,
-    cache: TermIdCache,
   ) {
-    this.cache = cache;
-    this.s = s ?? '';
-    this.p = p ?? '';
-    this.o = o ?? '';
+    super(terms, inner, free, s, p, o);
     const bits = ORDER_BITS[inner.order];
     this.bits = bits;
     this.tests = [
@@ -171,7 +171,7 @@ class IdTripleCursor implements TripleCursor {
     ];
   }
 
-  next(): boolean {
+  override next(): boolean {
     const inner = this.inner;
     const dataset = this.dataset;
     outer: for (;;) {
@@ -196,16 +196,13 @@ class IdTripleCursor implements TripleCursor {
         }
         continue outer;
       }
-      const free = this.free;
-      const cache = this.cache;
-      if (free & 1) this.s = cache.term(inner.s);
-      if (free & 2) this.p = cache.term(inner.p);
-      if (free & 4) this.o = cache.term(inner.o);
+      this.readWildcards();
       return true;
     }
   }
 
-  skip(): number {
+  /** Nothing is skipped unread: skipped triples would not be tested. */
+  override skip(): number {
     return 0;
   }
 }
@@ -218,27 +215,22 @@ class QueryDatasetTripleSource implements TripleSource {
     this.ids = new TermIdCache(dataset);
   }
 
+  /** The dataset id of a key: 0 for a wildcard, -1 for a term the dataset does not hold. */
+  private keyId(term: string | undefined): number {
+    if (term === undefined) return 0;
+    const id = this.ids.id(term);
+    return id === 0 ? -1 : id;
+  }
+
   has(s: string, p: string, o: string): boolean {
-    const d = this.dataset;
-    const ids = this.ids;
-    const si = ids.id(s);
-    if (si === 0) return false;
-    const pi = ids.id(p);
-    if (pi === 0) return false;
-    const oi = ids.id(o);
-    return oi !== 0 && d.count(si, pi, oi) > 0;
+    return this.any(s, p, o);
   }
 
   any(s: string | undefined, p: string | undefined, o: string | undefined): boolean {
-    const d = this.dataset;
-    const ids = this.ids;
-    const si = s === undefined ? 0 : ids.id(s);
-    if (si === 0 && s !== undefined) return false;
-    const pi = p === undefined ? 0 : ids.id(p);
-    if (pi === 0 && p !== undefined) return false;
-    const oi = o === undefined ? 0 : ids.id(o);
-    if (oi === 0 && o !== undefined) return false;
-    return d.count(si, pi, oi) > 0;
+    const si = this.keyId(s);
+    const pi = this.keyId(p);
+    const oi = this.keyId(o);
+    return si >= 0 && pi >= 0 && oi >= 0 && this.dataset.count(si, pi, oi) > 0;
   }
 
   open(
@@ -247,14 +239,11 @@ class QueryDatasetTripleSource implements TripleSource {
     o: string | undefined,
     tests?: KeyTests,
   ): TripleCursor {
+    const si = this.keyId(s);
+    const pi = this.keyId(p);
+    const oi = this.keyId(o);
+    if (si < 0 || pi < 0 || oi < 0) return EMPTY_CURSOR;
     const d = this.dataset;
-    const ids = this.ids;
-    const si = s === undefined ? 0 : ids.id(s);
-    if (si === 0 && s !== undefined) return EMPTY_CURSOR;
-    const pi = p === undefined ? 0 : ids.id(p);
-    if (pi === 0 && p !== undefined) return EMPTY_CURSOR;
-    const oi = o === undefined ? 0 : ids.id(o);
-    if (oi === 0 && o !== undefined) return EMPTY_CURSOR;
     const free = (s === undefined ? 1 : 0) | (p === undefined ? 2 : 0) | (o === undefined ? 4 : 0);
     const inner = d.match(si, pi, oi);
     const tested =
@@ -263,8 +252,8 @@ class QueryDatasetTripleSource implements TripleSource {
         (free & 2 && tests.p !== undefined) ||
         (free & 4 && tests.o !== undefined));
     return tested
-      ? new IdTripleCursor(d, inner, free, s, p, o, tests, ids)
-      : new PlainIdTripleCursor(ids, inner, free, s, p, o);
+      ? new TestedIdTripleCursor(d, this.ids, inner, free, s, p, o, tests)
+      : new PlainIdTripleCursor(this.ids, inner, free, s, p, o);
   }
 }
 
