@@ -235,27 +235,25 @@ function checkOptions(text: unknown, options: ParseOptions): Problem[] {
   }
   if (options.baseIRI !== undefined && typeof options.baseIRI !== 'string')
     bad('baseIRI must be a string');
-  if (options.prefixes !== undefined) {
-    if (typeof options.prefixes !== 'object' || options.prefixes === null)
-      bad('prefixes must be an object');
-    else
-      for (const [prefix, iri] of Object.entries(options.prefixes))
-        if (typeof iri !== 'string') bad(`prefix "${prefix}" must map to an IRI string`);
-  }
+  /** The entries of an option that must be an object; none when it is not (reported). */
+  const entriesOf = (name: string, value: unknown): [string, unknown][] => {
+    if (typeof value === 'object' && value !== null) return Object.entries(value);
+    bad(`${name} must be an object`);
+    return [];
+  };
+  if (options.prefixes !== undefined)
+    for (const [prefix, iri] of entriesOf('prefixes', options.prefixes))
+      if (typeof iri !== 'string') bad(`prefix "${prefix}" must map to an IRI string`);
   if (
     options.maxDepth !== undefined &&
     !(Number.isInteger(options.maxDepth) && options.maxDepth > 0)
   )
     bad('maxDepth must be a positive integer');
-  if (options.limits !== undefined) {
-    if (typeof options.limits !== 'object' || options.limits === null)
-      bad('limits must be an object');
-    else
-      for (const [name, value] of Object.entries(options.limits))
-        if (!(name in DEFAULT_QUERY_LIMITS)) bad(`limits.${name} is not a known limit`);
-        else if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0))
-          bad(`limits.${name} must be a positive integer`);
-  }
+  if (options.limits !== undefined)
+    for (const [name, value] of entriesOf('limits', options.limits))
+      if (!(name in DEFAULT_QUERY_LIMITS)) bad(`limits.${name} is not a known limit`);
+      else if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0))
+        bad(`limits.${name} must be a positive integer`);
   return problems;
 }
 
