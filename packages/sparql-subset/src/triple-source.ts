@@ -19,6 +19,9 @@ export type QuerySource =
   | RDF.DatasetCore
   | readonly (QueryDataset | RDF.DatasetCore)[];
 
+/** A term of a triple pattern as an engine id, or undefined for a wildcard. */
+export type PatternKey = string | undefined;
+
 /**
  * A position in the triples matching a pattern. `next()` moves to the next triple and exposes it
  * as `s`, `p`, `o` (engine ids); nothing is allocated per triple, which keeps scans cheap.
@@ -57,18 +60,14 @@ export interface KeyTests {
 /** Distinct triples matching a pattern, over the union of all graphs of all datasets. */
 export interface TripleSource {
   open(
-    subject: string | undefined,
-    predicate: string | undefined,
-    object: string | undefined,
+    subject: PatternKey,
+    predicate: PatternKey,
+    object: PatternKey,
     tests?: KeyTests,
   ): TripleCursor;
   has(subject: string, predicate: string, object: string): boolean;
   /** Whether any triple matches (wildcards allowed), without listing them. */
-  any(
-    subject: string | undefined,
-    predicate: string | undefined,
-    object: string | undefined,
-  ): boolean;
+  any(subject: PatternKey, predicate: PatternKey, object: PatternKey): boolean;
 }
 
 const EMPTY_CURSOR: TripleCursor = { next: () => false, s: '', p: '', o: '' };
@@ -107,9 +106,9 @@ class PlainIdTripleCursor implements TripleCursor {
     protected readonly inner: QueryDatasetCursor,
     /** Which of s (1), p (2), o (4) are wildcards. */
     protected readonly free: number,
-    s: string | undefined,
-    p: string | undefined,
-    o: string | undefined,
+    s: PatternKey,
+    p: PatternKey,
+    o: PatternKey,
   ) {
     this.s = s ?? '';
     this.p = p ?? '';
@@ -156,9 +155,9 @@ class TestedIdTripleCursor extends PlainIdTripleCursor {
     terms: TermIdCache,
     inner: QueryDatasetCursor,
     free: number,
-    s: string | undefined,
-    p: string | undefined,
-    o: string | undefined,
+    s: PatternKey,
+    p: PatternKey,
+    o: PatternKey,
     private readonly keyTests: KeyTests,
   ) {
     super(terms, inner, free, s, p, o);
@@ -216,7 +215,7 @@ class QueryDatasetTripleSource implements TripleSource {
   }
 
   /** The dataset id of a key: 0 for a wildcard, -1 for a term the dataset does not hold. */
-  private keyId(term: string | undefined): number {
+  private keyId(term: PatternKey): number {
     if (term === undefined) return 0;
     const id = this.ids.id(term);
     return id === 0 ? -1 : id;
@@ -226,19 +225,14 @@ class QueryDatasetTripleSource implements TripleSource {
     return this.any(s, p, o);
   }
 
-  any(s: string | undefined, p: string | undefined, o: string | undefined): boolean {
+  any(s: PatternKey, p: PatternKey, o: PatternKey): boolean {
     const si = this.keyId(s);
     const pi = this.keyId(p);
     const oi = this.keyId(o);
     return si >= 0 && pi >= 0 && oi >= 0 && this.dataset.count(si, pi, oi) > 0;
   }
 
-  open(
-    s: string | undefined,
-    p: string | undefined,
-    o: string | undefined,
-    tests?: KeyTests,
-  ): TripleCursor {
+  open(s: PatternKey, p: PatternKey, o: PatternKey, tests?: KeyTests): TripleCursor {
     const si = this.keyId(s);
     const pi = this.keyId(p);
     const oi = this.keyId(o);
@@ -295,16 +289,11 @@ class DatasetTripleSource implements TripleSource {
     return false;
   }
 
-  any(s: string | undefined, p: string | undefined, o: string | undefined): boolean {
+  any(s: PatternKey, p: PatternKey, o: PatternKey): boolean {
     return this.open(s, p, o).next();
   }
 
-  open(
-    s: string | undefined,
-    p: string | undefined,
-    o: string | undefined,
-    tests?: KeyTests,
-  ): TripleCursor {
+  open(s: PatternKey, p: PatternKey, o: PatternKey, tests?: KeyTests): TripleCursor {
     const testS = s === undefined ? tests?.s : undefined;
     const testP = p === undefined ? tests?.p : undefined;
     const testO = o === undefined ? tests?.o : undefined;
@@ -361,16 +350,11 @@ class UnionTripleSource implements TripleSource {
     return this.sources.some((source) => source.has(s, p, o));
   }
 
-  any(s: string | undefined, p: string | undefined, o: string | undefined): boolean {
+  any(s: PatternKey, p: PatternKey, o: PatternKey): boolean {
     return this.sources.some((source) => source.any(s, p, o));
   }
 
-  open(
-    s: string | undefined,
-    p: string | undefined,
-    o: string | undefined,
-    tests?: KeyTests,
-  ): TripleCursor {
+  open(s: PatternKey, p: PatternKey, o: PatternKey, tests?: KeyTests): TripleCursor {
     const sources = this.sources;
     let i = 0;
     let inner = (sources[0] as TripleSource).open(s, p, o, tests);
