@@ -11,7 +11,6 @@ import {
   literalParts,
   makeLiteralId,
   RDF_LANGSTRING,
-  TRUE_ID,
   XSD_INTEGER,
   XSD_STRING,
 } from './term-ids';
@@ -327,8 +326,16 @@ export function compileExpression(
         return error ? undefined : booleanId(negated);
       };
     }
-    case 'call':
-      return compileCall(expression.op, expression.args, context);
+    case 'call': {
+      if (expression.op !== '&&' && expression.op !== '||' && expression.op !== '!')
+        return compileCall(expression.op, expression.args, context);
+      // A connective is a condition (three-valued logic lives in compileCondition), made a term.
+      const condition = compileCondition(expression, context);
+      return (row, rt) => {
+        const value = condition(row, rt);
+        return value === undefined ? undefined : booleanId(value);
+      };
+    }
   }
 }
 
@@ -344,27 +351,6 @@ function compileCall(
     CompiledExpression,
   ];
   switch (op) {
-    case '&&':
-      return (row, rt) => {
-        const x = ebv(first(row, rt));
-        if (x === false) return FALSE_ID;
-        const y = ebv(second(row, rt));
-        if (y === false) return FALSE_ID;
-        return x === true && y === true ? TRUE_ID : undefined;
-      };
-    case '||':
-      return (row, rt) => {
-        const x = ebv(first(row, rt));
-        if (x === true) return TRUE_ID;
-        const y = ebv(second(row, rt));
-        if (y === true) return TRUE_ID;
-        return x === false && y === false ? FALSE_ID : undefined;
-      };
-    case '!':
-      return (row, rt) => {
-        const x = ebv(first(row, rt));
-        return x === undefined ? undefined : booleanId(!x);
-      };
     case 'bound': {
       const target = argExpressions[0];
       if (target?.type !== 'var') return () => undefined;
