@@ -270,11 +270,7 @@ class Planner implements ExpressionContext {
               yield r;
               continue;
             }
-            rt.tick();
-            if (rt.wantsPause) {
-              rt.wantsPause = false;
-              yield PAUSE;
-            }
+            if (rt.pauseDue()) yield PAUSE;
             const excluded = (removed as Row[]).some((other) => {
               let shared = false;
               for (const slot of rightSlots) {
@@ -295,11 +291,7 @@ class Planner implements ExpressionContext {
         const table = node.rows;
         return function* values(row, rt) {
           for (const tableRow of table) {
-            rt.tick();
-            if (rt.wantsPause) {
-              rt.wantsPause = false;
-              yield PAUSE;
-            }
+            if (rt.pauseDue()) yield PAUSE;
             let out: Row | undefined = row;
             let copied = false;
             for (let i = 0; i < slots.length && out; i++) {
@@ -357,11 +349,7 @@ class Planner implements ExpressionContext {
         rt.memo.set(id, rows);
       }
       for (const other of rows) {
-        rt.tick();
-        if (rt.wantsPause) {
-          rt.wantsPause = false;
-          yield PAUSE;
-        }
+        if (rt.pauseDue()) yield PAUSE;
         const merged = compatibleMerge(row, other);
         if (merged) yield merged;
       }
@@ -630,11 +618,7 @@ class Planner implements ExpressionContext {
             yield PAUSE;
             continue;
           }
-          rt.tick();
-          if (rt.wantsPause) {
-            rt.wantsPause = false;
-            yield PAUSE;
-          }
+          if (rt.pauseDue()) yield PAUSE;
           const bound = bind(0, row, cursor.s, cursor.p, cursor.o);
           if (bound) yield bound;
         }
@@ -659,11 +643,7 @@ class Planner implements ExpressionContext {
           level--;
           continue;
         }
-        rt.tick();
-        if (rt.wantsPause) {
-          rt.wantsPause = false;
-          yield PAUSE;
-        }
+        if (rt.pauseDue()) yield PAUSE;
         let bound: Row | undefined;
         if ((levelConditions[level] as CompiledCondition[]).length > 0) {
           const target = scratch as Row;
