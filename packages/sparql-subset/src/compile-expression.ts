@@ -484,26 +484,19 @@ export function compileCondition(
   if (expression.type === 'call') {
     const [left, right] = expression.args as [Expression, Expression];
     switch (expression.op) {
-      case '&&': {
-        const x = compileCondition(left, context);
-        const y = compileCondition(right, context);
-        return (row, rt) => {
-          const a = x(row, rt);
-          if (a === false) return false;
-          const b = y(row, rt);
-          if (b === false) return false;
-          return a === true && b === true ? true : undefined;
-        };
-      }
+      case '&&':
       case '||': {
+        // SPARQL's three-valued logic: the value that decides alone (false for &&, true for ||)
+        // wins over an error; otherwise an error on either side is the answer.
+        const decisive = expression.op === '||';
         const x = compileCondition(left, context);
         const y = compileCondition(right, context);
         return (row, rt) => {
           const a = x(row, rt);
-          if (a === true) return true;
+          if (a === decisive) return decisive;
           const b = y(row, rt);
-          if (b === true) return true;
-          return a === false && b === false ? false : undefined;
+          if (b === decisive) return decisive;
+          return a === undefined || b === undefined ? undefined : !decisive;
         };
       }
       case '!': {
