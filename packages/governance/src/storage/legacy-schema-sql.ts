@@ -22,6 +22,7 @@ export const POSTGRES_TYPES: LegacyColumnTypes = {
   bigint: 'BIGINT',
 };
 
+/** SQLite: documents as text, booleans and large integers as its INTEGER. */
 export const SQLITE_TYPES: LegacyColumnTypes = {
   json: 'TEXT',
   serialKey: 'INTEGER PRIMARY KEY AUTOINCREMENT',
