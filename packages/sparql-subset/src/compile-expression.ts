@@ -11,21 +11,17 @@ import {
   literalParts,
   makeLiteralId,
   RDF_LANGSTRING,
-  TRUE_ID,
-  XSD_DECIMAL,
-  XSD_DOUBLE,
-  XSD_FLOAT,
   XSD_INTEGER,
   XSD_STRING,
 } from './term-ids';
 import {
   booleanId,
   DECIMAL,
-  DOUBLE,
   ebv,
   INTEGER,
   lastNumericType,
   numberOf,
+  numericId,
   valueCompare,
   valueEquals,
 } from './term-values';
@@ -38,26 +34,6 @@ export interface ExpressionContext {
   slot(name: string): number;
   /** Compiles an EXISTS pattern evaluated with the current row substituted. */
   exists(expression: Extract<Expression, { type: 'exists' }>): (row: Row, rt: Runtime) => boolean;
-}
-
-const NUMERIC_DATATYPE = [XSD_INTEGER, XSD_DECIMAL, XSD_FLOAT, XSD_DOUBLE];
-
-function formatNumber(n: number, type: number): string {
-  if (Number.isNaN(n)) return 'NaN';
-  if (n === Number.POSITIVE_INFINITY) return 'INF';
-  if (n === Number.NEGATIVE_INFINITY) return '-INF';
-  if (type === INTEGER) return BigInt(Math.trunc(n)).toString();
-  const text = String(n);
-  if (type === DECIMAL) {
-    if (text.includes('e')) return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '.0');
-    return text.includes('.') ? text : `${text}.0`;
-  }
-  return text.includes('e') ? text.replace('e+', 'E').replace('e', 'E') : text;
-}
-
-export function numericId(n: number, type: number): string {
-  if (type === INTEGER && !Number.isFinite(n)) return `"${formatNumber(n, DOUBLE)}"^^${XSD_DOUBLE}`;
-  return `"${formatNumber(n, type)}"^^${NUMERIC_DATATYPE[type]}`;
 }
 
 /** A string literal's lexical form and language ('' when none); undefined for anything else. */
@@ -350,8 +326,16 @@ export function compileExpression(
         return error ? undefined : booleanId(negated);
       };
     }
-    case 'call':
-      return compileCall(expression.op, expression.args, context);
+    case 'call': {
+      if (expression.op !== '&&' && expression.op !== '||' && expression.op !== '!')
+        return compileCall(expression.op, expression.args, context);
+      // A connective is a condition (three-valued logic lives in compileCondition), made a term.
+      const condition = compileCondition(expression, context);
+      return (row, rt) => {
+        const value = condition(row, rt);
+        return value === undefined ? undefined : booleanId(value);
+      };
+    }
   }
 }
 
@@ -367,27 +351,6 @@ function compileCall(
     CompiledExpression,
   ];
   switch (op) {
-    case '&&':
-      return (row, rt) => {
-        const x = ebv(first(row, rt));
-        if (x === false) return FALSE_ID;
-        const y = ebv(second(row, rt));
-        if (y === false) return FALSE_ID;
-        return x === true && y === true ? TRUE_ID : undefined;
-      };
-    case '||':
-      return (row, rt) => {
-        const x = ebv(first(row, rt));
-        if (x === true) return TRUE_ID;
-        const y = ebv(second(row, rt));
-        if (y === true) return TRUE_ID;
-        return x === false && y === false ? FALSE_ID : undefined;
-      };
-    case '!':
-      return (row, rt) => {
-        const x = ebv(first(row, rt));
-        return x === undefined ? undefined : booleanId(!x);
-      };
     case 'bound': {
       const target = argExpressions[0];
       if (target?.type !== 'var') return () => undefined;
@@ -521,26 +484,19 @@ export function compileCondition(
   if (expression.type === 'call') {
     const [left, right] = expression.args as [Expression, Expression];
     switch (expression.op) {
-      case '&&': {
-        const x = compileCondition(left, context);
-        const y = compileCondition(right, context);
-        return (row, rt) => {
-          const a = x(row, rt);
-          if (a === false) return false;
-          const b = y(row, rt);
-          if (b === false) return false;
-          return a === true && b === true ? true : undefined;
-        };
-      }
+      case '&&':
       case '||': {
+        // SPARQL's three-valued logic: the value that decides alone (false for &&, true for ||)
+        // wins over an error; otherwise an error on either side is the answer.
+        const decisive = expression.op === '||';
         const x = compileCondition(left, context);
         const y = compileCondition(right, context);
         return (row, rt) => {
           const a = x(row, rt);
-          if (a === true) return true;
+          if (a === decisive) return decisive;
           const b = y(row, rt);
-          if (b === true) return true;
-          return a === false && b === false ? false : undefined;
+          if (b === decisive) return decisive;
+          return a === undefined || b === undefined ? undefined : !decisive;
         };
       }
       case '!': {

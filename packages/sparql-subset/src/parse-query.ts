@@ -57,77 +57,42 @@ export type ParseResult =
  */
 export const DEFAULT_MAX_DEPTH = 12;
 
+/** Each name of `names` with the same value, as the entries of a lookup table. */
+function each<T>(names: readonly string[], value: T): Record<string, T> {
+  return Object.fromEntries(names.map((name) => [name, value]));
+}
+
+const ANY_NUMBER: [number, number] = [0, Number.POSITIVE_INFINITY];
+
 /** Built-in functions of the subset, by sparqljs operator name, with their arity range. */
 const SUPPORTED_OPERATORS: Record<string, [number, number]> = {
-  '||': [2, 2],
-  '&&': [2, 2],
-  '!': [1, 1],
-  '=': [2, 2],
-  '!=': [2, 2],
-  '<': [2, 2],
-  '>': [2, 2],
-  '<=': [2, 2],
-  '>=': [2, 2],
-  '+': [2, 2],
-  '-': [2, 2],
-  '*': [2, 2],
-  '/': [2, 2],
-  UMINUS: [1, 1],
-  UPLUS: [1, 1],
-  bound: [1, 1],
-  isiri: [1, 1],
-  isuri: [1, 1],
-  isblank: [1, 1],
-  isliteral: [1, 1],
-  isnumeric: [1, 1],
-  str: [1, 1],
-  lang: [1, 1],
-  langmatches: [2, 2],
-  datatype: [1, 1],
-  sameterm: [2, 2],
-  contains: [2, 2],
-  strstarts: [2, 2],
-  strends: [2, 2],
-  strbefore: [2, 2],
-  strafter: [2, 2],
-  lcase: [1, 1],
-  ucase: [1, 1],
-  strlen: [1, 1],
+  ...each(
+    ['!', 'UMINUS', 'UPLUS', 'bound', 'isiri', 'isuri', 'isblank', 'isliteral', 'isnumeric'],
+    [1, 1],
+  ),
+  ...each(['str', 'lang', 'datatype', 'lcase', 'ucase', 'strlen'], [1, 1]),
+  ...each(['abs', 'ceil', 'floor', 'round'], [1, 1]),
+  ...each(['||', '&&', '=', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/'], [2, 2]),
+  ...each(['langmatches', 'sameterm', 'strlang', 'strdt'], [2, 2]),
+  ...each(['contains', 'strstarts', 'strends', 'strbefore', 'strafter'], [2, 2]),
   substr: [2, 3],
-  concat: [0, Number.POSITIVE_INFINITY],
-  strlang: [2, 2],
-  strdt: [2, 2],
   if: [3, 3],
-  coalesce: [0, Number.POSITIVE_INFINITY],
-  abs: [1, 1],
-  ceil: [1, 1],
-  floor: [1, 1],
-  round: [1, 1],
+  concat: ANY_NUMBER,
+  coalesce: ANY_NUMBER,
 };
 
+/** Why a SPARQL function outside the subset is left out, by sparqljs operator name. */
 const WHY_UNSUPPORTED: Record<string, string> = {
   regex: 'regular expressions are backend-dependent and costly; use CONTAINS, STRSTARTS or STRENDS',
   replace: 'regular expressions are backend-dependent and costly',
-  now: 'date/time functions are not in the subset',
-  year: 'date/time functions are not in the subset',
-  month: 'date/time functions are not in the subset',
-  day: 'date/time functions are not in the subset',
-  hours: 'date/time functions are not in the subset',
-  minutes: 'date/time functions are not in the subset',
-  seconds: 'date/time functions are not in the subset',
-  timezone: 'date/time functions are not in the subset',
-  tz: 'date/time functions are not in the subset',
-  md5: 'hash functions are not in the subset',
-  sha1: 'hash functions are not in the subset',
-  sha256: 'hash functions are not in the subset',
-  sha384: 'hash functions are not in the subset',
-  sha512: 'hash functions are not in the subset',
-  rand: 'non-deterministic functions are not in the subset',
-  uuid: 'non-deterministic functions are not in the subset',
-  struuid: 'non-deterministic functions are not in the subset',
+  ...each(
+    ['now', 'year', 'month', 'day', 'hours', 'minutes', 'seconds', 'timezone', 'tz'],
+    'date/time functions are not in the subset',
+  ),
+  ...each(['md5', 'sha1', 'sha256', 'sha384', 'sha512'], 'hash functions are not in the subset'),
+  ...each(['rand', 'uuid', 'struuid'], 'non-deterministic functions are not in the subset'),
   bnode: 'creating blank nodes is not in the subset',
-  iri: 'building IRIs is not in the subset',
-  uri: 'building IRIs is not in the subset',
+  ...each(['iri', 'uri'], 'building IRIs is not in the subset'),
   encode_for_uri: 'internationalisation-heavy string functions are not in the subset',
 };
 
@@ -270,27 +235,25 @@ function checkOptions(text: unknown, options: ParseOptions): Problem[] {
   }
   if (options.baseIRI !== undefined && typeof options.baseIRI !== 'string')
     bad('baseIRI must be a string');
-  if (options.prefixes !== undefined) {
-    if (typeof options.prefixes !== 'object' || options.prefixes === null)
-      bad('prefixes must be an object');
-    else
-      for (const [prefix, iri] of Object.entries(options.prefixes))
-        if (typeof iri !== 'string') bad(`prefix "${prefix}" must map to an IRI string`);
-  }
+  /** The entries of an option that must be an object; none when it is not (reported). */
+  const entriesOf = (name: string, value: unknown): [string, unknown][] => {
+    if (typeof value === 'object' && value !== null) return Object.entries(value);
+    bad(`${name} must be an object`);
+    return [];
+  };
+  if (options.prefixes !== undefined)
+    for (const [prefix, iri] of entriesOf('prefixes', options.prefixes))
+      if (typeof iri !== 'string') bad(`prefix "${prefix}" must map to an IRI string`);
   if (
     options.maxDepth !== undefined &&
     !(Number.isInteger(options.maxDepth) && options.maxDepth > 0)
   )
     bad('maxDepth must be a positive integer');
-  if (options.limits !== undefined) {
-    if (typeof options.limits !== 'object' || options.limits === null)
-      bad('limits must be an object');
-    else
-      for (const [name, value] of Object.entries(options.limits))
-        if (!(name in DEFAULT_QUERY_LIMITS)) bad(`limits.${name} is not a known limit`);
-        else if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0))
-          bad(`limits.${name} must be a positive integer`);
-  }
+  if (options.limits !== undefined)
+    for (const [name, value] of entriesOf('limits', options.limits))
+      if (!(name in DEFAULT_QUERY_LIMITS)) bad(`limits.${name} is not a known limit`);
+      else if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0))
+        bad(`limits.${name} must be a positive integer`);
   return problems;
 }
 
@@ -661,6 +624,7 @@ function translateValues(rows: sparqljs.ValuePatternRow[], walk: Walk): AlgebraN
   return { type: 'values', variables, rows: table };
 }
 
+/** The engine id of a constant term; undefined (reported) for a quoted triple. */
 function constantId(term: sparqljs.Term, walk: Walk): string | undefined {
   if (term.termType === 'Quad') {
     report(
@@ -779,16 +743,8 @@ function translateExpression(
   }
   if ('termType' in expression) {
     if (expression.termType === 'Variable') return { type: 'var', name: expression.value };
-    if (expression.termType === 'Quad') {
-      report(
-        walk,
-        PROBLEM_CODES.QUOTED_TRIPLE_NOT_SUPPORTED,
-        'Quoted triples (RDF-star) are not supported',
-        '<<',
-      );
-      return undefined;
-    }
-    return { type: 'const', id: literalId(expression, walk) };
+    const id = constantId(expression, walk);
+    return id === undefined ? undefined : { type: 'const', id };
   }
   switch (expression.type) {
     case 'aggregate':

@@ -58,6 +58,21 @@ interface CompiledPattern {
 }
 
 /**
+ * Runs `op` from no bindings and keeps its solutions in `rt.memo` under `id`, for the parts of a
+ * plan evaluated once per evaluation (callers read the memo first). Collected here, not by a
+ * sub-evaluation, so that the pauses of the run reach the event loop.
+ */
+function* memoiseSolutions(op: Operator, id: number, rt: Runtime): Generator<Row, Row[]> {
+  const rows: Row[] = [];
+  for (const r of op(new Array(rt.width), rt)) {
+    if (r === PAUSE) yield r;
+    else rows.push(r);
+  }
+  rt.memo.set(id, rows);
+  return rows;
+}
+
+/**
  * Compiles the algebra into operators. Sub-patterns are evaluated with the incoming row
  * substituted (sideways information passing: an index lookup per binding) whenever that gives the
  * same answers as SPARQL's bottom-up semantics; where it would not (a FILTER, BIND or OPTIONAL that
@@ -251,31 +266,18 @@ class Planner implements ExpressionContext {
       }
       case 'minus': {
         const left = this.compile(node.left, incoming, substitute);
-        const right = this.independent(node.right);
+        const right = this.compile(node.right, new Set(), false);
         const id = this.nextMemo++;
         const rightSlots = [...possibleVars(node.right)].map((name) => this.slot(name));
         return function* minus(row, rt) {
-          let removed = rt.memo.get(id);
-          if (!removed) {
-            // Collected here (not by a sub-evaluation) so that pauses reach the event loop.
-            removed = [];
-            for (const r of right(new Array(rt.width), rt)) {
-              if (r === PAUSE) yield r;
-              else removed.push(r);
-            }
-            rt.memo.set(id, removed);
-          }
+          const removed = rt.memo.get(id) ?? (yield* memoiseSolutions(right, id, rt));
           for (const r of left(row, rt)) {
             if (r === PAUSE) {
               yield r;
               continue;
             }
-            rt.tick();
-            if (rt.wantsPause) {
-              rt.wantsPause = false;
-              yield PAUSE;
-            }
-            const excluded = (removed as Row[]).some((other) => {
+            if (rt.pauseDue()) yield PAUSE;
+            const excluded = removed.some((other) => {
               let shared = false;
               for (const slot of rightSlots) {
                 const a = r[slot];
@@ -295,11 +297,7 @@ class Planner implements ExpressionContext {
         const table = node.rows;
         return function* values(row, rt) {
           for (const tableRow of table) {
-            rt.tick();
-            if (rt.wantsPause) {
-              rt.wantsPause = false;
-              yield PAUSE;
-            }
+            if (rt.pauseDue()) yield PAUSE;
             let out: Row | undefined = row;
             let copied = false;
             for (let i = 0; i < slots.length && out; i++) {
@@ -347,21 +345,9 @@ class Planner implements ExpressionContext {
     const op = this.compile(node, new Set(), false);
     const id = this.nextMemo++;
     return function* independent(row, rt) {
-      let rows = rt.memo.get(id);
-      if (!rows) {
-        rows = [];
-        for (const r of op(new Array(rt.width), rt)) {
-          if (r === PAUSE) yield r;
-          else rows.push(r);
-        }
-        rt.memo.set(id, rows);
-      }
+      const rows = rt.memo.get(id) ?? (yield* memoiseSolutions(op, id, rt));
       for (const other of rows) {
-        rt.tick();
-        if (rt.wantsPause) {
-          rt.wantsPause = false;
-          yield PAUSE;
-        }
+        if (rt.pauseDue()) yield PAUSE;
         const merged = compatibleMerge(row, other);
         if (merged) yield merged;
       }
@@ -630,11 +616,7 @@ class Planner implements ExpressionContext {
             yield PAUSE;
             continue;
           }
-          rt.tick();
-          if (rt.wantsPause) {
-            rt.wantsPause = false;
-            yield PAUSE;
-          }
+          if (rt.pauseDue()) yield PAUSE;
           const bound = bind(0, row, cursor.s, cursor.p, cursor.o);
           if (bound) yield bound;
         }
@@ -659,11 +641,7 @@ class Planner implements ExpressionContext {
           level--;
           continue;
         }
-        rt.tick();
-        if (rt.wantsPause) {
-          rt.wantsPause = false;
-          yield PAUSE;
-        }
+        if (rt.pauseDue()) yield PAUSE;
         let bound: Row | undefined;
         if ((levelConditions[level] as CompiledCondition[]).length > 0) {
           const target = scratch as Row;

@@ -18,6 +18,11 @@ export interface Runtime {
   tick(): void;
   /** Set by `tick` when it is time to yield {@link PAUSE}; the yielder clears it. */
   wantsPause: boolean;
+  /**
+   * Counts a unit of work (`tick`) and says whether the operator should yield {@link PAUSE} now,
+   * clearing `wantsPause` as it does: `if (rt.pauseDue()) yield PAUSE;`.
+   */
+  pauseDue(): boolean;
   /** Records that control went back to the event loop. */
   breathed(): void;
   /**
@@ -86,6 +91,12 @@ export function createRuntime(
           'too_expensive',
           `Part of the query (an EXISTS inside an ORDER BY key) ran ${busy} ms without handing control back, more than ${maxBlockMs} ms`,
         );
+    },
+    pauseDue() {
+      rt.tick();
+      if (!rt.wantsPause) return false;
+      rt.wantsPause = false;
+      return true;
     },
     breathed() {
       lastBreath = Date.now();

@@ -171,6 +171,31 @@ export function numberOf(id: string): number | undefined {
   return value.n;
 }
 
+const NUMERIC_DATATYPE = [XSD_INTEGER, XSD_DECIMAL, XSD_FLOAT, XSD_DOUBLE];
+
+/** The lexical form of a number in the canonical form of a numeric type rank. */
+function formatNumber(n: number, type: number): string {
+  if (Number.isNaN(n)) return 'NaN';
+  if (n === Number.POSITIVE_INFINITY) return 'INF';
+  if (n === Number.NEGATIVE_INFINITY) return '-INF';
+  if (type === INTEGER) return BigInt(Math.trunc(n)).toString();
+  const text = String(n);
+  if (type === DECIMAL) {
+    if (text.includes('e')) return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '.0');
+    return text.includes('.') ? text : `${text}.0`;
+  }
+  return text.includes('e') ? text.replace('e+', 'E').replace('e', 'E') : text;
+}
+
+/**
+ * The id of the numeric literal for `n` at a type rank (the reverse of {@link numberOf}); an
+ * integer result that is not finite becomes a double (xsd:integer has no INF).
+ */
+export function numericId(n: number, type: number): string {
+  if (type === INTEGER && !Number.isFinite(n)) return `"${formatNumber(n, DOUBLE)}"^^${XSD_DOUBLE}`;
+  return `"${formatNumber(n, type)}"^^${NUMERIC_DATATYPE[type]}`;
+}
+
 /** Effective boolean value: true, false, or undefined for a type error. */
 export function ebv(id: string | undefined): boolean | undefined {
   if (id === undefined) return undefined;

@@ -2,6 +2,17 @@ import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 
+/** What a handle of either dialect offers. */
+interface OpenHandle<DB> {
+  readonly db: Kysely<DB>;
+  /**
+   * Ends this handle's use of the database: a SQLite handle closes its connection (checkpointing
+   * the WAL); a PostgreSQL handle releases its reference to the shared pool, which ends with the
+   * last one. Idempotent.
+   */
+  close(): Promise<void>;
+}
+
 /**
  * An open SQLite database: Kysely over one better-sqlite3 connection, and that connection for
  * what Kysely cannot say (pragmas, synchronous batches).
@@ -10,14 +21,11 @@ import type pg from 'pg';
  * const handle = await openSqlite<MyTables>('./data/app.db');
  * await handle.db.selectFrom('things').selectAll().execute();
  */
-export interface SqliteHandle<DB> {
+export interface SqliteHandle<DB> extends OpenHandle<DB> {
   readonly dialect: 'sqlite';
-  readonly db: Kysely<DB>;
   readonly raw: Database.Database;
   /** The file as opened (`:memory:` for a throw-away database). */
   readonly path: string;
-  /** Closes the connection (checkpointing the WAL). Idempotent. */
-  close(): Promise<void>;
 }
 
 /**
@@ -28,14 +36,11 @@ export interface SqliteHandle<DB> {
  * const handle = openPostgres<MyTables>({ connectionString: url, schema: 'app' });
  * await handle.db.selectFrom('things').selectAll().execute();
  */
-export interface PostgresHandle<DB> {
+export interface PostgresHandle<DB> extends OpenHandle<DB> {
   readonly dialect: 'postgres';
-  readonly db: Kysely<DB>;
   /** The shared pool: never `end()` it, `close()` the handle. */
   readonly pool: pg.Pool;
   readonly schema: string;
-  /** Releases this store's reference; the pool ends with the last one. Idempotent. */
-  close(): Promise<void>;
 }
 
 /** Either handle: what `migrate` and dialect-neutral stores take. */

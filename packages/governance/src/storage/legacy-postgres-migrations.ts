@@ -1,5 +1,11 @@
 import { complianceStateOf } from '@dcg/contract-schema';
 import { guardedContracts } from '../guarded-contracts';
+import {
+  guardsAndLeasesSql,
+  INSTANCE_COMPONENTS_SQL,
+  initialSchemaSql,
+  POSTGRES_TYPES,
+} from './legacy-schema-sql';
 
 /** What a backfill queries through: the migration's connection (see governance-migrations.ts). */
 export interface LegacyClient {
@@ -25,63 +31,7 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<PostgresMigration> = [
   {
     version: 1,
     name: 'initial schema',
-    // json (not jsonb) keeps documents byte for byte and accepts every string JSON can carry.
-    sql: `
-CREATE TABLE templates (
-  id TEXT PRIMARY KEY,
-  document JSON NOT NULL,
-  registered_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE TABLE policies (
-  id TEXT PRIMARY KEY,
-  name TEXT NOT NULL,
-  description TEXT NOT NULL,
-  resource_type TEXT NOT NULL,
-  trigger TEXT NOT NULL CHECK (trigger IN ('active', 'passive')),
-  status TEXT NOT NULL CHECK (status IN ('draft', 'grace', 'enabled')),
-  environment TEXT,
-  template_id TEXT,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE UNIQUE INDEX policies_template_resource_type ON policies (template_id, resource_type)
-  WHERE template_id IS NOT NULL;
-CREATE INDEX policies_resource_type ON policies (resource_type);
-CREATE TABLE plans (
-  id TEXT PRIMARY KEY,
-  status TEXT NOT NULL,
-  document JSON NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE INDEX plans_status ON plans (status);
-CREATE TABLE instances (
-  system_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  descriptor JSON NOT NULL,
-  deployed_at TEXT NOT NULL,
-  plan_id TEXT NOT NULL,
-  PRIMARY KEY (system_id, environment)
-);
-CREATE TABLE evaluation_results (
-  seq BIGSERIAL PRIMARY KEY,
-  contract_id TEXT NOT NULL,
-  policy_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  received_at TEXT NOT NULL,
-  submission JSON NOT NULL,
-  details_conform BOOLEAN NOT NULL
-);
-CREATE INDEX evaluation_results_contract ON evaluation_results (contract_id, environment, seq);
-CREATE TABLE current_results (
-  contract_id TEXT NOT NULL,
-  policy_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  seq BIGINT NOT NULL,
-  PRIMARY KEY (contract_id, policy_id, environment)
-);
-`,
+    sql: initialSchemaSql(POSTGRES_TYPES),
   },
   {
     version: 2,
@@ -99,14 +49,7 @@ UPDATE current_results c SET status = r.status, received_at = r.received_at
 UPDATE current_results SET status = 'unprocessable', received_at = '' WHERE status IS NULL;
 ALTER TABLE current_results ALTER COLUMN status SET NOT NULL, ALTER COLUMN received_at SET NOT NULL;
 CREATE INDEX current_results_environment ON current_results (environment, contract_id);
-CREATE TABLE instance_components (
-  component_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  system_id TEXT NOT NULL,
-  PRIMARY KEY (component_id, environment, system_id)
-);
-CREATE INDEX instance_components_instance ON instance_components (system_id, environment);
-WITH RECURSIVE component (system_id, environment, value) AS (
+${INSTANCE_COMPONENTS_SQL}WITH RECURSIVE component (system_id, environment, value) AS (
   SELECT i.system_id, i.environment, c.value
   FROM instances i CROSS JOIN LATERAL json_array_elements(
     CASE WHEN json_typeof(i.descriptor -> 'components') = 'array' THEN i.descriptor -> 'components' ELSE '[]'::json END
@@ -158,21 +101,7 @@ CREATE INDEX plans_created ON plans (created_at);
     sql: `
 ALTER TABLE templates ADD COLUMN environment TEXT NOT NULL DEFAULT '';
 ALTER TABLE templates DROP CONSTRAINT templates_pkey, ADD PRIMARY KEY (id, environment);
-CREATE TABLE instance_guards (
-  contract_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  policy_id TEXT NOT NULL,
-  guardian_id TEXT NOT NULL,
-  system_id TEXT NOT NULL,
-  PRIMARY KEY (contract_id, environment, policy_id, guardian_id, system_id)
-);
-CREATE INDEX instance_guards_instance ON instance_guards (system_id, environment);
-CREATE TABLE service_leases (
-  instance_id TEXT PRIMARY KEY,
-  expires_at BIGINT NOT NULL
-);
-ALTER TABLE plans ADD COLUMN owner TEXT;
-`,
+${guardsAndLeasesSql(POSTGRES_TYPES)}`,
     async backfill(client) {
       const { rows } = await client.query(
         'SELECT system_id, environment, descriptor FROM instances',

@@ -1,6 +1,12 @@
 import { complianceStateOf } from '@dcg/contract-schema';
 import type Database from 'better-sqlite3';
 import { guardedContracts } from '../guarded-contracts';
+import {
+  guardsAndLeasesSql,
+  INSTANCE_COMPONENTS_SQL,
+  initialSchemaSql,
+  SQLITE_TYPES,
+} from './legacy-schema-sql';
 
 /**
  * One schema version: `sql`, then `backfill` (derived rows SQL cannot compute), in one transaction.
@@ -21,62 +27,7 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<SqliteMigration> = [
   {
     version: 1,
     name: 'initial schema',
-    sql: `
-CREATE TABLE templates (
-  id TEXT PRIMARY KEY,
-  document TEXT NOT NULL,
-  registered_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE TABLE policies (
-  id TEXT PRIMARY KEY,
-  name TEXT NOT NULL,
-  description TEXT NOT NULL,
-  resource_type TEXT NOT NULL,
-  trigger TEXT NOT NULL CHECK (trigger IN ('active', 'passive')),
-  status TEXT NOT NULL CHECK (status IN ('draft', 'grace', 'enabled')),
-  environment TEXT,
-  template_id TEXT,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE UNIQUE INDEX policies_template_resource_type ON policies (template_id, resource_type)
-  WHERE template_id IS NOT NULL;
-CREATE INDEX policies_resource_type ON policies (resource_type);
-CREATE TABLE plans (
-  id TEXT PRIMARY KEY,
-  status TEXT NOT NULL,
-  document TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-CREATE INDEX plans_status ON plans (status);
-CREATE TABLE instances (
-  system_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  descriptor TEXT NOT NULL,
-  deployed_at TEXT NOT NULL,
-  plan_id TEXT NOT NULL,
-  PRIMARY KEY (system_id, environment)
-);
-CREATE TABLE evaluation_results (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  contract_id TEXT NOT NULL,
-  policy_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  received_at TEXT NOT NULL,
-  submission TEXT NOT NULL,
-  details_conform INTEGER NOT NULL
-);
-CREATE INDEX evaluation_results_contract ON evaluation_results (contract_id, environment, seq);
-CREATE TABLE current_results (
-  contract_id TEXT NOT NULL,
-  policy_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  PRIMARY KEY (contract_id, policy_id, environment)
-);
-`,
+    sql: initialSchemaSql(SQLITE_TYPES),
   },
   {
     version: 2,
@@ -118,14 +69,7 @@ BEGIN
     status = excluded.status, received_at = excluded.received_at
   WHERE excluded.seq > current_results.seq;
 END;
-CREATE TABLE instance_components (
-  component_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  system_id TEXT NOT NULL,
-  PRIMARY KEY (component_id, environment, system_id)
-);
-CREATE INDEX instance_components_instance ON instance_components (system_id, environment);
-INSERT OR IGNORE INTO instance_components (component_id, environment, system_id)
+${INSTANCE_COMPONENTS_SQL}INSERT OR IGNORE INTO instance_components (component_id, environment, system_id)
 WITH RECURSIVE component (system_id, environment, type, value) AS (
   SELECT i.system_id, i.environment, c.type, c.value
   FROM instances i, json_each(i.descriptor, '$.components') c
@@ -193,21 +137,7 @@ INSERT INTO templates_per_environment (id, environment, document, registered_at,
   SELECT id, '', document, registered_at, updated_at FROM templates;
 DROP TABLE templates;
 ALTER TABLE templates_per_environment RENAME TO templates;
-CREATE TABLE instance_guards (
-  contract_id TEXT NOT NULL,
-  environment TEXT NOT NULL,
-  policy_id TEXT NOT NULL,
-  guardian_id TEXT NOT NULL,
-  system_id TEXT NOT NULL,
-  PRIMARY KEY (contract_id, environment, policy_id, guardian_id, system_id)
-);
-CREATE INDEX instance_guards_instance ON instance_guards (system_id, environment);
-CREATE TABLE service_leases (
-  instance_id TEXT PRIMARY KEY,
-  expires_at INTEGER NOT NULL
-);
-ALTER TABLE plans ADD COLUMN owner TEXT;
-`,
+${guardsAndLeasesSql(SQLITE_TYPES)}`,
     backfill(db) {
       const insert = db.prepare(
         'INSERT OR IGNORE INTO instance_guards (contract_id, environment, policy_id, guardian_id, system_id) VALUES (?, ?, ?, ?, ?)',

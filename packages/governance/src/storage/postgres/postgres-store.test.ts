@@ -8,7 +8,7 @@ import {
   legacySubmission,
 } from '../__fixtures__/legacy-rows';
 import { POSTGRES_MIGRATIONS } from '../legacy-postgres-migrations';
-import { describeStoreConformance } from '../store-conformance';
+import { describeStoreConformance } from '../store-conformance.testkit';
 import { openPostgresStore } from './postgres-store';
 
 const available = await postgresAvailable();

@@ -10,7 +10,7 @@ import {
   legacySubmission,
 } from '../__fixtures__/legacy-rows';
 import { SQLITE_MIGRATIONS } from '../legacy-sqlite-migrations';
-import { describeStoreConformance } from '../store-conformance';
+import { describeStoreConformance } from '../store-conformance.testkit';
 import { openSqliteStore } from './sqlite-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'governance-sqlite-'));

@@ -124,38 +124,14 @@ export function describeStoreConformance(
       expect(all.data.map((p) => p.id)).toEqual(['list-1', 'list-2']);
       const rest = await store.listPolicies({ resourceType: 'rt-list', limit: 2, offset: 2 });
       expect(rest.data.map((p) => p.id)).toEqual(['list-3']);
-      expect(
-        (
-          await store.listPolicies({
-            resourceType: 'rt-list',
-            trigger: 'active',
-            limit: 10,
-            offset: 0,
-          })
-        ).data.map((p) => p.id),
-      ).toEqual(['list-2']);
-      expect(
-        (await store.listPolicies({ text: 'beta', limit: 10, offset: 0 })).data.map((p) => p.id),
-      ).toEqual(['list-2']);
+      const ids = async (filter: Partial<Parameters<GovernanceStore['listPolicies']>[0]>) =>
+        (await store.listPolicies({ limit: 10, offset: 0, ...filter })).data.map((p) => p.id);
+      expect(await ids({ resourceType: 'rt-list', trigger: 'active' })).toEqual(['list-2']);
+      expect(await ids({ text: 'beta' })).toEqual(['list-2']);
       // % and _ are literal characters, not patterns.
-      expect(
-        (await store.listPolicies({ text: '100%_', limit: 10, offset: 0 })).data.map((p) => p.id),
-      ).toEqual(['list-1']);
-      expect(
-        (
-          await store.listPolicies({ text: '%', resourceType: 'rt-list', limit: 10, offset: 0 })
-        ).data.map((p) => p.id),
-      ).toEqual(['list-1']);
-      expect(
-        (
-          await store.listPolicies({
-            resourceType: 'rt-list',
-            status: 'draft',
-            limit: 10,
-            offset: 0,
-          })
-        ).data.map((p) => p.id),
-      ).toEqual(['list-3']);
+      expect(await ids({ text: '100%_' })).toEqual(['list-1']);
+      expect(await ids({ text: '%', resourceType: 'rt-list' })).toEqual(['list-1']);
+      expect(await ids({ resourceType: 'rt-list', status: 'draft' })).toEqual(['list-3']);
       expect(await store.getPolicies(['list-3', 'nope', 'list-1'])).toHaveLength(2);
       expect(await store.getPolicy('nope')).toBeNull();
     });
