@@ -65,6 +65,8 @@ export const RUN_OUTCOMES = ['compliant', 'violated', 'could_not_run', 'abandone
 /** How a run ended (one of {@link RUN_OUTCOMES}). */
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
+const NOTHING_COUNTED = { violations: 0, notChecked: 0, warnings: 0 };
+
 /** The outcome of one run of one contract. */
 export interface RunReport {
   resourceId: string;
@@ -267,22 +269,27 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
     let submitMs = 0;
     let stage: 'check' | 'submit' = 'check';
     let report: RunReport;
+    // A run that sent nothing has counted nothing.
+    const ended = (
+      how: Pick<RunReport, 'outcome' | 'stage' | 'reason' | 'body' | 'error'>,
+      counts: Pick<RunReport, 'violations' | 'notChecked' | 'warnings'> = NOTHING_COUNTED,
+    ): RunReport => ({
+      ...base,
+      ...how,
+      durationMs: performance.now() - t0,
+      checksMs,
+      submitMs,
+      ...counts,
+    });
     try {
       const results: Record<string, ValidationRecord[]> = {};
       for (const part of target.parts) results[part.key] = await checkPart(target, part);
       checksMs = performance.now() - t0;
       if (abandon.signal.aborted) {
-        report = {
-          ...base,
+        report = ended({
           outcome: 'abandoned',
           reason: 'the guardian stopped during the run: nothing was sent',
-          durationMs: performance.now() - t0,
-          checksMs,
-          submitMs,
-          violations: 0,
-          notChecked: 0,
-          warnings: 0,
-        };
+        });
       } else {
         const body = buildSubmission({
           resource: { id: target.resourceId, displayName: target.displayName },
@@ -298,17 +305,14 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
           signal: abandon.signal,
         });
         submitMs = performance.now() - s0;
-        report = {
-          ...base,
-          outcome: body[0]?.result.satisfiesPolicy ? 'compliant' : 'violated',
-          durationMs: performance.now() - t0,
-          checksMs,
-          submitMs,
-          violations: tally.failing,
-          notChecked: tally.notChecked ?? 0,
-          warnings: tally.warnings ?? 0,
-          body,
-        };
+        report = ended(
+          { outcome: body[0]?.result.satisfiesPolicy ? 'compliant' : 'violated', body },
+          {
+            violations: tally.failing,
+            notChecked: tally.notChecked ?? 0,
+            warnings: tally.warnings ?? 0,
+          },
+        );
       }
     } catch (error) {
       if (stage === 'check') checksMs = performance.now() - t0;
@@ -319,19 +323,12 @@ export function runGuardian(options: RunGuardianOptions): RunningGuardian {
         : stage === 'check'
           ? `${message}; nothing was sent`
           : `the result could not be submitted: ${message}`;
-      report = {
-        ...base,
+      report = ended({
         outcome: abandoned ? 'abandoned' : 'could_not_run',
         ...(abandoned ? {} : { stage }),
         reason,
-        durationMs: performance.now() - t0,
-        checksMs,
-        submitMs,
-        violations: 0,
-        notChecked: 0,
-        warnings: 0,
         error: error instanceof CheckCouldNotRun ? error.error : error,
-      };
+      });
       if (!abandoned) {
         hooks.log?.('warn', 'could not run', {
           resourceId: target.resourceId,
