@@ -9,6 +9,17 @@ import {
 } from '@dcg/kg-schema';
 import { z } from 'zod';
 
+/** A query parameter holding an integer from `min` to `max`, `fallback` when absent. */
+function boundedInteger(name: string, min: number, max: number, fallback: number) {
+  const range = `${name} must be between ${min} and ${max}`;
+  return z.coerce
+    .number({ error: `${name} must be an integer between ${min} and ${max}` })
+    .int(`${name} must be an integer`)
+    .min(min, range)
+    .max(max, range)
+    .default(fallback);
+}
+
 /**
  * Query parameters of `GET /v1/search/query` (internal and passthrough): `term` required, at
  * most 256 characters; `offset` ≥ 0 (default 0); `limit` 1–100 (default 10).
@@ -21,18 +32,8 @@ export const SearchQuerySchema = z.object({
     .string({ error: 'term is required' })
     .min(1, 'term must not be empty')
     .max(MAX_SEARCH_TERM_LENGTH, `term must be at most ${MAX_SEARCH_TERM_LENGTH} characters`),
-  offset: z.coerce
-    .number({ error: `offset must be an integer between 0 and ${MAX_SEARCH_OFFSET}` })
-    .int('offset must be an integer')
-    .min(0, `offset must be between 0 and ${MAX_SEARCH_OFFSET}`)
-    .max(MAX_SEARCH_OFFSET, `offset must be between 0 and ${MAX_SEARCH_OFFSET}`)
-    .default(0),
-  limit: z.coerce
-    .number({ error: `limit must be an integer between 1 and ${MAX_SEARCH_LIMIT}` })
-    .int('limit must be an integer')
-    .min(1, `limit must be between 1 and ${MAX_SEARCH_LIMIT}`)
-    .max(MAX_SEARCH_LIMIT, `limit must be between 1 and ${MAX_SEARCH_LIMIT}`)
-    .default(10),
+  offset: boundedInteger('offset', 0, MAX_SEARCH_OFFSET, 0),
+  limit: boundedInteger('limit', 1, MAX_SEARCH_LIMIT, 10),
 });
 
 /** Parsed search query. */
