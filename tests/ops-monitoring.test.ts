@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { governanceApiScrape } from '../apps/governance-api/src/__fixtures__/metrics-scrape';
 import { kgApiScrape } from '../apps/kg-api/src/__fixtures__/metrics-scrape';
-import { mcpServerScrape } from '../apps/mcp-server/src/__fixtures__/metrics-scrape';
+import { mcpServerScrape } from '../apps/mcp-server/src/__fixtures__/metrics-scrape.testkit';
 import { postgresGuardianScrape } from '../apps/postgres-guardian/src/__fixtures__/metrics-scrape';
 import { parsePrometheusText } from '../packages/http-kit/src/operations.testkit';
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessMcpServer, inProcessMcpServer } from './__fixtures__/in-process.testkit';
 import { CookieBrowser, formOf, pkce } from './__fixtures__/oauth-client.testkit';
 import {
   authorizationUrl,
@@ -10,30 +11,29 @@ import {
   register as registerAs,
   tokenRequest,
 } from './__fixtures__/oauth-steps.testkit';
-import { type RunningMcpServer, startMcpServer } from './server';
 
 const logger = createLogger('test', { level: 'silent' });
 const dirs: string[] = [];
-const servers: RunningMcpServer[] = [];
+const servers: InProcessMcpServer[] = [];
 afterAll(async () => {
   for (const server of servers) await server.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(config: Parameters<typeof startMcpServer>[0]['config'] = {}) {
+async function start(config: Parameters<typeof inProcessMcpServer>[0]['config'] = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-pages-'));
   dirs.push(dir);
-  const server = await startMcpServer({ dataDir: dir, demo: true, config, logger });
+  const server = await inProcessMcpServer({ dataDir: dir, demo: true, config, logger });
   servers.push(server);
   return server;
 }
 
-const register = (server: RunningMcpServer, body: Record<string, unknown>) =>
-  registerAs(server.url, { token_endpoint_auth_method: 'none', ...body });
+const register = (server: InProcessMcpServer, body: Record<string, unknown>) =>
+  registerAs(server, { token_endpoint_auth_method: 'none', ...body });
 
 /** Opens /authorize for a client in a cookie browser: the login page and the browser. */
-async function openLogin(server: RunningMcpServer, clientId: string, redirectUri: string) {
-  const browser = new CookieBrowser();
+async function openLogin(server: InProcessMcpServer, clientId: string, redirectUri: string) {
+  const browser = new CookieBrowser(server.fetch);
   const url = authorizationUrl(server.url, { clientId, redirectUri, challenge: pkce().challenge });
   const { response } = await browser.follow(url);
   const html = await response!.text();
@@ -41,7 +41,7 @@ async function openLogin(server: RunningMcpServer, clientId: string, redirectUri
 }
 
 describe('mcp-server authorization pages and metadata (2026-07-28 revision)', () => {
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   beforeAll(async () => {
     server = await start();
   });
@@ -150,14 +150,14 @@ describe('mcp-server authorization pages and metadata (2026-07-28 revision)', ()
       '/.well-known/oauth-protected-resource/mcp',
       '/.well-known/oauth-protected-resource',
     ]) {
-      const prm = await (await fetch(`${server.url}${path}`)).json();
+      const prm = await (await server.fetch(`${server.url}${path}`)).json();
       expect(prm.scopes_supported, path).toEqual(['marketplace:read', 'kg:read', 'kg:passthrough']);
     }
   });
 
   it('the authorization server metadata advertises only endpoints that answer: no PAR', async () => {
     const metadata = (await (
-      await fetch(`${server.url}/.well-known/oauth-authorization-server`)
+      await server.fetch(`${server.url}/.well-known/oauth-authorization-server`)
     ).json()) as Record<string, unknown>;
     expect(metadata.pushed_authorization_request_endpoint).toBeUndefined();
     expect(metadata.require_pushed_authorization_requests).toBeUndefined();
@@ -184,7 +184,7 @@ describe('mcp-server authorization pages and metadata (2026-07-28 revision)', ()
     };
     for (const [key, url] of endpoints) {
       const method = methods[key]!;
-      const response = await fetch(String(url), {
+      const response = await server.fetch(String(url), {
         method,
         redirect: 'manual',
         ...(method === 'POST'
@@ -193,12 +193,12 @@ describe('mcp-server authorization pages and metadata (2026-07-28 revision)', ()
       });
       expect(response.status, `${method} ${key}`).not.toBe(404);
     }
-    expect((await fetch(`${server.url}/request`, { method: 'POST' })).status).toBe(404);
+    expect((await server.fetch(`${server.url}/request`, { method: 'POST' })).status).toBe(404);
   });
 });
 
 describe('mcp-server: the 2025 lane refuses JSON-RPC batches where the revision removed them', () => {
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   beforeAll(async () => {
     server = await start({ oauth: { enabled: false } });
   });
@@ -251,7 +251,7 @@ describe('mcp-server: the 2025 lane refuses JSON-RPC batches where the revision 
 
 describe('mcp-server login: failed sign-ins back off per account and per client address', () => {
   /** A login form of a fresh authorization, and a function posting it. */
-  const loginForm = async (server: RunningMcpServer) => {
+  const loginForm = async (server: InProcessMcpServer) => {
     const registered = await register(server, {
       redirect_uris: ['http://127.0.0.1:33418/callback'],
       application_type: 'native',
@@ -329,7 +329,7 @@ describe('mcp-server /token: wrong client secrets back off per client and per ad
     });
     const token = (password: string, clientId = 'confidential') =>
       tokenRequest(
-        server.url,
+        server,
         {
           grant_type: 'authorization_code',
           code: 'x',

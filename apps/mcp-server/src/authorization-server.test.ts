@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessMcpServer, inProcessMcpServer } from './__fixtures__/in-process.testkit';
 import {
   authorize,
   CookieBrowser,
@@ -17,18 +18,17 @@ import {
   registerClient,
   tokenRequest,
 } from './__fixtures__/oauth-steps.testkit';
-import { type RunningMcpServer, startMcpServer } from './server';
 
 const INSPECTOR_REDIRECT = 'http://localhost:6274/oauth/callback';
 
 describe('mcp-server authorization server: registration kinds, login page, codes', () => {
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   let dir: string;
   let user: { username: string; password: string };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-server-as-'));
-    server = await startMcpServer({
+    server = await inProcessMcpServer({
       dataDir: dir,
       demo: true,
       config: {
@@ -51,11 +51,11 @@ describe('mcp-server authorization server: registration kinds, login page, codes
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const register = (body: Record<string, unknown>) => registerAs(server.url, body);
+  const register = (body: Record<string, unknown>) => registerAs(server, body);
 
   it('metadata: RFC 8414 with S256 only, iss on responses, metadata documents, registration', async () => {
     const metadata = await (
-      await fetch(`${server.url}/.well-known/oauth-authorization-server`)
+      await server.fetch(`${server.url}/.well-known/oauth-authorization-server`)
     ).json();
     expect(metadata).toMatchObject({
       issuer: new URL(server.url).origin,
@@ -70,7 +70,7 @@ describe('mcp-server authorization server: registration kinds, login page, codes
       expect.arrayContaining(['marketplace:read', 'kg:read', 'kg:passthrough', 'offline_access']),
     );
     const resource = await (
-      await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`)
+      await server.fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`)
     ).json();
     expect(resource).toMatchObject({
       resource: server.mcpUrl,
@@ -83,20 +83,19 @@ describe('mcp-server authorization server: registration kinds, login page, codes
       redirectUrl: INSPECTOR_REDIRECT,
       information: { client_id: 'mcp-inspector' },
     });
-    const { accessToken } = await authorize(
-      server.mcpUrl,
-      server.url,
-      user.username,
-      user.password,
-      { oauth },
-    );
+    const { accessToken } = await authorize(server.mcpUrl, server, user.username, user.password, {
+      oauth,
+    });
     expect(accessToken).toEqual(expect.any(String));
     const client = new Client(
       { name: 'inspector', version: '1' },
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(server.mcpUrl), { authProvider: oauth }),
+      new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+        authProvider: oauth,
+        fetch: server.fetch,
+      }),
     );
     expect((await client.listPrompts()).prompts.length).toBe(2);
     await client.close();
@@ -109,7 +108,7 @@ describe('mcp-server authorization server: registration kinds, login page, codes
       'https://10.0.0.1/client.json',
       'http://example.com/client.json',
     ]) {
-      const response = await fetch(
+      const response = await server.fetch(
         `${server.url}/authorize?${new URLSearchParams({
           client_id: clientId,
           response_type: 'code',
@@ -153,9 +152,14 @@ describe('mcp-server authorization server: registration kinds, login page, codes
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
     await client
-      .connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl), { authProvider: oauth }))
+      .connect(
+        new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+          authProvider: oauth,
+          fetch: server.fetch,
+        }),
+      )
       .catch(() => undefined);
-    const browser = new CookieBrowser();
+    const browser = new CookieBrowser(server.fetch);
     const { response } = await browser.follow(oauth.authorizationUrl!);
     const html = await response!.text();
     expect(html).toMatch(/MCP Inspector/);
@@ -190,7 +194,7 @@ describe('mcp-server authorization server: registration kinds, login page, codes
     );
     expect(crossSite.status).toBe(403);
     // Without the interaction cookie (another browser), the form leads nowhere.
-    const stranger = await fetch(new URL(form.action, server.url), {
+    const stranger = await server.fetch(new URL(form.action, server.url), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
@@ -206,20 +210,24 @@ describe('mcp-server authorization server: registration kinds, login page, codes
   });
 
   it('codes are single use: a replayed code is refused and revokes what the first exchange issued', async () => {
-    const { client_id } = await registerClient(server.url, {
+    const { client_id } = await registerClient(server, {
       redirect_uris: ['http://127.0.0.1:41000/cb'],
       application_type: 'native',
     });
-    const { code, verifier, callback } = await authorizationCode(new CookieBrowser(), server.url, {
-      clientId: client_id,
-      redirectUri: 'http://127.0.0.1:41000/cb',
-      resource: server.mcpUrl,
-      state: 's1',
-      ...user,
-    });
+    const { code, verifier, callback } = await authorizationCode(
+      new CookieBrowser(server.fetch),
+      server.url,
+      {
+        clientId: client_id,
+        redirectUri: 'http://127.0.0.1:41000/cb',
+        resource: server.mcpUrl,
+        state: 's1',
+        ...user,
+      },
+    );
     expect(callback.searchParams.get('iss')).toBe(new URL(server.url).origin);
     const exchange = () =>
-      tokenRequest(server.url, {
+      tokenRequest(server, {
         grant_type: 'authorization_code',
         code,
         redirect_uri: 'http://127.0.0.1:41000/cb',
@@ -240,7 +248,7 @@ describe('mcp-server authorization server: registration kinds, login page, codes
     expect(replay.status).toBe(400);
     expect(await replay.json()).toMatchObject({ error: 'invalid_grant' });
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const refused = await fetch(server.mcpUrl, {
+    const refused = await server.fetch(server.mcpUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

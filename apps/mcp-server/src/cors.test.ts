@@ -3,19 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, createLogger, parseConfig } from '@dcg/http-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessMcpServer, inProcessMcpServer } from './__fixtures__/in-process.testkit';
 import { McpServerConfigSchema } from './config';
-import { type RunningMcpServer, startMcpServer } from './server';
 
 const ALLOWED = 'https://inspector.example';
 const OTHER = 'https://evil.example';
 
 describe('mcp-server CORS and DNS-rebinding protection', () => {
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   let dir: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-server-cors-'));
-    server = await startMcpServer({
+    server = await inProcessMcpServer({
       dataDir: dir,
       demo: true,
       config: { cors: { origin: [ALLOWED, 'http://localhost:6274'] } },
@@ -56,7 +56,7 @@ describe('mcp-server CORS and DNS-rebinding protection', () => {
 
   for (const endpoint of endpoints) {
     it(`${endpoint.method} ${endpoint.path}: preflight and answer for the allowed origin only`, async () => {
-      const preflight = await fetch(`${server.url}${endpoint.path}`, {
+      const preflight = await server.fetch(`${server.url}${endpoint.path}`, {
         method: 'OPTIONS',
         headers: {
           origin: ALLOWED,
@@ -73,7 +73,7 @@ describe('mcp-server CORS and DNS-rebinding protection', () => {
         'mcp-session-id, mcp-protocol-version, www-authenticate',
       );
 
-      const otherPreflight = await fetch(`${server.url}${endpoint.path}`, {
+      const otherPreflight = await server.fetch(`${server.url}${endpoint.path}`, {
         method: 'OPTIONS',
         headers: { origin: OTHER, 'access-control-request-method': endpoint.method },
       });
@@ -88,18 +88,18 @@ describe('mcp-server CORS and DNS-rebinding protection', () => {
         },
         ...(endpoint.body ? { body: endpoint.body } : {}),
       });
-      const allowed = await fetch(`${server.url}${endpoint.path}`, init(ALLOWED));
+      const allowed = await server.fetch(`${server.url}${endpoint.path}`, init(ALLOWED));
       expect(allowed.status).toBeLessThan(500);
       expect(allowed.headers.get('access-control-allow-origin')).toBe(ALLOWED);
       expect(allowed.headers.get('access-control-expose-headers')).toMatch(/www-authenticate/);
-      const other = await fetch(`${server.url}${endpoint.path}`, init(OTHER));
+      const other = await server.fetch(`${server.url}${endpoint.path}`, init(OTHER));
       expect(other.status).toBeLessThan(500);
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
     });
   }
 
   it('/mcp refuses a request from an origin not configured with 403 (DNS rebinding)', async () => {
-    const refused = await fetch(server.mcpUrl, {
+    const refused = await server.fetch(server.mcpUrl, {
       method: 'POST',
       headers: {
         origin: OTHER,
@@ -113,7 +113,7 @@ describe('mcp-server CORS and DNS-rebinding protection', () => {
       status: 403,
       detail: expect.stringMatching(/evil\.example/),
     });
-    const unauthenticated = await fetch(server.mcpUrl, {
+    const unauthenticated = await server.fetch(server.mcpUrl, {
       method: 'POST',
       headers: { origin: ALLOWED, 'content-type': 'application/json' },
       body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
@@ -125,39 +125,28 @@ describe('mcp-server CORS and DNS-rebinding protection', () => {
   it('/mcp accepts its own origin (and its loopback aliases) and refuses another Host name', async () => {
     const port = new URL(server.url).port;
     for (const self of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
-      const response = await fetch(server.mcpUrl, {
+      const response = await server.fetch(server.mcpUrl, {
         method: 'POST',
         headers: { origin: self, 'content-type': 'application/json' },
         body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
       });
       expect(response.status, self).toBe(401); // past the origin check, at the token check
     }
-    const { request } = await import('node:http');
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request(
-        server.mcpUrl,
-        {
-          method: 'POST',
-          headers: { host: `evil.example:${port}`, 'content-type': 'application/json' },
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
-      req.on('error', reject);
-      req.end('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    const otherHost = await server.fetch(server.mcpUrl, {
+      method: 'POST',
+      headers: { host: `evil.example:${port}`, 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
     });
-    expect(status).toBe(403);
+    expect(otherHost.status).toBe(403);
   });
 
   it('/authorize answers no CORS, even to an allowed origin', async () => {
-    const preflight = await fetch(`${server.url}/authorize`, {
+    const preflight = await server.fetch(`${server.url}/authorize`, {
       method: 'OPTIONS',
       headers: { origin: ALLOWED, 'access-control-request-method': 'GET' },
     });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
-    const get = await fetch(`${server.url}/authorize?client_id=x`, {
+    const get = await server.fetch(`${server.url}/authorize?client_id=x`, {
       headers: { origin: ALLOWED },
       redirect: 'manual',
     });

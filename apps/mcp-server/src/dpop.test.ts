@@ -14,8 +14,9 @@ import {
   GOVERNANCE_KEY,
   startBackends,
 } from './__fixtures__/backends.testkit';
-import { type DemoMcpServer, startDemoMcpServer } from './__fixtures__/demo-server.testkit';
+import { type DemoMcpServer, demoMcpServer } from './__fixtures__/demo-server.testkit';
 import { type DpopKey, dpopAuthorize, dpopKey } from './__fixtures__/dpop-client.testkit';
+import type { InProcessMcpServer } from './__fixtures__/in-process.testkit';
 import { hashPassword } from './oauth/passwords';
 import { type RunningMcpServer, startMcpServer } from './server';
 
@@ -23,20 +24,20 @@ const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 
 describe('mcp-server DPoP (RFC 9449): bound tokens need a proof of their key at /mcp', () => {
   let demo: DemoMcpServer;
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   let user: { username: string; password: string };
   let key: DpopKey;
   let token: string;
 
   beforeAll(async () => {
-    demo = await startDemoMcpServer('mcp-server-dpop-', {
+    demo = await demoMcpServer('mcp-server-dpop-', {
       // Refused proofs are answered 401 on purpose, many times; the limits have their own tests.
       rateLimit: { enabled: false },
     });
     server = demo.server;
     user = server.demoUser!;
     key = await dpopKey();
-    const tokens = await dpopAuthorize(server.url, server.mcpUrl, user, key);
+    const tokens = await dpopAuthorize(server, server.mcpUrl, user, key);
     expect(tokens.token_type).toBe('DPoP');
     token = tokens.access_token;
   });
@@ -44,7 +45,7 @@ describe('mcp-server DPoP (RFC 9449): bound tokens need a proof of their key at 
 
   /** One 2025-11-25 request to /mcp with the given Authorization and DPoP headers. */
   const mcp = (headers: Record<string, string>, body: unknown = listTools) =>
-    fetch(server.mcpUrl, {
+    server.fetch(server.mcpUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -65,10 +66,12 @@ describe('mcp-server DPoP (RFC 9449): bound tokens need a proof of their key at 
 
   it('the token is bound to the key (cnf.jkt) and both metadata documents advertise DPoP', async () => {
     expect(decodeJwt(token).cnf).toMatchObject({ jkt: expect.any(String) });
-    const as = await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json();
+    const as = await (
+      await server.fetch(`${server.url}/.well-known/oauth-authorization-server`)
+    ).json();
     expect(as.dpop_signing_alg_values_supported).toEqual(['ES256', 'Ed25519', 'EdDSA']);
     const prm = await (
-      await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`)
+      await server.fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`)
     ).json();
     expect(prm.dpop_signing_alg_values_supported).toEqual(as.dpop_signing_alg_values_supported);
     expect(prm.dpop_bound_access_tokens_required).toBe(false);
@@ -86,7 +89,7 @@ describe('mcp-server DPoP (RFC 9449): bound tokens need a proof of their key at 
         headers.set('authorization', `DPoP ${token}`);
         headers.set('dpop', await key.proof(init?.method ?? 'GET', String(input), token));
         proofs++;
-        return fetch(input, { ...init, headers });
+        return server.fetch(input, { ...init, headers });
       },
     });
     await client.connect(transport);
@@ -154,7 +157,7 @@ describe('mcp-server DPoP (RFC 9449): bound tokens need a proof of their key at 
 
   it('an Ed25519 key works end to end', async () => {
     const edKey = await dpopKey('Ed25519');
-    const tokens = await dpopAuthorize(server.url, server.mcpUrl, user, edKey);
+    const tokens = await dpopAuthorize(server, server.mcpUrl, user, edKey);
     expect(tokens.token_type).toBe('DPoP');
     const response = await mcp({
       authorization: `DPoP ${tokens.access_token}`,
@@ -164,7 +167,7 @@ describe('mcp-server DPoP (RFC 9449): bound tokens need a proof of their key at 
   });
 
   it('an unbound Bearer token still works as Bearer, and is refused under the DPoP scheme', async () => {
-    const tokens = await dpopAuthorize(server.url, server.mcpUrl, user, undefined);
+    const tokens = await dpopAuthorize(server, server.mcpUrl, user, undefined);
     expect(tokens.token_type).toBe('Bearer');
     expect((await mcp({ authorization: `Bearer ${tokens.access_token}` })).status).toBe(200);
     const response = await mcp({

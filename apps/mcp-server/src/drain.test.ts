@@ -1,9 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createLogger } from '@dcg/http-kit';
 import { temporaryDirs } from '@dcg/http-kit/testkit';
+import { type SpawnedApp, spawnApp } from '@dcg/testing-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Backends, GOVERNANCE_KEY, startBackends } from './__fixtures__/backends.testkit';
 import { type SlowLink, slowLink } from './__fixtures__/slow-link.testkit';
@@ -11,7 +8,6 @@ import { startMcpServer } from './server';
 
 // Issue 21 item 6: SIGTERM lets the tool calls in flight finish (within server.shutdownTimeoutMs).
 
-const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dirs = temporaryDirs('mcp-server-drain-');
 const DELAY_MS = 1_500;
 
@@ -42,50 +38,15 @@ async function slowCall(mcpUrl: string, id: number) {
   }
 }
 
-async function spawnMcpServer(config: unknown): Promise<{ child: ChildProcess; mcpUrl: string }> {
-  const dir = dirs.make();
-  const configPath = join(dir, 'config.json');
-  writeFileSync(configPath, JSON.stringify(config));
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@dcg/source', '--import', 'tsx', 'src/main.ts'],
-    {
-      cwd: appDir,
-      env: {
-        ...process.env,
-        NODE_ENV: 'development',
-        PORT: '0',
-        DCG_DATA_DIR: join(dir, 'data'),
-        DCG_CONFIG: configPath,
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  child.stderr!.on('data', (d) => {
-    out += d;
-  });
-  const mcpUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.includes('"msg":"listening"'));
-      if (line) resolve(JSON.parse(line).mcp);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-  return { child, mcpUrl };
+/** mcp-server as its own process (development mode), with its MCP endpoint. */
+async function spawnMcpServer(config: unknown): Promise<{ app: SpawnedApp; mcpUrl: string }> {
+  const app = await spawnApp('mcp-server', { config, env: { NODE_ENV: 'development' } });
+  return { app, mcpUrl: String(app.service.listening.mcp) };
 }
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
 
 describe('mcp-server stops gracefully', () => {
   let backends: Backends;
@@ -108,7 +69,7 @@ describe('mcp-server stops gracefully', () => {
   });
 
   it('on SIGTERM, every slow tool call in flight finishes, then the process exits 0', async () => {
-    const { child, mcpUrl } = await spawnMcpServer(configThrough());
+    const { app, mcpUrl } = await spawnMcpServer(configThrough());
     try {
       expect(await slowCall(mcpUrl, 0)).toEqual({ status: 200, ok: true });
       const before = link.requests;
@@ -116,31 +77,31 @@ describe('mcp-server stops gracefully', () => {
       // The calls are in flight (each waits DELAY_MS for governance-api) when the stop begins.
       await until(() => link.requests >= before + 10);
       const stopped = performance.now();
-      child.kill('SIGTERM');
+      app.service.child.kill('SIGTERM');
       const results = await Promise.all(calls);
       expect(results).toEqual(Array.from({ length: 10 }, () => ({ status: 200, ok: true })));
-      expect(await exited(child)).toBe(0);
+      expect(await app.service.exited()).toBe(0);
       // It waited for the calls, not for the whole grace period (10 s by default).
       expect(performance.now() - stopped).toBeGreaterThan(DELAY_MS - 600);
       expect(performance.now() - stopped).toBeLessThan(8_000);
     } finally {
-      child.kill('SIGKILL');
+      await app.close();
     }
   }, 60_000);
 
   it('cuts what is still running after server.shutdownTimeoutMs and exits', async () => {
-    const { child, mcpUrl } = await spawnMcpServer(configThrough({ shutdownTimeoutMs: 300 }));
+    const { app, mcpUrl } = await spawnMcpServer(configThrough({ shutdownTimeoutMs: 300 }));
     try {
       const before = link.requests;
       const calls = Array.from({ length: 5 }, (_, i) => slowCall(mcpUrl, i + 1));
       await until(() => link.requests >= before + 5);
       const stopped = performance.now();
-      child.kill('SIGTERM');
-      expect(await exited(child)).toBe(0);
+      app.service.child.kill('SIGTERM');
+      expect(await app.service.exited()).toBe(0);
       expect(performance.now() - stopped).toBeLessThan(DELAY_MS);
       expect((await Promise.all(calls)).every((r) => !r.ok)).toBe(true);
     } finally {
-      child.kill('SIGKILL');
+      await app.close();
     }
   }, 60_000);
 

@@ -2,9 +2,9 @@ import { createLogger } from '@dcg/http-kit';
 import { temporaryDirs } from '@dcg/http-kit/testkit';
 import { type RunningKgApi, startKgApi } from '@dcg/kg-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessMcpServer, inProcessMcpServer } from './__fixtures__/in-process.testkit';
 import { authorize } from './__fixtures__/oauth-client.testkit';
 import { hashPassword } from './oauth/passwords';
-import { type RunningMcpServer, startMcpServer } from './server';
 
 // Issue 21 item 8: mcp-server calls kg-api with a key of its own and names the end user, so that
 // kg-api limits each user apart: one user using up its rate leaves the other's calls alone.
@@ -14,8 +14,8 @@ const KG_KEY = 'kg-key-of-mcp-server-0123456789';
 const logger = createLogger('test', { level: 'silent' });
 
 /** One `search_knowledge_graph` call with a token: the text of its answer and whether it failed. */
-async function search(mcpUrl: string, token: string) {
-  const response = await fetch(mcpUrl, {
+async function search(server: InProcessMcpServer, token: string) {
+  const response = await server.fetch(server.mcpUrl, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -37,7 +37,7 @@ async function search(mcpUrl: string, token: string) {
 
 describe('kg-api limits the users of mcp-server apart', () => {
   let kg: RunningKgApi;
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -56,7 +56,7 @@ describe('kg-api limits the users of mcp-server apart', () => {
     for (const username of ['ann', 'bob']) {
       users.push({ username, passwordHash: await hashPassword(`${username}-password`) });
     }
-    server = await startMcpServer({
+    server = await inProcessMcpServer({
       dataDir: dirs.make(),
       config: {
         oauth: { users },
@@ -66,7 +66,7 @@ describe('kg-api limits the users of mcp-server apart', () => {
     });
     for (const username of ['ann', 'bob']) {
       tokens[username] = (
-        await authorize(server.mcpUrl, server.url, username, `${username}-password`)
+        await authorize(server.mcpUrl, server, username, `${username}-password`)
       ).accessToken;
     }
   });
@@ -79,11 +79,11 @@ describe('kg-api limits the users of mcp-server apart', () => {
   it("one user's calls over the limit fail, the other user's still answer", async () => {
     let refused: { text: string; failed: boolean } | undefined;
     for (let i = 0; i < 10 && !refused; i++) {
-      const answer = await search(server.mcpUrl, tokens.ann!);
+      const answer = await search(server, tokens.ann!);
       if (answer.failed) refused = answer;
     }
     expect(refused?.text).toMatch(/429|Too Many Requests/);
-    const other = await search(server.mcpUrl, tokens.bob!);
+    const other = await search(server, tokens.bob!);
     expect(other.failed, other.text).toBe(false);
   }, 60_000);
 });

@@ -4,20 +4,20 @@ import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessMcpServer, inProcessMcpServer } from './__fixtures__/in-process.testkit';
 import { authorize, pkce } from './__fixtures__/oauth-client.testkit';
-import { type RunningMcpServer, startMcpServer } from './server';
 
 const REDIRECT = 'http://127.0.0.1:42000/cb';
 
 describe('fuzz: every OAuth endpoint and /mcp under hostile input', () => {
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   let dir: string;
   let clientId: string;
   let accessToken: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-server-fuzz-'));
-    server = await startMcpServer({
+    server = await inProcessMcpServer({
       dataDir: dir,
       demo: true,
       config: {
@@ -29,7 +29,7 @@ describe('fuzz: every OAuth endpoint and /mcp under hostile input', () => {
       },
       logger: createLogger('test', { level: 'silent' }),
     });
-    const registered = await fetch(`${server.url}/register`, {
+    const registered = await server.fetch(`${server.url}/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -42,7 +42,7 @@ describe('fuzz: every OAuth endpoint and /mcp under hostile input', () => {
     // Before the fuzzing of /token: its wrong client credentials lock this address out of /token
     // for a while (the back-off of token-endpoint-throttle.ts), as they would lock out an attacker.
     const { username, password } = server.demoUser!;
-    ({ accessToken } = await authorize(server.mcpUrl, server.url, username, password));
+    ({ accessToken } = await authorize(server.mcpUrl, server, username, password));
   });
   afterAll(async () => {
     await server?.close();
@@ -89,7 +89,7 @@ describe('fuzz: every OAuth endpoint and /mcp under hostile input', () => {
   it('/token: never 5xx, never a token without a valid grant', async () => {
     await fc.assert(
       fc.asyncProperty(params, async (p) => {
-        const response = await fetch(`${server.url}/token`, {
+        const response = await server.fetch(`${server.url}/token`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: form({ client_id: clientId, ...p }),
@@ -105,21 +105,23 @@ describe('fuzz: every OAuth endpoint and /mcp under hostile input', () => {
   it('/authorize, /revoke, /register, /mcp: never 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(params, fc.string({ maxLength: 300 }), async (p, raw) => {
-        const authorize = await fetch(`${server.url}/authorize?${form(p)}`, { redirect: 'manual' });
+        const authorize = await server.fetch(`${server.url}/authorize?${form(p)}`, {
+          redirect: 'manual',
+        });
         expect(authorize.status).toBeLessThan(500);
-        const revoke = await fetch(`${server.url}/revoke`, {
+        const revoke = await server.fetch(`${server.url}/revoke`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: form(p),
         });
         expect(revoke.status).toBeLessThan(500);
-        const register = await fetch(`${server.url}/register`, {
+        const register = await server.fetch(`${server.url}/register`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: raw,
         });
         expect(register.status).toBeLessThan(500);
-        const mcp = await fetch(server.mcpUrl, {
+        const mcp = await server.fetch(server.mcpUrl, {
           method: 'POST',
           headers: {
             'content-type': 'application/json',
@@ -135,7 +137,7 @@ describe('fuzz: every OAuth endpoint and /mcp under hostile input', () => {
   });
 
   const mcp = (body: string | Uint8Array, token = accessToken) =>
-    fetch(server.mcpUrl, {
+    server.fetch(server.mcpUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -247,7 +249,7 @@ describe('fuzz: every OAuth endpoint and /mcp under hostile input', () => {
         fc.string({ maxLength: 60 }),
         fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', ''),
         async (path, method, raw, type) => {
-          const response = await fetch(
+          const response = await server.fetch(
             `${server.url}${path}${method === 'GET' ? `/${encodeURIComponent(raw)}` : ''}?client_id=${encodeURIComponent(raw)}`,
             {
               method,
@@ -281,7 +283,7 @@ describe('fuzz: every OAuth endpoint and /mcp under hostile input', () => {
       if (value === undefined) delete p[key];
       else p[key] = value;
     }
-    return fetch(`${server.url}/authorize?${form(p)}`, { redirect: 'manual' });
+    return server.fetch(`${server.url}/authorize?${form(p)}`, { redirect: 'manual' });
   };
 
   it('missing PKCE or a plain challenge is refused, with iss on the error redirect', async () => {

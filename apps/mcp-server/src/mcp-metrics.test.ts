@@ -2,7 +2,7 @@ import { parsePrometheusText } from '@dcg/http-kit/testkit';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from './__fixtures__/backends.testkit';
-import { type DemoMcpServer, startDemoMcpServer } from './__fixtures__/demo-server.testkit';
+import { type DemoMcpServer, demoMcpServer } from './__fixtures__/demo-server.testkit';
 import { authorize } from './__fixtures__/oauth-client.testkit';
 import { basicAuth, registerClient, tokenRequest } from './__fixtures__/oauth-steps.testkit';
 
@@ -12,13 +12,13 @@ import { basicAuth, registerClient, tokenRequest } from './__fixtures__/oauth-st
 describe('mcp-server metrics of tools and OAuth', () => {
   let demo: DemoMcpServer;
   beforeAll(async () => {
-    demo = await startDemoMcpServer('mcp-server-metrics-', { rateLimit: { enabled: false } });
+    demo = await demoMcpServer('mcp-server-metrics-', { rateLimit: { enabled: false } });
   });
   afterAll(() => demo?.close());
 
   /** The samples of one scrape (from loopback outside production: no key needed). */
   const scrape = async () => {
-    const response = await fetch(`${demo.server.url}/metrics`);
+    const response = await demo.server.fetch(`${demo.server.url}/metrics`);
     expect(response.status).toBe(200);
     return parsePrometheusText(await response.text());
   };
@@ -35,7 +35,7 @@ describe('mcp-server metrics of tools and OAuth', () => {
     const { server } = demo;
     const { accessToken } = await authorize(
       server.mcpUrl,
-      server.url,
+      server,
       server.demoUser!.username,
       server.demoUser!.password,
     );
@@ -45,6 +45,7 @@ describe('mcp-server metrics of tools and OAuth', () => {
     );
     await client.connect(
       new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
+        fetch: server.fetch,
         requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
       }),
     );
@@ -99,12 +100,12 @@ describe('mcp-server metrics of tools and OAuth', () => {
     const { server } = demo;
     const { oauth, refreshToken } = await authorize(
       server.mcpUrl,
-      server.url,
+      server,
       server.demoUser!.username,
       server.demoUser!.password,
     );
     const refresh = () =>
-      tokenRequest(server.url, {
+      tokenRequest(server, {
         grant_type: 'refresh_token',
         refresh_token: refreshToken!,
         client_id: oauth.information!.client_id,
@@ -115,18 +116,18 @@ describe('mcp-server metrics of tools and OAuth', () => {
     expect(await reused.json()).toMatchObject({ error: 'invalid_grant' });
 
     // A wrong password: the login page answers again, never coming back to the client.
-    const second = await authorize(server.mcpUrl, server.url, 'nobody', 'wrong-password').catch(
+    const second = await authorize(server.mcpUrl, server, 'nobody', 'wrong-password').catch(
       (error: unknown) => error,
     );
     expect(second).toBeInstanceOf(Error);
 
     // A wrong client secret at /token: oidc-provider's invalid_client, counted with the OAuth errors.
-    const { client_id } = await registerClient(server.url, {
+    const { client_id } = await registerClient(server, {
       redirect_uris: ['https://client.example/cb'],
       token_endpoint_auth_method: 'client_secret_basic',
     });
     const wrongSecret = await tokenRequest(
-      server.url,
+      server,
       { grant_type: 'refresh_token', refresh_token: 'x' },
       { authorization: basicAuth(client_id, 'wrong-secret') },
     );

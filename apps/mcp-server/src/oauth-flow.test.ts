@@ -7,18 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from './__fixtures__/backends.testkit';
 import {
   type DemoMcpServer,
+  demoMcpServer,
   demoToolArguments,
-  startDemoMcpServer,
 } from './__fixtures__/demo-server.testkit';
+import type { InProcessMcpServer } from './__fixtures__/in-process.testkit';
 import { loginAndApprove, MemoryOAuthClient } from './__fixtures__/oauth-client.testkit';
-import type { RunningMcpServer } from './server';
 
 describe('mcp-server: the SDK client drives the whole OAuth flow, then calls every tool', () => {
   let demo: DemoMcpServer;
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
 
   beforeAll(async () => {
-    demo = await startDemoMcpServer('mcp-server-');
+    demo = await demoMcpServer('mcp-server-');
     server = demo.server;
   });
   afterAll(() => demo?.close());
@@ -30,6 +30,7 @@ describe('mcp-server: the SDK client drives the whole OAuth flow, then calls eve
     );
     const transport = new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
       authProvider: oauth,
+      fetch: server.fetch,
     });
     return { client, transport };
   };
@@ -43,7 +44,7 @@ describe('mcp-server: the SDK client drives the whole OAuth flow, then calls eve
     expect(oauth.authorizationUrl?.searchParams.get('resource')).toBe(server.mcpUrl);
     const callback = await loginAndApprove(
       oauth.authorizationUrl!,
-      server.url,
+      server,
       server.demoUser!.username,
       server.demoUser!.password,
       oauth.redirectUrl,

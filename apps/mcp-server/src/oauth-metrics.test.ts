@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, ServiceMetrics } from '@dcg/http-kit';
 import { parsePrometheusText } from '@dcg/http-kit/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessMcpServer, inProcessMcpServer } from './__fixtures__/in-process.testkit';
 import { CookieBrowser, formOf, pkce, postForm } from './__fixtures__/oauth-client.testkit';
 import {
   authorizationCode,
@@ -13,7 +12,6 @@ import {
   registerClient,
   tokenRequest,
 } from './__fixtures__/oauth-steps.testkit';
-import { type RunningMcpServer, startMcpServer } from './server';
 
 // The OAuth metrics an operator reads, driven by real sign-ins and token requests: sign-ins by
 // outcome, OAuth errors by endpoint and code, and reused codes and refresh tokens (answered
@@ -21,29 +19,18 @@ import { type RunningMcpServer, startMcpServer } from './server';
 
 const REDIRECT = 'http://127.0.0.1:40000/cb';
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 describe('mcp-server OAuth metrics', { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-metrics-'));
   const metrics = new ServiceMetrics({ service: 'mcp-server', processMetrics: false });
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   let clientId: string;
   let password: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    server = await startMcpServer({
+    server = await inProcessMcpServer({
       dataDir: dir,
       demo: true,
-      port,
       config: {
-        publicUrl: `http://127.0.0.1:${port}`,
         governance: { baseUrl: 'http://127.0.0.1:9' },
         knowledgeGraph: { baseUrl: 'http://127.0.0.1:9' },
         // Concurrent token requests are part of the point; the limits have their own tests.
@@ -53,7 +40,7 @@ describe('mcp-server OAuth metrics', { timeout: 120_000 }, () => {
       metrics,
     });
     password = server.demoUser!.password;
-    ({ client_id: clientId } = await registerClient(server.url, {
+    ({ client_id: clientId } = await registerClient(server, {
       redirect_uris: [REDIRECT],
       grant_types: ['authorization_code', 'refresh_token'],
       application_type: 'native',
@@ -83,7 +70,7 @@ describe('mcp-server OAuth metrics', { timeout: 120_000 }, () => {
       wrongPasswordsFirst: wrongFirst,
     });
   const token = async (form: Record<string, string>) => {
-    const response = await tokenRequest(server.url, { client_id: clientId, ...form });
+    const response = await tokenRequest(server, { client_id: clientId, ...form });
     return { status: response.status, body: (await response.json()) as Record<string, string> };
   };
   const exchange = (grant: { code: string; verifier: string }) =>
@@ -102,7 +89,7 @@ describe('mcp-server OAuth metrics', { timeout: 120_000 }, () => {
   });
 
   it('counts sign-ins by outcome, and reused codes and refresh tokens by credential', async () => {
-    const browser = new CookieBrowser();
+    const browser = new CookieBrowser(server.fetch);
     // A wrong password, then the right one: one failure, one success.
     const first = await code(browser, 1);
     expect(await sampleOf('mcp_oauth_logins_total', { outcome: 'wrong_credentials' })).toBe(1);
@@ -145,7 +132,7 @@ describe('mcp-server OAuth metrics', { timeout: 120_000 }, () => {
   });
 
   it('counts sign-ins refused by the back-off of failed sign-ins as throttled', async () => {
-    const browser = new CookieBrowser();
+    const browser = new CookieBrowser(server.fetch);
     const url = authorizationUrl(server.url, {
       clientId,
       redirectUri: REDIRECT,

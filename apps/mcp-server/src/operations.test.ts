@@ -6,18 +6,18 @@ import { createLogger } from '@dcg/http-kit';
 import { parsePrometheusText, requestsTotal } from '@dcg/http-kit/testkit';
 import { runToExit } from '@dcg/testing-process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningMcpServer, startMcpServer } from './server';
+import { type InProcessMcpServer, inProcessMcpServer } from './__fixtures__/in-process.testkit';
 
 const METRICS_KEY = 'mcp-metrics-key-0123456789';
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 describe('mcp-server operations: /metrics, security headers, LOG_LEVEL', () => {
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   let dir: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-server-ops-'));
-    server = await startMcpServer({
+    server = await inProcessMcpServer({
       dataDir: dir,
       config: { oauth: { enabled: false }, metricsKeys: [{ name: 'prom', key: METRICS_KEY }] },
       logger: createLogger('test', { level: 'silent' }),
@@ -70,7 +70,7 @@ describe('mcp-server operations: /metrics, security headers, LOG_LEVEL', () => {
   });
 
   it('serves no /metrics when metrics.enabled is off', async () => {
-    const off = await startMcpServer({
+    const off = await inProcessMcpServer({
       dataDir: dir,
       config: { oauth: { enabled: false }, metrics: { enabled: false } },
       logger: createLogger('test', { level: 'silent' }),

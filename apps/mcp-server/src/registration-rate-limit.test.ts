@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
 import { describe, expect, it } from 'vitest';
+import { inProcessMcpServer } from './__fixtures__/in-process.testkit';
 import { registrationRateLimit } from './registration-rate-limit';
-import { startMcpServer } from './server';
 
 describe('dynamic registration rate limit', () => {
   it('allows perMinute at once per address, then one more each 60/perMinute seconds', () => {
@@ -31,7 +31,7 @@ describe('dynamic registration rate limit', () => {
 
   it('answers 429 with Retry-After over HTTP once the rate is used up', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-server-rate-'));
-    const server = await startMcpServer({
+    const server = await inProcessMcpServer({
       dataDir: dir,
       config: {
         oauth: {
@@ -42,7 +42,7 @@ describe('dynamic registration rate limit', () => {
     });
     try {
       const register = () =>
-        fetch(`${server.url}/register`, {
+        server.fetch(`${server.url}/register`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({

@@ -70,6 +70,52 @@ export interface RunningMcpServer {
  * await server.close();
  */
 export async function startMcpServer(options: StartMcpServerOptions): Promise<RunningMcpServer> {
+  const setup = mcpServerSetup(options);
+  // Listens first (the issuer and resource follow the port); answers 503 until the app is built.
+  const lifecycle = new ServiceLifecycle();
+  let fetchApp: (request: Request, ...rest: never[]) => Response | Promise<Response> = () =>
+    new Response(null, { status: 503, headers: { 'retry-after': '1' } });
+  const server = await startHttpServer(
+    { fetch: (request, ...rest) => fetchApp(request, ...rest) },
+    { port: options.port ?? 0, host: setup.host, limits: setup.config.server, lifecycle },
+  );
+  const { port } = server;
+  const url = server.url;
+  let built: BuiltMcpServer;
+  try {
+    built = await assembleMcpServer(setup, url, lifecycle);
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  fetchApp = built.app.fetch as typeof fetchApp;
+  // Closed in reverse order, after the HTTP server drained (in-flight calls finish first).
+  const close = async () => {
+    await server.close();
+    await built.close();
+  };
+  return { ...built, url, port, close };
+}
+
+/** mcp-server built without listening, by {@link buildMcpServer}. */
+export type BuiltMcpServer = Omit<RunningMcpServer, 'url' | 'port'>;
+
+/**
+ * Builds mcp-server's app as {@link startMcpServer} does, without listening: for tests that run it
+ * in process (`url` is where its clients are told it is, unless `publicUrl` is configured).
+ *
+ * @example
+ * const built = await buildMcpServer({ dataDir: '/tmp/mcp', url: 'http://127.0.0.1:8082', demo: true });
+ * const response = await built.app.request('/health');
+ */
+export async function buildMcpServer(
+  options: Omit<StartMcpServerOptions, 'port' | 'host'> & { url: string },
+): Promise<BuiltMcpServer> {
+  return assembleMcpServer(mcpServerSetup(options), options.url, new ServiceLifecycle());
+}
+
+/** What start and build share before the app is built: the configuration, checked. */
+function mcpServerSetup(options: StartMcpServerOptions) {
   const logger = options.logger ?? createLogger('mcp-server');
   const env = options.env ?? process.env;
   const config = parseConfig(
@@ -93,26 +139,23 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         : 'OAUTH IS DISABLED: /mcp answers without a token (development only; refused in production)',
     );
   }
+  return { options, logger, env, config, host, production };
+}
 
-  // Listens first (the issuer and resource follow the port); answers 503 until the app is built.
-  const lifecycle = new ServiceLifecycle();
-  let fetchApp: (request: Request, ...rest: never[]) => Response | Promise<Response> = () =>
-    new Response(null, { status: 503, headers: { 'retry-after': '1' } });
-  const server = await startHttpServer(
-    { fetch: (request, ...rest) => fetchApp(request, ...rest) },
-    { port: options.port ?? 0, host, limits: config.server, lifecycle },
-  );
-  const { port } = server;
-  const url = server.url;
+/** Builds the app (tools, OAuth, storage) of a server reached at `url`. */
+async function assembleMcpServer(
+  setup: ReturnType<typeof mcpServerSetup>,
+  url: string,
+  lifecycle: ServiceLifecycle,
+): Promise<BuiltMcpServer> {
+  const { options, logger, env, config, production } = setup;
   const publicUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
   const resource = new URL(`${publicUrl}/mcp`);
-  // Closed in reverse order, after the HTTP server drained (in-flight calls finish first).
+  // Closed in reverse order.
   const closers: (() => Promise<void> | void)[] = [];
   const close = async () => {
-    await server.close();
     for (const closer of closers.reverse()) await closer();
   };
-
   try {
     const metrics = options.metrics ?? new ServiceMetrics({ service: 'mcp-server' });
     metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
@@ -173,13 +216,9 @@ export async function startMcpServer(options: StartMcpServerOptions): Promise<Ru
         })),
       },
     });
-    fetchApp = app.fetch as typeof fetchApp;
-
     return {
       app,
-      url,
       mcpUrl: resource.href,
-      port,
       ...(oauth?.demoUser ? { demoUser: oauth.demoUser } : {}),
       ...(store ? { store } : {}),
       ...(oauth ? { provider: oauth.provider } : {}),

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO } from './__fixtures__/backends.testkit';
 import {
   type DemoMcpServer,
+  demoMcpServer,
   demoToolArguments,
-  startDemoMcpServer,
 } from './__fixtures__/demo-server.testkit';
+import type { InProcessMcpServer } from './__fixtures__/in-process.testkit';
 import {
   authorize,
   CookieBrowser,
@@ -23,7 +24,6 @@ import {
   registerClient,
   tokenRequest,
 } from './__fixtures__/oauth-steps.testkit';
-import type { RunningMcpServer } from './server';
 
 const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 /** A JSON-RPC `tools/call` request. */
@@ -36,12 +36,12 @@ const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
 
 describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry, revocation, scopes', () => {
   let demo: DemoMcpServer;
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   let dir: string;
   let user: { username: string; password: string };
 
   beforeAll(async () => {
-    demo = await startDemoMcpServer('mcp-server-tokens-');
+    demo = await demoMcpServer('mcp-server-tokens-');
     ({ server, dir } = demo);
     user = server.demoUser!;
   });
@@ -53,7 +53,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
     body: unknown = listTools,
     headers: Record<string, string> = {},
   ) =>
-    fetch(server.mcpUrl, {
+    server.fetch(server.mcpUrl, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -65,13 +65,13 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
       body: JSON.stringify(body),
     });
   const refresh = (refreshToken: string, clientId: string) =>
-    tokenRequest(server.url, {
+    tokenRequest(server, {
       grant_type: 'refresh_token',
       refresh_token: refreshToken,
       client_id: clientId,
     });
   /** The OAuth flow as the demo user (registration, login, consent, code for tokens). */
-  const signIn = () => authorize(server.mcpUrl, server.url, user.username, user.password);
+  const signIn = () => authorize(server.mcpUrl, server, user.username, user.password);
   /** Signs a token with the server's own current key, to test what the verifier refuses. */
   const forge = async (claims: Record<string, unknown>, expiresIn = '5m') => {
     const keys = JSON.parse(readFileSync(join(dir, 'oauth-keys.json'), 'utf8'));
@@ -98,6 +98,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
     await client.connect(
       new LegacyTransport(new URL(server.mcpUrl), {
         requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+        fetch: server.fetch,
       }),
     );
     expect(client.getServerVersion()?.name).toBe('dcg-mcp-server');
@@ -166,12 +167,12 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
 
   it('a client that asks for offline_access without prompt=consent sees it on the consent page and gets a refresh token', async () => {
     const redirect = 'http://127.0.0.1:40002/cb';
-    const { client_id } = await registerClient(server.url, {
+    const { client_id } = await registerClient(server, {
       redirect_uris: [redirect],
       grant_types: ['authorization_code', 'refresh_token'],
     });
     const { verifier, challenge } = pkce();
-    const browser = new CookieBrowser();
+    const browser = new CookieBrowser(server.fetch);
     // No prompt parameter at all, as OAuth 2.1 clients send it.
     const authorizeUrl = authorizationUrl(server.url, {
       clientId: client_id,
@@ -189,7 +190,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
     expect(consentPage).toContain('<code>offline_access</code>: Stay signed in (refresh tokens)');
     const confirm = formOf(consentPage, 'confirm');
     const back = await post(confirm.action, { csrf: confirm.csrf });
-    const tokens = await tokenRequest(server.url, {
+    const tokens = await tokenRequest(server, {
       grant_type: 'authorization_code',
       client_id,
       code: back.stoppedAt!.searchParams.get('code')!,
@@ -202,7 +203,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('a registered confidential client authenticates with its secret, which is stored hashed', async () => {
-    const { client_id, client_secret } = await registerClient(server.url, {
+    const { client_id, client_secret } = await registerClient(server, {
       redirect_uris: ['https://client.example/cb'],
       token_endpoint_auth_method: 'client_secret_basic',
     });
@@ -210,7 +211,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
     expect(stored?.client_secret).toMatch(/^sha256\$/);
     expect(JSON.stringify(stored)).not.toContain(client_secret);
     const revoke = (secret: string) =>
-      fetch(`${server.url}/revoke`, {
+      server.fetch(`${server.url}/revoke`, {
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
@@ -227,7 +228,7 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   it('revoking a refresh token ends its grant: its access tokens are refused', async () => {
     const { oauth, accessToken, refreshToken } = await signIn();
     expect((await mcp(accessToken)).status).toBe(200);
-    const revoked = await fetch(`${server.url}/revoke`, {
+    const revoked = await server.fetch(`${server.url}/revoke`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ token: refreshToken!, client_id: oauth.information!.client_id }),
@@ -258,11 +259,11 @@ describe('mcp-server tokens: refresh rotation, reuse detection, audience, expiry
   });
 
   it('the authorization server refuses another resource, with iss on the error response', async () => {
-    const { client_id } = await registerClient(server.url, {
+    const { client_id } = await registerClient(server, {
       redirect_uris: ['http://127.0.0.1:40000/cb'],
       application_type: 'native',
     });
-    const response = await fetch(
+    const response = await server.fetch(
       `${server.url}/authorize?${new URLSearchParams({
         client_id,
         response_type: 'code',

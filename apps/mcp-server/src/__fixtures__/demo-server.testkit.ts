@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '@dcg/http-kit';
-import { type RunningMcpServer, startMcpServer } from '../server';
 import { type Backends, DEMO, GOVERNANCE_KEY, startBackends } from './backends.testkit';
+import { type InProcessMcpServer, inProcessMcpServer } from './in-process.testkit';
 
-/** mcp-server in demo mode over the real backends, in a folder of its own. */
+/** mcp-server in demo mode, in process, over the real backends, in a folder of its own. */
 export interface DemoMcpServer {
   readonly backends: Backends;
-  readonly server: RunningMcpServer;
+  readonly server: InProcessMcpServer;
   /** The server's data folder (its OAuth keys, its store). */
   readonly dir: string;
   /** Stops the server and the backends and removes the folder. */
@@ -16,14 +16,14 @@ export interface DemoMcpServer {
 }
 
 /**
- * Starts governance-api and kg-api with the demo data, and mcp-server in demo mode (a demo user)
- * in front of them.
+ * Starts governance-api and kg-api with the demo data, and builds mcp-server in demo mode (a demo
+ * user) in front of them, in process (reach it with `server.fetch`).
  *
  * @example
- * const demo = await startDemoMcpServer('mcp-server-tokens-');
+ * const demo = await demoMcpServer('mcp-server-tokens-');
  * const { username, password } = demo.server.demoUser!;
  */
-export async function startDemoMcpServer(
+export async function demoMcpServer(
   prefix: string,
   /** Configuration on top of the demo's (e.g. `rateLimit` off where bursts are the point). */
   overrides: Record<string, unknown> = {},
@@ -34,9 +34,9 @@ export async function startDemoMcpServer(
     await backends.close();
     rmSync(dir, { recursive: true, force: true });
   };
-  let server: RunningMcpServer;
+  let server: InProcessMcpServer;
   try {
-    server = await startMcpServer({
+    server = await inProcessMcpServer({
       dataDir: dir,
       demo: true,
       config: {

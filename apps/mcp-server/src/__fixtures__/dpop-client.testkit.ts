@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { type HttpTarget, reach } from './in-process.testkit';
 import { loginAndApprove, pkce } from './oauth-client.testkit';
 
 /** A DPoP key of a client (RFC 9449) that signs real proofs. */
@@ -48,10 +49,10 @@ export async function dpopKey(alg: 'ES256' | 'Ed25519' = 'ES256'): Promise<DpopK
  * DPoP proof of `key`: answers the token response (a DPoP-bound token when the server binds).
  *
  * @example
- * const tokens = await dpopAuthorize(server.url, server.mcpUrl, user, key);
+ * const tokens = await dpopAuthorize(server, server.mcpUrl, user, key);
  */
 export async function dpopAuthorize(
-  base: string,
+  target: HttpTarget,
   mcpUrl: string,
   user: { username: string; password: string },
   key: DpopKey | undefined,
@@ -62,6 +63,7 @@ export async function dpopAuthorize(
   refresh_token?: string;
   client_id: string;
 }> {
+  const { url: base, fetch } = reach(target);
   const redirectUri = 'http://127.0.0.1:33418/callback';
   const registered = await fetch(`${base}/register`, {
     method: 'POST',
@@ -91,7 +93,7 @@ export async function dpopAuthorize(
   }).toString();
   const callback = await loginAndApprove(
     authorizationUrl,
-    base,
+    target,
     user.username,
     user.password,
     redirectUri,

@@ -5,6 +5,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
+import { type HttpTarget, reach } from './in-process.testkit';
 
 /**
  * An OAuthClientProvider held in memory, as a test client: it records the authorization URL the
@@ -83,6 +84,9 @@ export class MemoryOAuthClient implements OAuthClientProvider {
 export class CookieBrowser {
   private readonly cookies = new Map<string, { name: string; value: string; path: string }>();
 
+  /** `fetchFn` reaches the server (an in-process server's own fetch, or the network). */
+  constructor(private readonly fetchFn: typeof fetch = fetch) {}
+
   async request(url: string | URL, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     const path = new URL(url).pathname;
@@ -94,7 +98,7 @@ export class CookieBrowser {
     if (matching.length > 0) {
       headers.set('cookie', matching.map((cookie) => `${cookie.name}=${cookie.value}`).join('; '));
     }
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    const response = await this.fetchFn(url, { ...init, headers, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';');
       const index = pair!.indexOf('=');
@@ -183,14 +187,15 @@ export function postForm(
  */
 export async function loginAndApprove(
   authorizationUrl: URL,
-  base: string,
+  base: HttpTarget,
   username: string,
   password: string,
   redirectUrl: string,
 ): Promise<URL> {
+  const { url, fetch } = reach(base);
   return signInAndConsent(
-    new CookieBrowser(),
-    base,
+    new CookieBrowser(fetch),
+    url,
     authorizationUrl,
     { username, password },
     redirectUrl,
@@ -240,11 +245,11 @@ export async function signInAndConsent(
  * answers the tokens and the client.
  *
  * @example
- * const { oauth } = await authorize(server.mcpUrl, server.url, user, password);
+ * const { oauth } = await authorize(server.mcpUrl, server, user, password);
  */
 export async function authorize(
   mcpUrl: string,
-  base: string,
+  base: HttpTarget,
   username: string,
   password: string,
   options: { redirectUrl?: string; oauth?: MemoryOAuthClient } = {},
@@ -261,7 +266,10 @@ export async function authorize(
     { name: 'authorize', version: '1.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
-  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: oauth });
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), {
+    authProvider: oauth,
+    fetch: reach(base).fetch,
+  });
   const refused = await client.connect(transport).then(
     () => undefined,
     (error: unknown) => error,

@@ -1,3 +1,4 @@
+import { type HttpTarget, reach } from './in-process.testkit';
 import { type CookieBrowser, pkce, signInAndConsent } from './oauth-client.testkit';
 
 // The steps of an OAuth client over plain HTTP (register, authorize, sign in and consent, token),
@@ -9,8 +10,9 @@ import { type CookieBrowser, pkce, signInAndConsent } from './oauth-client.testk
  * @example
  * expect((await register(server.url, { redirect_uris: ['x'] })).status).toBe(400);
  */
-export function register(base: string, metadata: Record<string, unknown>): Promise<Response> {
-  return fetch(`${base}/register`, {
+export function register(base: HttpTarget, metadata: Record<string, unknown>): Promise<Response> {
+  const { url, fetch } = reach(base);
+  return fetch(`${url}/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(metadata),
@@ -25,7 +27,7 @@ export function register(base: string, metadata: Record<string, unknown>): Promi
  * const { client_id } = await registerClient(server.url, { redirect_uris: [REDIRECT] });
  */
 export async function registerClient(
-  base: string,
+  base: HttpTarget,
   metadata: Record<string, unknown>,
 ): Promise<{ client_id: string; client_secret?: string }> {
   const response = await register(base, { token_endpoint_auth_method: 'none', ...metadata });
@@ -101,11 +103,12 @@ export async function authorizationCode(
  * await tokenRequest(server.url, { grant_type: 'refresh_token', refresh_token, client_id });
  */
 export function tokenRequest(
-  base: string,
+  base: HttpTarget,
   form: Record<string, string>,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  return fetch(`${base}/token`, {
+  const { url, fetch } = reach(base);
+  return fetch(`${url}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(form),

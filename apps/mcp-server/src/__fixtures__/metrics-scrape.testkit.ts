@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { DEMO } from './backends.testkit';
-import { startDemoMcpServer } from './demo-server.testkit';
+import { demoMcpServer } from './demo-server.testkit';
 import { authorize } from './oauth-client.testkit';
 
 /**
@@ -12,12 +12,12 @@ import { authorize } from './oauth-client.testkit';
  * const text = await mcpServerScrape();
  */
 export async function mcpServerScrape(): Promise<string> {
-  const demo = await startDemoMcpServer('mcp-server-scrape-', { rateLimit: { enabled: false } });
+  const demo = await demoMcpServer('mcp-server-scrape-', { rateLimit: { enabled: false } });
   try {
     const { server } = demo;
     const { oauth, accessToken } = await authorize(
       server.mcpUrl,
-      server.url,
+      server,
       server.demoUser!.username,
       server.demoUser!.password,
     );
@@ -28,12 +28,13 @@ export async function mcpServerScrape(): Promise<string> {
     await client.connect(
       new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
         requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+        fetch: server.fetch,
       }),
     );
     await client.callTool({ name: 'get_system', arguments: { systemId: DEMO.systemId } });
     await client.callTool({ name: 'get_system', arguments: { systemId: 42 } });
     await client.close();
-    await fetch(`${server.url}/token`, {
+    await server.fetch(`${server.url}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
@@ -43,7 +44,7 @@ export async function mcpServerScrape(): Promise<string> {
       }),
     });
     // From loopback outside production a scrape needs no key.
-    const response = await fetch(`${server.url}/metrics`);
+    const response = await server.fetch(`${server.url}/metrics`);
     if (response.status !== 200) throw new Error(`mcp-server /metrics answered ${response.status}`);
     return await response.text();
   } finally {
