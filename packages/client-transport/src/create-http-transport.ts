@@ -74,23 +74,8 @@ export function createHttpTransport<I>(
     const userSignal = call.signal;
     if (userSignal?.aborted) throw errors.aborted(url, userSignal.reason);
     const deadline = Date.now() + settings.timeoutMs;
-    // One controller of this call, tied to the caller's signal and the deadline only while the
-    // call runs: an MCP server aborts every tool call's signal once the call is answered, and a
-    // composed signal (AbortSignal.any) would carry that abort on into the finished fetch.
-    const controller = new AbortController();
-    const signal = controller.signal;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new DOMException('The call ran out of time', 'TimeoutError'));
-    }, settings.timeoutMs);
-    const onAbort = () => controller.abort(userSignal?.reason);
-    userSignal?.addEventListener('abort', onAbort, { once: true });
-    // The query string goes into the path: ky given `searchParams` builds its Request twice.
-    const query = call.searchParams
-      ? new URLSearchParams(call.searchParams as Record<string, string>).toString()
-      : '';
-    const path = query === '' ? call.path : `${call.path}?${query}`;
+    const timeoutSignal = AbortSignal.timeout(settings.timeoutMs);
+    const signal = userSignal ? AbortSignal.any([userSignal, timeoutSignal]) : timeoutSignal;
     const retry: RetryOptions = {
       limit: settings.retries,
       methods: [call.method],
@@ -115,7 +100,7 @@ export function createHttpTransport<I>(
       },
     };
     try {
-      const response = await api(path, {
+      const response = await api(call.path, {
         method: call.method,
         signal,
         retry,
@@ -126,7 +111,7 @@ export function createHttpTransport<I>(
         },
         // ky and fetch skip what is undefined; `duplex` is what a streamed body needs (not in
         // ky's types), allowed and ignored for other bodies. One object: bytes of the browser bundle.
-        ...({ body: call.body, duplex: 'half' } as object),
+        ...({ searchParams: call.searchParams, body: call.body, duplex: 'half' } as object),
       });
       const text = await readText(response, settings.maxResponseBytes, (issue, cause) =>
         errors.invalid(url, [issue], cause),
@@ -145,16 +130,13 @@ export function createHttpTransport<I>(
     } catch (error) {
       // The caller's abort wins over everything else: it is what the caller asked for.
       if (userSignal?.aborted) throw errors.aborted(url, userSignal.reason);
-      if (timedOut) throw errors.timeout(url, settings.timeoutMs, error);
+      if (timeoutSignal.aborted) throw errors.timeout(url, settings.timeoutMs, error);
       if (errors.isOwn(error)) throw error;
       if (error instanceof HTTPError) {
         const { document, fallback } = await readProblem(error.response);
         throw errors.problem(error.response.status, document, fallback, error);
       }
       throw errors.network(url, error);
-    } finally {
-      clearTimeout(timer);
-      userSignal?.removeEventListener('abort', onAbort);
     }
   };
 }
