@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { END_USER_HEADER, type Logger, type ServiceMetrics } from '@dcg/http-kit';
+import { END_USER_HEADER, type Logger, type ServiceMetrics, TurnBudget } from '@dcg/http-kit';
 import { createKgClient } from '@dcg/kg-client';
 import { createMarketplaceClient } from '@dcg/marketplace-client';
 import { createDcgMcpServer, type DcgMcpDeps } from '@dcg/mcp-tools';
@@ -29,12 +29,26 @@ export function createToolsHandler(options: {
 }): McpHttpHandler {
   const { config, env } = options;
   const endUsers = new AsyncLocalStorage<string>();
+  // The backends' answers go on at most `maxStartsPerTurn` per turn of the event loop, as the
+  // requests start: answers that arrive together would otherwise be parsed, checked and answered
+  // on in one stretch of CPU, which the probes would wait behind.
+  const answers = config.admission.enabled
+    ? new TurnBudget(config.admission.maxStartsPerTurn)
+    : undefined;
+  const paced =
+    (send: typeof fetch): typeof fetch =>
+    async (input, init) => {
+      const response = await send(input, init);
+      await answers?.take();
+      return response;
+    };
   const deps: DcgMcpDeps = {
     observeToolCall: toolCallMetrics(options.metrics),
     marketplace: createMarketplaceClient({
       baseUrl: config.governance.baseUrl,
       apiKey: resolveSecret(config.governance.apiKey, env),
       timeoutMs: config.governance.timeoutMs,
+      fetch: paced((input, init) => fetch(input, init)),
     }),
     kg: createKgClient({
       baseUrl: config.knowledgeGraph.baseUrl,
@@ -42,13 +56,13 @@ export function createToolsHandler(options: {
       timeoutMs: config.knowledgeGraph.timeoutMs,
       // Names the user a call is made for: kg-api limits each user apart when this server's
       // key is trusted for it (`endUsers`), instead of all users sharing one bucket.
-      fetch: (input, init) => {
+      fetch: paced((input, init) => {
         const user = endUsers.getStore();
         if (user === undefined) return fetch(input, init);
         const request = new Request(input, init);
         request.headers.set(END_USER_HEADER, user);
         return fetch(request);
-      },
+      }),
     }),
     limits: config.limits,
     cacheHints: {

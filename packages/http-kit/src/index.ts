@@ -101,5 +101,6 @@ export {
 } from './shared-limits';
 export { strictUtf8, strictUtf8InSteps } from './strict-utf8';
 export { KeyedTokenBuckets, TokenBucket, type TokenRate } from './token-bucket';
+export { TurnBudget } from './turn-budget';
 export { type DecodeUtf8Result, decodeUtf8, decodeUtf8InSteps } from './utf8';
 export { zodValidationHook } from './zod-validation-hook';

@@ -172,17 +172,16 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         hits: [...some],
         ...(next === undefined ? {} : { nextCursor: encodeCursor(next, key) }),
       });
-      const fitted = fitItems(
+      // Cut short by the byte limit: the next page starts after what fitted.
+      const { answer, json } = fitItems(
         hits,
-        (some) => build(some, offset + some.length),
+        (some) => build(some, some.length < hits.length ? offset + some.length : result.nextOffset),
         limits.maxResultBytes,
       );
-      // Cut short by the byte limit: the next page starts after what fitted.
-      const next = fitted.count < hits.length ? offset + fitted.count : result.nextOffset;
-      const answer = build(hits.slice(0, fitted.count), next);
       return toolResult(
         answer,
         `${answer.hits.length} system(s) found by ${result.mode} search${environment === undefined ? ' in all environments' : ` in ${environment}`}${answer.nextCursor ? '; more with nextCursor' : ''}.`,
+        json,
       );
     }),
   );
@@ -318,7 +317,11 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         (some) => ({ ...answer, failingRequirements: [...some] }),
         limits.maxResultBytes,
       );
-      return toolResult(fitted.answer, answer.explanation.split('\n')[0] ?? answer.status);
+      return toolResult(
+        fitted.answer,
+        answer.explanation.split('\n')[0] ?? answer.status,
+        fitted.json,
+      );
     }),
   );
 

@@ -41,23 +41,36 @@ export function jsonBytes(value: unknown): number {
 
 /**
  * The largest prefix of `items` whose answer (built by `build`) fits in `maxBytes`, found by binary
- * search. `count` is how many items fit; 0 when even one does not.
+ * search. `count` is how many items fit; 0 when even one does not. `json` is the answer as JSON,
+ * serialized once here so that the tool result can reuse it (see `toolResult`).
  *
  * @example
- * const { count } = fitItems(rows, (some) => ({ rows: some }), 65_536);
+ * const { count, answer, json } = fitItems(rows, (some) => ({ rows: some }), 65_536);
  */
 export function fitItems<T, R>(
   items: readonly T[],
   build: (items: readonly T[]) => R,
   maxBytes: number,
-): { count: number; answer: R } {
-  if (jsonBytes(build(items)) <= maxBytes) return { count: items.length, answer: build(items) };
+): { count: number; answer: R; json: string } {
+  const fits = (count: number) => {
+    const answer = build(count === items.length ? items : items.slice(0, count));
+    const json = JSON.stringify(answer);
+    return Buffer.byteLength(json, 'utf8') <= maxBytes ? { count, answer, json } : undefined;
+  };
+  const whole = fits(items.length);
+  if (whole) return whole;
+  let best: { count: number; answer: R; json: string } | undefined;
   let low = 0;
   let high = items.length;
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
-    if (jsonBytes(build(items.slice(0, middle))) <= maxBytes) low = middle;
-    else high = middle - 1;
+    const fitted = fits(middle);
+    if (fitted) {
+      low = middle;
+      best = fitted;
+    } else high = middle - 1;
   }
-  return { count: low, answer: build(items.slice(0, low)) };
+  if (best) return best;
+  const answer = build([]);
+  return { count: 0, answer, json: JSON.stringify(answer) };
 }

@@ -4,6 +4,7 @@ import { jsonBytes } from './paging';
 /**
  * A successful tool answer: `structuredContent` for clients that read it, the same JSON as text
  * for those that do not (as the protocol recommends), after a one-line summary for people.
+ * `json` is `structured` already serialized (by `fitItems`), so that it is not serialized again.
  *
  * @example
  * return toolResult({ hits }, '3 systems found');
@@ -11,10 +12,11 @@ import { jsonBytes } from './paging';
 export function toolResult<T extends Record<string, unknown>>(
   structured: T,
   summary: string,
+  json: string = JSON.stringify(structured),
 ): CallToolResult & { structuredContent: T } {
   return {
     structuredContent: structured,
-    content: [{ type: 'text', text: `${summary}\n\n${JSON.stringify(structured)}` }],
+    content: [{ type: 'text', text: `${summary}\n\n${json}` }],
   };
 }
 
