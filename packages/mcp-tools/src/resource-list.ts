@@ -1,3 +1,4 @@
+import { contractStateOf } from '@dcg/contract-schema';
 import type { MarketplaceClient } from '@dcg/marketplace-client';
 import {
   type ListResourcesResult,
@@ -62,7 +63,7 @@ async function listAll(marketplace: MarketplaceClient, signal: AbortSignal): Pro
         uri: dataContractResourceUri(instance.environment, component.id),
         name: component.id,
         title: `${component.name ?? component.id} of ${instance.name} (${instance.environment})`,
-        description: `Data contract ${component.id}: ${component.compliance?.status ?? 'unknown'}`,
+        description: `Data contract ${component.id}: ${contractStateOf(component.compliance)}`,
         mimeType: 'application/json',
       });
     }
