@@ -1,8 +1,12 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runToExit, spawnService } from './spawn-service';
+import { runToExit, spawnService, startProcess } from './spawn-service';
 
 const appDir = fileURLToPath(new URL('./__fixtures__/echo-app', import.meta.url));
+const waiter = fileURLToPath(new URL('./__fixtures__/wait-for-sigterm.ts', import.meta.url));
 
 describe('spawnService', () => {
   it('starts an app, resolves with its listening record, and stops it with SIGTERM', async () => {
@@ -11,6 +15,8 @@ describe('spawnService', () => {
       expect(app.listening).toMatchObject({ msg: 'listening', extra: 1 });
       expect(await (await fetch(app.url)).text()).toBe('hello there');
       expect(app.output()).toContain('not json: a plain line');
+      expect(app.stdout()).toContain('not json: a plain line');
+      expect(app.stderr()).toBe('');
     } finally {
       await app.stop();
     }
@@ -27,8 +33,32 @@ describe('spawnService', () => {
 
 describe('runToExit', () => {
   it('resolves with the exit code and output of a refused start', async () => {
-    const { code, output } = await runToExit({ appDir, env: { LOG_LEVEL: 'verbose' } });
+    const { code, output, stdout, stderr } = await runToExit({
+      appDir,
+      env: { LOG_LEVEL: 'verbose' },
+    });
     expect(code).toBe(1);
     expect(output).toContain('echo-app: LOG_LEVEL must be one of info, silent; not "verbose"');
+    expect(stderr).toBe('echo-app: LOG_LEVEL must be one of info, silent; not "verbose"\n');
+    expect(stdout).toBe('');
+  }, 60_000);
+});
+
+describe('startProcess', () => {
+  it('runs an entry file in a working directory without node_modules, until signalled', async () => {
+    const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'dcg-entry-')));
+    try {
+      const running = startProcess({ appDir: cwd, entry: waiter });
+      const deadline = Date.now() + 30_000;
+      while (!running.stdout().includes('\n') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(running.stdout()).toBe(`cwd: ${cwd}\n`);
+      running.child.kill('SIGTERM');
+      expect(await running.exited()).toBe(2);
+      expect(running.stderr()).toBe('SIGTERM: abandoning\n');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   }, 60_000);
 });
