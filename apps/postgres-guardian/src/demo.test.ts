@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
 import { TEST_DATABASE_URL as DATABASE_URL, randomSchema } from '@dcg/testing-postgres';
+import { type SpawnedService, spawnService } from '@dcg/testing-process';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -13,11 +13,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 // guardian, which creates the demo tables and checks them (here in a schema of the test's own).
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = join(appDir, '..', '..', 'node_modules', '.bin', 'tsx');
 const root = mkdtempSync(join(tmpdir(), 'dcg-demo-'));
 const { schema } = randomSchema('dcg_demo');
 let api: RunningGovernanceApi | undefined;
-let guardian: ChildProcess | undefined;
+let guardian: SpawnedService | undefined;
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -29,11 +28,7 @@ function freePort(): Promise<number> {
 }
 
 afterAll(async () => {
-  if (guardian?.exitCode === null) {
-    const exited = new Promise((r) => guardian?.on('exit', r));
-    guardian.kill('SIGTERM');
-    await exited;
-  }
+  await guardian?.stop();
   await api?.close();
   delete process.env.DCG_DEMO_GUARDIAN_URL;
   const client = new pg.Client({ connectionString: DATABASE_URL });
@@ -46,29 +41,37 @@ afterAll(async () => {
 describe('the demo with the reference guardian', () => {
   it('shows orders compliant and invoices violated from real checks, customers unprocessable', async () => {
     process.env.LOG_LEVEL ??= 'warn';
+    // Each needs the other's address before it starts, and the guardian listens only once
+    // governance-api has written the demo guardian key: both ports are chosen here.
     const port = await freePort();
     const governancePort = await freePort();
-    guardian = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts'], {
-      cwd: appDir,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        GOVERNANCE_URL: `http://127.0.0.1:${governancePort}`,
-        DATABASE_URL,
-        DCG_DATA_DIR: join(root, 'postgres-guardian'),
-        DCG_DEMO: '1',
-        DCG_DEMO_SCHEMA: schema,
-        CHECK_INTERVAL: '1s',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
     process.env.DCG_DEMO_GUARDIAN_URL = `http://127.0.0.1:${port}`;
-    api = await startGovernanceApi({
-      dataDir: join(root, 'governance-api'),
-      port: governancePort,
-      demo: true,
-    });
-    const url = api.url;
+    // Assigned as each one starts, so afterAll stops what did start when the other fails.
+    const [running] = await Promise.all([
+      startGovernanceApi({
+        dataDir: join(root, 'governance-api'),
+        port: governancePort,
+        demo: true,
+      }).then((started) => {
+        api = started;
+        return started;
+      }),
+      spawnService({
+        appDir,
+        env: {
+          PORT: String(port),
+          GOVERNANCE_URL: `http://127.0.0.1:${governancePort}`,
+          DATABASE_URL,
+          DCG_DATA_DIR: join(root, 'postgres-guardian'),
+          DCG_DEMO: '1',
+          DCG_DEMO_SCHEMA: schema,
+          CHECK_INTERVAL: '1s',
+        },
+      }).then((started) => {
+        guardian = started;
+      }),
+    ]);
+    const url = running.url;
     const status = async (id: string) =>
       (await (
         await fetch(
@@ -90,7 +93,8 @@ describe('the demo with the reference guardian', () => {
       if (states.join() === 'compliant,violated,unprocessable') break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(states).toEqual(['compliant', 'violated', 'unprocessable']);
+    // The guardian's log says why when a state never comes.
+    expect(states, guardian?.output()).toEqual(['compliant', 'violated', 'unprocessable']);
     const invoices = await status('urn:dmb:cmp:finance:orders:0:invoices-port');
     expect(invoices.summary).toMatch(/12 rows have a null amount|allows nulls/);
     expect((await status('urn:dmb:cmp:finance:orders:0:orders-port')).policyId).toBeTruthy();

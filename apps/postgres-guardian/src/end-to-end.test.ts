@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningGovernanceApi, startGovernanceApi } from '@dcg/governance-api';
 import { TEST_DATABASE_URL as DATABASE_URL, randomSchema } from '@dcg/testing-postgres';
+import { type SpawnedService, spawnService } from '@dcg/testing-process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -18,7 +17,6 @@ const ADMIN = 'e2e-admin-key-0123456789';
 const GUARDIAN_KEY = 'e2e-guardian-key-0123456789';
 const ENV = 'production';
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = join(appDir, '..', '..', 'node_modules', '.bin', 'tsx');
 const { schema } = randomSchema('dcg_pgg');
 const dataDir = mkdtempSync(join(tmpdir(), 'dcg-pgg-'));
 const GUARDIAN_TEMPLATE = 'urn:dmb:itm:postgres-guardian:1';
@@ -28,19 +26,7 @@ const GUARDIAN = 'urn:dmb:cmp:finance:orders:0:guardian';
 
 let pool: pg.Pool;
 let api: RunningGovernanceApi;
-let guardian: ChildProcess;
-let guardianUrl = '';
-let guardianExit: Promise<number | null>;
-const lines: Array<Record<string, unknown>> = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+let guardian: SpawnedService;
 
 async function call(
   method: string,
@@ -218,13 +204,9 @@ beforeAll(async () => {
     },
   });
 
-  const port = await freePort();
-  guardianUrl = `http://127.0.0.1:${port}`;
-  guardian = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts'], {
-    cwd: appDir,
+  guardian = await spawnService({
+    appDir,
     env: {
-      ...process.env,
-      PORT: String(port),
       GOVERNANCE_URL: api.url,
       DCG_API_KEY: GUARDIAN_KEY,
       DATABASE_URL,
@@ -235,26 +217,11 @@ beforeAll(async () => {
       // The test follows the runs through the guardian's log lines ('run started' is debug).
       LOG_LEVEL: 'debug',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  guardianExit = new Promise((resolve) => guardian.on('exit', (code) => resolve(code)));
-  let buffer = '';
-  guardian.stdout?.on('data', (chunk) => {
-    buffer += chunk;
-    let nl = buffer.indexOf('\n');
-    while (nl >= 0) {
-      try {
-        lines.push(JSON.parse(buffer.slice(0, nl)));
-      } catch {}
-      buffer = buffer.slice(nl + 1);
-      nl = buffer.indexOf('\n');
-    }
-  });
-  await until('the guardian to listen', async () => lines.find((l) => l.msg === 'listening'));
 }, 60_000);
 
 afterAll(async () => {
-  if (guardian?.exitCode === null) guardian.kill('SIGKILL');
+  await guardian?.stop();
   await api?.close();
   await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   await pool.end();
@@ -269,7 +236,7 @@ describe('postgres-guardian end to end', () => {
       id: GUARDIAN_TEMPLATE,
       name: 'PostgreSQL guardian',
       version: '1.0.0',
-      url: guardianUrl,
+      url: guardian.url,
       properties: {
         dataContractGuardian: {
           policies: [
@@ -360,23 +327,27 @@ describe('postgres-guardian end to end', () => {
     let before = -1;
     let last: { status: string; evaluatedAt: string } | undefined;
     try {
-      const seen = lines.length;
+      const seen = guardian.records().length;
       await until('a run to start on orders', async () =>
-        lines.slice(seen).find((l) => l.msg === 'run started' && l.contract === WITBOOST_PORT),
+        guardian
+          .records()
+          .slice(seen)
+          .find((l) => l.msg === 'run started' && l.contract === WITBOOST_PORT),
       );
       await new Promise((r) => setTimeout(r, 300));
       before = await resultCount(WITBOOST_PORT);
       last = await compliance(WITBOOST_PORT);
-      guardian.kill('SIGTERM');
+      guardian.child.kill('SIGTERM');
       await until('the run to be abandoned', async () =>
-        lines
+        guardian
+          .records()
           .slice(seen)
           .find(
             (l) =>
               l.msg === 'run finished' && l.contract === WITBOOST_PORT && l.outcome === 'abandoned',
           ),
       );
-      expect(await guardianExit).toBe(0);
+      expect(await guardian.exited()).toBe(0);
     } finally {
       await blocker.query('ROLLBACK');
       blocker.release();

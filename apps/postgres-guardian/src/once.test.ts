@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +6,7 @@ import { validateSubmission } from '@dcg/contract-schema';
 import { guardedContracts } from '@dcg/guardian-sdk';
 import { openFileContractRegistry } from '@dcg/guardian-sdk/node';
 import { TEST_DATABASE_URL as DATABASE_URL, randomSchema } from '@dcg/testing-postgres';
+import { runToExit, spawnService } from '@dcg/testing-process';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import pg from 'pg';
@@ -16,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // `main.ts --once`, the CI mode: checks what the registry holds once and exits 0 / 1 / 2.
 
 const appDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = join(appDir, '..', '..', 'node_modules', '.bin', 'tsx');
 const dir = mkdtempSync(join(tmpdir(), 'dcg-once-'));
 const { schema } = randomSchema('dcg_once');
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
@@ -88,29 +86,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function once(key = 'ci-key', databaseUrl = DATABASE_URL): Promise<number | null> {
-  const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {
-    cwd: appDir,
+async function once(key = 'ci-key', databaseUrl = DATABASE_URL): Promise<number | null> {
+  const { code } = await runToExit({
+    appDir,
+    args: ['--once'],
     env: {
-      ...process.env,
       DCG_DATA_DIR: dir,
       DATABASE_URL: databaseUrl,
       GOVERNANCE_URL: governanceUrl,
       DCG_API_KEY: key,
       PORT: '1',
     },
-    stdio: 'ignore',
   });
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  return code;
 }
 
 describe('postgres-guardian --once', () => {
@@ -126,23 +114,18 @@ describe('postgres-guardian --once', () => {
 
   it('PostgreSQL unreachable: --once sends nothing, says why on stderr and exits 2', async () => {
     const before = received;
-    const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {
-      cwd: appDir,
+    const { code, stderr } = await runToExit({
+      appDir,
+      args: ['--once'],
       env: {
-        ...process.env,
         DCG_DATA_DIR: dir,
         DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test',
         GOVERNANCE_URL: governanceUrl,
         DCG_API_KEY: 'ci-key',
         LOG_LEVEL: 'silent',
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let stderr = '';
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-    });
-    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(2);
+    expect(code).toBe(2);
     expect(received).toBe(before);
     expect(stderr).toMatch(
       /^could not run: urn:dmb:cmp:a:b:0:port \(ci\): the check postgres_contract could not run: .*ECONNREFUSED.*; nothing was sent$/m,
@@ -151,29 +134,20 @@ describe('postgres-guardian --once', () => {
 
   it('scheduled with PostgreSQL unreachable: nothing sent, counted as could_not_run, retried each interval; /ready 503, /health 200', async () => {
     const before = received;
-    const port = await freePort();
-    const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts'], {
-      cwd: appDir,
+    const guardian = await spawnService({
+      appDir,
       env: {
-        ...process.env,
         DCG_DATA_DIR: dir,
         DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test',
         GOVERNANCE_URL: governanceUrl,
         DCG_API_KEY: 'ci-key',
-        PORT: String(port),
         CHECK_INTERVAL: '1s',
         METRICS_REQUIRE_KEY: '0',
         LOG_LEVEL: 'warn',
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    let stdout = '';
-    child.stdout?.on('data', (d) => {
-      stdout += d;
-    });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
     try {
-      const url = `http://127.0.0.1:${port}`;
+      const { url } = guardian;
       const couldNotRun = async () => {
         const text = await fetch(`${url}/metrics`).then((r) => r.text());
         return Number(
@@ -192,7 +166,9 @@ describe('postgres-guardian --once', () => {
       const ready = await fetch(`${url}/ready`);
       expect(ready.status).toBe(503);
       expect(((await ready.json()) as { error: string }).error).toMatch(/ECONNREFUSED/);
-      const line = stdout
+      // The log lines are JSON on stdout.
+      const line = guardian
+        .stdout()
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Record<string, unknown>)
@@ -205,36 +181,28 @@ describe('postgres-guardian --once', () => {
       });
       expect(String(line?.reason)).toMatch(/ECONNREFUSED/);
     } finally {
-      child.kill('SIGTERM');
+      await guardian.stop();
     }
-    expect(await exited).toBe(0);
+    expect(await guardian.exited()).toBe(0);
   }, 60_000);
 
   it('exits 2 with a message for a bad configuration', async () => {
-    const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {
-      cwd: appDir,
-      env: { ...process.env, DCG_DATA_DIR: dir, CHECK_INTERVAL: 'sometimes' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const { code, stderr } = await runToExit({
+      appDir,
+      args: ['--once'],
+      env: { DCG_DATA_DIR: dir, CHECK_INTERVAL: 'sometimes' },
     });
-    let stderr = '';
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-    });
-    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(2);
+    expect(code).toBe(2);
     expect(stderr).toMatch(/CHECK_INTERVAL: cannot read the duration "sometimes"/);
   });
 
   it('exits 2 naming LOG_LEVEL when it is not a known level', async () => {
-    const child = spawn(tsx, ['--conditions=@dcg/source', 'src/main.ts', '--once'], {
-      cwd: appDir,
-      env: { ...process.env, DCG_DATA_DIR: dir, LOG_LEVEL: 'verbose' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+    const { code, stderr } = await runToExit({
+      appDir,
+      args: ['--once'],
+      env: { DCG_DATA_DIR: dir, LOG_LEVEL: 'verbose' },
     });
-    let stderr = '';
-    child.stderr?.on('data', (d) => {
-      stderr += d;
-    });
-    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(2);
+    expect(code).toBe(2);
     expect(stderr).toMatch(/LOG_LEVEL: LOG_LEVEL must be one of debug, info, warn, error, silent/);
   });
 });
