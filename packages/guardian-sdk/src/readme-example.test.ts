@@ -1,9 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  type RunningProcess,
+  runToExit,
+  type ServiceCommand,
+  startProcess,
+} from '@dcg/testing-process';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,7 +23,6 @@ import { TEST_DATABASE_URL, testSchema } from './postgres/__fixtures__/test-data
 // real governance-api and PostgreSQL: scheduled, then `--once` in fresh processes.
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const exampleFile = join(packageDir, `readme-example-${process.pid}.tmp.ts`);
-const tsx = join(packageDir, '..', '..', 'node_modules', '.bin', 'tsx');
 const workDir = mkdtempSync(join(tmpdir(), 'dcg-readme-'));
 const TEMPLATE = 'urn:dmb:itm:readme-guardian:1';
 
@@ -26,7 +30,7 @@ let schema = '';
 let pool: pg.Pool;
 let drop: () => Promise<void>;
 let governance: TestGovernance;
-const children: ChildProcess[] = [];
+const children: RunningProcess[] = [];
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -38,28 +42,25 @@ function freePort(): Promise<number> {
 }
 
 /** The example as a process, in `cwd` (its data directory is relative to it). */
-function example(args: string[], env: Record<string, string> = {}, cwd = workDir) {
-  const child = spawn(tsx, ['--conditions=@dcg/source', exampleFile, ...args], {
-    cwd,
+function command(args: string[], env: Record<string, string> = {}, cwd = workDir): ServiceCommand {
+  return {
+    appDir: cwd,
+    entry: exampleFile,
+    args,
     env: {
-      ...process.env,
       GOVERNANCE_URL: governance.url,
       DCG_API_KEY: GUARDIAN_KEY,
       DATABASE_URL: TEST_DATABASE_URL,
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const out = { stdout: '', stderr: '' };
-  child.stdout?.on('data', (d) => {
-    out.stdout += d;
-  });
-  child.stderr?.on('data', (d) => {
-    out.stderr += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-  return { child, out, exited };
+  };
+}
+
+/** Started and left running for the test to follow; afterAll kills what is left. */
+function example(args: string[], env: Record<string, string> = {}): RunningProcess {
+  const running = startProcess(command(args, env));
+  children.push(running);
+  return running;
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000) {
@@ -84,7 +85,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
   rmSync(exampleFile, { force: true });
   rmSync(workDir, { recursive: true, force: true });
   await governance?.close();
@@ -123,7 +124,7 @@ describe('the README example guardian', () => {
       const r = await governance.results(ORDERS_PORT);
       return r.length > 0 ? r : undefined;
     });
-    expect(results[0], run.out.stdout + run.out.stderr).toMatchObject({
+    expect(results[0], run.output()).toMatchObject({
       environment: 'qa',
       status: 'compliant',
     });
@@ -131,31 +132,33 @@ describe('the README example guardian', () => {
     expect(stored).toContain('"has_columns"');
     expect(stored).toContain('"primary_key"');
     await until('the log line', async () =>
-      run.out.stdout.includes(`["${ORDERS_PORT}","compliant",null]`) ? true : undefined,
+      run.stdout().includes(`["${ORDERS_PORT}","compliant",null]`) ? true : undefined,
     );
     run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
+    expect(await run.exited()).toBe(0);
   }, 90_000);
 
   it('--once in a fresh process finds what it was provisioned with, and exits 0', async () => {
     const before = (await governance.results(ORDERS_PORT)).length;
-    const once = example(['--once']);
-    expect(await once.exited, once.out.stderr).toBe(0);
+    const once = await runToExit(command(['--once']));
+    expect(once.code, once.stderr).toBe(0);
     expect(await governance.results(ORDERS_PORT)).toHaveLength(before + 1);
   }, 60_000);
 
   it('--once says why it could not run and exits 2: governance-api down, nothing provisioned', async () => {
-    const down = example(['--once'], { GOVERNANCE_URL: 'http://127.0.0.1:1' });
-    expect(await down.exited).toBe(2);
-    expect(down.out.stderr).toMatch(
+    const down = await runToExit(command(['--once'], { GOVERNANCE_URL: 'http://127.0.0.1:1' }));
+    expect(down.code).toBe(2);
+    expect(down.stderr).toMatch(
       new RegExp(
         `^could not run: ${ORDERS_PORT} \\(qa\\): the result could not be submitted: the governance API cannot be reached: .+$`,
         'm',
       ),
     );
-    const empty = example(['--once'], {}, mkdtempSync(join(tmpdir(), 'dcg-readme-empty-')));
-    expect(await empty.exited).toBe(2);
-    expect(empty.out.stderr).toMatch(
+    const empty = await runToExit(
+      command(['--once'], {}, mkdtempSync(join(tmpdir(), 'dcg-readme-empty-'))),
+    );
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(
       /could not run: no contract to check: the guardian has not been provisioned \(registry \.dcg-data\/guardian\/contracts\.json\)/,
     );
   }, 60_000);
@@ -179,9 +182,9 @@ describe('the README example guardian', () => {
       );
       const t0 = Date.now();
       once.child.kill('SIGTERM');
-      expect(await once.exited).toBe(2);
+      expect(await once.exited()).toBe(2);
       expect(Date.now() - t0).toBeLessThan(5000);
-      expect(once.out.stderr).toMatch(/SIGTERM: abandoning the run, nothing is sent/);
+      expect(once.stderr()).toMatch(/SIGTERM: abandoning the run, nothing is sent/);
       // The lock is still held: the query is gone because it was cancelled, not because it ran.
       await until('the query to be cancelled', async () =>
         (await waiting()) === 0 ? true : undefined,
