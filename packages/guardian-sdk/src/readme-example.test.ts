@@ -154,9 +154,7 @@ describe('the README example guardian', () => {
         'm',
       ),
     );
-    const empty = await runToExit(
-      command(['--once'], {}, mkdtempSync(join(tmpdir(), 'dcg-readme-empty-'))),
-    );
+    const empty = await runToExit(command(['--once'], {}, mkdtempSync(join(workDir, 'empty-'))));
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(
       /could not run: no contract to check: the guardian has not been provisioned \(registry \.dcg-data\/guardian\/contracts\.json\)/,
