@@ -8,6 +8,7 @@ import {
   MAX_SEARCH_LIMIT,
   parseSparqlResults,
   type SearchPage,
+  SearchParameters,
   SearchRequestSchema,
   SearchResponseSchema,
   type SparqlResults,
@@ -132,12 +133,10 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
       scheme: listOf(options.scheme),
     });
     if (!request.success) return Promise.reject(invalidArgument('search', request.error));
-    const { offset, limit } = request.data;
-    const searchParams = new URLSearchParams({ term: request.data.term });
-    if (offset !== undefined) searchParams.set('offset', String(offset));
-    if (limit !== undefined) searchParams.set('limit', String(limit));
-    for (const name of ['lang', 'type', 'scheme'] as const) {
-      for (const value of request.data[name] ?? []) searchParams.append(name, value);
+    const searchParams = new URLSearchParams();
+    for (const [name, value] of Object.entries(request.data)) {
+      // A list is the parameter repeated; an absent option is no parameter.
+      for (const one of [value ?? []].flat()) searchParams.append(name, String(one));
     }
     return transport({
       method: 'get',
@@ -227,8 +226,8 @@ function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndp
     const pageSize = options.pageSize ?? MAX_SEARCH_LIMIT;
     const checked = z
       .object({
-        term: SearchRequestSchema.shape.term,
-        pageSize: z.int().check(z.gte(1), z.lte(MAX_SEARCH_LIMIT)),
+        term: SearchParameters.term,
+        pageSize: SearchParameters.limit,
         maxResults: z.optional(z.int().check(z.gte(1))),
       })
       .safeParse({ term, pageSize, maxResults: options.maxResults });

@@ -1,5 +1,5 @@
 import type { RdfTerm, SparqlSelectResults } from '@dcg/kg-schema';
-import { isAbsoluteIri } from '@dcg/kg-schema';
+import { isAbsoluteIri, isLanguageRange } from '@dcg/kg-schema';
 import { KgClientError } from './kg-client-error';
 
 const rdfs = 'http://www.w3.org/2000/01/rdf-schema#';
@@ -13,7 +13,6 @@ const predicates = {
   narrower: `${skos}narrower`,
   related: `${skos}related`,
 } as const;
-const langTag = /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/;
 
 /** A text of a concept, with its language tag when it has one. */
 export interface DescribedText {
@@ -45,7 +44,7 @@ export interface DescribeOptions {
   /**
    * Preferred language tags, most preferred first (`'en'` or `['de', 'en']`). Texts in other
    * languages are left out; untagged texts are always kept. Matching follows SPARQL
-   * `langMatches`: `en` also matches `en-GB`. Default: every language.
+   * `langMatches`: `en` also matches `en-GB`, `*` any tagged text. Default: every language.
    */
   readonly lang?: string | readonly string[] | undefined;
 }
@@ -74,20 +73,19 @@ export function buildDescribeQuery(iris: readonly string[], options: DescribeOpt
       : `\n    FILTER(!isLiteral(?value) || lang(?value) = "" || ${langs
           .map((lang) => `langMatches(lang(?value), "${lang}")`)
           .join(' || ')})`;
-  return `PREFIX rdfs: <${rdfs}>
-PREFIX skos: <${skos}>
-SELECT ?concept ?property ?value ?inverse WHERE {
-  VALUES ?concept { ${iris.map((iri) => `<${iri}>`).join(' ')} }
-  {
-    VALUES ?property { skos:prefLabel rdfs:label skos:altLabel skos:definition skos:broader skos:narrower skos:related }
-    ?concept ?property ?value .${langFilter}
-  }
+  const { broader, narrower, related } = predicates;
+  return `SELECT ?concept ?property ?value ?inverse WHERE {
+  VALUES ?concept { ${iriList(iris)} }
+  { VALUES ?property { ${iriList(Object.values(predicates))} }
+    ?concept ?property ?value .${langFilter} }
   UNION
-  {
-    VALUES ?inverse { skos:broader skos:narrower skos:related }
-    ?value ?inverse ?concept .
-  }
+  { VALUES ?inverse { ${iriList([broader, narrower, related])} }
+    ?value ?inverse ?concept . }
 }`;
+}
+
+function iriList(iris: readonly string[]): string {
+  return iris.map((iri) => `<${iri}>`).join(' ');
 }
 
 /**
@@ -211,7 +209,9 @@ function rank(text: DescribedText, langs: string[]): number {
 
 function preference(lang: string, langs: string[]): number {
   const lower = lang.toLowerCase();
-  const index = langs.findIndex((wanted) => lower === wanted || lower.startsWith(`${wanted}-`));
+  const index = langs.findIndex(
+    (wanted) => lower === wanted || wanted === '*' || lower.startsWith(`${wanted}-`),
+  );
   return index === -1 ? langs.length : index;
 }
 
@@ -227,7 +227,7 @@ function sortTexts(texts: DescribedText[], langs: string[]): DescribedText[] {
 function normalizeLangs(lang: string | readonly string[] | undefined): string[] {
   const list = lang === undefined ? [] : typeof lang === 'string' ? [lang] : [...lang];
   for (const tag of list) {
-    if (!langTag.test(tag)) {
+    if (!isLanguageRange(tag)) {
       throw new KgClientError('invalid_argument', `${JSON.stringify(tag)} is not a language tag`);
     }
   }

@@ -3,7 +3,6 @@ export type { ProblemDetails } from './problem-details';
 export { ProblemDetailsSchema } from './problem-details';
 export type { SchemaIssue } from './schema-issues';
 export { schemaIssues } from './schema-issues';
-export type { SearchPage } from './search-response';
 export {
   isLanguageRange,
   MAX_SEARCH_FILTER_IRI_LENGTH,
@@ -11,9 +10,11 @@ export {
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_OFFSET,
   MAX_SEARCH_TERM_LENGTH,
+  SearchParameters,
   SearchRequestSchema,
-  SearchResponseSchema,
-} from './search-response';
+} from './search-request';
+export type { SearchPage } from './search-response';
+export { SearchResponseSchema } from './search-response';
 export type { GraphInfo, SourceSummary } from './sources';
 export { GraphInfoSchema, SourceListSchema, SourceSummarySchema } from './sources';
 export type {

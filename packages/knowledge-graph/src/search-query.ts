@@ -1,24 +1,29 @@
-import {
-  isAbsoluteIri,
-  isLanguageRange,
-  MAX_SEARCH_FILTER_IRI_LENGTH,
-  MAX_SEARCH_FILTER_VALUES,
-  MAX_SEARCH_LIMIT,
-  MAX_SEARCH_OFFSET,
-  MAX_SEARCH_TERM_LENGTH,
-} from '@dcg/kg-schema';
+import { SearchParameters } from '@dcg/kg-schema';
 import { z } from 'zod';
 
-/** A query parameter holding an integer from `min` to `max`, `fallback` when absent. */
-function boundedInteger(name: string, min: number, max: number, fallback: number) {
-  const range = `${name} must be between ${min} and ${max}`;
-  return z.coerce
-    .number({ error: `${name} must be an integer between ${min} and ${max}` })
-    .int(`${name} must be an integer`)
-    .min(min, range)
-    .max(max, range)
-    .default(fallback);
+// The query string holds text: numbers and lists are read out of it here, and every rule on
+// the values is kg-schema's `SearchParameters`, the same the clients check with.
+
+/** The OpenAPI description of a parameter: zod's JSON Schema of the rule it is checked by. */
+function documented(rule: z.core.$ZodType) {
+  const { $schema: _, ...schema } = z.toJSONSchema(rule) as Record<string, unknown>;
+  return schema;
 }
+
+/** A number parameter, `fallback` when absent. */
+function numberParameter(name: 'offset' | 'limit', fallback: number) {
+  return z
+    .string({ error: 'must be given once' })
+    .transform(Number)
+    .pipe(SearchParameters[name])
+    .default(fallback)
+    .meta({ ...documented(SearchParameters[name]), default: fallback });
+}
+
+/** One or more values: a query parameter given once (a string) or repeated (an array). */
+const repeatable = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (typeof value === 'string' ? [value] : value));
 
 /**
  * Query parameters of `GET /v1/search/query` (internal and passthrough): `term` required, at
@@ -30,37 +35,14 @@ function boundedInteger(name: string, min: number, max: number, fallback: number
 export const SearchQuerySchema = z.object({
   term: z
     .string({ error: 'term is required' })
-    .min(1, 'term must not be empty')
-    .max(MAX_SEARCH_TERM_LENGTH, `term must be at most ${MAX_SEARCH_TERM_LENGTH} characters`),
-  offset: boundedInteger('offset', 0, MAX_SEARCH_OFFSET, 0),
-  limit: boundedInteger('limit', 1, MAX_SEARCH_LIMIT, 10),
+    .pipe(SearchParameters.term)
+    .meta(documented(SearchParameters.term)),
+  offset: numberParameter('offset', 0),
+  limit: numberParameter('limit', 10),
 });
 
 /** Parsed search query. */
 export type SearchQuery = z.infer<typeof SearchQuerySchema>;
-
-/** One or more values: a query parameter given once (a string) or repeated (an array). */
-const repeatable = z
-  .union([z.string(), z.array(z.string())])
-  .transform((value) => (typeof value === 'string' ? [value] : value));
-
-/** A repeatable filter of absolute IRIs, named `name` in its messages. */
-function iriFilter(name: 'type' | 'scheme') {
-  const iri = z
-    .string()
-    .max(
-      MAX_SEARCH_FILTER_IRI_LENGTH,
-      `${name} must be at most ${MAX_SEARCH_FILTER_IRI_LENGTH} characters`,
-    )
-    .refine(isAbsoluteIri, `${name} must be an absolute IRI`);
-  return repeatable
-    .pipe(
-      z
-        .array(iri)
-        .max(MAX_SEARCH_FILTER_VALUES, `${name} takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
-    )
-    .optional();
-}
 
 /**
  * Query parameters of the internal `GET /v1/search/query`: {@link SearchQuerySchema} plus the
@@ -80,14 +62,10 @@ export const InternalSearchQuerySchema = SearchQuerySchema.extend({
         .map((v) => v.trim())
         .filter((v) => v !== ''),
     )
-    .pipe(
-      z
-        .array(z.string().refine(isLanguageRange, 'lang must be a BCP 47 language tag or *'))
-        .max(MAX_SEARCH_FILTER_VALUES, `lang takes at most ${MAX_SEARCH_FILTER_VALUES} values`),
-    )
+    .pipe(SearchParameters.lang)
     .optional(),
-  type: iriFilter('type'),
-  scheme: iriFilter('scheme'),
+  type: repeatable.pipe(SearchParameters.type).optional(),
+  scheme: repeatable.pipe(SearchParameters.scheme).optional(),
 });
 
 /** Parsed internal search query. */
