@@ -111,16 +111,16 @@ export async function runCli(
     io.err.write(`${(error as Error).message}\n\n${USAGE}`);
     return EXIT.couldNotRun;
   }
-  if (parsed.usage) {
+  if (parsed.command === 'usage') {
     // No arguments: the help, on stderr since nothing was done (as dcg-contract and dcg-guardian).
     io.err.write(USAGE);
     return EXIT.couldNotRun;
   }
-  if (parsed.help) {
+  if (parsed.command === 'help') {
     io.out.write(USAGE);
     return 0;
   }
-  if (parsed.version) {
+  if (parsed.command === 'version') {
     const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
     io.out.write(`${version}\n`);
     return 0;
@@ -327,16 +327,22 @@ async function preflight(
   throw failureOf(probe, url, 'kg-api refused the upload (nothing was sent)');
 }
 
-function parseCliArgs(argv: string[]) {
-  if (argv.length === 0) {
-    return {
-      usage: true as const,
-      help: false as const,
-      version: false as const,
-      sourceId: '',
-      inputs: [],
+/** What the command line asks for: a help or version text, or an ingest. */
+type CliRequest =
+  | { command: 'usage' }
+  | { command: 'help' }
+  | { command: 'version' }
+  | {
+      command: 'ingest';
+      sourceId: string;
+      inputs: string[];
+      url: string | undefined;
+      key: string | undefined;
+      format: RdfFormat | undefined;
     };
-  }
+
+function parseCliArgs(argv: string[]): CliRequest {
+  if (argv.length === 0) return { command: 'usage' };
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -348,24 +354,8 @@ function parseCliArgs(argv: string[]) {
       version: { type: 'boolean', short: 'V' },
     },
   });
-  if (values.help || positionals[0] === 'help') {
-    return {
-      usage: false as const,
-      help: true as const,
-      version: false as const,
-      sourceId: '',
-      inputs: [],
-    };
-  }
-  if (values.version || positionals[0] === 'version') {
-    return {
-      usage: false as const,
-      help: false as const,
-      version: true as const,
-      sourceId: '',
-      inputs: [],
-    };
-  }
+  if (values.help || positionals[0] === 'help') return { command: 'help' };
+  if (values.version || positionals[0] === 'version') return { command: 'version' };
   const [command, sourceId, ...inputs] = positionals;
   if (command === undefined) throw new Error('a command is needed: ingest');
   if (command !== 'ingest') throw new Error(`unknown command "${command}"`);
@@ -376,16 +366,7 @@ function parseCliArgs(argv: string[]) {
   if (format !== undefined && !FORMATS.includes(format)) {
     throw new Error(`--format must be one of ${FORMATS.join(', ')}`);
   }
-  return {
-    usage: false as const,
-    help: false as const,
-    version: false as const,
-    sourceId,
-    inputs,
-    url: values.url,
-    key: values.key,
-    format,
-  };
+  return { command, sourceId, inputs, url: values.url, key: values.key, format };
 }
 
 /** A problem answer of kg-api (by code: the client's classes may come from two bundles). */
