@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@dcg/http-kit';
+import { runToExit } from '@dcg/testing-process';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from './config';
 
@@ -63,14 +63,12 @@ describe('readConfig', () => {
     expect((error as ConfigError).problems.map((p) => p.key)).toEqual(['PORT', 'LOG_LEVEL']);
   });
 
-  it('stops the process with one JSON line and exit code 1, as the other apps do', () => {
-    const main = fileURLToPath(new URL('./main.ts', import.meta.url));
-    const run = spawnSync(process.execPath, ['--conditions=@dcg/source', '--import', 'tsx', main], {
-      env: { ...process.env, PORT: 'eighty', LOG_LEVEL: 'silent', DCG_DEMO: '' },
-      encoding: 'utf8',
-      timeout: 60_000,
+  it('stops the process with one JSON line and exit code 1, as the other apps do', async () => {
+    const run = await runToExit({
+      appDir: fileURLToPath(new URL('..', import.meta.url)),
+      env: { PORT: 'eighty', LOG_LEVEL: 'silent', DCG_DEMO: '' },
     });
-    expect(run.status).toBe(1);
+    expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] as string)).toMatchObject({
