@@ -47,6 +47,12 @@ export const RateLimitConfigSchema = z.strictObject({
    * answer before this instance's own buckets decide instead.
    */
   sharedStoreTimeoutMs: z.number().int().min(10).max(60_000).default(1000),
+  /**
+   * On PostgreSQL storage: the most request points (`anonymous`, `authenticated`) one statement
+   * claims for this instance to spend without asking again, at most an eighth of what the window
+   * has left (1: one statement per request). Failed authentications are always counted one by one.
+   */
+  sharedClaimMax: z.number().int().min(1).max(1000).default(32),
 });
 /** Validated rate limits. */
 export type RateLimitConfig = z.output<typeof RateLimitConfigSchema>;
@@ -155,11 +161,14 @@ export function rateLimit(options: {
   // Shared by every instance on the database (`options.shared`): one counter per limit.
   const shared = options.shared
     ? {
-        anonymous: options.shared.counter('requests-anonymous', windowOf(config.anonymous)),
-        authenticated: options.shared.counter(
-          'requests-authenticated',
-          windowOf(config.authenticated),
-        ),
+        anonymous: options.shared.counter('requests-anonymous', {
+          ...windowOf(config.anonymous),
+          claimMax: config.sharedClaimMax,
+        }),
+        authenticated: options.shared.counter('requests-authenticated', {
+          ...windowOf(config.authenticated),
+          claimMax: config.sharedClaimMax,
+        }),
         failedAuth: options.shared.counter('failed-auth', windowOf(config.failedAuth)),
         // A key that authenticated from an address, remembered for a day (see the lock-out).
         trusted: options.shared.counter('trusted-keys', { points: 1, windowSeconds: 86_400 }),
@@ -203,13 +212,14 @@ export function rateLimit(options: {
       let refusal: Response | undefined;
       let decided = false;
       try {
-        if (authorization !== undefined) {
+        // A key that authenticated from this address (on this instance) is never locked out
+        // there, so its requests skip the look at the address's failures.
+        const trustedHere = keyId !== undefined && state.trustedKeys?.has(keyId) === true;
+        if (authorization !== undefined && !trustedHere) {
           const failures = await shared.failedAuth.peek(client);
           if (failures.used >= config.failedAuth.burst) {
             const trusted =
-              keyId !== undefined &&
-              (state.trustedKeys?.has(keyId) ||
-                (await shared.trusted.peek(`${client}|${keyId}`)).used > 0);
+              keyId !== undefined && (await shared.trusted.peek(`${client}|${keyId}`)).used > 0;
             if (!trusted) refusal = tooManyFailures(failures.secondsLeft);
           }
         }

@@ -14,6 +14,15 @@ export interface SharedLimitRule {
    * then `take` of a spent key says 0 `used`. Off for counters whose count matters past the budget.
    */
   refuseInMemory?: boolean;
+  /**
+   * Most points one round trip to the database may claim for this instance (default 1: every
+   * `take` asks the database). A claim is spent here, one `take` at a time, until it or its
+   * window ends, so a busy key costs the database one statement per claim, not per request. A
+   * claim is at most an eighth of what the window had left at the last answer, so the last points
+   * of a budget go one at a time: no instance spends points the budget does not hold. A claim
+   * unspent when its window ends is lost (a budget may refuse up to that much early).
+   */
+  claimMax?: number;
 }
 
 /** What one key's counter says after a call. */
@@ -123,15 +132,43 @@ export async function openSharedLimits(options: SharedLimitsOptions): Promise<Sh
         res === null
           ? { used: 0, secondsLeft: 0 }
           : { used: res.consumedPoints, secondsLeft: Math.max(0, res.msBeforeNext) / 1000 };
+      const claims = new Claims(rule.claimMax ?? 1);
       return {
         async take(key) {
-          try {
-            const res = await within(timeoutMs, limiter.consume(storedKey(key)));
-            return { ...count(res), taken: true };
-          } catch (error) {
-            if (error instanceof RateLimiterRes) return { ...count(error), taken: false };
-            throw error;
+          const stored = storedKey(key);
+          // Takes that find nothing claimed while a claim is on its way wait for it, and spend it.
+          for (;;) {
+            const spent = claims.spend(stored);
+            if (spent) return { ...spent, taken: true };
+            const inFlight = claims.inFlight(stored);
+            if (inFlight === undefined) break;
+            const refusal = await inFlight;
+            if (refusal) return { ...refusal, taken: false };
           }
+          const points = claims.nextClaim(stored);
+          // The claim is recorded before anyone waiting on it resumes: they find it to spend.
+          const answer = within(timeoutMs, limiter.consume(stored, points)).then(
+            (res) => {
+              claims.claimed(stored, points, res);
+              return { granted: res };
+            },
+            (error: unknown) => {
+              claims.arrived(stored);
+              if (error instanceof RateLimiterRes) return { refused: error };
+              throw error;
+            },
+          );
+          claims.waitFor(
+            stored,
+            answer.then(
+              (a) => ('refused' in a ? count(a.refused) : undefined),
+              () => undefined,
+            ),
+          );
+          const outcome = await answer;
+          return 'refused' in outcome
+            ? { ...count(outcome.refused), taken: false }
+            : { ...count(outcome.granted), taken: true };
         },
         async peek(key) {
           return count(await within(timeoutMs, limiter.get(storedKey(key))));
@@ -145,6 +182,82 @@ export async function openSharedLimits(options: SharedLimitsOptions): Promise<Sh
       };
     },
   };
+}
+
+/** Most keys whose claims one counter keeps (the least recently used go first). */
+const MAX_CLAIMED_KEYS = 10_000;
+
+interface Claim {
+  /** Points claimed and not spent yet. */
+  left: number;
+  /** When the claim's window ends (ms since the epoch). */
+  endsAt: number;
+  /** The window's points left in the database at the last answer. */
+  remaining: number;
+  /** Points the database counted in the window at the last answer. */
+  used: number;
+}
+
+/** The points this instance claimed from the shared counters, per key (see `claimMax`). */
+class Claims {
+  readonly #byKey = new Map<string, Claim>();
+  /** Claims on their way: resolve with the refusal, or undefined once the points may be spent. */
+  readonly #inFlight = new Map<string, Promise<SharedCount | undefined>>();
+
+  constructor(readonly max: number) {}
+
+  /** Spends a claimed point of `key`, when one is left in a window not over. */
+  spend(key: string): SharedCount | undefined {
+    const claim = this.#byKey.get(key);
+    if (claim === undefined || claim.left === 0) return undefined;
+    const now = Date.now();
+    if (claim.endsAt <= now) return undefined;
+    claim.left--;
+    return { used: claim.used - claim.left, secondsLeft: (claim.endsAt - now) / 1000 };
+  }
+
+  /** The claim of `key` on its way, if any (never with `claimMax` 1: each take asks alone). */
+  inFlight(key: string): Promise<SharedCount | undefined> | undefined {
+    return this.#inFlight.get(key);
+  }
+
+  waitFor(key: string, answer: Promise<SharedCount | undefined>): void {
+    if (this.max > 1) this.#inFlight.set(key, answer);
+  }
+
+  /** The claim of `key` failed or was refused: the next one is a single point. */
+  arrived(key: string): void {
+    this.#inFlight.delete(key);
+    this.#byKey.delete(key);
+  }
+
+  /** Points to ask for: an eighth of what the window had left, from 1 to `max`. */
+  nextClaim(key: string): number {
+    const claim = this.#byKey.get(key);
+    if (this.max <= 1 || claim === undefined || claim.endsAt <= Date.now()) return 1;
+    return Math.max(1, Math.min(this.max, Math.floor(claim.remaining / 8)));
+  }
+
+  /** The database granted `points`: one is spent by this `take`, the rest are kept. */
+  claimed(key: string, points: number, res: RateLimiterRes): void {
+    this.#inFlight.delete(key);
+    if (this.max <= 1) return;
+    const earlier = this.#byKey.get(key);
+    const endsAt = Date.now() + Math.max(0, res.msBeforeNext);
+    // Claims answered together (takes that found nothing claimed) add up while their window lasts.
+    const kept = earlier !== undefined && earlier.endsAt > Date.now() ? earlier.left : 0;
+    this.#byKey.delete(key);
+    if (this.#byKey.size >= MAX_CLAIMED_KEYS) {
+      const oldest = this.#byKey.keys().next().value;
+      if (oldest !== undefined) this.#byKey.delete(oldest);
+    }
+    this.#byKey.set(key, {
+      left: kept + points - 1,
+      endsAt,
+      remaining: res.remainingPoints,
+      used: res.consumedPoints,
+    });
+  }
 }
 
 /** Keys fit the library's varchar(255) with any prefix: long ones are kept as their digest. */
