@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parseConfig } from './config';
 import type { ServiceMetrics } from './metrics';
 import { problemResponse } from './problem';
+import { TurnCounter } from './turn-counter';
 
 /**
  * Admission control of an app: how many requests it works on at once, how many may wait for a
@@ -64,9 +65,16 @@ export class Admission {
   /** The deadline of each turn taken now (epoch ms; Infinity: none). */
   readonly #turns = new Set<{ deadline: number }>();
   readonly #queue: Waiter[] = [];
-  /** Turns given since the last pump (the pump runs once per event-loop turn, in its check phase). */
-  #startedThisTurn = 0;
-  #pumpScheduled = false;
+  /** Turns given in this turn of the loop; the next turn admits waiters (first come first served). */
+  readonly #starts = new TurnCounter(() => {
+    while (
+      this.#queue.length > 0 &&
+      this.#turns.size < this.#config.maxInFlight &&
+      this.#starts.count < this.#config.maxStartsPerTurn
+    ) {
+      this.#queue.shift()!.admit();
+    }
+  });
 
   constructor(
     config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'> &
@@ -80,7 +88,7 @@ export class Admission {
     return (
       this.#turns.size < this.#config.maxInFlight &&
       this.#queue.length === 0 &&
-      this.#startedThisTurn < this.#config.maxStartsPerTurn
+      this.#starts.count < this.#config.maxStartsPerTurn
     );
   }
 
@@ -133,16 +141,15 @@ export class Admission {
       const timer = setTimeout(() => leave('timeout'), wait);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(waiter);
-      this.#schedulePump();
+      this.#starts.nextTurn();
     });
   }
 
   #turn(deadline: number): () => void {
     const turn = { deadline };
     this.#turns.add(turn);
-    this.#startedThisTurn += 1;
     // The next turn of the loop resets the count (and admits waiters if any).
-    this.#schedulePump();
+    this.#starts.add();
     let released = false;
     return () => {
       if (released) return;
@@ -151,25 +158,8 @@ export class Admission {
       // Waiters get the free turns in the next check phase, never here: a release in a chain of
       // synchronous work would otherwise start the next request before the loop reads its sockets.
       // No request that arrives meanwhile jumps the line (`free` is false while any wait).
-      if (this.#queue.length > 0) this.#schedulePump();
+      if (this.#queue.length > 0) this.#starts.nextTurn();
     };
-  }
-
-  /** Admits waiters, first come first served, up to the free turns and this turn's starts. */
-  #schedulePump(): void {
-    if (this.#pumpScheduled) return;
-    this.#pumpScheduled = true;
-    setImmediate(() => {
-      this.#pumpScheduled = false;
-      this.#startedThisTurn = 0;
-      while (
-        this.#queue.length > 0 &&
-        this.#turns.size < this.#config.maxInFlight &&
-        this.#startedThisTurn < this.#config.maxStartsPerTurn
-      ) {
-        this.#queue.shift()!.admit();
-      }
-    });
   }
 }
 

@@ -1,3 +1,5 @@
+import { TurnCounter } from './turn-counter';
+
 /**
  * How many pieces of work go on per turn of the event loop; the others wait for a later turn, in
  * its check phase (`setImmediate`), so that the loop reads its sockets between two batches and
@@ -14,9 +16,14 @@
 export class TurnBudget {
   readonly #perTurn: number;
   readonly #waiting: (() => void)[] = [];
-  /** Pieces that went on since the last reset (the reset runs once per turn, in its check phase). */
-  #used = 0;
-  #resetScheduled = false;
+  /** Pieces that went on this turn; the next turn lets the waiting go on. */
+  readonly #used = new TurnCounter(() => {
+    while (this.#waiting.length > 0 && this.#used.count < this.#perTurn) {
+      // Those let go here count for this turn: the next turn resets the count (and goes on).
+      this.#used.add();
+      this.#waiting.shift()!();
+    }
+  });
 
   constructor(perTurn: number) {
     if (!Number.isInteger(perTurn) || perTurn < 1) throw new RangeError('perTurn must be >= 1');
@@ -33,29 +40,13 @@ export class TurnBudget {
    * promise to wait for), else a promise of a later turn. First come, first served.
    */
   take(): Promise<void> | undefined {
-    if (this.#waiting.length === 0 && this.#used < this.#perTurn) {
-      this.#used += 1;
-      this.#scheduleReset();
+    if (this.#waiting.length === 0 && this.#used.count < this.#perTurn) {
+      this.#used.add();
       return undefined;
     }
     return new Promise<void>((resolve) => {
       this.#waiting.push(resolve);
-      this.#scheduleReset();
-    });
-  }
-
-  #scheduleReset(): void {
-    if (this.#resetScheduled) return;
-    this.#resetScheduled = true;
-    setImmediate(() => {
-      this.#resetScheduled = false;
-      this.#used = 0;
-      while (this.#waiting.length > 0 && this.#used < this.#perTurn) {
-        this.#used += 1;
-        this.#waiting.shift()!();
-      }
-      // Those let go here count for this turn: the next turn resets the count (and goes on).
-      if (this.#used > 0) this.#scheduleReset();
+      this.#used.nextTurn();
     });
   }
 }
