@@ -8,6 +8,7 @@ import {
   toValidationIssues,
   ValidationResultSchema,
 } from '@dcg/contract-schema';
+import type { ZodSafeParseResult } from 'zod';
 import { GovernanceError } from './errors';
 
 /**
@@ -44,6 +45,21 @@ export interface TechAdapterClientOptions {
 export interface AdapterValidation {
   valid: boolean;
   errors: string[];
+}
+
+/** The adapter's answer checked against its spec shape `what`: `adapter_failure` naming each issue. */
+function answerOf<T>(
+  url: string,
+  what: string,
+  schema: { safeParse(value: unknown): ZodSafeParseResult<T> },
+  body: unknown,
+): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issues = toValidationIssues(parsed.error.issues)
+    .map((i) => `${i.path}: ${i.message}`)
+    .join('; ');
+  throw adapterError(`The tech adapter at ${url} answered an invalid ${what}: ${issues}`);
 }
 
 /**
@@ -130,19 +146,8 @@ export class TechAdapterClient {
         `The tech adapter at ${url} answered ${answer.status}${messages.length > 0 ? `: ${messages.join('; ')}` : ''}`,
       );
     }
-    const parsed = ValidationResultSchema.safeParse(answer.body);
-    if (!parsed.success) {
-      const issues = toValidationIssues(parsed.error.issues)
-        .map((i) => `${i.path}: ${i.message}`)
-        .join('; ');
-      throw adapterError(
-        `The tech adapter at ${url} answered an invalid ValidationResult: ${issues}`,
-      );
-    }
-    return {
-      valid: parsed.data.valid,
-      errors: parsed.data.valid ? [] : (parsed.data.error?.errors ?? []),
-    };
+    const result = answerOf(url, 'ValidationResult', ValidationResultSchema, answer.body);
+    return { valid: result.valid, errors: result.valid ? [] : (result.error?.errors ?? []) };
   }
 
   /** Deploys one component. Throws `adapter_failure` when the adapter cannot be reached or answers badly. */
@@ -186,16 +191,7 @@ export class TechAdapterClient {
   }
 
   private toOutcome(url: string, body: unknown): ProvisioningStatus {
-    const parsed = ProvisioningStatusSchema.safeParse(body);
-    if (!parsed.success) {
-      const issues = toValidationIssues(parsed.error.issues)
-        .map((i) => `${i.path}: ${i.message}`)
-        .join('; ');
-      throw adapterError(
-        `The tech adapter at ${url} answered an invalid ProvisioningStatus: ${issues}`,
-      );
-    }
-    return parsed.data;
+    return answerOf(url, 'ProvisioningStatus', ProvisioningStatusSchema, body);
   }
 
   private final(status: ProvisioningStatus): AdapterOutcome {
