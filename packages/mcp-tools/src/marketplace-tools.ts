@@ -15,7 +15,7 @@ import { SCOPES } from './scopes';
 import { ComponentViewSchema, readSystem, SystemViewSchema } from './system-view';
 import { ToolInputError, withToolErrors } from './tool-errors';
 import { toolOutputSchema } from './tool-output-schema';
-import { jsonBytes, tooLarge, toolResult } from './tool-result';
+import { toolResult, toolResultWithin } from './tool-result';
 import { systemOfComponent } from './urns';
 
 const readOnlyClosed = {
@@ -203,15 +203,11 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
     withToolErrors(async ({ systemId, environment }, ctx) => {
       const view = await readSystem(marketplace, systemId, environment, ctx.mcpReq.signal);
       if (!view) throw new ToolInputError(notDeployed(systemId, environment));
-      if (jsonBytes(view) > limits.maxResultBytes) {
-        return tooLarge(
-          limits.maxResultBytes,
-          'read its output ports one by one with get_component',
-        );
-      }
-      return toolResult(
+      return toolResultWithin(
+        limits.maxResultBytes,
         view,
         `${view.name} (${view.systemId}) in ${view.environment}: ${view.outputPorts.length} output port(s).`,
+        'read its output ports one by one with get_component',
       );
     }),
   );
@@ -266,15 +262,11 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         ...(compliance ? { compliance } : {}),
         ...(view.note ? { note: view.note } : {}),
       };
-      if (jsonBytes(answer) > limits.maxResultBytes) {
-        return tooLarge(
-          limits.maxResultBytes,
-          'the data contract of this component is too large to answer',
-        );
-      }
-      return toolResult(
+      return toolResultWithin(
+        limits.maxResultBytes,
         answer,
         `${component.name ?? component.id} of ${view.name} in ${view.environment}${compliance ? `: ${compliance.status}` : ''}.`,
+        'the data contract of this component is too large to answer',
       );
     }),
   );

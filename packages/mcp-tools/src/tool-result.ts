@@ -38,4 +38,22 @@ export function tooLarge(maxBytes: number, advice: string): CallToolResult {
   };
 }
 
+/**
+ * {@link toolResult} when the answer fits in `maxBytes` (serialized once, for both the check and
+ * the text), else {@link tooLarge} with `advice`.
+ *
+ * @example
+ * return toolResultWithin(max, view, `${view.name}: 2 output ports`, 'read them one by one with get_component');
+ */
+export function toolResultWithin<T extends Record<string, unknown>>(
+  maxBytes: number,
+  structured: T,
+  summary: string,
+  advice: string,
+): CallToolResult {
+  const json = JSON.stringify(structured);
+  if (Buffer.byteLength(json) > maxBytes) return tooLarge(maxBytes, advice);
+  return toolResult(structured, summary, json);
+}
+
 export { jsonBytes };
