@@ -1,13 +1,9 @@
 import { failingRequirements, MAX_ENVIRONMENT_LENGTH } from '@dcg/contract-schema';
-import {
-  ContractComplianceSchema,
-  ContractComplianceStateSchema,
-  InstanceComplianceSchema,
-  PolicySchema,
-} from '@dcg/governance-schema';
+import { ContractComplianceSchema, PolicySchema, SearchHitSchema } from '@dcg/governance-schema';
 import type { MarketplaceSearchHit } from '@dcg/marketplace-client';
 import { type McpServer, requireScopes } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { omit } from 'zod/mini';
 import { describeCompliance } from './compliance-summary';
 import type { DcgMcpDeps } from './dcg-mcp-deps';
 import { decodeCursor, encodeCursor, fitItems } from './paging';
@@ -38,26 +34,9 @@ const Cursor = z
   .optional()
   .describe('The nextCursor of a previous answer, to read the next page');
 
-const SearchHitSchema = z.object({
-  systemId: z.string(),
-  name: z.string(),
-  kind: z.string(),
-  environment: z.string(),
-  domain: z.string().optional(),
-  score: z.number(),
-  matchedBy: z.array(z.enum(['exact-urn', 'exact-name', 'words', 'meaning'])),
-  why: z.string(),
-  compliance: z.enum(InstanceComplianceSchema.options).optional(),
-  dataContracts: z
-    .array(
-      z.object({
-        id: z.string(),
-        name: z.string().optional(),
-        status: ContractComplianceStateSchema,
-      }),
-    )
-    .optional(),
-});
+/** A hit as the tool answers it: the API's hit without the ranks behind it (`why` says them). */
+const ToolSearchHitSchema = omit(SearchHitSchema, { lexical: true, vector: true });
+type ToolSearchHit = z.infer<typeof ToolSearchHitSchema>;
 
 const FailingRequirementSchema = z.object({
   path: z.array(z.string()),
@@ -143,7 +122,7 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
           mode: z.enum(['hybrid', 'lexical']),
           fallback: z.string().optional(),
           suggestions: z.array(z.string()).optional(),
-          hits: z.array(SearchHitSchema),
+          hits: z.array(ToolSearchHitSchema),
           nextCursor: z.string().optional(),
         }),
       ),
@@ -162,10 +141,7 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
         signal: ctx.mcpReq.signal,
       });
       const hits = result.hits.map(toSearchHit);
-      const build = (
-        some: readonly z.infer<typeof SearchHitSchema>[],
-        next: number | undefined,
-      ) => ({
+      const build = (some: readonly ToolSearchHit[], next: number | undefined) => ({
         mode: result.mode,
         ...(result.fallback === undefined ? {} : { fallback: result.fallback }),
         ...(result.suggestions === undefined ? {} : { suggestions: [...result.suggestions] }),
@@ -394,21 +370,8 @@ export function registerMarketplaceTools(server: McpServer, deps: DcgMcpDeps): v
   );
 }
 
-function toSearchHit(hit: MarketplaceSearchHit): z.infer<typeof SearchHitSchema> {
-  return {
-    systemId: hit.systemId,
-    name: hit.name,
-    kind: hit.kind,
-    environment: hit.environment,
-    ...(hit.domain === undefined ? {} : { domain: hit.domain }),
-    score: hit.score,
-    matchedBy: [...hit.matchedBy],
-    why: hit.why,
-    ...(hit.compliance === undefined ? {} : { compliance: hit.compliance }),
-    ...(hit.dataContracts === undefined || hit.dataContracts.length === 0
-      ? {}
-      : { dataContracts: hit.dataContracts.map((c) => ({ ...c })) }),
-  };
+function toSearchHit({ lexical, vector, ...hit }: MarketplaceSearchHit): ToolSearchHit {
+  return hit;
 }
 
 /** The compliance answer of the tools and prompts. */
