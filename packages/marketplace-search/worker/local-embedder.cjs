@@ -1,10 +1,11 @@
+'use strict';
+
 /**
- * The code of a local embedder worker thread, run with `eval: true`: it loads the Universal
- * Sentence Encoder Lite from the module paths the main thread resolved (`workerData`), then
- * answers `{ texts }` messages with `{ vectors }` (one flat Float32Array, transferred) or
- * `{ error }`. Kept as source text rather than a file of its own so that it runs the same from
- * the TypeScript sources (tests, `tsx`) and from the bundled `dist` (whose file layout differs),
- * and plain CommonJS because an eval'd worker is a script.
+ * A local embedder worker thread (see `src/node/local-embedder.ts`, which starts it): it loads the
+ * Universal Sentence Encoder Lite from the module paths the main thread resolved (`workerData`),
+ * then answers `{ texts }` messages with `{ vectors }` (one flat Float32Array, transferred) or
+ * `{ error }`. Plain JavaScript outside `src` and `dist`: it needs no build, and the same file runs
+ * under the TypeScript sources (tests, `tsx`) and under the built package.
  *
  * Why it does not call the package's `model.embed`:
  * - The model's graph derives three tensors with `Where` ops (which tokens fit in 128 positions,
@@ -20,8 +21,6 @@
  *   input, and no vocabulary piece is longer than 16 characters, so `maxTokens * 16` characters
  *   always hold `maxTokens` tokens.
  */
-export const LOCAL_EMBEDDER_WORKER_SOURCE = `
-'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const { initModel } = require(workerData.embeddingsModule);
 const { modelSource } = require(workerData.modelModule);
@@ -30,9 +29,9 @@ const DIMENSIONS = workerData.dimensions;
 const MAX_TOKENS = workerData.maxTokens;
 const MAX_CHARS = MAX_TOKENS * 16;
 const NODE = 'module_apply_default/Encoder_en/KonaTransformer/';
-const KEPT_TOKENS = NODE + 'ClipToMaxLength/Reshape';
-const TOKEN_CELLS = NODE + 'Encode/TransformerStack/Layer_1/TransformerLayer/FFN/StoreMask/ToInt32';
-const TOKEN_POSITIONS = NODE + 'Encode/TransformerStack/Layer_0/AddTimingSignal/strided_slice_2';
+const KEPT_TOKENS = `${NODE}ClipToMaxLength/Reshape`;
+const TOKEN_CELLS = `${NODE}Encode/TransformerStack/Layer_1/TransformerLayer/FFN/StoreMask/ToInt32`;
+const TOKEN_POSITIONS = `${NODE}Encode/TransformerStack/Layer_0/AddTimingSignal/strided_slice_2`;
 
 function embed(model, texts) {
   const cells = [];
@@ -71,14 +70,13 @@ const loading = (async () => {
 })();
 loading.then(
   () => parentPort.postMessage({ ready: true }),
-  (error) => parentPort.postMessage({ ready: false, error: String(error && error.stack || error) }),
+  (error) => parentPort.postMessage({ ready: false, error: String(error?.stack || error) }),
 );
 parentPort.on('message', async (message) => {
   try {
     const vectors = embed(await loading, message.texts);
     parentPort.postMessage({ vectors }, [vectors.buffer]);
   } catch (error) {
-    parentPort.postMessage({ error: String(error && error.message || error) });
+    parentPort.postMessage({ error: String(error?.message || error) });
   }
 });
-`;
