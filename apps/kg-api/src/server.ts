@@ -22,7 +22,8 @@ import {
   PostgresGraphPersistence,
   rdfInWorker,
 } from '@dcg/knowledge-graph/node';
-import pg from 'pg';
+import { openPostgres } from '@dcg/storage';
+import type pg from 'pg';
 import type { z } from 'zod';
 import { buildKgApp } from './app';
 import { type KgApiConfig, KgApiConfigSchema } from './config';
@@ -99,17 +100,18 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
 
   // On PostgreSQL, the graphs and rate limits are kept there, for every instance on the database.
   const postgresUrl = options.databaseUrl ?? config.storage.postgres.url;
-  const pool = postgresUrl
-    ? new pg.Pool({
+  // The process's one pool for this database (@dcg/storage), shared by the graphs and the limits.
+  const postgres = postgresUrl
+    ? openPostgres({
         connectionString: postgresUrl,
-        max: config.storage.postgres.maxConnections,
+        schema: config.storage.postgres.schema,
+        maxConnections: config.storage.postgres.maxConnections,
       })
     : undefined;
-  // An idle connection lost must not crash the process; the next query reconnects.
-  pool?.on('error', () => undefined);
+  const pool = postgres?.pool;
   // Closes what start-up opened, the last first: on a failed start-up and on close.
   const cleanup = new CleanupStack();
-  if (pool) cleanup.defer(() => pool.end());
+  if (postgres) cleanup.defer(() => postgres.close());
   const { kb, persistence } = await cleanup.orUnwind(
     openKnowledgeBase(config, options.dataDir, pool, logger),
   );
