@@ -62,6 +62,10 @@ export function mountMarketplaceRoutes(
     params: idPathParams('systemId', MAX_ID_LENGTH),
     query: z.object({ environment: EnvironmentSchema.optional() }),
   };
+  const problems = openApiProblems({
+    400: 'Invalid system id or environment',
+    404: 'Not deployed',
+  });
 
   app.openapi(
     createRoute({
@@ -73,7 +77,7 @@ export function mountMarketplaceRoutes(
       request: systemRequest,
       responses: {
         200: openApiJson('The instance', MarketplaceInstanceViewSchema),
-        404: openApiProblem('Not deployed'),
+        ...problems,
       },
     }),
     async (c) => {
@@ -101,7 +105,7 @@ export function mountMarketplaceRoutes(
           'The deployed descriptor and the plan that deployed it',
           DeployedDescriptorViewSchema,
         ),
-        ...openApiProblems({ 400: 'Invalid system id or environment', 404: 'Not deployed' }),
+        ...problems,
       },
     }),
     async (c) => {
