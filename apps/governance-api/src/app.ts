@@ -2,16 +2,12 @@ import { DEFAULT_MAX_DEPTH } from '@dcg/contract-schema';
 import type { Governance } from '@dcg/governance';
 import {
   type AdmissionConfig,
-  admissionControl,
   installServiceFront,
-  type Logger,
   type MetricsConfig,
   MetricsConfigSchema,
   type RateLimitConfig,
-  rateLimit,
-  type ServiceLifecycle,
+  type ServiceAppDeps,
   ServiceMetrics,
-  type SharedLimits,
   serveApiDocs,
   zodValidationHook,
 } from '@dcg/http-kit';
@@ -40,10 +36,9 @@ import { marketplacePages } from './web';
  * @example
  * const deps: GovernanceAppDeps = { governance, apiKeys, logger, maxBodyBytes: 5 * 1024 * 1024 };
  */
-export interface GovernanceAppDeps {
+export interface GovernanceAppDeps extends ServiceAppDeps {
   governance: Governance;
   apiKeys: readonly ResolvedApiKey[];
-  logger: Logger;
   maxBodyBytes: number;
   /** Deepest nesting of a JSON body (default 128); deeper bodies get 422. */
   maxDepth?: number;
@@ -55,19 +50,10 @@ export interface GovernanceAppDeps {
   admission?: AdmissionConfig;
   /** Per-client rate limits (default: the defaults of `RateLimitConfigSchema`). */
   rateLimit?: RateLimitConfig;
-  /** Rate limit counters shared by the instances on PostgreSQL (absent: this instance's memory). */
-  sharedLimits?: SharedLimits | undefined;
-  /** Drained on stop: `/ready` answers 503, event streams end. */
-  lifecycle?: ServiceLifecycle;
   /** Marketplace embeddings and hybrid search (absent: no search routes). */
   marketplaceSearch?: MarketplaceSearch;
   /** Extra sub-apps mounted at `/` (the demo tech adapter). */
   extras?: Hono[];
-  /**
-   * Prometheus metrics of this instance (default: a registry of its own without the process
-   * metrics); the app registers its HTTP and governance metrics on it (once per registry).
-   */
-  metrics?: ServiceMetrics;
   /** Whether `/metrics` is served and asks for a key (default: served, key required). */
   metricsConfig?: MetricsConfig;
 }
@@ -99,9 +85,9 @@ export function buildGovernanceApp(deps: GovernanceAppDeps): OpenAPIHono<Governa
       await governance.store.ping();
       return { ready: true, storage: governance.store.kind };
     },
+    admission: { config: deps.admission },
+    rateLimit: { keys: deps.apiKeys, config: deps.rateLimit, shared: deps.sharedLimits },
   });
-  app.use(admissionControl({ config: deps.admission, metrics }));
-  app.use(rateLimit({ keys: deps.apiKeys, config: deps.rateLimit, shared: deps.sharedLimits }));
   app.use(bodySizeLimit(deps.maxBodyBytes));
   const maxJsonDepth = deps.maxDepth ?? DEFAULT_MAX_DEPTH;
   app.use(async (c, next) => {

@@ -3,18 +3,7 @@ import { join } from 'node:path';
 import { createGovernance, type Governance, type GovernanceStore } from '@dcg/governance';
 import { openPostgresStore } from '@dcg/governance/postgres';
 import { openSqliteStore } from '@dcg/governance/sqlite';
-import {
-  CleanupStack,
-  createLogger,
-  isProduction,
-  openSharedLimits,
-  parseConfig,
-  resolveApiKeys,
-  ServiceLifecycle,
-  ServiceMetrics,
-  type ServiceStartOptions,
-  startHttpServer,
-} from '@dcg/http-kit';
+import { resolveApiKeys, type ServiceStartOptions, ServiceStartup } from '@dcg/http-kit';
 import type { MarketplaceSearch } from '@dcg/marketplace-search';
 import type { z } from 'zod';
 import { buildGovernanceApp } from './app';
@@ -91,17 +80,12 @@ async function openStore(
 export async function startGovernanceApi(
   options: StartGovernanceApiOptions,
 ): Promise<RunningGovernanceApi> {
-  const logger = options.logger ?? createLogger('governance-api');
-  const config = parseConfig(
-    GovernanceApiConfigSchema,
-    options.config ?? {},
-    'governance-api configuration',
-  );
-  const env = options.env ?? process.env;
-  const production = isProduction(env);
+  const startup = new ServiceStartup('governance-api', options);
+  const { logger, env, cleanup } = startup;
+  const config = startup.config(GovernanceApiConfigSchema);
   // The demo's guardian key is a credential anyone with the data folder holds: never in production.
-  const demoCredentials = options.demo === true && !production;
-  if (options.demo && production) {
+  const demoCredentials = options.demo === true && !startup.production;
+  if (options.demo && startup.production) {
     logger.warn(
       'production (NODE_ENV is not development or test): the demo guardian key is neither written nor accepted',
       { NODE_ENV: env.NODE_ENV },
@@ -114,21 +98,13 @@ export async function startGovernanceApi(
     exampleRole: 'platform-admin',
   });
 
-  // Closes what start-up opened, the last first: on a failed start-up and on close.
-  const cleanup = new CleanupStack();
   const store = await openStore(config, options.dataDir, options.databaseUrl);
   cleanup.defer(() => store.close());
   // On PostgreSQL, the rate limits are counted there, for every instance on the database.
-  const sharedLimits =
-    'pool' in store
-      ? await cleanup.orUnwind(
-          openSharedLimits({
-            pool: store.pool,
-            schema: config.storage.postgres.schema,
-            timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
-          }),
-        )
-      : undefined;
+  const sharedLimits = await startup.sharedLimits('pool' in store ? store.pool : undefined, {
+    schema: config.storage.postgres.schema,
+    timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
+  });
   const { leaseMs, ...adapters } = config.provisioning;
   const governance = createGovernance(store, {
     // A SQLite file has one process (this one): under one fixed id, what a killed process left
@@ -168,9 +144,6 @@ export async function startGovernanceApi(
   if (interrupted > 0)
     logger.warn('plans interrupted by an earlier stop were marked failed', { count: interrupted });
 
-  const lifecycle = new ServiceLifecycle();
-  // The app registers the governance metrics on it; the process metrics are added here only.
-  const metrics = new ServiceMetrics({ service: 'governance-api' });
   const marketplaceSearch = await cleanup.orUnwind(
     openMarketplaceSearch({
       config,
@@ -183,7 +156,8 @@ export async function startGovernanceApi(
   );
   cleanup.defer(() => marketplaceSearch.close());
   const app = buildGovernanceApp({
-    metrics,
+    // The app registers the governance metrics on the start-up's (which has the process metrics).
+    metrics: startup.metrics,
     metricsConfig: config.metrics,
     governance,
     // Demo: a guardian key for the reference guardian that `pnpm start` runs beside this app.
@@ -196,24 +170,13 @@ export async function startGovernanceApi(
     admission: config.admission,
     rateLimit: config.rateLimit,
     sharedLimits,
-    lifecycle,
+    lifecycle: startup.lifecycle,
     marketplaceSearch: marketplaceSearch.search,
     ...(options.demo ? { extras: [demoTechAdapter()] } : {}),
   });
-  const server = await cleanup.orUnwind(
-    startHttpServer(app, {
-      port: options.port ?? 0,
-      host: options.host ?? '127.0.0.1',
-      limits: config.server,
-      lifecycle,
-    }),
-  );
-  // Graceful: /ready answers 503, no new connection, in-flight requests finish (at most
-  // `server.shutdownTimeoutMs`), then the plans in progress, and what was opened before.
-  cleanup.defer(async () => {
-    await server.close();
-    await governance.coordinator.idle();
-  });
+  // On close, after the server stopped (see `listen`): the plans in progress finish.
+  cleanup.defer(() => governance.coordinator.idle());
+  const server = await startup.listen(app, config.server);
   if (options.demo) await cleanup.orUnwind(seedDemo(governance, server.url, logger));
   return {
     url: server.url,
@@ -221,6 +184,6 @@ export async function startGovernanceApi(
     governance,
     ...(developmentKey ? { developmentKey } : {}),
     marketplaceSearch: marketplaceSearch.search,
-    close: () => cleanup.run(),
+    close: () => startup.close(),
   };
 }

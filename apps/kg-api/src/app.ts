@@ -1,12 +1,8 @@
 import {
-  admissionControl,
   installServiceFront,
-  type Logger,
   packageVersion,
-  rateLimit,
-  type ServiceLifecycle,
+  type ServiceAppDeps,
   ServiceMetrics,
-  type SharedLimits,
   serveApiDocs,
   zodValidationHook,
 } from '@dcg/http-kit';
@@ -30,30 +26,20 @@ import { mountSearchRoutes } from './routes/search-routes';
 import { mountSparqlRoutes } from './routes/sparql-routes';
 
 /** Everything the kg-api Hono app is built from. */
-export interface KgAppDeps {
+export interface KgAppDeps extends ServiceAppDeps {
   config: KgApiConfig;
   kb: KnowledgeBase;
   apiKeys: readonly ResolvedApiKey[];
   ingestion: SourceIngestion;
   /** How uploaded and pulled documents are parsed (the converter off the main thread, depth limits). */
   rdfParse: Pick<ParseRdfOptions, 'convert' | 'maxJsonDepth' | 'maxXmlDepth'>;
-  logger: Logger;
   /** Readiness: can acknowledged graphs be stored now? */
   storageWritable: () => Promise<boolean>;
   version?: string;
-  /** Drained on stop: `/ready` answers 503. */
-  lifecycle?: ServiceLifecycle;
   /** Credentials of each source's upstream, resolved at start-up (default: none). */
   upstreamHeaders?: UpstreamHeaders;
-  /**
-   * Prometheus metrics of this instance (default: a registry of its own without the process
-   * metrics); the app registers its HTTP, SPARQL and build metrics on it (once per registry).
-   */
-  metrics?: ServiceMetrics;
   /** Ingest counts on `metrics` (default: made here; the server shares them with the scheduler). */
   ingestMetrics?: IngestMetrics;
-  /** Rate limit counters shared by the instances on PostgreSQL (absent: this instance's memory). */
-  sharedLimits?: SharedLimits | undefined;
 }
 
 /**
@@ -98,28 +84,25 @@ export function buildKgApp(deps: KgAppDeps): OpenAPIHono<KgEnv> {
         triples: kb.size,
       };
     },
-  });
-  if (config.cors.allowedOrigins.length > 0) {
     // Browsers on the configured origins may call the API (the typed client runs in browsers).
-    app.use(
-      cors({
-        origin: config.cors.allowedOrigins,
-        allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
-        allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-        exposeHeaders: ['X-Request-Id', 'WWW-Authenticate', 'Retry-After'],
-        maxAge: 600,
-      }),
-    );
-  }
-  app.use(admissionControl({ config: config.admission, metrics }));
-  app.use(
-    rateLimit({
+    cors:
+      config.cors.allowedOrigins.length > 0
+        ? cors({
+            origin: config.cors.allowedOrigins,
+            allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+            allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+            exposeHeaders: ['X-Request-Id', 'WWW-Authenticate', 'Retry-After'],
+            maxAge: 600,
+          })
+        : undefined,
+    admission: { config: config.admission },
+    rateLimit: {
       keys: deps.apiKeys,
       config: config.rateLimit,
       shared: deps.sharedLimits,
       endUserKeys: deps.apiKeys.filter((k) => k.endUsers).map((k) => k.name),
-    }),
-  );
+    },
+  });
   const guards = authGuards(deps.apiKeys, { readsRequireKey: config.auth.readsRequireKey });
 
   const { sparql, passthrough } = config;

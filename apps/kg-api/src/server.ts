@@ -1,15 +1,9 @@
 import {
-  CleanupStack,
   ConfigError,
-  createLogger,
   type Logger,
-  openSharedLimits,
-  parseConfig,
   resolveApiKeys,
-  ServiceLifecycle,
-  ServiceMetrics,
   type ServiceStartOptions,
-  startHttpServer,
+  ServiceStartup,
 } from '@dcg/http-kit';
 import {
   importMissingGraphs,
@@ -74,8 +68,9 @@ export interface RunningKgApi {
  * await api.close();
  */
 export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgApi> {
-  const logger = options.logger ?? createLogger('kg-api');
-  const parsed = parseConfig(KgApiConfigSchema, options.config, 'kg-api configuration');
+  const startup = new ServiceStartup('kg-api', options);
+  const { logger, env, cleanup } = startup;
+  const parsed = startup.config(KgApiConfigSchema);
   const loopback = options.demoLoopback ? demoLoopbackSource() : undefined;
   const config: KgApiConfig = {
     ...parsed,
@@ -88,7 +83,6 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     ],
   };
   if (loopback) refuseLoopbackConflicts(parsed);
-  const env = options.env ?? process.env;
   const { keys: apiKeys, developmentKey } = resolveApiKeys(config.auth.apiKeys, {
     env,
     developmentRole: config.auth.developmentKey ? 'writer' : undefined,
@@ -109,8 +103,6 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
       })
     : undefined;
   const pool = postgres?.pool;
-  // Closes what start-up opened, the last first: on a failed start-up and on close.
-  const cleanup = new CleanupStack();
   if (postgres) cleanup.defer(() => postgres.close());
   const { kb, persistence } = await cleanup.orUnwind(
     openKnowledgeBase(config, options.dataDir, pool, logger),
@@ -138,23 +130,17 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     },
     logger,
   );
-  const sharedLimits = pool
-    ? await cleanup.orUnwind(
-        openSharedLimits({
-          pool,
-          schema: config.storage.postgres.schema,
-          timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
-        }),
-      )
-    : undefined;
-  const lifecycle = new ServiceLifecycle();
-  const metrics = new ServiceMetrics({ service: 'kg-api' });
+  const sharedLimits = await startup.sharedLimits(pool, {
+    schema: config.storage.postgres.schema,
+    timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
+  });
+  const { metrics } = startup;
   const ingestMetrics = new IngestMetrics(metrics, () => kb.sources().map((s) => s.id));
   const app = buildKgApp({
     metrics,
     ingestMetrics,
     config,
-    lifecycle,
+    lifecycle: startup.lifecycle,
     kb,
     apiKeys,
     ingestion,
@@ -164,17 +150,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     storageWritable: () => persistence.writable(),
     sharedLimits,
   });
-  const server = await cleanup.orUnwind(
-    startHttpServer(app, {
-      port: options.port ?? 0,
-      host: options.host ?? '127.0.0.1',
-      limits: config.server,
-      lifecycle,
-    }),
-  );
-  // Graceful: /ready answers 503, no new connection, in-flight requests finish (at most
-  // `server.shutdownTimeoutMs`).
-  cleanup.defer(() => server.close());
+  const server = await startup.listen(app, config.server);
   if (loopback) {
     loopback.pointAt(server.url);
     logger.info('demo passthrough source (in production: a real upstream)', {
@@ -197,7 +173,7 @@ export async function startKgApi(options: StartKgApiOptions): Promise<RunningKgA
     url: server.url,
     port: server.port,
     ...(developmentKey ? { developmentKey } : {}),
-    close: () => cleanup.run(),
+    close: () => startup.close(),
   };
 }
 

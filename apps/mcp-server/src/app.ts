@@ -1,20 +1,15 @@
 import {
   type AdmissionConfig,
   type ApiKey,
-  admissionControl,
-  healthRoutes,
-  installErrorHandling,
+  installServiceFront,
   type Logger,
   type MetricsConfig,
   ProblemError,
   problemResponse,
   type RateLimitConfig,
-  rateLimit,
-  requestContext,
   type ServiceLifecycle,
   type ServiceMetrics,
   type SharedLimits,
-  securityHeaders,
   strictUtf8,
 } from '@dcg/http-kit';
 import {
@@ -74,26 +69,6 @@ export interface McpAppDeps {
  */
 export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
   const app = new Hono<McpEnv>();
-  // First, so that refused requests (403 origins, 401 tokens, 413) are counted and timed too.
-  if (deps.metrics) app.use(deps.metrics.metrics.middleware());
-  // The login and consent pages set their own CSP, which this keeps.
-  app.use(securityHeaders());
-  // Probes next, before any step that can wait (the token check, rate limits on PostgreSQL,
-  // admission control) or log: they answer within milliseconds however busy the server is. The
-  // two steps above only stamp headers and count.
-  app.route('/', healthRoutes({ ready: () => ({ ready: true }), lifecycle: deps.lifecycle }));
-  app.use(requestContext({ logger: deps.logger }));
-  installErrorHandling(app, deps.logger);
-  app.use(
-    admissionControl({
-      config: deps.admission,
-      metrics: deps.metrics?.metrics,
-      // A request answered over SSE (the 2025 lane, or a call that sends progress) is worked on
-      // until its stream ends; a subscription's stream lives for hours and keeps no turn.
-      holdsStream: (c) =>
-        c.req.method === 'POST' && (c as Context<McpEnv>).get('jsonRpcMethod') !== LISTEN_METHOD,
-    }),
-  );
   const mcpPath = deps.resource.pathname;
   // The bearer gate's answer for a request to /mcp, asked once (by the rate limit or the route).
   const gateOf = async (c: Context<McpEnv>): Promise<AuthInfo | Response | undefined> => {
@@ -105,8 +80,21 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
     }
     return answer;
   };
-  app.use(
-    rateLimit({
+  // The login and consent pages set their own CSP, which the security headers keep. The probes
+  // answer before the token check, the rate limits and admission control can make a request wait.
+  installServiceFront(app, {
+    metrics: deps.metrics?.metrics,
+    logger: deps.logger,
+    lifecycle: deps.lifecycle,
+    ready: () => ({ ready: true }),
+    admission: {
+      config: deps.admission,
+      // A request answered over SSE (the 2025 lane, or a call that sends progress) is worked on
+      // until its stream ends; a subscription's stream lives for hours and keeps no turn.
+      holdsStream: (c) =>
+        c.req.method === 'POST' && (c as Context<McpEnv>).get('jsonRpcMethod') !== LISTEN_METHOD,
+    },
+    rateLimit: {
       keys: deps.metrics?.keys ?? [],
       config: deps.rateLimit,
       shared: deps.sharedLimits,
@@ -118,8 +106,8 @@ export function buildMcpApp(deps: McpAppDeps): Hono<McpEnv> {
         const subject = (answer.extra as { subject?: unknown } | undefined)?.subject;
         return typeof subject === 'string' ? subject : `client:${answer.clientId}`;
       },
-    }),
-  );
+    },
+  });
 
   const originAllowed = (origin: string) =>
     deps.selfOrigins.includes(origin) || deps.cors.allows(origin);

@@ -2,19 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ConfigError,
-  createLogger,
-  isProduction,
-  openSharedLimits,
   packageVersion,
-  parseConfig,
-  ServiceLifecycle,
-  ServiceMetrics,
   type ServiceStartOptions,
+  ServiceStartup,
   type SharedLimits,
   startHttpServer,
 } from '@dcg/http-kit';
 import { localhostAllowedHostnames, type McpServer } from '@modelcontextprotocol/server';
 import type Provider from 'oidc-provider';
+import type pg from 'pg';
 import type { z } from 'zod';
 import { buildMcpApp } from './app';
 import { type McpServerConfig, McpServerConfigSchema, resolveSecret } from './config';
@@ -38,8 +34,6 @@ export interface StartMcpServerOptions
   extends ServiceStartOptions<z.input<typeof McpServerConfigSchema> | McpServerConfig> {
   /** Registers more tools, resources or prompts on every server instance (e.g. a deployment's own). */
   extendServer?: (server: McpServer) => void;
-  /** Prometheus metrics (default: a registry of this instance with the process metrics). */
-  metrics?: ServiceMetrics;
 }
 
 /** A running mcp-server. */
@@ -72,18 +66,22 @@ export interface RunningMcpServer {
 export async function startMcpServer(options: StartMcpServerOptions): Promise<RunningMcpServer> {
   const setup = mcpServerSetup(options);
   // Listens first (the issuer and resource follow the port); answers 503 until the app is built.
-  const lifecycle = new ServiceLifecycle();
   let fetchApp: (request: Request, ...rest: never[]) => Response | Promise<Response> = () =>
     new Response(null, { status: 503, headers: { 'retry-after': '1' } });
   const server = await startHttpServer(
     { fetch: (request, ...rest) => fetchApp(request, ...rest) },
-    { port: options.port ?? 0, host: setup.host, limits: setup.config.server, lifecycle },
+    {
+      port: options.port ?? 0,
+      host: setup.host,
+      limits: setup.config.server,
+      lifecycle: setup.startup.lifecycle,
+    },
   );
   const { port } = server;
   const url = server.url;
   let built: BuiltMcpServer;
   try {
-    built = await assembleMcpServer(setup, url, lifecycle);
+    built = await assembleMcpServer(setup, url);
   } catch (error) {
     await server.close();
     throw error;
@@ -111,20 +109,15 @@ export type BuiltMcpServer = Omit<RunningMcpServer, 'url' | 'port'>;
 export async function buildMcpServer(
   options: Omit<StartMcpServerOptions, 'port' | 'host'> & { url: string },
 ): Promise<BuiltMcpServer> {
-  return assembleMcpServer(mcpServerSetup(options), options.url, new ServiceLifecycle());
+  return assembleMcpServer(mcpServerSetup(options), options.url);
 }
 
 /** What start and build share before the app is built: the configuration, checked. */
 function mcpServerSetup(options: StartMcpServerOptions) {
-  const logger = options.logger ?? createLogger('mcp-server');
-  const env = options.env ?? process.env;
-  const config = parseConfig(
-    McpServerConfigSchema,
-    options.config ?? {},
-    'mcp-server configuration',
-  );
+  const startup = new ServiceStartup('mcp-server', options);
+  const { logger, production } = startup;
+  const config = startup.config(McpServerConfigSchema);
   const host = options.host ?? '127.0.0.1';
-  const production = isProduction(env);
   if (!config.oauth.enabled) {
     if (production && !config.oauth.behindAuthorizationLayer) {
       const message =
@@ -139,25 +132,20 @@ function mcpServerSetup(options: StartMcpServerOptions) {
         : 'OAUTH IS DISABLED: /mcp answers without a token (development only; refused in production)',
     );
   }
-  return { options, logger, env, config, host, production };
+  return { options, startup, config, host };
 }
 
 /** Builds the app (tools, OAuth, storage) of a server reached at `url`. */
 async function assembleMcpServer(
   setup: ReturnType<typeof mcpServerSetup>,
   url: string,
-  lifecycle: ServiceLifecycle,
 ): Promise<BuiltMcpServer> {
-  const { options, logger, env, config, production } = setup;
+  const { options, startup, config } = setup;
+  const { logger, env, production, lifecycle, metrics, cleanup } = startup;
   const publicUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
   const resource = new URL(`${publicUrl}/mcp`);
-  // Closed in reverse order.
-  const closers: (() => Promise<void> | void)[] = [];
-  const close = async () => {
-    for (const closer of closers.reverse()) await closer();
-  };
+  const close = () => startup.close();
   try {
-    const metrics = options.metrics ?? new ServiceMetrics({ service: 'mcp-server' });
     metrics.buildInfo({ version: packageVersion(new URL('../package.json', import.meta.url)) });
     const handler = createToolsHandler({
       config,
@@ -166,16 +154,21 @@ async function assembleMcpServer(
       logger,
       extendServer: options.extendServer,
     });
-    closers.push(() => handler.close());
+    cleanup.defer(() => handler.close());
     const cors = corsPolicy(config.cors.origin);
 
     let store: OAuthStore | undefined;
     let sharedLimits: SharedLimits | undefined;
     let oauth: OAuth | undefined;
     if (config.oauth.enabled) {
-      const storage = await openOAuthStorage(config, options);
-      closers.push(() => storage.store.close());
-      ({ store, sharedLimits } = storage);
+      const opened = await openOAuthStore(config, options);
+      store = opened;
+      cleanup.defer(() => opened.close());
+      // On PostgreSQL, every instance counts the rate limits and back-offs there.
+      sharedLimits = await startup.sharedLimits('pool' in opened ? opened.pool : undefined, {
+        schema: config.storage.postgres.schema,
+        timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
+      });
       oauth = await createOAuth({
         oauth: config.oauth,
         store,
@@ -189,7 +182,7 @@ async function assembleMcpServer(
         production,
         ...(options.demo ? { demo: true } : {}),
       });
-      closers.push(oauth.close);
+      cleanup.defer(oauth.close);
     }
     const self = new URL(publicUrl);
     const aliases = loopbackOrigins(publicUrl);
@@ -230,38 +223,22 @@ async function assembleMcpServer(
   }
 }
 
-/**
- * The OAuth store (PostgreSQL when a connection string is configured, else SQLite in the data
- * folder) and, on PostgreSQL, the counters every instance shares (rate limits, back-offs).
- */
-async function openOAuthStorage(
+/** The OAuth store: PostgreSQL when a connection string is configured, else SQLite in the data folder. */
+async function openOAuthStore(
   config: McpServerConfig,
   options: Pick<StartMcpServerOptions, 'dataDir' | 'databaseUrl'>,
-): Promise<{ store: OAuthStore; sharedLimits?: SharedLimits }> {
+): Promise<OAuthStore | (OAuthStore & { readonly pool: pg.Pool })> {
   mkdirSync(options.dataDir, { recursive: true });
   const postgresUrl = options.databaseUrl ?? config.storage.postgres.url;
   if (!postgresUrl) {
-    return {
-      store: await openSqliteOAuthStore(
-        config.storage.sqlite.file ?? join(options.dataDir, 'oauth.db'),
-        join(options.dataDir, 'oauth-keys.json'),
-      ),
-    };
+    return openSqliteOAuthStore(
+      config.storage.sqlite.file ?? join(options.dataDir, 'oauth.db'),
+      join(options.dataDir, 'oauth-keys.json'),
+    );
   }
-  const store = await openPostgresOAuthStore({
+  return openPostgresOAuthStore({
     connectionString: postgresUrl,
     schema: config.storage.postgres.schema,
     maxConnections: config.storage.postgres.maxConnections,
   });
-  try {
-    const sharedLimits = await openSharedLimits({
-      pool: store.pool,
-      schema: config.storage.postgres.schema,
-      timeoutMs: config.rateLimit.sharedStoreTimeoutMs,
-    });
-    return { store, sharedLimits };
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
 }

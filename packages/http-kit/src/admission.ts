@@ -163,6 +163,16 @@ export class Admission {
   }
 }
 
+/** Options of {@link admissionControl}. */
+export interface AdmissionControlOptions {
+  config?: z.input<typeof AdmissionConfigSchema> | AdmissionConfig | undefined;
+  /** Paths that never wait (default {@link ADMISSION_EXEMPT_PATHS}). */
+  exempt?: readonly string[];
+  metrics?: ServiceMetrics | undefined;
+  /** Whether this request's event stream (`text/event-stream`) keeps its turn until it ends. */
+  holdsStream?: (c: Context) => boolean;
+}
+
 /**
  * Admission control as a middleware: at most `maxInFlight` requests are worked on at once and at
  * most `maxStartsPerTurn` start per turn of the event loop (the rest start on later turns, so the
@@ -182,16 +192,7 @@ export class Admission {
  * app.route('/', healthRoutes({ ready }));
  * app.use(admissionControl({ config: config.admission, metrics }));
  */
-export function admissionControl(
-  options: {
-    config?: z.input<typeof AdmissionConfigSchema> | AdmissionConfig | undefined;
-    /** Paths that never wait (default {@link ADMISSION_EXEMPT_PATHS}). */
-    exempt?: readonly string[];
-    metrics?: ServiceMetrics | undefined;
-    /** Whether this request's event stream (`text/event-stream`) keeps its turn until it ends. */
-    holdsStream?: (c: Context) => boolean;
-  } = {},
-): MiddlewareHandler {
+export function admissionControl(options: AdmissionControlOptions = {}): MiddlewareHandler {
   const config = parseConfig(AdmissionConfigSchema, options.config ?? {}, 'admission');
   if (!config.enabled) return (_c, next) => next();
   const admission = new Admission(config);

@@ -3,6 +3,7 @@ export {
   Admission,
   type AdmissionConfig,
   AdmissionConfigSchema,
+  type AdmissionControlOptions,
   type AdmissionRefusal,
   admissionControl,
 } from './admission';
@@ -70,6 +71,7 @@ export {
   END_USER_HEADER,
   type RateLimitConfig,
   RateLimitConfigSchema,
+  type RateLimitOptions,
   rateLimit,
 } from './rate-limit';
 export { REDACTED, redactSecrets } from './redact';
@@ -88,8 +90,10 @@ export {
   startHttpServer,
 } from './server';
 export { serviceConfigSections } from './service-config-sections';
-export { installServiceFront } from './service-front';
+export type { ServiceAppDeps } from './service-app-deps';
+export { installServiceFront, type ServiceFrontOptions } from './service-front';
 export type { ServiceStartOptions } from './service-start-options';
+export { ServiceStartup } from './service-startup';
 export {
   openSharedLimits,
   SHARED_LIMITS_TABLE,

@@ -79,25 +79,8 @@ function tooMany(seconds: number, detail: string, code: string): Response {
   );
 }
 
-/**
- * Rate limits every request before it reaches a route (`GET /health` and `GET /ready` are exempt,
- * so that probes never fail because of a flood). A request with a configured key counts against
- * that key's bucket, any other against its client address. A 401 to a request that carried
- * credentials also takes a token of the address's `failedAuth` bucket; once that is empty, every
- * request with credentials from the address is refused, except those with a key that already
- * authenticated from there (so an attacker cannot lock out the legitimate clients behind the same
- * address, and a refused guess tells nothing about the key). Over a limit: 429 with `Retry-After`.
- *
- * With `shared` (an app on PostgreSQL) the counters live in the database and every instance on it
- * draws from one budget; each bucket is then counted as a fixed window of `burst` requests per
- * `burst / requestsPerSecond` seconds (rounded up to whole seconds). When the database does not
- * answer, each instance falls back to its own in-memory buckets: the limits fail open to the
- * per-instance budget, never to no limit, and routes that need no database keep answering.
- *
- * @example
- * app.use(rateLimit({ keys: [{ key: 'a-long-secret', name: 'ops' }], config: { anonymous: { requestsPerSecond: 5, burst: 20 } } }));
- */
-export function rateLimit(options: {
+/** Options of {@link rateLimit}. */
+export interface RateLimitOptions {
   /** The configured API keys (the secrets, to recognise them; `name` identifies the bucket). */
   keys: ReadonlyArray<{ key: string; name?: string | undefined }>;
   config?: z.input<typeof RateLimitConfigSchema> | undefined;
@@ -121,7 +104,27 @@ export function rateLimit(options: {
   shared?: SharedLimits | undefined;
   /** Clock in milliseconds (tests). */
   now?: () => number;
-}): MiddlewareHandler {
+}
+
+/**
+ * Rate limits every request before it reaches a route (`GET /health` and `GET /ready` are exempt,
+ * so that probes never fail because of a flood). A request with a configured key counts against
+ * that key's bucket, any other against its client address. A 401 to a request that carried
+ * credentials also takes a token of the address's `failedAuth` bucket; once that is empty, every
+ * request with credentials from the address is refused, except those with a key that already
+ * authenticated from there (so an attacker cannot lock out the legitimate clients behind the same
+ * address, and a refused guess tells nothing about the key). Over a limit: 429 with `Retry-After`.
+ *
+ * With `shared` (an app on PostgreSQL) the counters live in the database and every instance on it
+ * draws from one budget; each bucket is then counted as a fixed window of `burst` requests per
+ * `burst / requestsPerSecond` seconds (rounded up to whole seconds). When the database does not
+ * answer, each instance falls back to its own in-memory buckets: the limits fail open to the
+ * per-instance budget, never to no limit, and routes that need no database keep answering.
+ *
+ * @example
+ * app.use(rateLimit({ keys: [{ key: 'a-long-secret', name: 'ops' }], config: { anonymous: { requestsPerSecond: 5, burst: 20 } } }));
+ */
+export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
   const config = parseConfig(RateLimitConfigSchema, options.config ?? {}, 'rate limits');
   const now = options.now ?? (() => performance.now());
   if (!config.enabled) return (_c, next) => next();

@@ -1,4 +1,5 @@
 import type { Logger } from './logger';
+import type { ServiceMetrics } from './metrics';
 
 /**
  * What every dcg service's `start…` function takes besides its own options: the configuration
@@ -21,6 +22,8 @@ export interface ServiceStartOptions<ConfigInput> {
   /** Seeds the service's demo data. */
   demo?: boolean;
   logger?: Logger;
+  /** Prometheus metrics (default: a registry of this instance with the process metrics). */
+  metrics?: ServiceMetrics;
   /** Environment for `keyFromEnv` keys, other secrets and `NODE_ENV` (default `process.env`). */
   env?: Record<string, string | undefined>;
 }
