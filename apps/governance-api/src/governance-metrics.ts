@@ -172,23 +172,24 @@ export function registerGovernanceMetrics(
       [],
       async () => valueOrNothing((await readStatus())?.runningJobs.length),
     );
-    const jobs = metrics.counter(
-      'governance_embedding_jobs_total',
-      'Embedding jobs (rebuilds) this instance finished, by status (completed, failed)',
-      ['status'],
-    );
-    const jobSeconds = metrics.histogram(
-      'governance_embedding_job_duration_seconds',
-      'Time from the start of an embedding job to its end, by status',
-      ['status'],
-      [1, 5, 15, 60, 300, 900, 1800, 3600, 7200],
-    );
-    for (const status of ['completed', 'failed']) jobs.inc({ status }, 0);
+    const jobs = metrics.timedEvents({
+      total: [
+        'governance_embedding_jobs_total',
+        'Embedding jobs (rebuilds) this instance finished, by status (completed, failed)',
+      ],
+      duration: [
+        'governance_embedding_job_duration_seconds',
+        'Time from the start of an embedding job to its end, by status',
+      ],
+      labels: ['status'],
+      buckets: [1, 5, 15, 60, 300, 900, 1800, 3600, 7200],
+    });
+    for (const status of ['completed', 'failed']) jobs.total.inc({ status }, 0);
     search.onJobFinished((job) => {
-      jobs.inc({ status: job.status });
       const seconds = (Date.parse(job.finishedAt ?? '') - Date.parse(job.startedAt)) / 1000;
-      if (Number.isFinite(seconds) && seconds >= 0)
-        jobSeconds.observe({ status: job.status }, seconds);
+      // A job whose times do not read counts, untimed.
+      if (Number.isFinite(seconds) && seconds >= 0) jobs.record({ status: job.status }, seconds);
+      else jobs.total.inc({ status: job.status });
     });
   }
   return { resultAccepted: (state) => received.inc({ outcome: state }) };

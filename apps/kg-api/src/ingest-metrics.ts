@@ -19,23 +19,20 @@ const INGEST_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 6
  * await ingests.track('vocab', 'upload', () => kb.replaceGraph('vocab', quads));
  */
 export class IngestMetrics {
-  readonly #total;
-  readonly #duration;
+  readonly #ingests;
   readonly #sourceIds: () => readonly string[];
 
   constructor(metrics: ServiceMetrics, sourceIds: () => readonly string[]) {
     this.#sourceIds = sourceIds;
-    this.#total = metrics.counter(
-      'kg_ingests_total',
-      'Graph ingests (pulls and uploads) by source, mode and outcome',
-      ['source', 'mode', 'outcome'],
-    );
-    this.#duration = metrics.histogram(
-      'kg_ingest_duration_seconds',
-      'Time of a graph ingest, from the request or the schedule to the stored graph, by source, mode and outcome',
-      ['source', 'mode', 'outcome'],
-      INGEST_BUCKETS,
-    );
+    this.#ingests = metrics.timedEvents({
+      total: ['kg_ingests_total', 'Graph ingests (pulls and uploads) by source, mode and outcome'],
+      duration: [
+        'kg_ingest_duration_seconds',
+        'Time of a graph ingest, from the request or the schedule to the stored graph, by source, mode and outcome',
+      ],
+      labels: ['source', 'mode', 'outcome'],
+      buckets: INGEST_BUCKETS,
+    });
   }
 
   /** Runs `ingest` and counts it (when the source is configured); its result or error passes on. */
@@ -54,8 +51,7 @@ export class IngestMetrics {
     } finally {
       if (this.#sourceIds().includes(sourceId)) {
         const labels = { source: sourceId, mode, outcome };
-        this.#total.inc(labels);
-        this.#duration.observe(labels, (performance.now() - started) / 1000);
+        this.#ingests.record(labels, (performance.now() - started) / 1000);
       }
     }
   }

@@ -37,6 +37,7 @@ export {
   MetricsConfigSchema,
   packageVersion,
   ServiceMetrics,
+  type TimedEvents,
   UNMATCHED_ROUTE,
 } from './metrics';
 export {
@@ -89,8 +90,8 @@ export {
   type RunningServer,
   startHttpServer,
 } from './server';
-export { serviceConfigSections } from './service-config-sections';
 export type { ServiceAppDeps } from './service-app-deps';
+export { serviceConfigSections } from './service-config-sections';
 export { installServiceFront, type ServiceFrontOptions } from './service-front';
 export type { ServiceStartOptions } from './service-start-options';
 export { ServiceStartup } from './service-startup';

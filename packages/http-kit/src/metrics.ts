@@ -55,6 +55,14 @@ function routeOf(c: Parameters<MiddlewareHandler>[0]): string {
   return handler ? handler.path : UNMATCHED_ROUTE;
 }
 
+/** Events counted and timed by {@link ServiceMetrics.timedEvents}. */
+export interface TimedEvents<L extends string> {
+  /** The count alone (e.g. to start a series at 0 before the first event). */
+  readonly total: Counter<L>;
+  /** Adds one event that took `seconds`. */
+  record(labels: Partial<Record<L, string>>, seconds: number): void;
+}
+
 /**
  * The Prometheus metrics of one app: a registry with the process metrics of `prom-client`
  * (memory, CPU, event loop lag, GC), HTTP metrics per route, method and status, and whatever the app
@@ -68,23 +76,20 @@ function routeOf(c: Parameters<MiddlewareHandler>[0]): string {
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  readonly #requests: Counter<'method' | 'route' | 'status'>;
-  readonly #duration: Histogram<'method' | 'route' | 'status'>;
+  readonly #requests: TimedEvents<'method' | 'route' | 'status'>;
   readonly #inFlight: Gauge<'method' | 'route'>;
 
   constructor(options: { service: string; prefix?: string; processMetrics?: boolean }) {
     this.registry.setDefaultLabels({ service: options.service });
     if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
-    this.#requests = this.counter(
-      'http_requests_total',
-      'HTTP requests answered, by method, route pattern and status',
-      ['method', 'route', 'status'],
-    );
-    this.#duration = this.histogram(
-      'http_request_duration_seconds',
-      'Time from the request to its response headers, by method, route pattern and status',
-      ['method', 'route', 'status'],
-    );
+    this.#requests = this.timedEvents({
+      total: ['http_requests_total', 'HTTP requests answered, by method, route pattern and status'],
+      duration: [
+        'http_request_duration_seconds',
+        'Time from the request to its response headers, by method, route pattern and status',
+      ],
+      labels: ['method', 'route', 'status'],
+    });
     this.#inFlight = this.gauge(
       'http_requests_in_flight',
       'Requests being handled now (waiting for a query slot included), by method and route pattern',
@@ -122,6 +127,35 @@ export class ServiceMetrics {
       registers: [this.registry],
     };
     return new Histogram(config);
+  }
+
+  /**
+   * Events counted and timed under the same labels, as a counter and a histogram (seconds,
+   * {@link LATENCY_BUCKETS} unless given): `record` adds one event and its duration to both.
+   *
+   * @example
+   * const runs = metrics.timedEvents({
+   *   total: ['guardian_runs_total', 'Contract checks finished, by outcome'],
+   *   duration: ['guardian_run_duration_seconds', 'Time of one contract check, by outcome'],
+   *   labels: ['outcome'],
+   * });
+   * runs.record({ outcome: 'compliant' }, 0.25);
+   */
+  timedEvents<L extends string>(options: {
+    total: [name: string, help: string];
+    duration: [name: string, help: string];
+    labels: readonly L[];
+    buckets?: number[];
+  }): TimedEvents<L> {
+    const total = this.counter(...options.total, options.labels);
+    const duration = this.histogram(...options.duration, options.labels, options.buckets);
+    return {
+      total,
+      record: (labels, seconds) => {
+        total.inc(labels);
+        duration.observe(labels, seconds);
+      },
+    };
   }
 
   /**
@@ -205,8 +239,7 @@ export class ServiceMetrics {
       } finally {
         this.#inFlight.dec({ method, route: pending });
         const labels = { method, route: routeOf(c), status: String(c.res.status) };
-        this.#requests.inc(labels);
-        this.#duration.observe(labels, (performance.now() - started) / 1000);
+        this.#requests.record(labels, (performance.now() - started) / 1000);
       }
     };
   }

@@ -25,13 +25,14 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
   const scopeChallenge = requireScopes(SCOPES.marketplaceRead);
 
   // Both resources are JSON documents of the marketplace, read with the same scope and cache hint.
-  const registerJsonResource = (
+  // The template's variables arrive decoded, by name (`V`).
+  const registerJsonResource = <V extends string>(
     name: string,
     uriTemplate: string,
     about: { title: string; description: string },
     read: (
       uri: URL,
-      variableOf: (name: string) => string,
+      variables: Record<V, string>,
       signal: AbortSignal,
     ) => Promise<Record<string, unknown>>,
   ) =>
@@ -45,7 +46,10 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
         scopeChallenge,
       },
       async (uri, variables, ctx) => {
-        const body = await read(uri, (n) => variable(variables[n]), ctx.mcpReq.signal);
+        const decoded = Object.fromEntries(
+          Object.entries(variables).map(([n, value]) => [n, variable(value)]),
+        ) as Record<V, string>;
+        const body = await read(uri, decoded, ctx.mcpReq.signal);
         return {
           contents: [
             { uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body, null, 2) },
@@ -62,9 +66,7 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
       description:
         'A deployed system (data product): its output ports with their data contracts, its components and their compliance',
     },
-    async (uri, variableOf, signal) => {
-      const environment = variableOf('environment');
-      const systemId = variableOf('systemId');
+    async (uri, { environment, systemId }: Record<'environment' | 'systemId', string>, signal) => {
       const instance = await backend(() =>
         marketplace.getInstance(systemId, { environment, signal }),
       );
@@ -89,9 +91,11 @@ export function registerResources(server: McpServer, deps: DcgMcpDeps): void {
       description:
         'A data contract (output port): its schema, SLA and terms, and its compliance with failing requirements',
     },
-    async (uri, variableOf, signal) => {
-      const environment = variableOf('environment');
-      const contractId = variableOf('contractId');
+    async (
+      uri,
+      { environment, contractId }: Record<'environment' | 'contractId', string>,
+      signal,
+    ) => {
       const [compliance, instances] = await backend(() =>
         Promise.all([
           marketplace.getContractCompliance(contractId, environment, { signal }),

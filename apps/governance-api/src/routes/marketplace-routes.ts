@@ -57,64 +57,60 @@ export function mountMarketplaceRoutes(
     },
   );
 
-  // The reads of one deployed system: by id, in one environment or its latest deployment.
-  const systemRequest = {
-    params: idPathParams('systemId', MAX_ID_LENGTH),
-    query: z.object({ environment: EnvironmentSchema.optional() }),
-  };
-  const problems = openApiProblems({
-    400: 'Invalid system id or environment',
-    404: 'Not deployed',
-  });
+  // The reads of one deployed system: by id, in one environment or its latest deployment, with
+  // the same parameters and problems (404: not deployed there).
+  const systemRead = <S extends z.ZodType>(
+    route: { path: string; operationId: string; summary: string; description?: string },
+    response: { description: string; schema: S },
+    read: (systemId: string, environment?: string) => Promise<z.output<S> | null>,
+  ) =>
+    app.openapi(
+      createRoute({
+        method: 'get',
+        tags: ['marketplace'],
+        ...route,
+        request: {
+          params: idPathParams('systemId', MAX_ID_LENGTH),
+          query: z.object({ environment: EnvironmentSchema.optional() }),
+        },
+        responses: {
+          200: openApiJson(response.description, response.schema),
+          ...openApiProblems({ 400: 'Invalid system id or environment', 404: 'Not deployed' }),
+        },
+      }),
+      async (c) => {
+        const { systemId } = c.req.valid('param');
+        const { environment } = c.req.valid('query');
+        const view = await read(systemId, environment);
+        if (!view) throw notDeployed(systemId, environment);
+        return c.json(view, 200) as never;
+      },
+    );
 
-  app.openapi(
-    createRoute({
-      method: 'get',
+  systemRead(
+    {
       path: '/v1/marketplace/instances/{systemId}',
       operationId: 'getMarketplaceInstance',
-      tags: ['marketplace'],
       summary: 'One deployed system (latest deployment when no environment is given)',
-      request: systemRequest,
-      responses: {
-        200: openApiJson('The instance', MarketplaceInstanceViewSchema),
-        ...problems,
-      },
-    }),
-    async (c) => {
-      const { systemId } = c.req.valid('param');
-      const { environment } = c.req.valid('query');
-      const view = await governance.marketplace.getInstance(systemId, environment);
-      if (!view) throw notDeployed(systemId, environment);
-      return c.json(view, 200);
     },
+    { description: 'The instance', schema: MarketplaceInstanceViewSchema },
+    (systemId, environment) => governance.marketplace.getInstance(systemId, environment),
   );
 
-  app.openapi(
-    createRoute({
-      method: 'get',
+  systemRead(
+    {
       path: '/v1/marketplace/instances/{systemId}/descriptor',
       operationId: 'getMarketplaceInstanceDescriptor',
-      tags: ['marketplace'],
       summary:
         'The descriptor of a deployed system as deployed, with public info (latest deployment when no environment is given)',
       description:
         "Each component's `info.publicInfo` from its tech adapter is kept; `info.privateInfo` is left out (the provisioning API, behind a key, has it).",
-      request: systemRequest,
-      responses: {
-        200: openApiJson(
-          'The deployed descriptor and the plan that deployed it',
-          DeployedDescriptorViewSchema,
-        ),
-        ...problems,
-      },
-    }),
-    async (c) => {
-      const { systemId } = c.req.valid('param');
-      const { environment } = c.req.valid('query');
-      const view = await governance.marketplace.getDeployedDescriptor(systemId, environment);
-      if (!view) throw notDeployed(systemId, environment);
-      return c.json(view, 200);
     },
+    {
+      description: 'The deployed descriptor and the plan that deployed it',
+      schema: DeployedDescriptorViewSchema,
+    },
+    (systemId, environment) => governance.marketplace.getDeployedDescriptor(systemId, environment),
   );
 
   app.openapi(

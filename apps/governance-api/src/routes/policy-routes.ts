@@ -12,6 +12,7 @@ import type { GovernanceEnv } from '../app-env';
 import type { Guards } from '../auth';
 import { guardedProblems } from './guarded-problems';
 import { PagingQuerySchema, PolicyPageSchema, PolicySchema } from './openapi-schemas';
+import { mountReadById } from './read-by-id-route';
 
 const text = (max: number) => z.string().min(1).max(max);
 
@@ -69,25 +70,16 @@ export function mountPolicyRoutes(
     },
   );
 
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/computational-governance/policies/{id}',
-      operationId: 'getPolicy',
-      tags: ['policies'],
-      summary: 'One policy',
-      ...bearerGuarded(guards.authenticate),
-      request: { params: z.object({ id: text(500).meta({ param: { name: 'id', in: 'path' } }) }) },
-      responses: {
-        200: openApiJson('The policy', PolicySchema),
-        ...guardedProblems({ 404: 'No such policy' }),
-      },
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      return c.json(await governance.policies.get(id), 200);
-    },
-  );
+  mountReadById(app, guards, {
+    path: '/v1/computational-governance/policies/{id}',
+    operationId: 'getPolicy',
+    tags: ['policies'],
+    summary: 'One policy',
+    maxIdLength: 500,
+    found: { description: 'The policy', schema: PolicySchema },
+    notFound: 'No such policy',
+    read: (id) => governance.policies.get(id),
+  });
 
   app.openapi(
     createRoute({

@@ -16,10 +16,10 @@ import { guardedProblems } from './guarded-problems';
 import {
   bearerSecurity,
   EnvironmentSchema,
-  idPathParams,
   PaginationMetaSchema,
   PagingQuerySchema,
 } from './openapi-schemas';
+import { mountReadById } from './read-by-id-route';
 
 const ProvisioningBodySchema = z
   .object({
@@ -151,26 +151,15 @@ export function mountProvisioningRoutes(
     },
   );
 
-  app.openapi(
-    createRoute({
-      method: 'get',
-      path: '/v1/provisioning/plans/{id}',
-      operationId: 'getProvisioningPlan',
-      tags: ['provisioning'],
-      summary:
-        'State of a plan: running | completed | failed | terminated, with each task, logs and errors',
-      ...bearerGuarded(guards.authenticate),
-      request: {
-        params: idPathParams('id', MAX_ENVIRONMENT_LENGTH),
-      },
-      responses: {
-        200: openApiJson('The plan', ProvisioningPlanSchema),
-        ...guardedProblems({ 404: 'No such plan' }),
-      },
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      return c.json(await governance.coordinator.getPlan(id), 200);
-    },
-  );
+  mountReadById(app, guards, {
+    path: '/v1/provisioning/plans/{id}',
+    operationId: 'getProvisioningPlan',
+    tags: ['provisioning'],
+    summary:
+      'State of a plan: running | completed | failed | terminated, with each task, logs and errors',
+    maxIdLength: MAX_ENVIRONMENT_LENGTH,
+    found: { description: 'The plan', schema: ProvisioningPlanSchema },
+    notFound: 'No such plan',
+    read: (id) => governance.coordinator.getPlan(id),
+  });
 }
