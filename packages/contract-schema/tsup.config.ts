@@ -1,3 +1,6 @@
 import { libraryWithCliBuild } from '../../tsup.presets';
 
-export default libraryWithCliBuild({ index: 'src/index.ts' });
+// `./json-path` is an entry of its own: the KG wire (kg-schema, in browser bundles) renders issue
+// paths with it without loading the contract schemas.
+
+export default libraryWithCliBuild({ index: 'src/index.ts', 'json-path': 'src/json-path.ts' });

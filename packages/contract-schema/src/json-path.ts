@@ -1,7 +1,6 @@
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
 /**
- * Formats a path of keys and indexes as a JSONPath expression rooted at `$`.
+ * Formats a path of keys and indexes as a JSONPath expression rooted at `$`: names that are
+ * identifiers after a dot, others in single quotes with `\` and `'` escaped (RFC 9535).
  *
  * @example
  * toJsonPath(['results', 'root', 0, 'children', 1]); // '$.results.root[0].children[1]'
@@ -10,13 +9,13 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 export function toJsonPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '$';
   for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else {
-      const key = String(segment);
-      out += IDENTIFIER.test(key)
-        ? `.${key}`
-        : `['${key.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}']`;
-    }
+    const key = String(segment);
+    out +=
+      typeof segment === 'number'
+        ? `[${key}]`
+        : /^[A-Za-z_$][\w$]*$/.test(key)
+          ? `.${key}`
+          : `['${key.replace(/[\\']/g, '\\$&')}']`;
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { toJsonPath } from '@dcg/contract-schema/json-path';
 import type * as z from 'zod/mini';
 
 /**
@@ -24,7 +25,7 @@ export function schemaIssues(issues: readonly z.core.$ZodIssue[]): SchemaIssue[]
     segments: issue.path.map((segment) =>
       typeof segment === 'number' ? segment : String(segment),
     ),
-    path: jsonPath(issue.path),
+    path: toJsonPath(issue.path),
     message: describeIssue(issue),
   }));
 }
@@ -47,15 +48,4 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     default:
       return issue.message;
   }
-}
-
-function jsonPath(path: readonly PropertyKey[]): string {
-  let out = '$';
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment))
-      out += `.${segment}`;
-    else out += `[${JSON.stringify(String(segment))}]`;
-  }
-  return out;
 }
