@@ -68,21 +68,22 @@ export class TopK {
     return a < b || (a === b && idA > idB);
   }
 
+  /**
+   * Moves the entry at `at` up while it beats its parent, each parent moving down into the hole it
+   * leaves; `id`/`score` are written once, where the hole stops.
+   */
   private siftUp(at: number, id: number, score: number): void {
     let i = at;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      const ps = this.scores[parent] as number;
-      const pid = this.ids[parent] as number;
-      if (!TopK.below(score, id, ps, pid)) break;
-      this.ids[i] = pid;
-      this.scores[i] = ps;
+      if (!TopK.below(score, id, this.scores[parent] as number, this.ids[parent] as number)) break;
+      this.copy(parent, i);
       i = parent;
     }
-    this.ids[i] = id;
-    this.scores[i] = score;
+    this.set(i, id, score);
   }
 
+  /** Moves the entry at `at` down while its lower child ranks below it (holes as in `siftUp`). */
   private siftDown(at: number, id: number, score: number): void {
     const n = this.count;
     let i = at;
@@ -101,14 +102,21 @@ export class TopK {
         )
       )
         child = right;
-      const cs = this.scores[child] as number;
-      const cid = this.ids[child] as number;
-      if (!TopK.below(cs, cid, score, id)) break;
-      this.ids[i] = cid;
-      this.scores[i] = cs;
+      if (!TopK.below(this.scores[child] as number, this.ids[child] as number, score, id)) break;
+      this.copy(child, i);
       i = child;
     }
-    this.ids[i] = id;
-    this.scores[i] = score;
+    this.set(i, id, score);
+  }
+
+  /** Copies the entry at position `from` to `to` (ids and scores are parallel arrays). */
+  private copy(from: number, to: number): void {
+    this.ids[to] = this.ids[from] as number;
+    this.scores[to] = this.scores[from] as number;
+  }
+
+  private set(at: number, id: number, score: number): void {
+    this.ids[at] = id;
+    this.scores[at] = score;
   }
 }
