@@ -1,6 +1,6 @@
 import {
-  ContractComplianceStateSchema,
   type DeployedDescriptor,
+  InstanceComponentSchema,
   type MarketplaceInstance,
   MarketplaceInstanceSchema,
 } from '@dcg/governance-schema';
@@ -8,10 +8,8 @@ import type { MarketplaceClient } from '@dcg/marketplace-client';
 import { z } from 'zod';
 import { describeFailure } from './tool-errors';
 
-const ComplianceBadgeSchema = z.object({
-  status: ContractComplianceStateSchema,
-  evaluatedAt: z.string().nullable(),
-});
+// The badge as the marketplace API answers it: its wire schema, not a copy that could drift.
+const { compliance } = InstanceComponentSchema.shape;
 
 /** A component of a system as the tools answer it. */
 export const ComponentViewSchema = z.object({
@@ -21,7 +19,7 @@ export const ComponentViewSchema = z.object({
   description: z.string().optional(),
   /** True when the component is a monitored data contract (an output port with a guardian). */
   isDataContract: z.boolean(),
-  compliance: ComplianceBadgeSchema.optional(),
+  compliance,
   /** The data contract of an output port (schema, SLA, terms, endpoint…), as deployed. */
   dataContract: z.record(z.string(), z.unknown()).optional(),
 });
