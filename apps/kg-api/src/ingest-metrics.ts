@@ -4,6 +4,9 @@ import { KnowledgeGraphError } from '@dcg/knowledge-graph';
 /** How a graph came in: a pull asked over the API, a scheduled pull, or an upload. */
 export type IngestMode = 'pull' | 'scheduled_pull' | 'upload';
 
+const INGEST_DURATION_HELP =
+  'Time of a graph ingest, from the request or the schedule to the stored graph, by source, mode and outcome';
+
 /** Seconds, from a small upload to the longest pull (`ingestion.pullTimeoutMs` allows 10 min). */
 const INGEST_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
@@ -25,13 +28,10 @@ export class IngestMetrics {
   constructor(metrics: ServiceMetrics, sourceIds: () => readonly string[]) {
     this.#sourceIds = sourceIds;
     this.#ingests = metrics.timedEvents({
-      total: ['kg_ingests_total', 'Graph ingests (pulls and uploads) by source, mode and outcome'],
-      duration: [
-        'kg_ingest_duration_seconds',
-        'Time of a graph ingest, from the request or the schedule to the stored graph, by source, mode and outcome',
-      ],
       labels: ['source', 'mode', 'outcome'],
       buckets: INGEST_BUCKETS,
+      total: ['kg_ingests_total', 'Graph ingests (pulls and uploads) by source, mode and outcome'],
+      duration: ['kg_ingest_duration_seconds', INGEST_DURATION_HELP],
     });
   }
 
