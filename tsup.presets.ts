@@ -47,6 +47,17 @@ export function libraryBuild(own: Options): Options {
 export function libraryWithCliBuild(entry: Record<string, string>, own: Options = {}): Options[] {
   return [
     libraryBuild({ entry, format: ['esm', 'cjs'], clean: ['!cli.js', '!cli.js.map'], ...own }),
-    libraryBuild({ entry: { cli: 'src/cli.ts' }, dts: false, clean: false, ...own }),
+    libraryBuild({ ...own, entry: { cli: 'src/cli.ts' }, dts: false, clean: false }),
   ];
+}
+
+/**
+ * Bundles private workspace packages (code and types) into a published package's `dist`, so
+ * that its published manifest names nothing private (list them in its `devDependencies`).
+ *
+ * @example
+ * export default libraryBuild({ entry: ['src/index.ts'], ...bundlingPrivate(['@dcg/coded-error']) });
+ */
+export function bundlingPrivate(packages: string[]): Options {
+  return { noExternal: packages, dts: { resolve: packages } };
 }

@@ -1,8 +1,8 @@
-import { libraryWithCliBuild } from '../../tsup.presets';
+import { bundlingPrivate, libraryWithCliBuild } from '../../tsup.presets';
 
-// The private @dcg/client-transport (the governance client's exchange) is bundled: the published
-// manifest names nothing private. Its types do not appear in the SDK's API.
+// The private @dcg/client-transport (the governance client's exchange) and @dcg/coded-error (the
+// base of GuardianSdkError) are bundled: the published manifest names nothing private.
 export default libraryWithCliBuild(
   { index: 'src/index.ts', node: 'src/node/index.ts', postgres: 'src/postgres/index.ts' },
-  { noExternal: ['@dcg/client-transport'] },
+  bundlingPrivate(['@dcg/client-transport', '@dcg/coded-error']),
 );

@@ -1,3 +1,8 @@
-import { libraryBuild } from '../../tsup.presets';
+import { bundlingPrivate, libraryBuild } from '../../tsup.presets';
 
-export default libraryBuild({ entry: ['src/index.ts'], format: ['esm', 'cjs'] });
+// The private @dcg/coded-error (the base of SparqlSubsetError) is bundled, code and types.
+export default libraryBuild({
+  entry: ['src/index.ts'],
+  format: ['esm', 'cjs'],
+  ...bundlingPrivate(['@dcg/coded-error']),
+});

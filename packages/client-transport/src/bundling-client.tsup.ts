@@ -1,9 +1,10 @@
-import { libraryBuild } from '../../../tsup.presets';
+import { bundlingPrivate, libraryBuild } from '../../../tsup.presets';
 
 /**
- * The build of a published client that bundles this private package: its code and its types go
- * into the client's `dist`, so the client's published manifest names nothing of it. (In `src/`
- * so that a change to it rebuilds the clients: turbo hashes this package's sources.)
+ * The build of a published client that bundles this private package and the one below it
+ * (`@dcg/coded-error`): their code and types go into the client's `dist`, so the client's
+ * published manifest names nothing of them. (In `src/` so that a change to it rebuilds the
+ * clients: turbo hashes this package's sources.)
  *
  * @example
  * export { bundlingClientBuild as default } from '../client-transport/src/bundling-client.tsup';
@@ -11,6 +12,5 @@ import { libraryBuild } from '../../../tsup.presets';
 export const bundlingClientBuild = libraryBuild({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
-  dts: { resolve: ['@dcg/client-transport'] },
-  noExternal: ['@dcg/client-transport'],
+  ...bundlingPrivate(['@dcg/client-transport', '@dcg/coded-error']),
 });

@@ -1,3 +1,4 @@
+import { CodedError, hasBrand } from '@dcg/coded-error';
 import { readText } from './read-body';
 import type { TransportIssue } from './transport-errors';
 
@@ -19,20 +20,13 @@ const EXCHANGE_ERROR = Symbol.for('dcg.client-transport.ExchangeError');
  * @example
  * if (ExchangeError.isInstance(error) && error.code === 'timeout') retry();
  */
-export class ExchangeError extends Error {
-  readonly [EXCHANGE_ERROR] = true;
-  override readonly name = 'ExchangeError';
-  constructor(
-    readonly code: ExchangeFailureCode,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options);
+export class ExchangeError extends CodedError<ExchangeFailureCode> {
+  constructor(code: ExchangeFailureCode, message: string, options: { cause?: unknown } = {}) {
+    super(EXCHANGE_ERROR, code, message, options);
+    this.name = 'ExchangeError';
   }
 
-  static isInstance(error: unknown): error is ExchangeError {
-    return typeof error === 'object' && error !== null && EXCHANGE_ERROR in error;
-  }
+  static isInstance = hasBrand<ExchangeError>(EXCHANGE_ERROR);
 }
 
 /** Limits of one {@link exchange}. */

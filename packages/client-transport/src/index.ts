@@ -13,7 +13,6 @@ export {
   type ExchangeOptions,
   exchange,
 } from './exchange';
-export { HttpClientError } from './http-client-error';
 export type { CallOptions, HttpClientOptions } from './http-client-options';
 export { httpClientOptionsShape } from './http-client-options-schema';
 export { readText } from './read-body';

@@ -1,3 +1,5 @@
+import { CodedError, hasBrand } from '@dcg/coded-error';
+
 const MARKER = Symbol.for('dcg.contract-schema.error');
 
 /**
@@ -22,25 +24,20 @@ export type ContractSchemaErrorCode =
  *   if (ContractSchemaError.isInstance(error)) console.error(error.code, error.message);
  * }
  */
-export class ContractSchemaError extends Error {
-  readonly code: ContractSchemaErrorCode;
+export class ContractSchemaError extends CodedError<ContractSchemaErrorCode> {
   /** Where in the text a syntax error is (1-based line and column), when it is known. */
   readonly location?: { readonly line: number; readonly column: number };
-  readonly [MARKER] = true;
 
   constructor(
     code: ContractSchemaErrorCode,
     message: string,
     options?: { cause?: unknown; location?: { line: number; column: number } | undefined },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(MARKER, code, message, options);
     this.name = 'ContractSchemaError';
-    this.code = code;
     if (options?.location !== undefined) this.location = options.location;
   }
 
   /** True for a `ContractSchemaError` from any copy of this library. */
-  static isInstance(value: unknown): value is ContractSchemaError {
-    return typeof value === 'object' && value !== null && MARKER in value;
-  }
+  static isInstance = hasBrand<ContractSchemaError>(MARKER);
 }

@@ -1,3 +1,4 @@
+import { CodedError, hasBrand } from '@dcg/coded-error';
 import { type PathSegment, toJsonPath, type ValidationIssueCode } from '@dcg/contract-schema';
 
 const BRAND = Symbol.for('dcg.governance.error');
@@ -88,28 +89,19 @@ export function parameterIssue(
  * try { await registry.register(body); }
  * catch (error) { if (GovernanceError.isInstance(error) && error.code === 'unprocessable') console.log(error.issues); }
  */
-export class GovernanceError extends Error {
-  readonly code: GovernanceErrorCode;
+export class GovernanceError extends CodedError<GovernanceErrorCode> {
   readonly issues: GovernanceIssue[];
-  readonly [BRAND] = true;
 
   constructor(
     code: GovernanceErrorCode,
     message: string,
     options: { cause?: unknown; issues?: GovernanceIssue[] } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(BRAND, code, message, options);
     this.name = 'GovernanceError';
-    this.code = code;
     this.issues = options.issues ?? [];
   }
 
   /** True for a GovernanceError from any copy of this package. */
-  static isInstance(value: unknown): value is GovernanceError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[BRAND] === true
-    );
-  }
+  static isInstance = hasBrand<GovernanceError>(BRAND);
 }

@@ -1,3 +1,5 @@
+import { CodedError, hasBrand } from '@dcg/coded-error';
+
 const MARKER = Symbol.for('dcg.guardian-sdk.error');
 
 /** Machine-readable reasons a guardian-sdk operation can fail. */
@@ -21,26 +23,21 @@ export type GuardianSdkErrorCode =
  * try { await client.submit(input); }
  * catch (error) { if (GuardianSdkError.isInstance(error) && error.code === 'problem') console.log(error.problem); }
  */
-export class GuardianSdkError extends Error {
-  readonly code: GuardianSdkErrorCode;
+export class GuardianSdkError extends CodedError<GuardianSdkErrorCode> {
   readonly status: number | undefined;
   readonly problem: Record<string, unknown> | undefined;
-  readonly [MARKER] = true;
 
   constructor(
     code: GuardianSdkErrorCode,
     message: string,
     options: { cause?: unknown; status?: number; problem?: Record<string, unknown> } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(MARKER, code, message, options);
     this.name = 'GuardianSdkError';
-    this.code = code;
     this.status = options.status;
     this.problem = options.problem;
   }
 
   /** True for a `GuardianSdkError` from any copy of this library. */
-  static isInstance(value: unknown): value is GuardianSdkError {
-    return typeof value === 'object' && value !== null && MARKER in value;
-  }
+  static isInstance = hasBrand<GuardianSdkError>(MARKER);
 }

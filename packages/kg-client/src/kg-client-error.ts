@@ -1,9 +1,5 @@
-import {
-  type ClientErrorCode,
-  describeCause,
-  HttpClientError,
-  problemMessage,
-} from '@dcg/client-transport';
+import { type ClientErrorCode, describeCause, problemMessage } from '@dcg/client-transport';
+import { CodedError, hasBrand } from '@dcg/coded-error';
 import type { ProblemDetails } from '@dcg/kg-schema';
 
 const marker = Symbol.for('dcg.kg-client.error');
@@ -19,19 +15,14 @@ export type KgClientErrorCode = ClientErrorCode;
  * try { await client.search('water'); }
  * catch (error) { if (KgClientError.isInstance(error) && error.code === 'timeout') retryLater(); }
  */
-export class KgClientError extends HttpClientError {
-  declare readonly code: KgClientErrorCode;
-  declare readonly [marker]: true;
-
+export class KgClientError extends CodedError<KgClientErrorCode> {
   constructor(code: KgClientErrorCode, message: string, options?: { cause?: unknown }) {
     super(marker, code, message, options);
     this.name = 'KgClientError';
   }
 
   /** True for any error of this package, also one thrown by another copy of it. */
-  static isInstance(value: unknown): value is KgClientError {
-    return typeof value === 'object' && value !== null && marker in value;
-  }
+  static isInstance = hasBrand<KgClientError>(marker);
 }
 
 /**

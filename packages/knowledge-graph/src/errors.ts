@@ -1,3 +1,4 @@
+import { CodedError, hasBrand } from '@dcg/coded-error';
 import type { Problem } from '@dcg/sparql-subset';
 
 const marker = Symbol.for('dcg.knowledge-graph.error');
@@ -50,20 +51,17 @@ const UPSTREAM_CODES: ReadonlySet<KnowledgeGraphErrorCode> = new Set([
  *   if (KnowledgeGraphError.isInstance(e) && e.code === 'unknown_source') console.log(e.message);
  * }
  */
-export class KnowledgeGraphError extends Error {
-  readonly code: KnowledgeGraphErrorCode;
+export class KnowledgeGraphError extends CodedError<KnowledgeGraphErrorCode> {
   /** Why a query was rejected (`query_rejected`): stable codes of `@dcg/sparql-subset`. */
   readonly problems: readonly Problem[];
-  readonly [marker] = true;
 
   constructor(
     code: KnowledgeGraphErrorCode,
     message: string,
     options: { cause?: unknown; problems?: readonly Problem[] } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(marker, code, message, options);
     this.name = 'KnowledgeGraphError';
-    this.code = code;
     this.problems = options.problems ?? [];
   }
 
@@ -73,7 +71,5 @@ export class KnowledgeGraphError extends Error {
   }
 
   /** True for any `KnowledgeGraphError`, even from another copy of this package. */
-  static isInstance(value: unknown): value is KnowledgeGraphError {
-    return typeof value === 'object' && value !== null && marker in value;
-  }
+  static isInstance = hasBrand<KnowledgeGraphError>(marker);
 }

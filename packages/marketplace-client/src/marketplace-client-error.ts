@@ -1,4 +1,5 @@
-import { type ClientErrorCode, HttpClientError, problemMessage } from '@dcg/client-transport';
+import { type ClientErrorCode, problemMessage } from '@dcg/client-transport';
+import { CodedError, hasBrand } from '@dcg/coded-error';
 
 const marker = Symbol.for('dcg.marketplace-client.error');
 
@@ -30,31 +31,21 @@ export interface MarketplaceIssue {
  * try { await client.getInstance('urn:dmb:dp:x:y:0'); }
  * catch (error) { if (MarketplaceClientError.isInstance(error) && error.code === 'timeout') retryLater(); }
  */
-export class MarketplaceClientError extends HttpClientError {
-  declare readonly code: MarketplaceClientErrorCode;
+export class MarketplaceClientError extends CodedError<MarketplaceClientErrorCode> {
   readonly issues: readonly MarketplaceIssue[];
-  declare readonly [marker]: true;
 
   constructor(
     code: MarketplaceClientErrorCode,
     message: string,
     options?: { cause?: unknown; issues?: readonly MarketplaceIssue[] },
   ) {
-    // An absent cause stays absent (no own `cause: undefined`).
-    super(
-      marker,
-      code,
-      message,
-      options?.cause === undefined ? undefined : { cause: options.cause },
-    );
+    super(marker, code, message, options);
     this.name = 'MarketplaceClientError';
     this.issues = options?.issues ?? [];
   }
 
   /** True for any error of this package, also one thrown by another copy of it. */
-  static isInstance(value: unknown): value is MarketplaceClientError {
-    return typeof value === 'object' && value !== null && marker in value;
-  }
+  static isInstance = hasBrand<MarketplaceClientError>(marker);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { CodedError, hasBrand } from '@dcg/coded-error';
+
 const MARKER = Symbol.for('dcg.marketplace-search.error');
 
 /**
@@ -26,9 +28,7 @@ export type MarketplaceSearchErrorCode =
  * @example
  * throw new MarketplaceSearchError('invalid_query', 'q must not be empty', { path: ['q'] });
  */
-export class MarketplaceSearchError extends Error {
-  readonly [MARKER] = true;
-  readonly code: MarketplaceSearchErrorCode;
+export class MarketplaceSearchError extends CodedError<MarketplaceSearchErrorCode> {
   /** Where the bad input was (query parameter, configuration key). */
   readonly path: ReadonlyArray<string | number>;
   /** Seconds after which a retry may succeed (rate limits, outages). */
@@ -43,15 +43,12 @@ export class MarketplaceSearchError extends Error {
       retryAfterSeconds?: number;
     } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(MARKER, code, message, options);
     this.name = 'MarketplaceSearchError';
-    this.code = code;
     this.path = options.path ?? [];
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /** True for an error of this package, from any copy of it. */
-  static isInstance(value: unknown): value is MarketplaceSearchError {
-    return typeof value === 'object' && value !== null && MARKER in value;
-  }
+  static isInstance = hasBrand<MarketplaceSearchError>(MARKER);
 }

@@ -1,3 +1,4 @@
+import { CodedError, hasBrand } from '@dcg/coded-error';
 import type { Problem } from './problem-codes';
 
 const MARKER = Symbol.for('dcg.sparql-subset.error');
@@ -32,28 +33,19 @@ export type SparqlSubsetErrorCode =
  * }
  * ```
  */
-export class SparqlSubsetError extends Error {
-  readonly code: SparqlSubsetErrorCode;
+export class SparqlSubsetError extends CodedError<SparqlSubsetErrorCode> {
   readonly problems: Problem[];
-  readonly [MARKER] = true;
 
   constructor(
     code: SparqlSubsetErrorCode,
     message: string,
     options: { cause?: unknown; problems?: Problem[] } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(MARKER, code, message, options);
     this.name = 'SparqlSubsetError';
-    this.code = code;
     this.problems = options.problems ?? [];
   }
 
   /** True for a SparqlSubsetError from any copy of this package. */
-  static isInstance(value: unknown): value is SparqlSubsetError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[MARKER] === true
-    );
-  }
+  static isInstance = hasBrand<SparqlSubsetError>(MARKER);
 }

@@ -1,3 +1,5 @@
+import { CodedError, hasBrand } from '@dcg/coded-error';
+
 const MARKER = Symbol.for('dcg.storage.error');
 
 /** What went wrong, for callers that branch: a bad option, or a migration that could not run. */
@@ -11,18 +13,11 @@ export type StorageErrorCode = 'invalid_config' | 'migration_failed' | 'open_fai
  *   if (StorageError.isInstance(error) && error.code === 'migration_failed') process.exit(3);
  * }
  */
-export class StorageError extends Error {
-  readonly [MARKER] = true;
-  override readonly name = 'StorageError';
-  constructor(
-    readonly code: StorageErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+export class StorageError extends CodedError<StorageErrorCode> {
+  constructor(code: StorageErrorCode, message: string, options?: { cause?: unknown }) {
+    super(MARKER, code, message, options);
+    this.name = 'StorageError';
   }
 
-  static isInstance(value: unknown): value is StorageError {
-    return typeof value === 'object' && value !== null && MARKER in value;
-  }
+  static isInstance = hasBrand<StorageError>(MARKER);
 }

@@ -1,0 +1,1 @@
+export { CodedError, hasBrand } from './coded-error';
