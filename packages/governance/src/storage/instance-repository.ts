@@ -6,6 +6,7 @@ import type { GovernanceTables } from './governance-tables';
 import { inChunks } from './in-chunks';
 import { assertStorableText, guardFromRow, hasNul } from './row-mapping';
 import type { StoreContext } from './store-context';
+import { findByKey, readRows } from './store-reads';
 
 type Db = Kysely<GovernanceTables>;
 
@@ -101,75 +102,59 @@ export function instanceRepository(ctx: StoreContext): InstanceRepository {
     },
 
     async getInstance(systemId, environment) {
-      if (hasNul(systemId) || hasNul(environment)) return null;
-      return ctx.run('read an instance', async () => {
-        const row = await db
-          .selectFrom('instances')
-          .selectAll()
-          .where('system_id', '=', systemId)
-          .where('environment', '=', environment)
-          .executeTakeFirst();
-        return row ? instanceFromRow(row) : null;
-      });
+      const key = { system_id: systemId, environment };
+      return findByKey(ctx, 'read an instance', 'instances', key, instanceFromRow);
     },
 
     async listInstances(filter) {
-      return ctx.run('list instances', async () =>
-        (
-          await db
-            .selectFrom('instances')
-            .selectAll()
-            .$if(filter.environment !== undefined, (q) =>
-              q.where('environment', '=', filter.environment!),
-            )
-            .$if(filter.systemId !== undefined, (q) => q.where('system_id', '=', filter.systemId!))
-            .orderBy('system_id')
-            .orderBy('environment')
-            .execute()
-        ).map(instanceFromRow),
-      );
+      const instances = db
+        .selectFrom('instances')
+        .selectAll()
+        .$if(filter.environment !== undefined, (q) =>
+          q.where('environment', '=', filter.environment!),
+        )
+        .$if(filter.systemId !== undefined, (q) => q.where('system_id', '=', filter.systemId!))
+        .orderBy('system_id')
+        .orderBy('environment');
+      return readRows(ctx, 'list instances', [], instances, instanceFromRow);
     },
 
     async findContractGuards(contractId, environment) {
-      if (hasNul(contractId) || hasNul(environment)) return [];
-      return ctx.run('find guards', async () =>
-        (
-          await db
-            .selectFrom('instance_guards')
-            .selectAll()
-            .where('contract_id', '=', contractId)
-            .$if(environment !== undefined && environment !== null, (q) =>
-              q.where('environment', '=', environment!),
-            )
-            .orderBy('environment')
-            .orderBy('policy_id')
-            .orderBy('system_id')
-            .orderBy('guardian_id')
-            .execute()
-        ).map(guardFromRow),
-      );
+      const guards = db
+        .selectFrom('instance_guards')
+        .selectAll()
+        .where('contract_id', '=', contractId)
+        .$if(environment !== undefined && environment !== null, (q) =>
+          q.where('environment', '=', environment!),
+        )
+        .orderBy('environment')
+        .orderBy('policy_id')
+        .orderBy('system_id')
+        .orderBy('guardian_id');
+      return readRows(ctx, 'find guards', [contractId, environment], guards, guardFromRow);
     },
 
     async findInstancesWithComponent(componentId, environment) {
-      if (hasNul(componentId) || hasNul(environment)) return [];
-      return ctx.run('find instances', async () =>
-        (
-          await db
-            .selectFrom('instance_components as c')
-            .innerJoin('instances as i', (join) =>
-              join
-                .onRef('i.system_id', '=', 'c.system_id')
-                .onRef('i.environment', '=', 'c.environment'),
-            )
-            .selectAll('i')
-            .where('c.component_id', '=', componentId)
-            .$if(environment !== undefined && environment !== null, (q) =>
-              q.where('c.environment', '=', environment!),
-            )
-            .orderBy('i.environment')
-            .orderBy('i.system_id')
-            .execute()
-        ).map(instanceFromRow),
+      const instances = db
+        .selectFrom('instance_components as c')
+        .innerJoin('instances as i', (join) =>
+          join
+            .onRef('i.system_id', '=', 'c.system_id')
+            .onRef('i.environment', '=', 'c.environment'),
+        )
+        .selectAll('i')
+        .where('c.component_id', '=', componentId)
+        .$if(environment !== undefined && environment !== null, (q) =>
+          q.where('c.environment', '=', environment!),
+        )
+        .orderBy('i.environment')
+        .orderBy('i.system_id');
+      return readRows(
+        ctx,
+        'find instances',
+        [componentId, environment],
+        instances,
+        instanceFromRow,
       );
     },
   };

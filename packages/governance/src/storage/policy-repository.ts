@@ -6,6 +6,7 @@ import type { GovernanceTables } from './governance-tables';
 import { pagedList } from './paged-list';
 import { assertStorableText, hasNul, policyFromRow } from './row-mapping';
 import type { StoreContext } from './store-context';
+import { findByKey, readRows } from './store-reads';
 
 /**
  * Inserts a policy row (the template repository creates guardian policies with it too).
@@ -41,25 +42,14 @@ export function policyRepository(ctx: StoreContext): PolicyRepository {
   const { db } = ctx;
   return {
     async getPolicy(id) {
-      if (hasNul(id)) return null;
-      return ctx.run('read a policy', async () => {
-        const row = await db
-          .selectFrom('policies')
-          .selectAll()
-          .where('id', '=', id)
-          .executeTakeFirst();
-        return row ? policyFromRow(row) : null;
-      });
+      return findByKey(ctx, 'read a policy', 'policies', { id }, policyFromRow);
     },
 
     async getPolicies(ids) {
       const keys = ids.filter((id) => !hasNul(id));
       if (keys.length === 0) return [];
-      return ctx.run('read policies', async () =>
-        (await db.selectFrom('policies').selectAll().where('id', 'in', keys).execute()).map(
-          policyFromRow,
-        ),
-      );
+      const policies = db.selectFrom('policies').selectAll().where('id', 'in', keys);
+      return readRows(ctx, 'read policies', keys, policies, policyFromRow);
     },
 
     async createPolicy(policy) {

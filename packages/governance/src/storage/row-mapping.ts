@@ -3,6 +3,7 @@ import { GovernanceError, governanceIssue } from '../errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../limits';
 import type { Policy } from '../policy';
 import type { ContractGuard, TemplatePolicyDraft } from '../repositories';
+import { camelCased } from './camel-cased';
 import type { GovernanceTables } from './governance-tables';
 
 /** A policy row as both dialects read it (the table's type in governance-tables.ts). */
@@ -16,17 +17,11 @@ export type PolicyRow = Selectable<GovernanceTables['policies']>;
  * const policy = policyFromRow(row);
  */
 export function policyFromRow(row: PolicyRow): Policy {
+  const policy = camelCased(row);
   return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    resourceType: row.resource_type,
-    trigger: row.trigger as Policy['trigger'],
-    status: row.status as Policy['status'],
-    environment: row.environment,
-    templateId: row.template_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    ...policy,
+    trigger: policy.trigger as Policy['trigger'],
+    status: policy.status as Policy['status'],
   };
 }
 
@@ -154,11 +149,5 @@ export type GuardRow = Selectable<GovernanceTables['instance_guards']>;
  * const guards = rows.map(guardFromRow);
  */
 export function guardFromRow(row: GuardRow): ContractGuard {
-  return {
-    contractId: row.contract_id,
-    environment: row.environment,
-    policyId: row.policy_id,
-    guardianId: row.guardian_id,
-    systemId: row.system_id,
-  };
+  return camelCased(row);
 }

@@ -3,13 +3,9 @@ import type { Policy } from '../policy';
 import type { TemplateRecord, TemplateRepository } from '../repositories';
 import type { GovernanceTables } from './governance-tables';
 import { insertPolicy } from './policy-repository';
-import {
-  assertStorableTemplate,
-  hasNul,
-  registrationEnvironment,
-  templatePolicy,
-} from './row-mapping';
+import { assertStorableTemplate, registrationEnvironment, templatePolicy } from './row-mapping';
 import type { StoreContext } from './store-context';
+import { findByKey, readRows } from './store-reads';
 
 type TemplateRow = Selectable<GovernanceTables['templates']>;
 
@@ -31,30 +27,17 @@ export function templateRepository(ctx: StoreContext): TemplateRepository {
   });
   return {
     async getTemplate(id, environment) {
-      if (hasNul(id) || hasNul(environment)) return null;
-      return ctx.run('read a template', async () => {
-        const row = await db
-          .selectFrom('templates')
-          .selectAll()
-          .where('id', '=', id)
-          .where('environment', '=', environment ?? '')
-          .executeTakeFirst();
-        return row ? templateFromRow(row) : null;
-      });
+      const key = { id, environment: environment ?? '' };
+      return findByKey(ctx, 'read a template', 'templates', key, templateFromRow);
     },
 
     async getTemplateRegistrations(id) {
-      if (hasNul(id)) return [];
-      return ctx.run('read templates', async () =>
-        (
-          await db
-            .selectFrom('templates')
-            .selectAll()
-            .where('id', '=', id)
-            .orderBy('environment')
-            .execute()
-        ).map(templateFromRow),
-      );
+      const registrations = db
+        .selectFrom('templates')
+        .selectAll()
+        .where('id', '=', id)
+        .orderBy('environment');
+      return readRows(ctx, 'read templates', [id], registrations, templateFromRow);
     },
 
     async saveTemplate(document, drafts, now) {
