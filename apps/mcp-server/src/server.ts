@@ -6,7 +6,6 @@ import {
   type ServiceStartOptions,
   ServiceStartup,
   type SharedLimits,
-  startHttpServer,
 } from '@dcg/http-kit';
 import { localhostAllowedHostnames, type McpServer } from '@modelcontextprotocol/server';
 import type Provider from 'oidc-provider';
@@ -66,33 +65,16 @@ export interface RunningMcpServer {
 export async function startMcpServer(options: StartMcpServerOptions): Promise<RunningMcpServer> {
   const setup = mcpServerSetup(options);
   // Listens first (the issuer and resource follow the port); answers 503 until the app is built.
+  // Closing stops the server before the rest (the start-up's cleanup), in-flight calls first.
   let fetchApp: (request: Request, ...rest: never[]) => Response | Promise<Response> = () =>
     new Response(null, { status: 503, headers: { 'retry-after': '1' } });
-  const server = await startHttpServer(
+  const server = await setup.startup.listen(
     { fetch: (request, ...rest) => fetchApp(request, ...rest) },
-    {
-      port: options.port ?? 0,
-      host: setup.host,
-      limits: setup.config.server,
-      lifecycle: setup.startup.lifecycle,
-    },
+    setup.config.server,
   );
-  const { port } = server;
-  const url = server.url;
-  let built: BuiltMcpServer;
-  try {
-    built = await assembleMcpServer(setup, url);
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
+  const built = await assembleMcpServer(setup, server.url);
   fetchApp = built.app.fetch as typeof fetchApp;
-  // Closed in reverse order, after the HTTP server drained (in-flight calls finish first).
-  const close = async () => {
-    await server.close();
-    await built.close();
-  };
-  return { ...built, url, port, close };
+  return { ...built, url: server.url, port: server.port };
 }
 
 /** mcp-server built without listening, by {@link buildMcpServer}. */
@@ -117,7 +99,6 @@ function mcpServerSetup(options: StartMcpServerOptions) {
   const startup = new ServiceStartup('mcp-server', options);
   const { logger, production } = startup;
   const config = startup.config(McpServerConfigSchema);
-  const host = options.host ?? '127.0.0.1';
   if (!config.oauth.enabled) {
     if (production && !config.oauth.behindAuthorizationLayer) {
       const message =
@@ -132,7 +113,7 @@ function mcpServerSetup(options: StartMcpServerOptions) {
         : 'OAUTH IS DISABLED: /mcp answers without a token (development only; refused in production)',
     );
   }
-  return { options, startup, config, host };
+  return { options, startup, config };
 }
 
 /** Builds the app (tools, OAuth, storage) of a server reached at `url`. */

@@ -26,4 +26,17 @@ describe('CleanupStack', () => {
     await expect(cleanup.orUnwind(Promise.reject(failure))).rejects.toBe(failure);
     expect(ran).toEqual(['store']);
   });
+
+  it('runs the steps of deferFirst before every other, whenever they were added', async () => {
+    const ran: string[] = [];
+    const cleanup = new CleanupStack();
+    cleanup.defer(() => ran.push('store'));
+    // A server that listens before the rest is built (mcp-server) still stops first.
+    cleanup.deferFirst(() => ran.push('server'));
+    cleanup.defer(() => ran.push('oauth'));
+    cleanup.defer(() => ran.push('tools'));
+    await cleanup.run();
+    await cleanup.run();
+    expect(ran).toEqual(['server', 'tools', 'oauth', 'store']);
+  });
 });

@@ -12,15 +12,25 @@
  */
 export class CleanupStack {
   readonly #steps: (() => unknown)[] = [];
+  readonly #firstSteps: (() => unknown)[] = [];
 
   /** Adds a step; it runs before the steps added earlier. */
   defer(step: () => unknown): void {
     this.#steps.push(step);
   }
 
-  /** Runs every step, the last added first, once each. */
+  /**
+   * Adds a step that runs before every step of {@link defer}, whenever it was added: a server
+   * that listens before the rest is built still stops taking requests before what they use closes.
+   */
+  deferFirst(step: () => unknown): void {
+    this.#firstSteps.push(step);
+  }
+
+  /** Runs every step once: those of `deferFirst`, then the others, each list the last added first. */
   async run(): Promise<void> {
-    for (const step of this.#steps.splice(0).reverse()) await step();
+    const steps = [...this.#firstSteps.splice(0).reverse(), ...this.#steps.splice(0).reverse()];
+    for (const step of steps) await step();
   }
 
   /** Awaits `work`; when it fails, runs the steps, then throws its error. */

@@ -64,8 +64,8 @@ export class ServiceStartup {
 
   /**
    * Listens where the options say (default: a free port on 127.0.0.1). Closing stops it
-   * gracefully before what was opened earlier: `/ready` answers 503, no new connection, in-flight
-   * requests finish (at most `limits.shutdownTimeoutMs`).
+   * gracefully before anything else closes, whenever it started listening: `/ready` answers 503,
+   * no new connection, in-flight requests finish (at most `limits.shutdownTimeoutMs`).
    */
   async listen(
     app: Parameters<typeof startHttpServer>[0],
@@ -79,7 +79,7 @@ export class ServiceStartup {
         lifecycle: this.lifecycle,
       }),
     );
-    this.cleanup.defer(() => server.close());
+    this.cleanup.deferFirst(() => server.close());
     return server;
   }
 
