@@ -174,6 +174,54 @@ describe('Admission', () => {
     expect(admission.load).toEqual({ inFlight: 0, queued: 0 });
   });
 
+  it('doubles the starts per turn while the loop turns fast (fastTurnMs), up to maxInFlight', async () => {
+    const admission = new Admission({
+      maxInFlight: 64,
+      maxQueued: 100,
+      maxWaitMs: 60_000,
+      maxStartsPerTurn: 2,
+      // A turn of this test is far below a minute: every turn counts as fast.
+      fastTurnMs: 60_000,
+    });
+    const turns = Array.from({ length: 40 }, () => Promise.resolve(admission.enter()));
+    const inFlight: number[] = [admission.load.inFlight];
+    for (let turn = 0; turn < 5; turn++) {
+      await nextTurn();
+      inFlight.push(admission.load.inFlight);
+    }
+    // 2 at once and 2 on the first turn (the loop had not turned yet), then 4, 8 and 16 more per
+    // turn, and the last 8.
+    expect(inFlight).toEqual([2, 4, 8, 16, 32, 40]);
+    for (const release of await Promise.all(turns)) (release as () => void)();
+  });
+
+  it('goes back to maxStartsPerTurn after a slow turn, and after the loop paused', async () => {
+    const admission = new Admission({
+      maxInFlight: 64,
+      maxQueued: 100,
+      maxWaitMs: 60_000,
+      maxStartsPerTurn: 2,
+      fastTurnMs: 20,
+    });
+    const turns = Array.from({ length: 40 }, () => Promise.resolve(admission.enter()));
+    await nextTurn();
+    await nextTurn();
+    expect(admission.load.inFlight).toBe(2 + 2 + 4);
+    // A turn that takes longer than fastTurnMs (a burst of CPU-bound work started in it).
+    const busyUntil = performance.now() + 40;
+    while (performance.now() < busyUntil);
+    await nextTurn();
+    expect(admission.load.inFlight).toBe(2 + 2 + 4 + 2);
+    for (const release of await Promise.all(turns.slice(0, 16))) (release as () => void)();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // After a pause, a new burst starts maxStartsPerTurn at once, whatever the busy spell allowed.
+    const before = admission.load.inFlight;
+    const burst = Array.from({ length: 5 }, () => admission.enter());
+    expect(admission.load.inFlight - before).toBeLessThanOrEqual(2);
+    for (const release of await Promise.all([...turns.slice(16), ...burst]))
+      (release as () => void)();
+  });
+
   it('gives a released turn to the first waiter on the next turn of the loop, not inside the release', async () => {
     const admission = new Admission({ maxInFlight: 1, maxQueued: 10, maxWaitMs: 60_000 });
     const first = admission.enter() as () => void;

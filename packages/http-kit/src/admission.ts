@@ -26,6 +26,13 @@ export const AdmissionConfigSchema = z.strictObject({
    * first wait for I/O as soon as it starts).
    */
   maxStartsPerTurn: z.number().int().min(1).max(100_000).default(4),
+  /**
+   * While the event loop turns within this many milliseconds, the starts per turn double on each
+   * turn (up to `maxInFlight`); the first slower turn sets them back to `maxStartsPerTurn`. Cheap
+   * requests (submissions) then start together and share a group commit, while expensive ones
+   * (searches) still start a few per turn. 0: always `maxStartsPerTurn`.
+   */
+  fastTurnMs: z.number().min(0).max(1_000).default(5),
   /** Requests waiting at most; beyond that a request is answered 503 at once. */
   maxQueued: z.number().int().min(0).max(1_000_000).default(512),
   /** Longest wait for a turn; then 503. */
@@ -61,16 +68,22 @@ interface Waiter {
 export class Admission {
   readonly #config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'> & {
     maxStartsPerTurn: number;
+    fastTurnMs: number;
   };
+  /** Starts allowed in this turn of the loop (see `fastTurnMs`). */
+  #startsAllowed: number;
+  /** When the last turn began (its check phase, `performance.now()`). */
+  #lastTurnAt = Number.NEGATIVE_INFINITY;
   /** The deadline of each turn taken now (epoch ms; Infinity: none). */
   readonly #turns = new Set<{ deadline: number }>();
   readonly #queue: Waiter[] = [];
   /** Turns given in this turn of the loop; the next turn admits waiters (first come first served). */
   readonly #starts = new TurnCounter(() => {
+    this.#paceStarts();
     while (
       this.#queue.length > 0 &&
       this.#turns.size < this.#config.maxInFlight &&
-      this.#starts.count < this.#config.maxStartsPerTurn
+      this.#starts.count < this.#startsAllowed
     ) {
       this.#queue.shift()!.admit();
     }
@@ -78,9 +91,26 @@ export class Admission {
 
   constructor(
     config: Pick<AdmissionConfig, 'maxInFlight' | 'maxQueued' | 'maxWaitMs'> &
-      Partial<Pick<AdmissionConfig, 'maxStartsPerTurn'>>,
+      Partial<Pick<AdmissionConfig, 'maxStartsPerTurn' | 'fastTurnMs'>>,
   ) {
-    this.#config = { ...config, maxStartsPerTurn: config.maxStartsPerTurn ?? config.maxInFlight };
+    const maxStartsPerTurn = config.maxStartsPerTurn ?? config.maxInFlight;
+    this.#config = { ...config, maxStartsPerTurn, fastTurnMs: config.fastTurnMs ?? 0 };
+    this.#startsAllowed = maxStartsPerTurn;
+  }
+
+  /**
+   * Sets the starts of the turn beginning now from the length of the one that ended: a fast turn
+   * (within `fastTurnMs`) doubles them, up to `maxInFlight`; a slow one, or a pause of the loop
+   * without starts, sets them back to `maxStartsPerTurn`. A probe read in the next turn then
+   * waits behind one fast turn, or behind `maxStartsPerTurn` starts.
+   */
+  #paceStarts(): void {
+    const now = performance.now();
+    const turnMs = now - this.#lastTurnAt;
+    this.#lastTurnAt = now;
+    const { maxStartsPerTurn, maxInFlight, fastTurnMs } = this.#config;
+    this.#startsAllowed =
+      turnMs <= fastTurnMs ? Math.min(this.#startsAllowed * 2, maxInFlight) : maxStartsPerTurn;
   }
 
   /** Whether a request would get a turn at once. */
@@ -88,7 +118,7 @@ export class Admission {
     return (
       this.#turns.size < this.#config.maxInFlight &&
       this.#queue.length === 0 &&
-      this.#starts.count < this.#config.maxStartsPerTurn
+      this.#starts.count < this.#startsAllowed
     );
   }
 
@@ -113,6 +143,11 @@ export class Admission {
     signal?: AbortSignal,
     deadline = Number.POSITIVE_INFINITY,
   ): Promise<(() => void) | AdmissionRefusal> | (() => void) {
+    // The first start since the loop paused (no start for longer than a fast turn): one burst of
+    // expensive requests after a quiet spell starts `maxStartsPerTurn` at a time, not as many as
+    // the last busy spell of cheap ones did.
+    if (this.#starts.count === 0 && performance.now() - this.#lastTurnAt > this.#config.fastTurnMs)
+      this.#startsAllowed = this.#config.maxStartsPerTurn;
     if (this.free) return this.#turn(deadline);
     if (signal?.aborted) return Promise.resolve('aborted');
     // Waiters that only wait for the next turn of the loop (a turn is free) do not fill the line.
