@@ -5,14 +5,7 @@ import {
   type StorageHandle,
   transaction,
 } from '@dcg/storage';
-import {
-  type ColumnType,
-  type CreateTableBuilder,
-  type ExpressionBuilder,
-  type Kysely,
-  type RawBuilder,
-  sql,
-} from 'kysely';
+import { type ColumnType, type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import {
   type EmbeddingJob,
   type EmbeddingStore,
@@ -56,37 +49,6 @@ export interface EmbeddingTables {
 }
 
 /**
- * A table of version 1 as `createTableIfMissing` builds it: every column NOT NULL but the key's,
- * the key either one column (declared on it) or a named constraint over several.
- */
-interface TableOfVersion1 {
-  name: keyof EmbeddingTables;
-  /** The columns in order, with their types (a dialect's own type as raw SQL). */
-  columns: Record<string, 'text' | 'integer' | 'bigint' | RawBuilder<unknown>>;
-  key: string | { constraint: string; columns: string[] };
-  index?: { name: string; columns: string[] };
-}
-
-/** Creates `table` and its index unless they exist (databases older than the runner have them). */
-async function createTableIfMissing(db: Kysely<EmbeddingTables>, table: TableOfVersion1) {
-  const { key } = table;
-  let create: CreateTableBuilder<string, string> = db.schema.createTable(table.name).ifNotExists();
-  for (const [column, type] of Object.entries(table.columns)) {
-    create = create.addColumn(column, type, (c) => (column === key ? c.primaryKey() : c.notNull()));
-  }
-  if (typeof key !== 'string') create = create.addPrimaryKeyConstraint(key.constraint, key.columns);
-  await create.execute();
-  if (table.index) {
-    await db.schema
-      .createIndex(table.index.name)
-      .ifNotExists()
-      .on(table.name)
-      .columns(table.index.columns)
-      .execute();
-  }
-}
-
-/**
  * The tables (version 1). `IF NOT EXISTS`, because databases written before the migration runner
  * have them already. Dialect differences: the types of bytes and JSON.
  *
@@ -101,43 +63,51 @@ export const embeddingMigrations: Migrations = {
       name: 'embeddings, jobs and leases',
       async up(db: Kysely<EmbeddingTables>, dialect: Dialect) {
         const [bytes, jsonType] = dialect === 'postgres' ? ['bytea', 'jsonb'] : ['blob', 'text'];
-        await createTableIfMissing(db, {
-          name: 'marketplace_embeddings',
-          columns: {
-            environment: 'text',
-            system_id: 'text',
-            model: 'text',
-            dimensions: 'integer',
-            text_hash: 'text',
-            vector: sql.raw(bytes),
-            embedded_at: 'text',
-          },
-          key: {
-            constraint: 'marketplace_embeddings_pkey',
-            columns: ['model', 'environment', 'system_id'],
-          },
-          index: { name: 'marketplace_embeddings_instance', columns: ['environment', 'system_id'] },
-        });
-        await createTableIfMissing(db, {
-          name: 'marketplace_embedding_jobs',
-          columns: {
-            id: 'text',
-            environment: 'text',
-            status: 'text',
-            started_at: 'text',
-            document: sql.raw(jsonType),
-          },
-          key: 'id',
-          index: {
-            name: 'marketplace_embedding_jobs_env',
-            columns: ['environment', 'status', 'started_at'],
-          },
-        });
-        await createTableIfMissing(db, {
-          name: 'marketplace_embedding_leases',
-          columns: { environment: 'text', job_id: 'text', owner: 'text', expires_at: 'bigint' },
-          key: 'environment',
-        });
+        await db.schema
+          .createTable('marketplace_embeddings')
+          .ifNotExists()
+          .addColumn('environment', 'text', (c) => c.notNull())
+          .addColumn('system_id', 'text', (c) => c.notNull())
+          .addColumn('model', 'text', (c) => c.notNull())
+          .addColumn('dimensions', 'integer', (c) => c.notNull())
+          .addColumn('text_hash', 'text', (c) => c.notNull())
+          .addColumn('vector', sql.raw(bytes), (c) => c.notNull())
+          .addColumn('embedded_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('marketplace_embeddings_pkey', [
+            'model',
+            'environment',
+            'system_id',
+          ])
+          .execute();
+        await db.schema
+          .createIndex('marketplace_embeddings_instance')
+          .ifNotExists()
+          .on('marketplace_embeddings')
+          .columns(['environment', 'system_id'])
+          .execute();
+        await db.schema
+          .createTable('marketplace_embedding_jobs')
+          .ifNotExists()
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('environment', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('started_at', 'text', (c) => c.notNull())
+          .addColumn('document', sql.raw(jsonType), (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('marketplace_embedding_jobs_env')
+          .ifNotExists()
+          .on('marketplace_embedding_jobs')
+          .columns(['environment', 'status', 'started_at'])
+          .execute();
+        await db.schema
+          .createTable('marketplace_embedding_leases')
+          .ifNotExists()
+          .addColumn('environment', 'text', (c) => c.primaryKey())
+          .addColumn('job_id', 'text', (c) => c.notNull())
+          .addColumn('owner', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute();
       },
     },
   ],
