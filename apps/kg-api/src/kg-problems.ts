@@ -64,7 +64,7 @@ function kgProblem(
       return {
         ...problem,
         detail: internalQuery ? `${error.message}.${hint}` : error.message,
-        problems: error.problems,
+        problems: error.issues,
         ...(internalQuery ? { hint: PASSTHROUGH_HINT } : {}),
       };
     case 'query_timeout':

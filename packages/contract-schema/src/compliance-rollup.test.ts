@@ -6,6 +6,7 @@ import {
   failingRequirements,
   instanceCompliance,
   type RequirementNodeLike,
+  requirementsOf,
   requirementTally,
   requirementVerdict,
   sumCounts,
@@ -84,6 +85,29 @@ describe('requirementVerdict', () => {
     expect(requirementVerdict({ key: 'a', compliant: false, severity: 'error' })).toBe('failing');
     expect(requirementVerdict({ key: 'a', compliant: false, severity: ' Warn ' })).toBe('warning');
     expect(requirementVerdict({ key: 'a', compliant: false, checked: false })).toBe('not_checked');
+  });
+});
+
+describe('requirementsOf', () => {
+  it('lists the requirements at any depth in tree order, sections left out', () => {
+    expect(requirementsOf(tree).map((node) => node.key)).toEqual([
+      'amount_not_null',
+      'id_unique',
+      'freshness',
+      'row_count',
+      'schema',
+      'owner',
+    ]);
+    expect(requirementsOf([])).toEqual([]);
+  });
+
+  it('walks a tree deeper than the call stack allows', () => {
+    let node: RequirementNodeLike = { key: 'leaf', compliant: true };
+    for (let i = 0; i < 20_000; i++) node = { key: `s${i}`, children: [node] };
+    expect(requirementsOf([node, { key: 'last', compliant: false }]).map((n) => n.key)).toEqual([
+      'leaf',
+      'last',
+    ]);
   });
 });
 

@@ -156,7 +156,6 @@ export function sumCounts(all: readonly ComplianceCounts[]): ComplianceCounts {
 
 /**
  * The requirements below the given nodes (the leaves, at any depth), counted by their verdict.
- * Walks with an explicit stack, so a deep tree cannot overflow the call stack.
  *
  * @example
  * requirementTally([{ key: 'q', children: [{ key: 'a', compliant: true }, { key: 'b', compliant: false }] }]);
@@ -164,12 +163,28 @@ export function sumCounts(all: readonly ComplianceCounts[]): ComplianceCounts {
  */
 export function requirementTally(nodes: readonly RequirementNodeLike[]): ComplianceCounts {
   const counts: ComplianceCounts = { compliant: 0, failing: 0 };
-  const stack = [...nodes];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (node.children === undefined) countVerdict(counts, requirementVerdict(node));
-    else stack.push(...node.children);
-  }
+  for (const node of requirementsOf(nodes)) countVerdict(counts, requirementVerdict(node));
   return counts;
+}
+
+/**
+ * The requirements below the given nodes (the leaves, at any depth), in tree order. Walks with an
+ * explicit stack, so a deep tree cannot overflow the call stack.
+ *
+ * @example
+ * requirementsOf([{ key: 'q', children: [{ key: 'a', compliant: true }, { key: 'b', compliant: false }] }]);
+ * // [{ key: 'a', compliant: true }, { key: 'b', compliant: false }]
+ */
+export function requirementsOf<
+  N extends RequirementNodeLike & { readonly children?: readonly N[] | undefined },
+>(nodes: readonly N[]): N[] {
+  const out: N[] = [];
+  const stack = [...nodes].reverse();
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.children === undefined) out.push(node);
+    else for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return out;
 }
 
 /** One requirement of a data contract that makes it violated. */

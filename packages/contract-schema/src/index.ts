@@ -10,6 +10,7 @@ export {
   instanceCompliance,
   type RequirementNodeLike,
   type RequirementVerdict,
+  requirementsOf,
   requirementTally,
   requirementVerdict,
   sumCounts,

@@ -1,4 +1,4 @@
-import { CodedError, hasBrand } from '@dcg/coded-error';
+import { CodedErrorWithIssues, hasBrand } from '@dcg/coded-error';
 import { type PathSegment, toJsonPath, type ValidationIssueCode } from '@dcg/contract-schema';
 
 const BRAND = Symbol.for('dcg.governance.error');
@@ -89,17 +89,14 @@ export function parameterIssue(
  * try { await registry.register(body); }
  * catch (error) { if (GovernanceError.isInstance(error) && error.code === 'unprocessable') console.log(error.issues); }
  */
-export class GovernanceError extends CodedError<GovernanceErrorCode> {
-  readonly issues: GovernanceIssue[];
-
+export class GovernanceError extends CodedErrorWithIssues<GovernanceErrorCode, GovernanceIssue> {
   constructor(
     code: GovernanceErrorCode,
     message: string,
-    options: { cause?: unknown; issues?: GovernanceIssue[] } = {},
+    options?: { cause?: unknown; issues?: GovernanceIssue[] },
   ) {
     super(BRAND, code, message, options);
     this.name = 'GovernanceError';
-    this.issues = options.issues ?? [];
   }
 
   /** True for a GovernanceError from any copy of this package. */

@@ -9,7 +9,6 @@ import {
   parseSparqlResults,
   type SearchPage,
   SearchParameters,
-  SearchRequestSchema,
   SearchResponseSchema,
   type SparqlResults,
   type SparqlSelectResults,
@@ -25,6 +24,7 @@ import {
 } from './describe-concepts';
 import { createTransport, parseWith, type Transport } from './http-transport';
 import { KgClientError, KgResponseError } from './kg-client-error';
+import { type SearchOptions, searchQuery } from './search-options';
 import { pageSearch, type SearchAllOptions, type SearchPages } from './search-pages';
 
 /**
@@ -35,26 +35,6 @@ export type KgClientOptions = HttpClientOptions;
 
 /** Options every call takes; an aborted call rejects with a `KgAbortError`. */
 export type { CallOptions };
-
-/** Options of `search`. */
-export interface SearchOptions extends CallOptions {
-  /** First result to return (default 0). */
-  readonly offset?: number | undefined;
-  /** Page size, 1–100 (default: the server's, 10). */
-  readonly limit?: number | undefined;
-  /**
-   * Only matches in literals whose language tag matches one of these ranges, as SPARQL's
-   * `langMatches` does (`'en'` finds `en-US`). The internal graph only: passthrough ignores it.
-   */
-  readonly lang?: string | readonly string[] | undefined;
-  /** Only documents with one of these `rdf:type` IRIs (internal graph only). */
-  readonly type?: string | readonly string[] | undefined;
-  /** Only documents `skos:inScheme` one of these scheme IRIs (internal graph only). */
-  readonly scheme?: string | readonly string[] | undefined;
-}
-
-const listOf = (value: string | readonly string[] | undefined): string[] | undefined =>
-  value === undefined ? undefined : typeof value === 'string' ? [value] : [...value];
 
 /** Options of `describe`. */
 export interface DescribeCallOptions extends DescribeOptions, CallOptions {}
@@ -124,24 +104,12 @@ export function createKgClient(options: KgClientOptions): KgClient {
 function endpoint(transport: Transport, baseUrl: string, prefix: string): KgEndpoint {
   const sparqlUrl = `${baseUrl}/${prefix}v1/graph/sparql`;
   const search = (term: string, options: SearchOptions = {}): Promise<SearchPage> => {
-    const request = SearchRequestSchema.safeParse({
-      term,
-      offset: options.offset,
-      limit: options.limit,
-      lang: listOf(options.lang),
-      type: listOf(options.type),
-      scheme: listOf(options.scheme),
-    });
-    if (!request.success) return Promise.reject(invalidArgument('search', request.error));
-    const searchParams = new URLSearchParams();
-    for (const [name, value] of Object.entries(request.data)) {
-      // A list is the parameter repeated; an absent option is no parameter.
-      for (const one of [value ?? []].flat()) searchParams.append(name, String(one));
-    }
+    const query = searchQuery(term, options);
+    if (!query.success) return Promise.reject(invalidArgument('search', query.error));
     return transport({
       method: 'get',
       path: `${prefix}v1/search/query`,
-      searchParams,
+      searchParams: query.data,
       accept: 'application/json',
       retry: 'idempotent',
       signal: options.signal,
@@ -262,13 +230,7 @@ function invalidArgument(call: string, error: z.core.$ZodError): KgClientError {
  */
 export function connect(options: KgClientOptions): { baseUrl: string; transport: Transport } {
   const parsed = OptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const issues = schemaIssues(parsed.error.issues);
-    throw new KgClientError(
-      'invalid_argument',
-      `invalid client options: ${issues.map((issue) => `${issue.path.replace(/^\$\.?/, '')}: ${issue.message}`).join('; ')}`,
-    );
-  }
+  if (!parsed.success) throw invalidArgument('invalid client options', parsed.error);
   const settings = parsed.data;
   const { baseUrl } = settings;
   const transport = createTransport({

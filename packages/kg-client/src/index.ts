@@ -33,7 +33,6 @@ export type {
   KgClient,
   KgClientOptions,
   KgEndpoint,
-  SearchOptions,
 } from './create-kg-client';
 export { createKgClient } from './create-kg-client';
 export type {
@@ -47,5 +46,6 @@ export { buildDescribeQuery, collectDescriptions } from './describe-concepts';
 export * from './kg-client-error';
 export type { LangString, PlainTriple, PlainValue, PlainValueOptions } from './plain-values';
 export { toPlainRows, toPlainValue } from './plain-values';
+export type { SearchOptions } from './search-options';
 export type { SearchAllOptions, SearchPages } from './search-pages';
 export { pageSearch } from './search-pages';

@@ -1,4 +1,4 @@
-import { CodedError, hasBrand } from '@dcg/coded-error';
+import { CodedErrorWithIssues, hasBrand } from '@dcg/coded-error';
 import type { Problem } from '@dcg/sparql-subset';
 
 const marker = Symbol.for('dcg.knowledge-graph.error');
@@ -43,7 +43,7 @@ const UPSTREAM_CODES: ReadonlySet<KnowledgeGraphErrorCode> = new Set([
 
 /**
  * The one error base class of `@dcg/knowledge-graph`: a string `code`, an optional `cause`, the
- * `problems` of a rejected query, and recognisable across copies of the package through
+ * `issues` of a rejected query (stable problem codes of `@dcg/sparql-subset`), and recognisable across copies of the package through
  * {@link KnowledgeGraphError.isInstance}.
  *
  * @example
@@ -51,18 +51,14 @@ const UPSTREAM_CODES: ReadonlySet<KnowledgeGraphErrorCode> = new Set([
  *   if (KnowledgeGraphError.isInstance(e) && e.code === 'unknown_source') console.log(e.message);
  * }
  */
-export class KnowledgeGraphError extends CodedError<KnowledgeGraphErrorCode> {
-  /** Why a query was rejected (`query_rejected`): stable codes of `@dcg/sparql-subset`. */
-  readonly problems: readonly Problem[];
-
+export class KnowledgeGraphError extends CodedErrorWithIssues<KnowledgeGraphErrorCode, Problem> {
   constructor(
     code: KnowledgeGraphErrorCode,
     message: string,
-    options: { cause?: unknown; problems?: readonly Problem[] } = {},
+    options?: { cause?: unknown; issues?: readonly Problem[] },
   ) {
     super(marker, code, message, options);
     this.name = 'KnowledgeGraphError';
-    this.problems = options.problems ?? [];
   }
 
   /** True when an upstream source failed (timeout, error, malformed answer, rejection). */

@@ -93,7 +93,7 @@ describe('GraphQueries', () => {
   it('refuses a query outside the subset with query_rejected and the problem codes', async () => {
     const error = await failure(queries.query('SELECT * { SERVICE <urn:x> { ?s ?p ?o } }'));
     expect(error.code).toBe('query_rejected');
-    expect(error.problems.map((p) => p.code)).toEqual(['SERVICE_NOT_SUPPORTED']);
+    expect(error.issues.map((p) => p.code)).toEqual(['SERVICE_NOT_SUPPORTED']);
   });
 
   it('ends a query with more rows than maxRows with row_limit_exceeded', async () => {
@@ -126,7 +126,7 @@ describe('GraphQueries', () => {
       queries.query('INSERT DATA { <urn:a> <urn:b> <urn:c> }', { source: 'remote' }),
     );
     expect(update.code).toBe('query_rejected');
-    expect(update.problems[0]?.code).toBe('UPDATE_NOT_SUPPORTED');
+    expect(update.issues[0]?.code).toBe('UPDATE_NOT_SUPPORTED');
     expect(upstreamQueries).toHaveLength(1);
   });
 

@@ -193,10 +193,10 @@ export class GraphQueries {
  * @example
  * throw queryRejected([{ code: 'UPDATE_NOT_SUPPORTED', message: 'the knowledge graph is read-only' }]);
  */
-export function queryRejected(problems: KnowledgeGraphError['problems']): KnowledgeGraphError {
+export function queryRejected(problems: KnowledgeGraphError['issues']): KnowledgeGraphError {
   return new KnowledgeGraphError(
     'query_rejected',
     problems.map((p) => `${p.code}: ${p.message}`).join('; '),
-    { problems },
+    { issues: problems },
   );
 }

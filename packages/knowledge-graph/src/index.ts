@@ -1,14 +1,9 @@
+// A module re-exported whole (`export *`) is public in everything it exports; from the others,
+// the names listed.
 export { KnowledgeGraphError, type KnowledgeGraphErrorCode } from './errors';
 export { importMissingGraphs } from './graph-import';
 export type { GraphPersistence, LoadGraphOptions, StoredGraph } from './graph-persistence';
-export {
-  GraphQueries,
-  type GraphQueriesSettings,
-  type QueryOptions,
-  queryRejected,
-  type SourceQueryOptions,
-  type UpstreamCallOptions,
-} from './graph-queries';
+export * from './graph-queries';
 export {
   type GraphInfo,
   type GraphLoadedEvent,
@@ -25,13 +20,7 @@ export {
 } from './parse-rdf';
 export type { PassthroughAnswer } from './passthrough';
 export type { PullOptions } from './pull-graph';
-export {
-  mediaTypeOfRdfFormat,
-  RDF_MEDIA_TYPES,
-  type RdfFormat,
-  rdfFormatFromFileName,
-  rdfFormatFromMediaType,
-} from './rdf-format';
+export * from './rdf-format';
 export { rdfFormatFromAccept } from './rdf-negotiation';
 export { type IndexSearchOptions, langMatches } from './search/search-index';
 export {
@@ -52,11 +41,6 @@ export { TermDictionary } from './store/term-dictionary';
 export type { TripleIndex } from './store/triple-index';
 export { TripleStore } from './store/triple-store';
 export { TripleStoreBuilder } from './store/triple-store-builder';
-export {
-  type ResolvedUpstreamHeaders,
-  resolveUpstreamHeaders,
-  type UpstreamCredentialIssue,
-  type UpstreamHeaders,
-} from './upstream-credentials';
+export * from './upstream-credentials';
 export { MAX_ENTITY_LENGTH } from './xml-entities';
 export { DEFAULT_MAX_XML_DEPTH, entityExpansionBudget } from './xml-preflight';

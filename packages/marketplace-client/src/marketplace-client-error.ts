@@ -1,5 +1,5 @@
 import { type ClientErrorCode, problemMessage } from '@dcg/client-transport';
-import { CodedError, hasBrand } from '@dcg/coded-error';
+import { CodedErrorWithIssues, hasBrand } from '@dcg/coded-error';
 
 const marker = Symbol.for('dcg.marketplace-client.error');
 
@@ -31,9 +31,10 @@ export interface MarketplaceIssue {
  * try { await client.getInstance('urn:dmb:dp:x:y:0'); }
  * catch (error) { if (MarketplaceClientError.isInstance(error) && error.code === 'timeout') retryLater(); }
  */
-export class MarketplaceClientError extends CodedError<MarketplaceClientErrorCode> {
-  readonly issues: readonly MarketplaceIssue[];
-
+export class MarketplaceClientError extends CodedErrorWithIssues<
+  MarketplaceClientErrorCode,
+  MarketplaceIssue
+> {
   constructor(
     code: MarketplaceClientErrorCode,
     message: string,
@@ -41,7 +42,6 @@ export class MarketplaceClientError extends CodedError<MarketplaceClientErrorCod
   ) {
     super(marker, code, message, options);
     this.name = 'MarketplaceClientError';
-    this.issues = options?.issues ?? [];
   }
 
   /** True for any error of this package, also one thrown by another copy of it. */

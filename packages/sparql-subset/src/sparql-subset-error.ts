@@ -1,4 +1,4 @@
-import { CodedError, hasBrand } from '@dcg/coded-error';
+import { CodedErrorWithIssues, hasBrand } from '@dcg/coded-error';
 import type { Problem } from './problem-codes';
 
 const MARKER = Symbol.for('dcg.sparql-subset.error');
@@ -21,8 +21,8 @@ export type SparqlSubsetErrorCode =
   | 'invalid_options';
 
 /**
- * The one error class of this library. `code` says what happened; `problems` is set for
- * `query_rejected`. Recognise it across copies of the package with {@link SparqlSubsetError.isInstance}.
+ * The one error class of this library. `code` says what happened; `issues` (also named `problems`) is
+ * set for `query_rejected`. Recognise it across copies of the package with {@link SparqlSubsetError.isInstance}.
  *
  * @example
  * ```ts
@@ -33,17 +33,19 @@ export type SparqlSubsetErrorCode =
  * }
  * ```
  */
-export class SparqlSubsetError extends CodedError<SparqlSubsetErrorCode> {
-  readonly problems: Problem[];
-
+export class SparqlSubsetError extends CodedErrorWithIssues<SparqlSubsetErrorCode, Problem> {
   constructor(
     code: SparqlSubsetErrorCode,
     message: string,
     options: { cause?: unknown; problems?: Problem[] } = {},
   ) {
-    super(MARKER, code, message, options);
+    super(MARKER, code, message, { cause: options.cause, issues: options.problems });
     this.name = 'SparqlSubsetError';
-    this.problems = options.problems ?? [];
+  }
+
+  /** The problems of a rejected query: `issues`, under the name of the parse result's list. */
+  get problems(): readonly Problem[] {
+    return this.issues;
   }
 
   /** True for a SparqlSubsetError from any copy of this package. */

@@ -2,6 +2,7 @@ import {
   type ComplianceTreeNode,
   describeDetailsIssue,
   type RequirementVerdict,
+  requirementsOf,
   requirementVerdict,
   UNPROCESSABLE_MESSAGE,
 } from '@dcg/contract-schema';
@@ -50,24 +51,13 @@ export interface ContractPageExtras {
   guards?: readonly ContractGuard[];
 }
 
-const VERDICT_WORDS: Readonly<Record<RequirementVerdict, string>> = {
-  compliant: 'met',
-  failing: 'failing',
-  warning: 'failing (warning)',
-  not_checked: 'not checked',
+/** How the contract page shows a requirement's verdict: its words and the class that colours them. */
+const VERDICT_LOOK: Readonly<Record<RequirementVerdict, { words: string; className: string }>> = {
+  compliant: { words: 'met', className: 'outcome-compliant' },
+  failing: { words: 'failing', className: 'outcome-failing' },
+  warning: { words: 'failing (warning)', className: 'outcome-warning' },
+  not_checked: { words: 'not checked', className: 'muted' },
 };
-
-const VERDICT_CLASS: Readonly<Record<RequirementVerdict, string>> = {
-  compliant: 'outcome-compliant',
-  failing: 'outcome-failing',
-  warning: 'outcome-warning',
-  not_checked: 'muted',
-};
-
-/** Every requirement (leaf record) of a tree, depth first. */
-function requirements(nodes: readonly ComplianceTreeNode[]): ComplianceTreeNode[] {
-  return nodes.flatMap((node) => (node.children ? requirements(node.children) : [node]));
-}
 
 /**
  * The contract itself beside the latest outcome of each requirement: the schema (type, required,
@@ -77,7 +67,7 @@ function requirements(nodes: readonly ComplianceTreeNode[]): ComplianceTreeNode[
 function contractSection(view: ContractComplianceView, contract: DataContractView): Markup {
   const names = contract.columns.map((column) => column.name);
   const latest =
-    view.status === 'compliant' || view.status === 'violated' ? requirements(view.tree) : [];
+    view.status === 'compliant' || view.status === 'violated' ? requirementsOf(view.tree) : [];
   const byColumn = new Map<string, ComplianceTreeNode[]>();
   for (const requirement of latest) {
     const column = requirementColumn(requirement, names);
@@ -89,8 +79,8 @@ function contractSection(view: ContractComplianceView, contract: DataContractVie
     if (found.length === 0)
       return markup`<span class="muted">${latest.length === 0 ? 'no result yet' : 'no requirement names it'}</span>`;
     return markup`<ul class="outcome-list">${found.map((requirement) => {
-      const verdict = requirementVerdict(requirement);
-      return markup`<li><span class="${VERDICT_CLASS[verdict]}">${VERDICT_WORDS[verdict]}</span>: ${requirement.name ?? requirement.key}</li>`;
+      const { words, className } = VERDICT_LOOK[requirementVerdict(requirement)];
+      return markup`<li><span class="${className}">${words}</span>: ${requirement.name ?? requirement.key}</li>`;
     })}</ul>`;
   };
   const flags = (column: DataContractView['columns'][number]) =>

@@ -18,19 +18,14 @@ export interface SearchPage {
 }
 
 // How much a word counts depending on how it matched: exact > prefix > typo.
-const EXACT = 1;
-const PREFIX = 0.4;
-const FUZZY_1 = 0.2;
-const FUZZY_2 = 0.12;
+const MATCH_WEIGHT = { exact: 1, prefix: 0.4, oneTypo: 0.2, twoTypos: 0.12 } as const;
 // Short prefixes can expand to thousands of words; the most frequent ones are kept.
-const MAX_PREFIX_EXPANSIONS = 48;
-const MAX_FUZZY_EXPANSIONS = 24;
-// Ranking with pruning gives up after this much work (see `rankPruned`'s budget), plus one unit
-// per this many entries of the query's lists, and the lists are scanned: a unit of work costs
-// about a scanned entry (see bench/search-pruning.ts), so a query that pruning does not help
-// costs about 1.3 scans, one it helps a small part of one.
-const PRUNE_BUDGET_MIN = 4_096;
-const PRUNE_COST_RATIO = 16;
+const MAX_EXPANSIONS = { prefix: 48, typo: 24 } as const;
+// Ranking with pruning gives up after `base` units of work (see `rankPruned`'s budget), plus one
+// unit per `entriesPerUnit` entries of the query's lists, and the lists are scanned: a unit of
+// work costs about a scanned entry (see bench/search-pruning.ts), so a query that pruning does not
+// help costs about 1.3 scans, one it helps a small part of one.
+const PRUNE_BUDGET = { base: 4_096, entriesPerUnit: 16 } as const;
 // Pages up to this deep of a one-word query are ranked in one pass over its list (see
 // `rankOneList`); deeper ones take the general path.
 const ONE_LIST_MAX_K = 1024;
@@ -303,7 +298,7 @@ export class SearchIndex {
       for (const { source, word, factor } of expansions) {
         const df = source.docFrequency(word);
         dfAll += df;
-        if (factor === EXACT) dfExact += df;
+        if (factor === MATCH_WEIGHT.exact) dfExact += df;
       }
       const idfExact = idfOf(dfExact);
       const idfExpanded = idfOf(Math.min(dfAll, docCount));
@@ -311,7 +306,7 @@ export class SearchIndex {
       let entries = 0;
       const scales: number[] = [];
       for (const { source, word, factor } of expansions) {
-        scales.push(factor * (factor === EXACT ? idfExact : idfExpanded));
+        scales.push(factor * (factor === MATCH_WEIGHT.exact ? idfExact : idfExpanded));
         entries += source.postings.starts[word + 1]! - source.postings.starts[word]!;
       }
       plans.push({ expansions, scales, entries });
@@ -322,7 +317,7 @@ export class SearchIndex {
     if (
       !this.#exhaustive &&
       only.length === 1 &&
-      only[0]!.factor === EXACT &&
+      only[0]!.factor === MATCH_WEIGHT.exact &&
       k <= ONE_LIST_MAX_K &&
       !allowed &&
       !ranges
@@ -358,7 +353,7 @@ export class SearchIndex {
       // are counted from the lists' document frequencies (unless pruning gives up).
       let entries = 0;
       for (const plan of plans) entries += plan.entries;
-      const budget = PRUNE_BUDGET_MIN + entries / PRUNE_COST_RATIO;
+      const budget = PRUNE_BUDGET.base + entries / PRUNE_BUDGET.entriesPerUnit;
       const ranked = rankPruned({ plans, words, sources, idfSum, k, budget });
       if (ranked) {
         const lists = plans.flatMap((plan) => plan.expansions);
@@ -479,18 +474,18 @@ export class SearchIndex {
     for (const source of sources) {
       const id = source.wordId(word);
       if (id >= 0) {
-        expansions.push({ source, word: id, factor: EXACT });
+        expansions.push({ source, word: id, factor: MATCH_WEIGHT.exact });
         exact = true;
       }
     }
     let prefixed = false;
     if (isLast) {
       for (const source of sources) {
-        const kept = source.mostFrequentWithPrefix(word, MAX_PREFIX_EXPANSIONS);
+        const kept = source.mostFrequentWithPrefix(word, MAX_EXPANSIONS.prefix);
         if (kept.length === 0) continue;
         prefixed = true;
         for (const term of kept)
-          expansions.push({ source, word: source.wordId(term), factor: PREFIX });
+          expansions.push({ source, word: source.wordId(term), factor: MATCH_WEIGHT.prefix });
       }
     }
     // Typos are looked for only when nothing matched as written: it keeps queries fast and
@@ -498,16 +493,16 @@ export class SearchIndex {
     if (!exact && !prefixed && word.length >= 4) {
       let found = 0;
       for (const source of sources) {
-        for (const term of source.typos.near(word, 1, MAX_FUZZY_EXPANSIONS)) {
-          expansions.push({ source, word: source.wordId(term), factor: FUZZY_1 });
+        for (const term of source.typos.near(word, 1, MAX_EXPANSIONS.typo)) {
+          expansions.push({ source, word: source.wordId(term), factor: MATCH_WEIGHT.oneTypo });
           found++;
         }
       }
       // Two typos only in long words, and only when one typo finds nothing (a vocabulary scan).
       if (found === 0 && word.length >= 8) {
         for (const source of sources) {
-          for (const term of source.typos.near(word, 2, MAX_FUZZY_EXPANSIONS)) {
-            expansions.push({ source, word: source.wordId(term), factor: FUZZY_2 });
+          for (const term of source.typos.near(word, 2, MAX_EXPANSIONS.typo)) {
+            expansions.push({ source, word: source.wordId(term), factor: MATCH_WEIGHT.twoTypos });
           }
         }
       }
