@@ -145,7 +145,9 @@ export {
   type RangeOperator,
   THRESHOLD_OPERATORS,
   type Threshold,
+  type ThresholdFields,
   type ThresholdOperator,
+  thresholdFields,
 } from './quality-thresholds';
 export {
   type ErrorSummary,

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   describeThreshold,
   isRangeOperator,
   meetsThreshold,
   THRESHOLD_OPERATORS,
+  thresholdFields,
 } from './quality-thresholds';
 
 describe('ODCS quality thresholds', () => {
@@ -45,5 +47,24 @@ describe('ODCS quality thresholds', () => {
     expect(describeThreshold({ operator: 'mustBeBetween', value: 5 })).toBe('must be between 5');
     expect(describeThreshold({ operator: 'mustBe', value: 'zero' })).toBe('must be zero');
     expect(describeThreshold({ operator: 'mustBe', value: { a: 1 } })).toBe('must be {"a":1}');
+  });
+});
+
+describe('thresholdFields', () => {
+  const Rule = z.looseObject({ metric: z.string().optional(), ...thresholdFields });
+
+  it('has one optional field per operator of the list', () => {
+    expect(Object.keys(thresholdFields)).toEqual([...THRESHOLD_OPERATORS]);
+    expect(Rule.safeParse({ metric: 'rowCount' }).success).toBe(true);
+  });
+
+  it('takes a number for a comparison and a number or a pair for a range', () => {
+    expect(Rule.safeParse({ mustBeLessThan: 5 }).success).toBe(true);
+    expect(Rule.safeParse({ mustBeBetween: [1, 10] }).success).toBe(true);
+    expect(Rule.safeParse({ mustNotBeBetween: 3 }).success).toBe(true);
+    const refused = Rule.safeParse({ mustBe: [1, 2] });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.path).toEqual(['mustBe']);
+    expect(Rule.safeParse({ mustBeBetween: [1, 'x'] }).success).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The comparison operators of an ODCS v3 quality rule (`mustBe`, `mustBeBetween`, …): the one list
  * that guardians parse, checks evaluate and views render.
@@ -41,6 +43,30 @@ export type Threshold =
 export function isRangeOperator(operator: ThresholdOperator): operator is RangeOperator {
   return operator === 'mustBeBetween' || operator === 'mustNotBeBetween';
 }
+
+const NumberOrPair = z.union([z.number(), z.tuple([z.number(), z.number()])]);
+
+/** The zod field of each operator in {@link thresholdFields}. */
+export type ThresholdFields = {
+  [O in ThresholdOperator]: O extends RangeOperator
+    ? z.ZodOptional<typeof NumberOrPair>
+    : z.ZodOptional<z.ZodNumber>;
+};
+
+/**
+ * The operators as the optional fields of a quality rule's zod object: a number each, or a number
+ * or a pair for a range (a range that is not a pair is left for the reader to report, with the
+ * operator's name).
+ *
+ * @example
+ * const QualityRuleSchema = z.looseObject({ metric: z.string().optional(), ...thresholdFields });
+ */
+export const thresholdFields = Object.fromEntries(
+  THRESHOLD_OPERATORS.map((operator) => [
+    operator,
+    isRangeOperator(operator) ? NumberOrPair.optional() : z.number().optional(),
+  ]),
+) as ThresholdFields;
 
 /**
  * Whether a measured value meets an ODCS threshold (range bounds included).

@@ -4,6 +4,7 @@ import {
   THRESHOLD_OPERATORS,
   type Threshold,
   type ThresholdOperator,
+  thresholdFields,
 } from '@dcg/contract-schema';
 import { z } from 'zod';
 import { parseDuration } from './duration';
@@ -173,8 +174,6 @@ const WitboostContractSchema = z.looseObject({
   freshnessColumn: z.string().optional(),
 });
 
-const NumberOrPair = z.union([z.number(), z.tuple([z.number(), z.number()])]);
-
 const OdcsQualitySchema = z.looseObject({
   type: z.string().optional(),
   metric: z.string().optional(),
@@ -186,14 +185,7 @@ const OdcsQualitySchema = z.looseObject({
   query: z.string().optional(),
   unit: z.string().optional(),
   arguments: z.record(z.string(), z.unknown()).optional(),
-  mustBe: z.number().optional(),
-  mustNotBe: z.number().optional(),
-  mustBeGreaterThan: z.number().optional(),
-  mustBeGreaterOrEqualTo: z.number().optional(),
-  mustBeLessThan: z.number().optional(),
-  mustBeLessOrEqualTo: z.number().optional(),
-  mustBeBetween: NumberOrPair.optional(),
-  mustNotBeBetween: NumberOrPair.optional(),
+  ...thresholdFields,
 });
 
 const OdcsPropertySchema = z.looseObject({
