@@ -17,13 +17,10 @@ import { join } from 'node:path';
 import { openSqliteStore } from '@dcg/governance/sqlite';
 import { createLogger } from '@dcg/http-kit';
 import { instanceDocument } from '@dcg/marketplace-search';
-import {
-  createLocalEmbedder,
-  LOCAL_EMBEDDER_MODEL,
-  openSqliteEmbeddingStore,
-} from '@dcg/marketplace-search/node';
+import { createLocalEmbedder } from '@dcg/marketplace-search/node';
 import { generateMarketplace, QUALITY_QUERIES } from '@dcg/marketplace-search/testing';
 import { startGovernanceApi } from '../src/server';
+import { storeSampleEmbeddings } from './sample-embeddings';
 
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 10_000);
 const EMBED = Math.min(INSTANCES, Number(process.env.BENCH_EMBED ?? 300));
@@ -107,20 +104,7 @@ try {
   }
   if (busyRetries > 0) console.log(`(storing the instances: ${busyRetries} busy retries)`);
   await gov.close();
-  const embeddings = await openSqliteEmbeddingStore({ file: join(dataDir, 'embeddings.db') });
-  const at = new Date().toISOString();
-  await embeddings.putEmbeddings(
-    docs.map((d, i) => ({
-      environment: ENV,
-      systemId: d.systemId,
-      model: LOCAL_EMBEDDER_MODEL,
-      dimensions: 512,
-      textHash: d.textHash,
-      vector: sample[i % EMBED] as Float32Array,
-      embeddedAt: at,
-    })),
-  );
-  await embeddings.close();
+  await storeSampleEmbeddings(dataDir, docs, sample);
 
   // 3. The app on those stores (local embedder, nothing pending).
   global.gc?.();

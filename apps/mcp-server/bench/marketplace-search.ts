@@ -15,16 +15,13 @@ import { createLogger } from '@dcg/http-kit';
 import { createKgClient } from '@dcg/kg-client';
 import { createMarketplaceClient } from '@dcg/marketplace-client';
 import { instanceDocument } from '@dcg/marketplace-search';
-import {
-  createLocalEmbedder,
-  LOCAL_EMBEDDER_MODEL,
-  openSqliteEmbeddingStore,
-} from '@dcg/marketplace-search/node';
+import { createLocalEmbedder } from '@dcg/marketplace-search/node';
 import { generateMarketplace } from '@dcg/marketplace-search/testing';
 import { createDcgMcpServer, DEFAULT_CACHE_HINTS, DEFAULT_LIMITS } from '@dcg/mcp-tools';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { storeSampleEmbeddings } from '../../governance-api/bench/sample-embeddings';
 
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 10_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 30);
@@ -53,20 +50,7 @@ try {
   const gov = await openSqliteStore({ file: join(dataDir, 'governance.db') });
   for (const instance of instances) await gov.putInstance({ ...instance, planId: 'bench' });
   await gov.close();
-  const embeddings = await openSqliteEmbeddingStore({ file: join(dataDir, 'embeddings.db') });
-  const at = new Date().toISOString();
-  await embeddings.putEmbeddings(
-    docs.map((d, i) => ({
-      environment: d.environment,
-      systemId: d.systemId,
-      model: LOCAL_EMBEDDER_MODEL,
-      dimensions: 512,
-      textHash: d.textHash,
-      vector: sample[i % EMBED] as Float32Array,
-      embeddedAt: at,
-    })),
-  );
-  await embeddings.close();
+  await storeSampleEmbeddings(dataDir, docs, sample);
 
   const api = await startGovernanceApi({
     dataDir,

@@ -19,10 +19,10 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type SpawnedApp, spawnApp } from '@dcg/testing-process';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { seedMarketplaceAtScale } from '../../governance-api/src/__fixtures__/marketplace-at-scale.testkit';
 import { DEMO, GOVERNANCE_KEY } from '../src/__fixtures__/backends.testkit';
 import { authorize } from '../src/__fixtures__/oauth-client.testkit';
+import { captureToolsCall } from './capture-tools-call';
 
 const instances = Number(process.env.INSTANCES ?? 10_000);
 const clients = Number(process.env.LOAD_CLIENTS ?? 50);
@@ -118,31 +118,10 @@ try {
     String(demoUser.username),
     String(demoUser.demoLogin),
   );
-  let captured: { headers: Record<string, string>; body: string } | undefined;
-  const capturing = new Client(
-    { name: 'bench-capture', version: '1' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  await capturing.connect(
-    new StreamableHTTPClientTransport(new URL(mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
-      fetch: async (input, init) => {
-        const request = new Request(input, init);
-        if (request.method === 'POST') {
-          const body = await request.clone().text();
-          if (body.includes('"tools/call"'))
-            captured = { headers: Object.fromEntries(request.headers), body };
-        }
-        return fetch(request);
-      },
-    }),
-  );
-  const warm = await capturing.callTool({
-    name: 'search_marketplace',
-    arguments: { query: searchQuery, environment: DEMO.environment },
+  const captured = await captureToolsCall(mcpUrl, accessToken, 'search_marketplace', {
+    query: searchQuery,
+    environment: DEMO.environment,
   });
-  if (warm.isError) throw new Error(`search_marketplace: ${JSON.stringify(warm.content)}`);
-  await capturing.close();
 
   const sparql =
     'PREFIX skos: <http://www.w3.org/2004/02/skos/core#> SELECT ?c ?l WHERE { ?c skos:prefLabel ?l } LIMIT 10';
@@ -197,8 +176,8 @@ try {
       spec: {
         url: mcpUrl,
         method: 'POST',
-        headers: captured!.headers,
-        body: captured!.body,
+        headers: captured.headers,
+        body: captured.body,
         expect: '"result"',
         reject: '"isError":true',
       },

@@ -20,6 +20,7 @@ import { seedMarketplaceAtScale } from '../../governance-api/src/__fixtures__/ma
 import { DEMO, GOVERNANCE_KEY, startBackends } from '../src/__fixtures__/backends.testkit';
 import { authorize } from '../src/__fixtures__/oauth-client.testkit';
 import { startMcpServer } from '../src/server';
+import { captureToolsCall } from './capture-tools-call';
 
 const rounds = Number(process.env.ROUNDS ?? 200);
 // Made once, as the dcg tools' schemas are (the server is built per request).
@@ -48,10 +49,26 @@ const searchQuery = queries[0]!;
 const quantile = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ??
   Number.NaN;
-/** CPU time of this process per operation, in ms. */
-const cpuPerOp = (before: NodeJS.CpuUsage, count: number) => {
+/** The latencies of `first` and `second`, called alternately `rounds` times (the same load). */
+const timeAlternately = async (first: () => Promise<void>, second: () => Promise<void>) => {
+  const firstTimes: number[] = [];
+  const secondTimes: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    let start = performance.now();
+    await first();
+    firstTimes.push(performance.now() - start);
+    start = performance.now();
+    await second();
+    secondTimes.push(performance.now() - start);
+  }
+  return [firstTimes, secondTimes] as const;
+};
+/** CPU time of this process per call of `fn`, over `rounds` calls in a row, in ms. */
+const cpuPerCall = async (fn: () => Promise<void>) => {
+  const before = process.cpuUsage();
+  for (let i = 0; i < rounds; i++) await fn();
   const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / count;
+  return (used.user + used.system) / 1000 / rounds;
 };
 const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-'));
 const server = await startMcpServer({
@@ -140,22 +157,9 @@ try {
     const result = await client.callTool({ name: 'trivial', arguments: { n: 1 } });
     if (result.isError) throw new Error('trivial failed');
   };
-  const healthTimes: number[] = [];
-  const trivialTimes: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    let start = performance.now();
-    await healthOnce();
-    healthTimes.push(performance.now() - start);
-    start = performance.now();
-    await trivialOnce();
-    trivialTimes.push(performance.now() - start);
-  }
-  let before = process.cpuUsage();
-  for (let i = 0; i < rounds; i++) await healthOnce();
-  const healthCpu = cpuPerOp(before, rounds);
-  before = process.cpuUsage();
-  for (let i = 0; i < rounds; i++) await trivialOnce();
-  const trivialCpu = cpuPerOp(before, rounds);
+  const [healthTimes, trivialTimes] = await timeAlternately(healthOnce, trivialOnce);
+  const healthCpu = await cpuPerCall(healthOnce);
+  const trivialCpu = await cpuPerCall(trivialOnce);
   const healthP50 = quantile(healthTimes, 0.5);
   const trivialP50 = quantile(trivialTimes, 0.5);
   console.log(`MCP overhead, ${rounds} requests each (${load()}):`);
@@ -168,50 +172,19 @@ try {
 
   // The same without the SDK client's own work: the trivial call's HTTP request, as the client
   // sent it, replayed with fetch like /health (what the server adds, and little else).
-  let captured: { headers: Headers; body: string } | undefined;
-  const capturing = new Client(
-    { name: 'bench-capture', version: '1' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  await capturing.connect(
-    new StreamableHTTPClientTransport(new URL(server.mcpUrl), {
-      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
-      fetch: async (input, init) => {
-        const request = new Request(input, init);
-        if (request.method === 'POST') {
-          const body = await request.clone().text();
-          if (body.includes('"tools/call"'))
-            captured = { headers: new Headers(request.headers), body };
-        }
-        return fetch(request);
-      },
-    }),
-  );
-  await capturing.callTool({ name: 'trivial', arguments: { n: 1 } });
-  await capturing.close();
+  const captured = await captureToolsCall(server.mcpUrl, accessToken, 'trivial', { n: 1 });
   const rawOnce = async () => {
     const response = await fetch(server.mcpUrl, {
       method: 'POST',
-      headers: captured!.headers,
-      body: captured!.body,
+      headers: captured.headers,
+      body: captured.body,
     });
     const text = await response.text();
     if (response.status !== 200 || !text.includes('"result"'))
       throw new Error(`replayed tools/call answered ${response.status}: ${text.slice(0, 200)}`);
   };
-  const rawTimes: number[] = [];
-  const healthTimes2: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    let start = performance.now();
-    await healthOnce();
-    healthTimes2.push(performance.now() - start);
-    start = performance.now();
-    await rawOnce();
-    rawTimes.push(performance.now() - start);
-  }
-  before = process.cpuUsage();
-  for (let i = 0; i < rounds; i++) await rawOnce();
-  const rawCpu = cpuPerOp(before, rounds);
+  const [healthTimes2, rawTimes] = await timeAlternately(healthOnce, rawOnce);
+  const rawCpu = await cpuPerCall(rawOnce);
   const health2P50 = quantile(healthTimes2, 0.5);
   const rawP50 = quantile(rawTimes, 0.5);
   console.log(

@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { query } from '@dcg/sparql-subset';
 import { Parser } from 'n3';
 import * as oxigraph from 'oxigraph';
+import { interleaved } from '../../sparql-subset/bench/interleaved';
 import { decodeSnapshot, encodeSnapshot } from '../src/node/graph-snapshot';
 import { SearchIndex } from '../src/search/search-index';
 import type { TripleStore } from '../src/store/triple-store';
@@ -128,31 +129,6 @@ async function snapshotRoundTrip(store: TripleStore) {
   }
 }
 
-/** Runs the functions alternately (so that load from other processes hits both alike); p50s. */
-async function interleaved(
-  fns: (() => Promise<number>)[],
-  budgetMs: number,
-  maxRounds: number,
-): Promise<{ p50: number; rows: number }[]> {
-  const rows: number[] = [];
-  for (const fn of fns) rows.push(await fn());
-  const samples: number[][] = fns.map(() => []);
-  const started = performance.now();
-  let rounds = 0;
-  while (rounds < 5 || (rounds < maxRounds && performance.now() - started < budgetMs)) {
-    for (let i = 0; i < fns.length; i++) {
-      const t0 = performance.now();
-      rows[i] = await (fns[i] as () => Promise<number>)();
-      (samples[i] as number[]).push(performance.now() - t0);
-    }
-    rounds++;
-  }
-  return samples.map((list, i) => {
-    list.sort((a, b) => a - b);
-    return { p50: list[list.length >> 1] as number, rows: rows[i] as number };
-  });
-}
-
 const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0));
 const x = (r: number) => `x${r >= 100 ? r.toFixed(0) : r.toFixed(2)}`;
 
@@ -214,7 +190,8 @@ async function benchmark(targetTriples: number): Promise<void> {
   const names: string[] = [];
   const oxStore = ox;
   for (const { name, text } of benchmarkQueries(concepts)) {
-    const [a, b = { p50: Number.NaN, rows: Number.NaN }] = await interleaved(
+    // Ours and Oxigraph alternately, so that load from other processes hits both alike.
+    const [a, b = { median: Number.NaN, rows: Number.NaN, runs: 0 }] = await interleaved(
       [
         async () => {
           const result = await query(text, ours);
@@ -229,15 +206,14 @@ async function benchmark(targetTriples: number): Promise<void> {
               },
             ]),
       ],
-      3000,
-      200,
+      { minRounds: 5, maxRounds: 200, budgetMs: 3000 },
     );
     if (!a) throw new Error('no timing');
     const rows = a.rows === b.rows ? String(a.rows) : `${a.rows} (Oxigraph ${b.rows})`;
-    ratios.push(b.p50 / a.p50);
+    ratios.push(b.median / a.median);
     names.push(name);
     lines.push(
-      `| p50 ms: ${name} (${rows} rows) | ${fmt(a.p50)} | ${fmt(b.p50)} | ${x(b.p50 / a.p50)} |`,
+      `| p50 ms: ${name} (${rows} rows) | ${fmt(a.median)} | ${fmt(b.median)} | ${x(b.median / a.median)} |`,
     );
   }
   const geomean = Math.exp(ratios.reduce((s, r) => s + Math.log(r), 0) / ratios.length);

@@ -6,53 +6,25 @@
  * 9.2 triples a concept.
  */
 
-export const SKOS = 'http://www.w3.org/2004/02/skos/core#';
-export const EX = 'http://example.org/thesaurus/';
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
-const XSD_INTEGER = 'http://www.w3.org/2001/XMLSchema#integer';
+import { type BenchmarkQuery, thesaurusQueries } from '../../sparql-subset/bench/queries';
+import {
+  conceptIri,
+  EX,
+  englishWord,
+  germanWord,
+  mix,
+  RDF_TYPE,
+  SKOS,
+  SPARQL_PREFIXES,
+  XSD_INTEGER,
+} from '../../sparql-subset/bench/thesaurus-vocabulary';
+
+// The concepts' IRIs, words and ranks, and most queries, are @dcg/sparql-subset's benchmark
+// thesaurus (this package depends on that one): the two benchmarks measure the same graph.
+export { mix, SKOS };
+
 /** Triples a concept yields on average (see the header). */
 export const TRIPLES_PER_CONCEPT = 9.207;
-
-const WORDS = [
-  'alpha',
-  'beta',
-  'gamma',
-  'delta',
-  'data',
-  'contract',
-  'policy',
-  'quality',
-  'metric',
-  'domain',
-  'owner',
-  'schema',
-];
-const WORTE = [
-  'Alpha',
-  'Beta',
-  'Gamma',
-  'Delta',
-  'Daten',
-  'Vertrag',
-  'Regel',
-  'Qualität',
-  'Metrik',
-  'Bereich',
-  'Besitzer',
-  'Schema',
-];
-
-export function conceptIri(i: number): string {
-  return `${EX}c${i}`;
-}
-
-/** Pseudo-random but reproducible. */
-export function mix(i: number): number {
-  let x = (i + 0x9e3779b9) | 0;
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  return (x ^ (x >>> 16)) >>> 0;
-}
 
 /** The number of concepts giving about `triples` triples. */
 export function conceptsFor(triples: number): number {
@@ -77,8 +49,8 @@ export function* thesaurusChunks(concepts: number, chunkBytes = 1 << 20): Genera
   let size = 0;
   for (let i = 0; i < concepts; i++) {
     const c = `<${conceptIri(i)}>`;
-    const word = WORDS[mix(i) % WORDS.length] as string;
-    const wort = WORTE[mix(i) % WORTE.length] as string;
+    const word = englishWord(i);
+    const wort = germanWord(i);
     const out = [
       `${c} ${type} ${concept} .`,
       `${c} ${inScheme} ${scheme} .`,
@@ -108,53 +80,27 @@ export function* thesaurusChunks(concepts: number, chunkBytes = 1 << 20): Genera
 }
 
 /** The benchmark's SPARQL queries for a thesaurus of `n` concepts. */
-export function benchmarkQueries(n: number): { name: string; text: string }[] {
-  const prefixes = `PREFIX skos: <${SKOS}> PREFIX ex: <${EX}> `;
-  const some = [7, n >> 3, n >> 2, n >> 1, n - 3].map((i) => `<${conceptIri(i)}>`).join(' ');
-  const middle = `<${conceptIri(Math.floor(n / 7))}>`;
-  const deep = `<${conceptIri(n - 11)}>`;
+export function benchmarkQueries(n: number): BenchmarkQuery[] {
+  const shared = thesaurusQueries(n);
   const parent = `<${conceptIri(Math.floor(n / 50))}>`;
   return [
-    { name: 'subject lookup', text: `SELECT ?p ?o { ${middle} ?p ?o }` },
-    {
-      name: 'labels+definitions (5 IRIs)',
-      text: `${prefixes} SELECT ?c ?label ?def { VALUES ?c { ${some} } ?c skos:prefLabel ?label OPTIONAL { ?c skos:definition ?def } }`,
-    },
-    {
-      name: 'hierarchy around a concept',
-      text: `${prefixes} SELECT ?rel ?other ?label { ${middle} ?rel ?other FILTER(?rel IN (skos:broader, skos:narrower, skos:related)) ?other skos:prefLabel ?label FILTER(LANG(?label) = "en") }`,
-    },
-    {
-      name: 'two-hop broader chain',
-      text: `${prefixes} SELECT ?top ?label { ${deep} skos:broader/skos:broader ?top . ?top skos:prefLabel ?label FILTER(LANGMATCHES(LANG(?label), "en")) }`,
-    },
+    shared.subjectLookup,
+    shared.labelsAndDefinitions,
+    shared.hierarchy,
+    shared.twoHopBroader,
+    // scopeNote is in this package's thesaurus only.
     {
       name: 'children + OPTIONAL scopeNote (mostly missing)',
-      text: `${prefixes} SELECT ?c ?label ?note { ?c skos:broader ${parent} . ?c skos:prefLabel ?label OPTIONAL { ?c skos:scopeNote ?note } }`,
+      text: `${SPARQL_PREFIXES} SELECT ?c ?label ?note { ?c skos:broader ${parent} . ?c skos:prefLabel ?label OPTIONAL { ?c skos:scopeNote ?note } }`,
     },
     {
       name: 'OPTIONAL scopeNote (mostly missing), 1000 rows',
-      text: `${prefixes} SELECT ?c ?label ?note { ?c skos:prefLabel ?label OPTIONAL { ?c skos:scopeNote ?note } } LIMIT 1000`,
+      text: `${SPARQL_PREFIXES} SELECT ?c ?label ?note { ?c skos:prefLabel ?label OPTIONAL { ?c skos:scopeNote ?note } } LIMIT 1000`,
     },
-    {
-      name: 'OPTIONAL + !BOUND',
-      text: `${prefixes} SELECT ?c ?label { ?c skos:prefLabel ?label OPTIONAL { ?c skos:altLabel ?alt } FILTER(!BOUND(?alt) && LANG(?label) = "en") } LIMIT 100`,
-    },
-    {
-      name: 'CONTAINS + ORDER BY/LIMIT/OFFSET',
-      text: `${prefixes} SELECT ?c ?label { ?c skos:prefLabel ?label FILTER(CONTAINS(LCASE(?label), "quality")) } ORDER BY ?label LIMIT 10 OFFSET 10`,
-    },
-    {
-      name: 'numeric filter ORDER BY DESC',
-      text: `${prefixes} SELECT ?c ?rank { ?c ex:rank ?rank FILTER(?rank >= 995) } ORDER BY DESC(?rank) ?c LIMIT 20`,
-    },
-    {
-      name: 'join of related concepts',
-      text: `${prefixes} SELECT ?a ?b ?la ?lb { ?a skos:related ?b . ?a skos:prefLabel ?la . ?b skos:prefLabel ?lb FILTER(LANG(?la) = "en" && LANG(?lb) = "en") } LIMIT 200`,
-    },
-    {
-      name: 'large OFFSET scan',
-      text: `${prefixes} SELECT ?c ?label { ?c skos:prefLabel ?label } OFFSET ${n} LIMIT 10`,
-    },
+    shared.optionalNotBound,
+    shared.containsOrderBy,
+    shared.numericFilter,
+    shared.relatedJoin,
+    shared.largeOffset,
   ];
 }

@@ -9,17 +9,14 @@ import { QueryEngine } from '@comunica/query-sparql-rdfjs';
 import { Store } from 'n3';
 import * as oxigraph from 'oxigraph';
 import { query } from '../src/query';
+import { interleaved, type Timing } from './interleaved';
 import { benchmarkQueries } from './queries';
 import { generateThesaurus, toNTriples } from './thesaurus';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const heapMb = () => process.memoryUsage().heapUsed / 1024 / 1024;
 
-async function time(
-  fn: () => Promise<number>,
-  budgetMs: number,
-  maxRuns: number,
-): Promise<{ median: number; rows: number; runs: number }> {
+async function time(fn: () => Promise<number>, budgetMs: number, maxRuns: number): Promise<Timing> {
   const t0 = performance.now();
   let rows = await fn(); // warm-up
   const first = performance.now() - t0;
@@ -37,32 +34,6 @@ async function time(
   }
   samples.sort((a, b) => a - b);
   return { median: samples[samples.length >> 1] as number, rows, runs: samples.length };
-}
-
-type Timing = { median: number; rows: number; runs: number };
-
-async function interleaved(
-  fns: (() => Promise<number>)[],
-  budgetMs: number,
-  maxRounds: number,
-): Promise<{ median: number; rows: number; runs: number }[]> {
-  const rows: number[] = [];
-  for (const fn of fns) rows.push(await fn()); // warm-up
-  const samples: number[][] = fns.map(() => []);
-  const started = performance.now();
-  let rounds = 0;
-  while (rounds < 3 || (rounds < maxRounds && performance.now() - started < budgetMs)) {
-    for (let i = 0; i < fns.length; i++) {
-      const t0 = performance.now();
-      rows[i] = await (fns[i] as () => Promise<number>)();
-      (samples[i] as number[]).push(performance.now() - t0);
-    }
-    rounds++;
-  }
-  return samples.map((list, i) => {
-    list.sort((a, b) => a - b);
-    return { median: list[list.length >> 1] as number, rows: rows[i] as number, runs: list.length };
-  });
 }
 
 let fresh = 0;
@@ -103,8 +74,7 @@ async function benchmark(concepts: number): Promise<void> {
           return Array.isArray(result) ? result.length : 1;
         },
       ],
-      2000,
-      300,
+      { minRounds: 3, maxRounds: 300, budgetMs: 2000 },
     )) as [Timing, Timing];
     // A text never seen before (a new comment) misses the parse cache: a first-time query. Measured
     // apart, so that its garbage does not land in Oxigraph's timings.

@@ -1,57 +1,21 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import {
+  conceptIri,
+  EX,
+  englishWord,
+  germanWord,
+  mix,
+  RDF_TYPE,
+  SKOS,
+  XSD_INTEGER,
+} from './thesaurus-vocabulary';
 
 /*
  * A deterministic SKOS-like thesaurus: concepts with prefLabel / altLabel / definition in English
  * and German, a broader tree (five children per concept) with narrower as its inverse, a related
  * link, and a numeric rank. About nine triples per concept.
  */
-
-export const SKOS = 'http://www.w3.org/2004/02/skos/core#';
-export const EX = 'http://example.org/thesaurus/';
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
-const XSD_INTEGER = 'http://www.w3.org/2001/XMLSchema#integer';
-
-const WORDS = [
-  'alpha',
-  'beta',
-  'gamma',
-  'delta',
-  'data',
-  'contract',
-  'policy',
-  'quality',
-  'metric',
-  'domain',
-  'owner',
-  'schema',
-];
-const WORTE = [
-  'Alpha',
-  'Beta',
-  'Gamma',
-  'Delta',
-  'Daten',
-  'Vertrag',
-  'Regel',
-  'Qualität',
-  'Metrik',
-  'Bereich',
-  'Besitzer',
-  'Schema',
-];
-
-export function conceptIri(i: number): string {
-  return `${EX}c${i}`;
-}
-
-/** Pseudo-random but reproducible. */
-function mix(i: number): number {
-  let x = (i + 0x9e3779b9) | 0;
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  return (x ^ (x >>> 16)) >>> 0;
-}
 
 export function generateThesaurus(concepts: number): RDF.Quad[] {
   const { namedNode, literal, quad } = DataFactory;
@@ -68,8 +32,8 @@ export function generateThesaurus(concepts: number): RDF.Quad[] {
   const quads: RDF.Quad[] = [];
   for (let i = 0; i < concepts; i++) {
     const c = namedNode(conceptIri(i));
-    const word = WORDS[mix(i) % WORDS.length] as string;
-    const wort = WORTE[mix(i) % WORTE.length] as string;
+    const word = englishWord(i);
+    const wort = germanWord(i);
     quads.push(quad(c, type, concept));
     quads.push(quad(c, pref, literal(`${word} concept ${i}`, 'en')));
     quads.push(quad(c, pref, literal(`${wort} Begriff ${i}`, 'de')));
