@@ -28,6 +28,12 @@ export {
 export * from './compliance-wire';
 export { ContractSchemaError, type ContractSchemaErrorCode } from './contract-schema-error';
 export {
+  type DeclaredColumnFlags,
+  odcsColumnFlags,
+  witboostColumnFlags,
+  witboostConstraints,
+} from './data-contract-columns';
+export {
   type ComponentDescriptor,
   ComponentDescriptorSchema,
   type ComponentProvisioningDescriptor,

@@ -56,6 +56,28 @@ describe('dataContractView', () => {
     expect(view?.sla).toEqual([{ name: 'latency (orders.updated_at)', value: '4 h' }]);
   });
 
+  it('reads constraints as the guardians do: written loosely, and ODCS keys before v3', () => {
+    const witboost = dataContractView({
+      schema: [{ name: 'email', constraints: [' not null ', 'Unique'] }],
+    });
+    expect(witboost?.columns[0]).toMatchObject({ required: true, unique: true, primaryKey: false });
+    const odcs = dataContractView({
+      schema: [
+        {
+          name: 'orders',
+          properties: [
+            { name: 'id', isNullable: false, isUnique: true },
+            { name: 'note', isNullable: true },
+          ],
+        },
+      ],
+    });
+    expect(odcs?.columns.map((c) => [c.name, c.required, c.unique])).toEqual([
+      ['id', true, true],
+      ['note', false, false],
+    ]);
+  });
+
   it('answers undefined without a contract object', () => {
     expect(dataContractView(undefined)).toBeUndefined();
     expect(dataContractView(['schema'])).toBeUndefined();

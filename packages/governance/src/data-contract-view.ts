@@ -1,11 +1,19 @@
-import { describeThreshold, THRESHOLD_OPERATORS } from '@dcg/contract-schema';
+import {
+  describeThreshold,
+  odcsColumnFlags,
+  THRESHOLD_OPERATORS,
+  witboostColumnFlags,
+  witboostConstraints,
+} from '@dcg/contract-schema';
 
 /** A column of a data contract as a reader sees it. */
 export interface DataContractColumnView {
   name: string;
   /** Declared type (`dataType`, ODCS `logicalType` or `physicalType`), as written. */
   type?: string;
+  /** Declared required (not null), or part of the key: as the guardians read it. */
   required: boolean;
+  /** Its values are unique: declared unique, or the key. */
   unique: boolean;
   primaryKey: boolean;
   description?: string;
@@ -37,11 +45,6 @@ const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 const show = (value: unknown): string =>
   typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-const constraintsOf = (column: Record<string, unknown>): string[] =>
-  [column.constraint, column.constraints]
-    .flatMap((value) => (Array.isArray(value) ? value : [value]))
-    .filter((value): value is string => typeof value === 'string')
-    .map((value) => value.toUpperCase());
 
 function ruleView(rule: unknown, column?: string): DataContractRuleView | undefined {
   if (!isObject(rule)) return undefined;
@@ -66,6 +69,7 @@ function ruleView(rule: unknown, column?: string): DataContractRuleView | undefi
  * dialect: Witboost (`schema[]` of columns with `dataType` and `constraint` PRIMARY_KEY / NOT_NULL /
  * UNIQUE, `SLA`) or ODCS (`schema[]` of objects with `properties[]`, `required`, `unique`,
  * `primaryKey`, `quality[]` on objects and properties, `slaProperties[]`). Undefined without one.
+ * Constraints are read by `@dcg/contract-schema`'s column rules, as the guardians read them.
  *
  * @example
  * dataContractView({ schema: [{ name: 'id', dataType: 'string', constraint: 'PRIMARY_KEY' }] })?.columns[0];
@@ -84,14 +88,14 @@ export function dataContractView(dataContract: unknown): DataContractView | unde
       for (const property of entry.properties) {
         if (!isObject(property) || str(property.name) === undefined) continue;
         const name = property.name as string;
-        const primaryKey = property.primaryKey === true;
+        const { required, unique, primaryKey } = odcsColumnFlags(property);
         const type = str(property.logicalType) ?? str(property.physicalType);
         const description = str(property.description);
         columns.push({
           name,
           ...(type === undefined ? {} : { type }),
-          required: property.required === true || primaryKey,
-          unique: property.unique === true || primaryKey,
+          required,
+          unique: unique || primaryKey,
           primaryKey,
           ...(description === undefined ? {} : { description }),
           ...(model === undefined ? {} : { model }),
@@ -109,15 +113,14 @@ export function dataContractView(dataContract: unknown): DataContractView | unde
     }
     const name = str(entry.name);
     if (name === undefined) continue;
-    const constraints = constraintsOf(entry);
-    const primaryKey = constraints.includes('PRIMARY_KEY');
+    const { required, unique, primaryKey } = witboostColumnFlags(witboostConstraints(entry));
     const type = str(entry.dataType);
     const description = str(entry.description);
     columns.push({
       name,
       ...(type === undefined ? {} : { type }),
-      required: primaryKey || constraints.includes('NOT_NULL'),
-      unique: primaryKey || constraints.includes('UNIQUE'),
+      required,
+      unique: unique || primaryKey,
       primaryKey,
       ...(description === undefined ? {} : { description }),
     });

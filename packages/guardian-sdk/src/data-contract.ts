@@ -1,10 +1,13 @@
 import {
   didYouMean,
   isRangeOperator,
+  odcsColumnFlags,
   THRESHOLD_OPERATORS,
   type Threshold,
   type ThresholdOperator,
   thresholdFields,
+  witboostColumnFlags,
+  witboostConstraints,
 } from '@dcg/contract-schema';
 import { z } from 'zod';
 import { parseDuration } from './duration';
@@ -288,20 +291,6 @@ function zodIssues(error: z.ZodError, prefix: Path): ContractIssue[] {
     path: [...prefix, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
     message: issue.message,
   }));
-}
-
-function constraintsOf(column: z.infer<typeof WitboostColumnSchema>): Set<string> {
-  const all = [column.constraint, column.constraints].flatMap((c) =>
-    c === undefined ? [] : Array.isArray(c) ? c : [c],
-  );
-  return new Set(
-    all.map((c) =>
-      c
-        .trim()
-        .toUpperCase()
-        .replace(/[\s-]+/g, '_'),
-    ),
-  );
 }
 
 /** `schema.table` of a Witboost `endpoint` (a string, a URL whose path or `table` names it, or an object). */
@@ -649,7 +638,7 @@ function parseWitboost(raw: unknown, fallbackName: string): ContractParse {
   checkIdentifier(location.schema || undefined, ['endpoint'], 'the schema', issues);
   const columns: ContractColumn[] = (contract.schema ?? []).map((column, index) => {
     checkIdentifier(column.name, ['schema', index, 'name'], 'the column', issues);
-    const constraints = constraintsOf(column);
+    const constraints = witboostConstraints(column);
     for (const constraint of constraints) {
       if (!KNOWN_CONSTRAINTS.has(constraint)) {
         unchecked.add(
@@ -659,14 +648,11 @@ function parseWitboost(raw: unknown, fallbackName: string): ContractParse {
         );
       }
     }
-    const primaryKey = constraints.has('PRIMARY_KEY');
     return {
       name: column.name,
       type: column.dataType?.toLowerCase(),
       physicalType: undefined,
-      required: primaryKey || constraints.has('NOT_NULL'),
-      unique: constraints.has('UNIQUE'),
-      primaryKey,
+      ...witboostColumnFlags(constraints),
     };
   });
   let freshness: ContractModel['freshness'];
@@ -926,15 +912,13 @@ function parseOdcs(raw: unknown): ContractParse {
           options = { ...(options ?? {}), enum: values };
         }
       }
-      const primaryKey = property.primaryKey === true;
-      if (primaryKey) keyed.push({ position: property.primaryKeyPosition ?? p, index: p });
+      const flags = odcsColumnFlags(property);
+      if (flags.primaryKey) keyed.push({ position: property.primaryKeyPosition ?? p, index: p });
       return {
         name,
         type: property.logicalType?.toLowerCase(),
         physicalType: property.physicalType?.toLowerCase(),
-        required: property.required === true || property.isNullable === false || primaryKey,
-        unique: property.unique === true || property.isUnique === true,
-        primaryKey,
+        ...flags,
         ...(options ? { options } : {}),
       };
     });
