@@ -1,4 +1,5 @@
 import {
+  type DeclaredColumnFlags,
   describeThreshold,
   odcsColumnFlags,
   THRESHOLD_OPERATORS,
@@ -64,6 +65,26 @@ function ruleView(rule: unknown, column?: string): DataContractRuleView | undefi
   };
 }
 
+/** A column as shown, in either dialect: its values are unique when declared so or the key. */
+function columnView(
+  name: string,
+  type: string | undefined,
+  { required, unique, primaryKey }: DeclaredColumnFlags,
+  column: Record<string, unknown>,
+  model?: string,
+): DataContractColumnView {
+  const description = str(column.description);
+  return {
+    name,
+    ...(type === undefined ? {} : { type }),
+    required,
+    unique: unique || primaryKey,
+    primaryKey,
+    ...(description === undefined ? {} : { description }),
+    ...(model === undefined ? {} : { model }),
+  };
+}
+
 /**
  * The contract of a data contract component as a reader sees it, from its `dataContract` in either
  * dialect: Witboost (`schema[]` of columns with `dataType` and `constraint` PRIMARY_KEY / NOT_NULL /
@@ -88,18 +109,8 @@ export function dataContractView(dataContract: unknown): DataContractView | unde
       for (const property of entry.properties) {
         if (!isObject(property) || str(property.name) === undefined) continue;
         const name = property.name as string;
-        const { required, unique, primaryKey } = odcsColumnFlags(property);
         const type = str(property.logicalType) ?? str(property.physicalType);
-        const description = str(property.description);
-        columns.push({
-          name,
-          ...(type === undefined ? {} : { type }),
-          required,
-          unique: unique || primaryKey,
-          primaryKey,
-          ...(description === undefined ? {} : { description }),
-          ...(model === undefined ? {} : { model }),
-        });
+        columns.push(columnView(name, type, odcsColumnFlags(property), property, model));
         for (const rule of Array.isArray(property.quality) ? property.quality : []) {
           const view = ruleView(rule, name);
           if (view) quality.push(view);
@@ -113,17 +124,8 @@ export function dataContractView(dataContract: unknown): DataContractView | unde
     }
     const name = str(entry.name);
     if (name === undefined) continue;
-    const { required, unique, primaryKey } = witboostColumnFlags(witboostConstraints(entry));
-    const type = str(entry.dataType);
-    const description = str(entry.description);
-    columns.push({
-      name,
-      ...(type === undefined ? {} : { type }),
-      required,
-      unique: unique || primaryKey,
-      primaryKey,
-      ...(description === undefined ? {} : { description }),
-    });
+    const flags = witboostColumnFlags(witboostConstraints(entry));
+    columns.push(columnView(name, str(entry.dataType), flags, entry));
   }
   for (const rule of Array.isArray(dataContract.quality) ? dataContract.quality : []) {
     const view = ruleView(rule);
