@@ -73,6 +73,49 @@ function* memoiseSolutions(op: Operator, id: number, rt: Runtime): Generator<Row
 }
 
 /**
+ * A FILTER: the rows of `input` for which `condition` (when given) is true. As an anti-join
+ * (`excluded` given), it first drops the rows that have a match in `excluded.right`, asked of its
+ * `probe` when there is one, else decided by the first solution of `right`.
+ */
+function filterRows(
+  input: Operator,
+  condition: CompiledCondition | undefined,
+  conditionExists: boolean,
+  excluded?: { right: Operator; probe: ((row: Row, rt: Runtime) => boolean) | undefined },
+): Operator {
+  const right = excluded?.right;
+  const probe = excluded?.probe;
+  return function* filter(row, rt) {
+    for (const r of input(row, rt)) {
+      if (r === PAUSE) {
+        yield r;
+        continue;
+      }
+      rt.tick();
+      if (probe !== undefined) {
+        if (probe(r, rt)) continue;
+      } else if (right !== undefined) {
+        let found = false;
+        for (const match of right(r, rt)) {
+          if (match === PAUSE) {
+            yield match;
+            continue;
+          }
+          found = true;
+          break;
+        }
+        if (found) continue;
+      }
+      if (
+        condition === undefined ||
+        (conditionExists ? yield* withExistsAnswers(condition, r, rt) : condition(r, rt)) === true
+      )
+        yield r;
+    }
+  };
+}
+
+/**
  * Compiles the algebra into operators. Sub-patterns are evaluated with the incoming row
  * substituted (sideways information passing: an index lookup per binding) whenever that gives the
  * same answers as SPARQL's bottom-up semantics; where it would not (a FILTER, BIND or OPTIONAL that
@@ -215,20 +258,7 @@ class Planner implements ExpressionContext {
         if (anti) return anti;
         const input = this.compile(node.input, incoming, substitute);
         const condition = this.condition(node.expression, scope);
-        const conditionExists = hasExists(node.expression);
-        return function* filter(row, rt) {
-          for (const r of input(row, rt)) {
-            if (r === PAUSE) {
-              yield r;
-              continue;
-            }
-            rt.tick();
-            const pass = conditionExists
-              ? yield* withExistsAnswers(condition, r, rt)
-              : condition(r, rt);
-            if (pass === true) yield r;
-          }
-        };
+        return filterRows(input, condition, hasExists(node.expression));
       }
       case 'extend': {
         const input = this.compile(node.input, incoming, substitute);
@@ -387,32 +417,7 @@ class Planner implements ExpressionContext {
     const rest = parts.filter((_, i) => i !== index);
     const scope = new Set([...incoming, ...possibleVars(input)]);
     const condition = rest.length > 0 ? this.condition(andAll(rest), scope) : undefined;
-    const conditionExists = rest.some(hasExists);
-    return function* antiJoin(row, rt) {
-      for (const r of left(row, rt)) {
-        if (r === PAUSE) {
-          yield r;
-          continue;
-        }
-        rt.tick();
-        let found = probe ? probe(r, rt) : false;
-        if (!probe)
-          for (const match of right(r, rt)) {
-            if (match === PAUSE) {
-              yield match;
-              continue;
-            }
-            found = true;
-            break;
-          }
-        if (found) continue;
-        if (condition === undefined) yield r;
-        else if (
-          (conditionExists ? yield* withExistsAnswers(condition, r, rt) : condition(r, rt)) === true
-        )
-          yield r;
-      }
-    };
+    return filterRows(left, condition, rest.some(hasExists), { right, probe });
   }
 
   /**
@@ -424,19 +429,25 @@ class Planner implements ExpressionContext {
     const pattern = node.patterns[0] as TriplePattern;
     const names = patternVars(pattern);
     if (new Set(names).size !== names.length) return undefined;
-    const position = (term: PatternTerm): { id: string | undefined; slot: number } =>
+    const { s, p, o, sSlot, pSlot, oSlot } = this.compilePattern(pattern);
+    return (row, rt) =>
+      rt.source.any(
+        sSlot < 0 ? s : row[sSlot],
+        pSlot < 0 ? p : row[pSlot],
+        oSlot < 0 ? o : row[oSlot],
+      );
+  }
+
+  /** A triple pattern's constants, and the row slots of its variables (-1 at a constant). */
+  private compilePattern(pattern: TriplePattern): CompiledPattern {
+    const position = (term: PatternTerm) =>
       term.kind === 'const'
-        ? { id: term.id, slot: -1 }
-        : { id: undefined, slot: this.slot(term.name) };
+        ? { value: term.id, slot: -1 }
+        : { value: undefined, slot: this.slot(term.name) };
     const s = position(pattern.subject);
     const p = position(pattern.predicate);
     const o = position(pattern.object);
-    return (row, rt) =>
-      rt.source.any(
-        s.slot < 0 ? s.id : row[s.slot],
-        p.slot < 0 ? p.id : row[p.slot],
-        o.slot < 0 ? o.id : row[o.slot],
-      );
+    return { s: s.value, p: p.value, o: o.value, sSlot: s.slot, pSlot: p.slot, oSlot: o.slot };
   }
 
   /**
@@ -521,16 +532,7 @@ class Planner implements ExpressionContext {
         return { s: test('s'), p: test('p'), o: test('o'), interrupt: () => rt.wantsPause };
       });
     const anyKeyed = keyed.some((entries) => entries.length > 0);
-    const compiled: CompiledPattern[] = ordered.map((pattern) => {
-      const position = (term: PatternTerm) =>
-        term.kind === 'const'
-          ? { value: term.id, slot: -1 }
-          : { value: undefined, slot: this.slot(term.name) };
-      const s = position(pattern.subject);
-      const p = position(pattern.predicate);
-      const o = position(pattern.object);
-      return { s: s.value, p: p.value, o: o.value, sSlot: s.slot, pSlot: p.slot, oSlot: o.slot };
-    });
+    const compiled = ordered.map((pattern) => this.compilePattern(pattern));
     const n = compiled.length;
     const passes = (level: number, row: Row, rt: Runtime): boolean => {
       for (const condition of levelConditions[level] as CompiledCondition[])
