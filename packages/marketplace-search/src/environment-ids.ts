@@ -13,11 +13,10 @@ export class EnvironmentIds {
 
   /** The id of the environment, given one when new. */
   idOf(environment: string): number {
-    let id = this.ids.get(environment);
-    if (id === undefined) {
-      id = this.ids.size;
-      this.ids.set(environment, id);
-    }
+    const known = this.ids.get(environment);
+    if (known !== undefined) return known;
+    const id = this.ids.size;
+    this.ids.set(environment, id);
     return id;
   }
 

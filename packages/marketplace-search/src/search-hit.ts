@@ -17,12 +17,13 @@ export function searchHit(
   contracts: InstanceContracts | undefined,
 ): SearchHit {
   const { matchedBy, why } = explainHit(h);
+  const { systemId, environment, name, kind, domain } = doc;
   return {
-    systemId: doc.systemId,
-    environment: doc.environment,
-    name: doc.name,
-    kind: doc.kind,
-    ...(doc.domain === undefined ? {} : { domain: doc.domain }),
+    systemId,
+    environment,
+    name,
+    kind,
+    ...(domain === undefined ? {} : { domain }),
     score: Number(h.score.toFixed(6)),
     matchedBy,
     why,
